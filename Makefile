@@ -1,0 +1,23 @@
+# Two commands: `make demo` runs the main job, `make test` runs the tests. Both bootstrap .venv first
+# (apt packages, pinned Python packages, the reacthuman_msgs build); a re-run with nothing changed is quick.
+SHELL := /bin/bash
+PY := .venv/bin/python
+export OMP_WAIT_POLICY ?= PASSIVE
+export ROS_AUTOMATIC_DISCOVERY_RANGE ?= LOCALHOST
+
+.PHONY: install demo test bench clean
+
+install:
+	@bash tools/bootstrap.sh
+
+demo: install
+	@$(PY) -m reacthuman.demo
+
+test: install
+	@$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+
+bench: install
+	@$(PY) -m reacthuman.cli bench
+
+clean:
+	rm -rf .venv build

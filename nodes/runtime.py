@@ -1,0 +1,92 @@
+"""What every node shares: endpoints created from the graph contract, parameter declaration with
+descriptions and validation, and the standard main() with clean shutdown."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import rclpy
+from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+
+from reacthuman import graph
+
+# Scene and ground truth are latched so a node that starts late still learns the current episode.
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+RELIABLE = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+_LATCHED_TOPICS = {graph.SCENE, graph.GROUND_TRUTH}
+
+
+def msg_type(type_name: str) -> type:
+    """'reacthuman_msgs/msg/ReactionPlan' -> the generated class."""
+    package, kind, name = type_name.split("/")
+    return getattr(importlib.import_module(f"{package}.{kind}"), name)
+
+
+def qos_for(topic: str) -> QoSProfile:
+    return LATCHED if topic in _LATCHED_TOPICS else RELIABLE
+
+
+class ContractNode(Node):
+    """A node whose publishers and subscriptions are exactly those its contract in reacthuman.graph lists.
+
+    Subclasses register callbacks in `callbacks` (topic -> function) before calling super().__init__;
+    a subscribed topic without a callback is still created (so the graph is as declared) and ignored.
+    """
+
+    def __init__(self, contract_name: str, callbacks: dict[str, Callable[[Any], None]] | None = None) -> None:
+        self.contract = graph.NODES[contract_name]
+        super().__init__(contract_name)
+        callbacks = callbacks or {}
+        self.pub = {t: self.create_publisher(msg_type(ty), t, qos_for(t)) for t, ty in self.contract.publishes.items()}
+        self.subs = [
+            self.create_subscription(msg_type(ty), t, callbacks.get(t, lambda _msg: None), qos_for(t))
+            for t, ty in self.contract.subscribes.items()
+        ]
+        self._validators: dict[str, Callable[[Any], str | None]] = {}
+        self.add_on_set_parameters_callback(self._on_set_parameters)
+
+    def declare(self, name: str, default: Any, description: str,
+                validate: Callable[[Any], str | None] | None = None) -> Any:
+        """Declare a parameter with its description; `validate` returns a reason string to refuse a value."""
+        if validate:
+            self._validators[name] = validate
+        value = self.declare_parameter(name, default, ParameterDescriptor(description=description)).value
+        reason = validate(value) if validate else None
+        if reason:
+            raise ValueError(f"parameter '{name}': {reason}")
+        return value
+
+    def _on_set_parameters(self, params: list) -> SetParametersResult:
+        for p in params:
+            check = self._validators.get(p.name)
+            reason = check(p.value) if check else None
+            if reason:
+                return SetParametersResult(successful=False, reason=f"parameter '{p.name}': {reason}")
+        return SetParametersResult(successful=True)
+
+
+def one_of(*choices: str) -> Callable[[Any], str | None]:
+    return lambda v: None if v in choices else f"must be one of {', '.join(choices)}, got {v!r}"
+
+
+def positive(v: Any) -> str | None:
+    return None if isinstance(v, (int, float)) and v > 0 else f"must be > 0, got {v!r}"
+
+
+def run(factory: Callable[[], Node], args: list[str] | None = None) -> int:
+    """Standard main: init, spin until Ctrl-C / SIGTERM / external shutdown, clean up. Returns the exit code."""
+    try:
+        with rclpy.init(args=args):
+            node = factory()
+            try:
+                rclpy.spin(node)
+            finally:
+                node.destroy_node()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    return 0

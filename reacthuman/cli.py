@@ -1,0 +1,49 @@
+"""`reacthuman <command> ...`: one entry point; each command's module is imported only when used,
+so `reacthuman report` never pays for importing Genesis."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# command -> (module with main(argv) -> int, one-line description)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "launch": ("reacthuman.launcher", "start a node graph from a launch file (the pip-only `ros2 launch`)"),
+    "scenes": ("reacthuman.scenes.cli", "generate, validate and show scenes"),
+    "eval": ("reacthuman.evaluation.cli", "evaluate models over scenes through the ROS 2 graph"),
+    "report": ("reacthuman.scoring.report_cli", "write the report of a run (or compare two runs)"),
+    "rescore": ("reacthuman.evaluation.rescore", "recompute every score of a run from its bags and ledger"),
+    "bag": ("reacthuman.evaluation.bag_cli", "inspect and replay episode bags"),
+    "bench": ("reacthuman.bench", "measure every stage against its own limit"),
+}
+
+
+def _usage() -> str:
+    width = max(len(c) for c in COMMANDS)
+    lines = ["usage: reacthuman <command> [args...]", "", "commands:"]
+    lines += [f"  {name:<{width}}  {desc}" for name, (_, desc) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(_usage())
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"reacthuman: unknown command '{name}' (one of: {', '.join(COMMANDS)})", file=sys.stderr)
+        return 2
+    module_name, _ = COMMANDS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            print(f"reacthuman: command '{name}' is not available in this build", file=sys.stderr)
+            return 2
+        raise
+    return int(module.main(rest) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""The node graph's contract: every node, the topics it publishes and subscribes, with their types.
+
+ROS-free on purpose: the nodes create their endpoints from this table, the graph tests compare the live
+graph against it, and the README's diagram is drawn from it. Change a topic here and everything follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SCENE = "/reacthuman/scene"
+GROUND_TRUTH = "/reacthuman/ground_truth"
+OBSERVATION = "/reacthuman/observation"
+PLAN = "/reacthuman/plan"
+OUTCOME = "/reacthuman/outcome"
+SCORE = "/reacthuman/score"
+HAZARD_STATE = "/reacthuman/hazard_state"
+CLOCK = "/clock"
+JOINT_STATES = "/g1/joint_states"
+BASE_STATE = "/g1/base_state"
+HAND_POSITIONS = "/g1/hand_positions"
+JOINT_COMMAND = "/g1/joint_command"
+CMD_VEL = "/g1/cmd_vel"
+GENERATE_SCENE_SRV = "/reacthuman/generate_scene"
+RUN_EPISODE_ACTION = "/reacthuman/run_episode"
+
+VIEWS = ("egocentric", "closeup", "overhead")
+
+
+def image_topic(view: str) -> str:
+    return f"/camera/{view}/image_raw"
+
+
+def camera_info_topic(view: str) -> str:
+    return f"/camera/{view}/camera_info"
+
+
+@dataclass(frozen=True)
+class NodeContract:
+    name: str
+    executable: str
+    publishes: dict[str, str] = field(default_factory=dict)
+    subscribes: dict[str, str] = field(default_factory=dict)
+    services: dict[str, str] = field(default_factory=dict)
+    actions: dict[str, str] = field(default_factory=dict)
+    summary: str = ""
+
+
+M = "reacthuman_msgs/msg/"
+
+_CAMERAS = {image_topic(v): "sensor_msgs/msg/Image" for v in VIEWS} | {
+    camera_info_topic(v): "sensor_msgs/msg/CameraInfo" for v in VIEWS
+}
+
+NODES: dict[str, NodeContract] = {
+    c.name: c
+    for c in (
+        NodeContract(
+            "scene_generator", "scene_generator_node",
+            publishes={SCENE: M + "SceneAnnouncement", GROUND_TRUTH: M + "GroundTruth"},
+            services={GENERATE_SCENE_SRV: "reacthuman_msgs/srv/GenerateScene"},
+            summary="plans, randomizes and labels a scene; announces it with its ground truth",
+        ),
+        NodeContract(
+            "body", "body_node",
+            publishes={
+                CLOCK: "rosgraph_msgs/msg/Clock",
+                OBSERVATION: M + "ObservationWindow",
+                JOINT_STATES: "sensor_msgs/msg/JointState",
+                BASE_STATE: M + "BaseState",
+                HAND_POSITIONS: M + "HandPositions",
+                HAZARD_STATE: M + "ObjectState",
+                OUTCOME: M + "ExecutedOutcome",
+            } | _CAMERAS,
+            subscribes={SCENE: M + "SceneAnnouncement", PLAN: M + "ReactionPlan", JOINT_COMMAND: M + "JointCommand"},
+            summary="the G1 and the scene in Genesis: window, freeze, execute, outcome",
+        ),
+        NodeContract(
+            "spine", "spine_node",
+            publishes={JOINT_COMMAND: M + "JointCommand", CMD_VEL: "geometry_msgs/msg/Twist"},
+            subscribes={PLAN: M + "ReactionPlan", JOINT_STATES: "sensor_msgs/msg/JointState",
+                        BASE_STATE: M + "BaseState"},
+            summary="walking policy + arm IK: plan -> joint commands",
+        ),
+        NodeContract(
+            "brain", "brain_node",
+            publishes={PLAN: M + "ReactionPlan"},
+            subscribes={OBSERVATION: M + "ObservationWindow"},
+            summary="the evaluated model (or a reference brain): observation -> reaction plan",
+        ),
+        NodeContract(
+            "scorer", "scorer_node",
+            publishes={SCORE: M + "EpisodeScore"},
+            subscribes={SCENE: M + "SceneAnnouncement", GROUND_TRUTH: M + "GroundTruth", PLAN: M + "ReactionPlan",
+                        OUTCOME: M + "ExecutedOutcome"},
+            summary="five metrics and safety rules against exact ground truth",
+        ),
+    )
+}
+
+
+def mermaid_diagram() -> str:
+    """The graph as a Mermaid flowchart (nodes as boxes, topics on edges), for the README."""
+    lines = ["flowchart LR"]
+    for pub in NODES.values():
+        for topic in pub.publishes:
+            for sub in NODES.values():
+                if topic in sub.subscribes:
+                    lines.append(f"  {pub.name} -- \"{topic}\" --> {sub.name}")
+    return "\n".join(lines)

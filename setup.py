@@ -1,0 +1,39 @@
+"""The ROS 2 package `reacthuman` (ament_python). `nodes/` and `sim_bridge/` are installed as the
+subpackages reacthuman.nodes and reacthuman.sim_bridge, so a reader finds them at the top of the tree."""
+
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE = "reacthuman"
+
+NODES = ["scene_generator", "body", "spine", "brain", "scorer"]
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(include=["reacthuman", "reacthuman.*", "physment", "physment.*",
+                                    "interactiveworld", "interactiveworld.*"])
+    + ["reacthuman.nodes", "reacthuman.sim_bridge"],
+    package_dir={"reacthuman.nodes": "nodes", "reacthuman.sim_bridge": "sim_bridge"},
+    include_package_data=True,
+    package_data={"physment": ["scenes/**/*"], "interactiveworld": ["tasks/**/*"]},
+    data_files=[
+        ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
+        (f"share/{PACKAGE}", ["package.xml"]),
+        (f"share/{PACKAGE}/launch", glob("launch/*.launch.*")),
+        (f"share/{PACKAGE}/config", glob("config/*.yaml")),
+    ],
+    install_requires=["setuptools"],
+    zip_safe=False,
+    description="Physics-grounded evaluation of multimodal LLMs as the brain of a Unitree G1",
+    license="Apache-2.0",
+    entry_points={
+        "console_scripts": [f"{n}_node = reacthuman.nodes.{n}_node:main" for n in NODES]
+        + [
+            "reacthuman = reacthuman.cli:main",
+            "physment = physment.cli:main",
+            "interactiveworld = interactiveworld.cli:main",
+        ],
+    },
+)

@@ -1,0 +1,33 @@
+"""Shared fixtures. Required components are checked up front: a missing one fails the run loudly."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+
+import pytest
+
+REQUIRED = {
+    "rclpy": "ROS 2 (ros-rclpy wheels)",
+    "rmw_fastrtps_cpp": "FastDDS middleware (ros-rmw-fastrtps-cpp)",
+    "reacthuman_msgs": "the built reacthuman_msgs interfaces (tools/bootstrap.sh builds them)",
+    "genesis": "Genesis (genesis-world)",
+    "mujoco": "MuJoCo",
+    "onnxruntime": "onnxruntime",
+    "rosbags": "rosbags",
+    "xllamacpp": "xllamacpp (the embedded local model server)",
+}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    missing = [f"{mod} ({what})" for mod, what in REQUIRED.items()
+               if mod != "rmw_fastrtps_cpp" and importlib.util.find_spec(mod) is None]
+    if missing:
+        raise pytest.UsageError("required components missing: " + "; ".join(missing) + " -- run `make test`, which bootstraps .venv")
+
+
+@pytest.fixture
+def ros_domain_id() -> int:
+    """A ROS domain of its own per test, so graphs started by different tests never see each other."""
+    return random.Random(os.getpid() * 7919 + random.randrange(1 << 30)).randrange(20, 200)
