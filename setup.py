@@ -7,7 +7,7 @@ from setuptools import find_packages, setup
 
 PACKAGE = "reacthuman"
 
-NODES = ["scene_generator", "body", "spine", "brain", "scorer"]
+NODES = ["scene_generator", "body", "spine", "brain", "scorer", "episode_manager"]
 
 setup(
     name=PACKAGE,

@@ -9,7 +9,7 @@ from typing import Any
 
 import rclpy
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
-from rclpy.executors import ExternalShutdownException
+from rclpy.executors import Executor, ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
@@ -78,13 +78,14 @@ def positive(v: Any) -> str | None:
     return None if isinstance(v, (int, float)) and v > 0 else f"must be > 0, got {v!r}"
 
 
-def run(factory: Callable[[], Node], args: list[str] | None = None) -> int:
+def run(factory: Callable[[], Node], args: list[str] | None = None,
+        executor_factory: Callable[[], Executor] | None = None) -> int:
     """Standard main: init, spin until Ctrl-C / SIGTERM / external shutdown, clean up. Returns the exit code."""
     try:
         with rclpy.init(args=args):
             node = factory()
             try:
-                rclpy.spin(node)
+                rclpy.spin(node, executor=executor_factory() if executor_factory else None)
             finally:
                 node.destroy_node()
     except (KeyboardInterrupt, ExternalShutdownException):

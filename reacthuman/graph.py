@@ -99,12 +99,28 @@ NODES: dict[str, NodeContract] = {
 }
 
 
+def _everything_published() -> dict[str, str]:
+    topics: dict[str, str] = {}
+    for contract in NODES.values():
+        topics.update(contract.publishes)
+    return topics
+
+
+# The episode manager records every published topic into the episode's bag, so it subscribes to all.
+NODES["episode_manager"] = NodeContract(
+    "episode_manager", "episode_manager_node",
+    subscribes=_everything_published(),
+    actions={RUN_EPISODE_ACTION: "reacthuman_msgs/action/RunEpisode"},
+    summary="drives one episode per RunEpisode goal, records its bag, writes its folder",
+)
+
+
 def mermaid_diagram() -> str:
     """The graph as a Mermaid flowchart (nodes as boxes, topics on edges), for the README."""
     lines = ["flowchart LR"]
     for pub in NODES.values():
         for topic in pub.publishes:
             for sub in NODES.values():
-                if topic in sub.subscribes:
+                if topic in sub.subscribes and sub.name != "episode_manager":
                     lines.append(f"  {pub.name} -- \"{topic}\" --> {sub.name}")
     return "\n".join(lines)

@@ -8,6 +8,7 @@ SIGTERM, and ends the run with a non-zero status when a node dies.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import signal
 import subprocess
@@ -20,7 +21,14 @@ from pathlib import Path
 from reacthuman.launch_file import LaunchFileError, NodeSpec, load
 
 STOP_GRACE_S = 5.0
+PR_SET_PDEATHSIG = 1
 POLL_S = 0.05
+
+
+def _die_with_parent() -> None:
+    """Runs in each child before exec: if the launcher is killed (even by SIGKILL), its nodes get SIGTERM."""
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def resolve_launch_file(name: str) -> Path:
@@ -55,7 +63,8 @@ class Graph:
     def start(self) -> None:
         for node in self.nodes:
             proc = subprocess.Popen(node_command(node), env=self.env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, start_new_session=True, text=True, bufsize=1)
+                                    stderr=subprocess.STDOUT, start_new_session=True, text=True, bufsize=1,
+                                    preexec_fn=_die_with_parent)
             self.procs[node.name] = proc
             t = threading.Thread(target=_pump, args=(node.name, proc), daemon=True)
             t.start()

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from rclpy.action import get_action_server_names_and_types_by_node
 
 from reacthuman import graph
 from ros_helpers import GraphClient
@@ -30,15 +31,17 @@ def _pids(output: str) -> list[int]:
 
 
 def _alive(pid: int) -> bool:
+    """Running (a zombie waiting to be reaped by whoever adopted it counts as gone)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except (FileNotFoundError, ProcessLookupError):
         return False
-    return True
+    return "\nState:\tZ" not in status
 
 
 def _endpoints(pairs: list, ignore: frozenset = frozenset()) -> dict[str, str]:
-    return {name: types[0] for name, types in pairs if name not in STANDARD_TOPICS | ignore}
+    return {name: types[0] for name, types in pairs
+            if name not in STANDARD_TOPICS | ignore and "/_action/" not in name}
 
 
 SIM_TIME = frozenset({graph.CLOCK})  # use_sim_time makes every node subscribe to /clock
@@ -52,8 +55,8 @@ def live_graph():
     yield proc, client
     client.close()
     if proc.poll() is None:
-        proc.kill()
-        proc.wait()
+        proc.terminate()
+        proc.wait(timeout=60)
 
 
 def test_every_node_comes_up_with_its_declared_typed_topics(live_graph):
@@ -64,12 +67,15 @@ def test_every_node_comes_up_with_its_declared_typed_topics(live_graph):
     for name, contract in graph.NODES.items():
         assert client.wait_for(
             lambda: _endpoints(node.get_publisher_names_and_types_by_node(name, "/")) == contract.publishes
-            and _endpoints(node.get_subscriber_names_and_types_by_node(name, "/"), SIM_TIME) == contract.subscribes, 30), (
+            and _endpoints(node.get_subscriber_names_and_types_by_node(name, "/"), SIM_TIME)
+            == {t: ty for t, ty in contract.subscribes.items() if t not in SIM_TIME}, 30), (
             name, _endpoints(node.get_publisher_names_and_types_by_node(name, "/")),
             _endpoints(node.get_subscriber_names_and_types_by_node(name, "/")))
         services = dict(node.get_service_names_and_types_by_node(name, "/"))
         for srv, srv_type in contract.services.items():
             assert services.get(srv) == [srv_type], (name, srv)
+        actions = dict(get_action_server_names_and_types_by_node(node, name, "/"))
+        assert actions == {a: [t] for a, t in contract.actions.items()}, (name, actions)
 
 
 def test_sigterm_stops_every_node_cleanly(live_graph):
@@ -83,6 +89,23 @@ def test_sigterm_stops_every_node_cleanly(live_graph):
     assert len(pids) == len(graph.NODES)
     time.sleep(0.5)
     assert not [p for p in pids if _alive(p)], out
+
+
+def test_killing_the_launcher_takes_its_nodes_down(ros_domain_id):
+    proc = _launch(ros_domain_id)
+    client = GraphClient(ros_domain_id, "kill_test")
+    try:
+        assert client.wait_for(lambda: set(graph.NODES) <= set(client.node.get_node_names()), 90)
+    finally:
+        client.close()
+    proc.kill()  # SIGKILL: no chance to clean up; the nodes must still go
+    out, _ = proc.communicate(timeout=30)
+    pids = _pids(out)
+    assert len(pids) == len(graph.NODES)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        time.sleep(0.2)
+    assert not [p for p in pids if _alive(p)]
 
 
 def test_a_node_that_dies_is_reported_and_fails_the_run(ros_domain_id):

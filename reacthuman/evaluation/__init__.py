@@ -1,0 +1,1 @@
+"""Evaluation runs: the whole graph over models x scenes, resumable, recorded as rosbag2, replayable."""
