@@ -1,21 +1,131 @@
-"""body: the G1 and the scene in a physics engine; simulates the window, freezes, executes, reports."""
+"""body: the G1 and the announced scene in one physics engine (reacthuman.sim_bridge.Body). Simulates the
+observation window in lockstep with the spine, publishes the window, freezes (sim time holds) until a plan
+for that scene arrives or the timeout passes, executes, and publishes the outcome."""
 
 from __future__ import annotations
 
+import math
+import queue
+import threading
+import time
+from pathlib import Path
+
+from rclpy.executors import MultiThreadedExecutor
+from reacthuman_msgs.msg import ExecutedOutcome, ObservationWindow, ViewSequence
+from sensor_msgs.msg import CameraInfo
+
+from reacthuman import graph
+from reacthuman.evaluation.observe import WindowTracker, build_observation
+from reacthuman.nodes import conversions as conv
+from reacthuman.nodes.body_lockstep import LockstepSource, sim_stamp
 from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
+from reacthuman.scenes.spec import SceneSpec, SpecError
+from reacthuman.sim_bridge.body import Body, default_config
+from reacthuman.sim_bridge.freeze import FreezeConfig, GateState
 
 
 class BodyNode(ContractNode):
     def __init__(self) -> None:
-        super().__init__("body")
-        self.engine = self.declare("engine", "genesis", "physics engine: genesis or mujoco", one_of("genesis", "mujoco"))
-        self.window_s = self.declare("observation_window_s", 0.6, "seconds simulated before time freezes", positive)
-        self.timeout_s = self.declare("plan_timeout_s", 120.0, "wall seconds to wait for a plan while frozen", positive)
-        self.get_logger().info("placeholder: the simulated body lands with the body issue")
+        self._scenes: "queue.Queue" = queue.Queue()
+        self._plans: "queue.Queue" = queue.Queue()
+        super().__init__("body", {graph.SCENE: self._scenes.put, graph.PLAN: self._plans.put,
+                                  graph.JOINT_COMMAND: lambda m: self.lockstep.on_command(m)})
+        d = self.declare
+        engine = d("engine", "genesis", "physics engine: genesis or mujoco", one_of("genesis", "mujoco"))
+        window_s = d("observation_window_s", 0.6, "seconds simulated from t0 before time freezes", positive)
+        timeout_s = d("plan_timeout_s", 300.0, "wall seconds to wait for a plan while frozen", positive)
+        width = d("frame_width_px", 320, "brain-view frame width (the scenes' cameras render 1280x720 at most)", positive)
+        height = d("frame_height_px", 180, "brain-view frame height", positive)
+        frames = d("frame_count", 5, "frames per view over the window", positive)
+        horizon_s = d("horizon_s", 4.0, "execution ends at rest or this many sim seconds after the freeze", positive)
+        decimation = d("control_decimation", 5, "physics steps per control tick (must match the spine)", positive)
+        self.video_dir = d("video_dir", "", "write execution videos here (third-person and egocentric); empty: none")
+        self.body = Body(default_config(engine=engine, observation_window_s=window_s, frame_width_px=width,
+                                        frame_height_px=height, frame_count=frames, horizon_s=horizon_s,
+                                        freeze=FreezeConfig(plan_timeout_s=timeout_s)))
+        if self.video_dir:
+            from reacthuman.sim_bridge.video import VideoConfig
+
+            self.body.config = default_config(**{**self.body.config.__dict__, "video": VideoConfig(enabled=True)})
+        self.lockstep = LockstepSource(self, self.body, decimation, reply_timeout_s=60.0)
+        threading.Thread(target=self._episodes, daemon=True).start()
+
+    def _episodes(self) -> None:
+        while True:
+            msg = self._scenes.get()
+            try:
+                self._run(SceneSpec.from_json(msg.spec_json))
+            except (SpecError, ValueError) as exc:
+                self.get_logger().error(f"scene {msg.scene_id} refused: {exc}")
+
+    def _run(self, spec: SceneSpec) -> None:
+        body, log = self.body, self.get_logger()
+        body.load(spec)
+        self.lockstep.phase_tag = f"window/{spec.scene_id}"
+        tracker = WindowTracker(body, self.lockstep, spec, body.frame_times_s())
+        framesets = body.simulate_window(tracker)
+        self._publish_window(spec, framesets, tracker)
+        while body.poll() is GateState.FROZEN:  # sim time holds here: nothing steps, /clock stays
+            try:
+                plan = self._plans.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            verdict = body.offer_plan(plan.scene_id)
+            log.info(f"plan for {plan.scene_id!r}: {verdict.value}")
+        self.lockstep.phase_tag = f"exec/{spec.scene_id}" if body.gate.record.plan_received else f"exec-noplan/{spec.scene_id}"
+        outcome = body.execute(self.lockstep)
+        if self.video_dir:
+            body.save_videos(Path(self.video_dir) / spec.scene_id)
+        self.pub[graph.OUTCOME].publish(outcome_msg(outcome, sim_stamp(body.sim_time_s)))
+        log.info(f"{spec.scene_id}: caught={outcome.caught} struck={outcome.struck} fell={outcome.fell}")
+
+    def _publish_window(self, spec: SceneSpec, framesets, tracker: WindowTracker) -> None:
+        stamp = sim_stamp(self.body.sim_time_s)
+        msg = ObservationWindow(scene_id=spec.scene_id, t0_s=spec.t0_s, frame_times_s=[f.t_s for f in framesets],
+                                observer_pose=[spec.observer.x_m, spec.observer.y_m, spec.observer.yaw_rad])
+        msg.header.stamp = stamp
+        cams = {c.name: c for c in spec.cameras}
+        for name in framesets[0].images if framesets else ():
+            images = [conv.array_to_image(f.images[name], sim_stamp(f.sim_time_s), name) for f in framesets]
+            for image in images:
+                self.pub[graph.image_topic(name)].publish(image)
+            info = camera_info(images[0], cams[name].fov_deg if name in cams else 60.0, stamp, name)
+            self.pub[graph.camera_info_topic(name)].publish(info)
+            msg.views.append(ViewSequence(view_name=name, camera_info=info, frames=images))
+        obs = build_observation(spec, tuple(f.t_s for f in framesets), {}, tracker.samples)
+        freeze_pos, _ = tracker.freeze_state()
+        msg.observation_json = conv.observation_json(obs.track, obs.object_look, obs.room, tuple(map(float, freeze_pos)))
+        self.pub[graph.OBSERVATION].publish(msg)
+
+
+def camera_info(image, fov_deg: float, stamp, frame_id: str) -> CameraInfo:
+    """Pinhole intrinsics from the vertical field of view (MuJoCo/Genesis cameras' convention)."""
+    f = image.height / (2.0 * math.tan(math.radians(fov_deg) / 2.0))
+    cx, cy = image.width / 2.0, image.height / 2.0
+    info = CameraInfo(width=image.width, height=image.height, distortion_model="plumb_bob",
+                      k=[f, 0.0, cx, 0.0, f, cy, 0.0, 0.0, 1.0], p=[f, 0.0, cx, 0.0, 0.0, f, cy, 0.0, 0.0, 0.0, 1.0, 0.0])
+    info.d = [0.0] * 5
+    info.r = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+    info.header.stamp, info.header.frame_id = stamp, frame_id
+    return info
+
+
+def outcome_msg(o, stamp) -> ExecutedOutcome:
+    nan = math.nan
+    msg = ExecutedOutcome(
+        scene_id=o.scene_id, plan_received=o.plan_received, plan_late=o.plan_late,
+        controller_fault=o.controller_fault is not None, caught=o.caught, struck=o.struck,
+        strike_impulse_ns=float(o.strike_impulse_ns), strike_link=o.strike_link or "",
+        min_hand_object_distance_m=float(o.min_hand_object_distance_m), min_distance_time_s=float(o.min_distance_time_s),
+        clearance_from_impact_m=float(o.clearance_from_impact_m) if o.clearance_from_impact_m is not None else nan,
+        fell=o.fell, final_left_hand=conv.point(o.final_left_hand_m), final_right_hand=conv.point(o.final_right_hand_m),
+        sim_duration_s=float(o.end_time_s))
+    msg.header.stamp = stamp
+    return msg
 
 
 def main(args: list[str] | None = None) -> int:
-    return run(BodyNode, args)
+    return run(BodyNode, args, executor_factory=lambda: MultiThreadedExecutor(num_threads=3))
 
 
 if __name__ == "__main__":

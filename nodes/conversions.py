@@ -3,14 +3,16 @@ The only place that knows both sides."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 from geometry_msgs.msg import Point
-from reacthuman_msgs.msg import ExecutedOutcome, HandKeyframe, ObservationWindow, ReactionPlan
-from sensor_msgs.msg import Image
+from reacthuman_msgs.msg import BaseState, ExecutedOutcome, GroundTruth, HandKeyframe, ObservationWindow, ReactionPlan
+from reacthuman_msgs.msg import JointCommand as JointCommandMsg
+from sensor_msgs.msg import Image, JointState
 
-from reacthuman.plan import Keyframe, Plan
+from reacthuman.plan import Keyframe, Plan, Pose2D
 
 
 def point(xyz) -> Point:
@@ -86,3 +88,114 @@ def outcome_msg_to_dict(msg: ExecutedOutcome) -> dict:
             value = None
         out[name] = value
     return out
+
+
+def observation_json(track, object_look: str, room: str, object_at_freeze_world) -> str:
+    """The non-image part of an observation window (track samples are reacthuman.brain TrackSample)."""
+    return json.dumps({
+        "track": [{"t_s": s.t_s, "position_m": list(s.position_m), "velocity_mps": list(s.velocity_mps)} for s in track],
+        "object_look": object_look, "room": room,
+        "object_at_freeze_world": list(object_at_freeze_world) if object_at_freeze_world is not None else None,
+    })
+
+
+def observation_from_msg(msg: ObservationWindow, ground_truth: dict | None = None):
+    from reacthuman.brain.observation import Observation, TrackSample
+
+    extra = json.loads(msg.observation_json or "{}")
+    track = tuple(TrackSample(s["t_s"], tuple(s["position_m"]), tuple(s["velocity_mps"])) for s in extra.get("track", []))
+    return Observation(
+        scene_id=msg.scene_id, frame_times_s=tuple(msg.frame_times_s), images=observation_frames(msg), track=track,
+        object_look=extra.get("object_look", ""), room=extra.get("room", ""),
+        observer_pose=Pose2D(*(float(v) for v in msg.observer_pose)), ground_truth=ground_truth,
+    )
+
+
+def object_at_freeze(msg: ObservationWindow) -> tuple[float, float, float] | None:
+    value = json.loads(msg.observation_json or "{}").get("object_at_freeze_world")
+    return tuple(value) if value else None
+
+
+def ground_truth_dict(msg: GroundTruth) -> dict:
+    return {
+        "correct_action": msg.correct_action, "dangerous": msg.dangerous,
+        "impact_point": list(xyz(msg.impact_point)) if msg.has_impact_point else None,
+        "time_to_floor_s": msg.time_to_floor_s if math.isfinite(msg.time_to_floor_s) else None,
+        "speed_band": msg.speed_band, "adversarial": msg.adversarial,
+    }
+
+
+def decision_to_msg(decision, scene_id: str, msg: ReactionPlan) -> ReactionPlan:
+    """A reacthuman.brain BrainDecision into a ReactionPlan message."""
+    plan_to_msg(decision.plan, msg)
+    msg.scene_id, msg.model, msg.raw_text = scene_id, decision.brain, decision.raw_text
+    msg.parse_ok, msg.parse_error = decision.parse_ok, decision.parse_error or ""
+    msg.api_error, msg.api_error_message = decision.api_error is not None, decision.api_error or ""
+    msg.latency_s = float(decision.latency_s)
+    msg.prompt_tokens, msg.completion_tokens = decision.prompt_tokens or 0, decision.completion_tokens or 0
+    return msg
+
+
+def reply_from_msg(msg: ReactionPlan):
+    from reacthuman.scoring import ModelReply
+
+    tokens = msg.prompt_tokens + msg.completion_tokens
+    return ModelReply(raw_text=msg.raw_text, plan=plan_from_msg(msg),
+                      parse_error=(msg.parse_error or None) if not msg.parse_ok else None,
+                      api_error=(msg.api_error_message or "api error") if msg.api_error else None,
+                      latency_s=msg.latency_s, tokens=tokens or None)
+
+
+def no_reply(reason: str):
+    """The brain's answer when none arrived: scored as an unparseable decision (rule R1)."""
+    from reacthuman.scoring import ModelReply
+
+    return ModelReply(raw_text="", plan=None, parse_error=reason)
+
+
+def executed_outcome_from_msg(msg: ExecutedOutcome):
+    from reacthuman.scoring import ExecutedOutcome as ScoringOutcome
+
+    finite = msg.min_hand_object_distance_m if math.isfinite(msg.min_hand_object_distance_m) else None
+    return ScoringOutcome(caught=msg.caught, struck=msg.struck, fell=msg.fell,
+                          strike_impulse_ns=msg.strike_impulse_ns if msg.struck else None,
+                          final_left_hand_world=xyz(msg.final_left_hand), final_right_hand_world=xyz(msg.final_right_hand),
+                          min_hand_object_m=finite)
+
+
+def stamp_ns(stamp) -> int:
+    return int(stamp.sec) * 1_000_000_000 + int(stamp.nanosec)
+
+
+def robot_state_from_msgs(joints: JointState, base: BaseState, names: tuple[str, ...]):
+    """The spine's RobotState from the body's JointState + BaseState of one control tick."""
+    from reacthuman.control.robot_state import RobotState
+
+    if tuple(joints.name) != names:
+        index = {n: i for i, n in enumerate(joints.name)}
+        missing = [n for n in names if n not in index]
+        if missing:
+            raise ValueError(f"joint states lack {', '.join(missing)}")
+        order = [index[n] for n in names]
+        q, dq = [joints.position[i] for i in order], [joints.velocity[i] for i in order]
+    else:
+        q, dq = list(joints.position), list(joints.velocity)
+    o, w, p, v = base.pose.orientation, base.imu.angular_velocity, base.pose.position, base.twist.linear
+    return RobotState(q=tuple(q), dq=tuple(dq), base_quat_wxyz=(o.w, o.x, o.y, o.z), base_ang_vel_body=(w.x, w.y, w.z),
+                      base_pos_world=(p.x, p.y, p.z), base_lin_vel_world=(v.x, v.y, v.z),
+                      stamp_s=stamp_ns(joints.header.stamp) / 1e9)
+
+
+def joint_command_to_msg(cmd, stamp) -> JointCommandMsg:
+    msg = JointCommandMsg(mode=int(cmd.mode), name=list(cmd.names), q=list(cmd.q), dq=list(cmd.dq), kp=list(cmd.kp),
+                          kd=list(cmd.kd), tau=list(cmd.tau))
+    msg.header.stamp = stamp
+    return msg
+
+
+def joint_command_from_msg(msg: JointCommandMsg):
+    """Raises ValueError for NaN/inf or mismatched lengths (the body records a controller fault)."""
+    from reacthuman.joint_command import JointCommand, Mode
+
+    return JointCommand(names=tuple(msg.name), q=tuple(msg.q), dq=tuple(msg.dq), kp=tuple(msg.kp), kd=tuple(msg.kd),
+                        tau=tuple(msg.tau), mode=Mode(msg.mode), stamp_s=stamp_ns(msg.header.stamp) / 1e9)

@@ -1,15 +1,74 @@
-"""scorer: scores each decision against exact ground truth and appends it to the run's ledger."""
+"""scorer: scores each decision against exact ground truth (reacthuman.scoring) once the plan and the
+executed outcome of the announced scene are in, publishes the score, and optionally appends the ledger."""
 
 from __future__ import annotations
 
+import json
+import math
+
+from reacthuman_msgs.msg import EpisodeScore
+
+from reacthuman import graph
+from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, run
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scoring import DecisionRecord, LedgerWriter, SceneMeta, ScoringTruth, score_decision
 
 
 class ScorerNode(ContractNode):
     def __init__(self) -> None:
-        super().__init__("scorer")
-        self.ledger = self.declare("ledger_path", "", "append decisions to this ledger.jsonl; empty: publish only")
-        self.get_logger().info("placeholder: the metric suite lands with the scorer issue")
+        self.spec: SceneSpec | None = None
+        self._seen: dict[str, object] = {}
+        super().__init__("scorer", {graph.SCENE: self._on_scene, graph.PLAN: self._keep(graph.PLAN),
+                                    graph.OBSERVATION: self._keep(graph.OBSERVATION),
+                                    graph.OUTCOME: self._keep(graph.OUTCOME)})
+        self.model = self.declare("model", "", "model name recorded when no plan arrives")
+        run_dir = self.declare("ledger_dir", "", "append each decision to <ledger_dir>/ledger.jsonl; empty: publish only")
+        self.ledger = LedgerWriter(run_dir) if run_dir else None
+
+    def _on_scene(self, msg) -> None:
+        self.spec, self._seen = SceneSpec.from_json(msg.spec_json), {}
+
+    def _keep(self, topic: str):
+        def on(msg) -> None:
+            if self.spec is not None and msg.scene_id == self.spec.scene_id:
+                self._seen[topic] = msg
+                self._maybe_score()
+        return on
+
+    def _maybe_score(self) -> None:
+        plan, outcome = self._seen.get(graph.PLAN), self._seen.get(graph.OUTCOME)
+        if outcome is None or (plan is None and outcome.plan_received):
+            return
+        record = score_episode(self.spec, plan, self._seen.get(graph.OBSERVATION), outcome, self.model)
+        if self.ledger is not None:
+            self.ledger.append(record)
+        self.pub[graph.SCORE].publish(score_msg(record.to_dict()))
+        self._seen = {}
+
+
+def score_episode(spec: SceneSpec, plan, observation, outcome, model: str) -> DecisionRecord:
+    """The decision record of one episode from its messages (the scorer node and `reacthuman rescore`)."""
+    freeze_xyz = conv.object_at_freeze(observation) if observation is not None else None
+    reply = conv.reply_from_msg(plan) if plan is not None else conv.no_reply("no plan arrived before the freeze timeout")
+    return score_decision(SceneMeta.from_scene_spec(spec, plan.model if plan is not None else model),
+                          ScoringTruth.from_scene_spec(spec, freeze_xyz), spec.observer.pose(), reply,
+                          conv.executed_outcome_from_msg(outcome))
+
+
+def score_msg(row: dict) -> EpisodeScore:
+    def num(key: str) -> float:
+        value = row.get(key)
+        return float(value) if value is not None else math.nan
+
+    return EpisodeScore(
+        scene_id=row["scene_id"], family=row["family"], model=row["model"], action=row.get("action") or "",
+        correct_action=row["correct_action"], saa=bool(row["saa"]), safe=bool(row["safe"]), rule=row.get("rule") or "",
+        has_impact_point=row.get("d_end") is not None, d_end_m=num("d_end"), aia=num("aia"), d_min_m=num("d_min"),
+        closing_m=num("closing"), caught=bool(row.get("caught")), struck=bool(row.get("struck")),
+        fell=bool(row.get("fell")), latency_s=num("latency_s"), tokens=int(row.get("tokens") or 0),
+        api_error=bool(row.get("api_error")), record_json=json.dumps(row, sort_keys=True),
+    )
 
 
 def main(args: list[str] | None = None) -> int:

@@ -1,15 +1,66 @@
-"""spine: turns a reaction plan into joint commands (walking policy for the legs, IK for the arms)."""
+"""spine: turns the reaction plan into joint commands (walking policy for the legs, IK for the arms).
+
+Lockstep with the body: each control tick the body publishes JointState and BaseState with the same sim
+stamp; the spine answers with one JointCommand carrying that stamp. In execution (state frame_id
+`exec/<scene>`) it answers only once it holds that scene's plan. Same inputs, same commands, whatever
+the transport's latency, so episodes through the graph are bit-for-bit reproducible."""
 
 from __future__ import annotations
 
+from geometry_msgs.msg import Twist, Vector3
+
+from reacthuman import graph
+from reacthuman.control.spine import Spine, default_config
+from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, positive, run
+from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
 
 
 class SpineNode(ContractNode):
     def __init__(self) -> None:
-        super().__init__("spine")
-        self.watchdog_s = self.declare("command_timeout_s", 0.1, "state silence that drops the spine to damping", positive)
-        self.get_logger().info("placeholder: the whole-body controller lands with the spine issue")
+        self._joints = self._base = None
+        super().__init__("spine", {graph.SCENE: self._on_scene, graph.PLAN: self._on_plan,
+                                   graph.JOINT_STATES: self._on_joints, graph.BASE_STATE: self._on_base})
+        timeout_s = self.declare("state_timeout_s", 0.1, "robot-state silence (sim s) that drops to damping", positive)
+        decimation = self.declare("policy_decimation", 5, "physics steps per control tick (240 Hz physics)", positive)
+        self.spine = Spine(default_config(state_timeout_s=timeout_s, policy_decimation=decimation))
+        self.scene_id, self.plan_scene = "", ""
+
+    def _on_scene(self, msg) -> None:
+        self.scene_id, self.plan_scene = msg.scene_id, ""
+        self.spine.reset(None)  # stand until the plan arrives
+
+    def _on_plan(self, msg) -> None:
+        if msg.scene_id != self.scene_id:
+            self.get_logger().warning(f"ignoring a plan for scene {msg.scene_id!r} (current: {self.scene_id!r})")
+            return
+        self.plan_scene = msg.scene_id
+        if not self.spine.set_plan(conv.plan_from_msg(msg)):
+            self.get_logger().error(f"plan rejected: {self.spine.status().fault}")
+        walk = conv.plan_from_msg(msg)
+        if walk is not None:
+            vx, vy, wz = walk.walking_cmd
+            self.pub[graph.CMD_VEL].publish(Twist(linear=Vector3(x=vx, y=vy), angular=Vector3(z=wz)))
+        self._tick()  # a state may be waiting for this plan
+
+    def _on_joints(self, msg) -> None:
+        self._joints = msg
+        self._tick()
+
+    def _on_base(self, msg) -> None:
+        self._base = msg
+        self._tick()
+
+    def _tick(self) -> None:
+        joints, base = self._joints, self._base
+        if joints is None or base is None or joints.header.stamp != base.header.stamp:
+            return
+        if joints.header.frame_id.startswith("exec/") and self.plan_scene != self.scene_id:
+            return  # execution follows the plan: answer once it is here (it is on its way from the brain)
+        self._joints = self._base = None
+        state = conv.robot_state_from_msgs(joints, base, G1_JOINT_NAMES)
+        command = self.spine.command(state.stamp_s, state)
+        self.pub[graph.JOINT_COMMAND].publish(conv.joint_command_to_msg(command, joints.header.stamp))
 
 
 def main(args: list[str] | None = None) -> int:

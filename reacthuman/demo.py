@@ -1,26 +1,48 @@
-"""`make demo`: the main job. Until evaluation runs exist it brings the node graph up through
-`reacthuman launch`, checks that every node is running, stops it, and says what it did."""
+"""`make demo`: the main job, offline, no configuration. Generates a small balanced scene set (one scene
+per family), evaluates the embedded local model and the oracle and heuristic brains through the real ROS 2
+graph with Genesis, writes the report, and prints the main table and where the report is.
+
+Re-running continues where it stopped (the scene set and the run are kept under runs/demo/)."""
 
 from __future__ import annotations
 
+import argparse
+import subprocess
 import sys
+import time
 from pathlib import Path
 
-from reacthuman import graph
-from reacthuman.launch_file import load
-from reacthuman.launcher import graph_env, resolve_launch_file, run_graph
-
-DEMO_DURATION_S = 8.0
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = "local,oracle,heuristic"
 
 
-def main() -> int:
-    spec = load(resolve_launch_file(str(Path(__file__).resolve().parent.parent / "launch" / "eval.launch.yaml")))
-    print(f"demo: starting the ReactHuman graph ({', '.join(n.name for n in spec.nodes)}) for {DEMO_DURATION_S:.0f} s")
-    status = run_graph(spec.nodes, graph_env(None), DEMO_DURATION_S)
-    print("demo: the graph came up and was stopped cleanly" if status == 0 else f"demo: the graph failed (status {status})")
-    print("demo: topics of the graph:")
-    print(graph.mermaid_diagram())
-    return status
+def _step(title: str, args: list[str]) -> None:
+    print(f"\n== {title}\n$ reacthuman {' '.join(args)}", flush=True)
+    started = time.monotonic()
+    code = subprocess.call([sys.executable, "-m", "reacthuman.cli", *args], cwd=ROOT)
+    if code != 0:
+        raise SystemExit(f"demo: `reacthuman {' '.join(args)}` failed with status {code}")
+    print(f"   ({time.monotonic() - started:.0f} s)", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m reacthuman.demo", description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, default=ROOT / "runs" / "demo")
+    p.add_argument("--per-family", type=int, default=1)
+    p.add_argument("--models", default=MODELS)
+    args = p.parse_args(argv)
+    scenes, run = args.out / "scenes", args.out / "run"
+    started = time.monotonic()
+    if not (scenes / "index.jsonl").is_file():
+        _step("generate a balanced scene set", ["scenes", "generate", "--balanced", str(args.per_family),
+                                                 "--seed", "7", "--out", str(scenes)])
+    _step("evaluate through the ROS 2 graph", ["eval", "--scenes", str(scenes), "--models", args.models, "--out", str(run)])
+    _step("write the report", ["report", str(run)])
+    main_table = (run / "report.md").read_text().split("\n\n")
+    print("\n".join(block for block in main_table[:4]))
+    print(f"\ndemo: done in {(time.monotonic() - started) / 60:.1f} min; report: {run / 'report.html'} "
+          f"(and report.md, plots/, tables/)")
+    return 0
 
 
 if __name__ == "__main__":

@@ -78,21 +78,22 @@ NODES: dict[str, NodeContract] = {
         NodeContract(
             "spine", "spine_node",
             publishes={JOINT_COMMAND: M + "JointCommand", CMD_VEL: "geometry_msgs/msg/Twist"},
-            subscribes={PLAN: M + "ReactionPlan", JOINT_STATES: "sensor_msgs/msg/JointState",
-                        BASE_STATE: M + "BaseState"},
+            subscribes={SCENE: M + "SceneAnnouncement", PLAN: M + "ReactionPlan",
+                        JOINT_STATES: "sensor_msgs/msg/JointState", BASE_STATE: M + "BaseState"},
             summary="walking policy + arm IK: plan -> joint commands",
         ),
         NodeContract(
             "brain", "brain_node",
             publishes={PLAN: M + "ReactionPlan"},
-            subscribes={OBSERVATION: M + "ObservationWindow"},
+            # ground truth is read only by the reference brain `oracle`; no prompt ever contains it
+            subscribes={OBSERVATION: M + "ObservationWindow", GROUND_TRUTH: M + "GroundTruth"},
             summary="the evaluated model (or a reference brain): observation -> reaction plan",
         ),
         NodeContract(
             "scorer", "scorer_node",
             publishes={SCORE: M + "EpisodeScore"},
             subscribes={SCENE: M + "SceneAnnouncement", GROUND_TRUTH: M + "GroundTruth", PLAN: M + "ReactionPlan",
-                        OUTCOME: M + "ExecutedOutcome"},
+                        OBSERVATION: M + "ObservationWindow", OUTCOME: M + "ExecutedOutcome"},
             summary="five metrics and safety rules against exact ground truth",
         ),
     )

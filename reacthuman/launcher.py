@@ -25,7 +25,7 @@ PR_SET_PDEATHSIG = 1
 POLL_S = 0.05
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Runs in each child before exec: if the launcher is killed (even by SIGKILL), its nodes get SIGTERM."""
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
@@ -64,7 +64,7 @@ class Graph:
         for node in self.nodes:
             proc = subprocess.Popen(node_command(node), env=self.env, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, start_new_session=True, text=True, bufsize=1,
-                                    preexec_fn=_die_with_parent)
+                                    preexec_fn=die_with_parent)
             self.procs[node.name] = proc
             t = threading.Thread(target=_pump, args=(node.name, proc), daemon=True)
             t.start()

@@ -1,0 +1,77 @@
+"""The body's side of the lockstep with the spine: each control tick the body publishes the robot's state
+(stamped with sim time) and blocks until the spine's JointCommand for exactly that stamp arrives. Between
+ticks the previous command holds. Transport latency therefore changes wall time, never the simulation.
+
+The state's header.frame_id tells the spine which episode phase it is in: `window/<scene>` (stand) or
+`exec/<scene>` (follow the plan, which the spine must have before it answers)."""
+
+from __future__ import annotations
+
+import threading
+
+from geometry_msgs.msg import Point, Pose, Quaternion, Twist, Vector3
+from rosgraph_msgs.msg import Clock
+from reacthuman_msgs.msg import BaseState, HandPositions, ObjectState
+from sensor_msgs.msg import JointState
+
+from reacthuman import graph
+from reacthuman.nodes import conversions as conv
+
+
+def sim_stamp(t_s: float):
+    ns = int(round(t_s * 1e9))
+    clock = Clock()
+    clock.clock.sec, clock.clock.nanosec = divmod(ns, 1_000_000_000)
+    return clock.clock
+
+
+class LockstepSource:
+    def __init__(self, node, body, decimation: int, reply_timeout_s: float) -> None:
+        self.node, self.body, self.decimation, self.reply_timeout_s = node, body, decimation, reply_timeout_s
+        self.phase_tag = ""
+        self._reply = None
+        self._want_ns = -1
+        self._arrived = threading.Event()
+
+    def on_command(self, msg) -> None:
+        if conv.stamp_ns(msg.header.stamp) == self._want_ns:
+            self._reply = msg
+            self._arrived.set()
+
+    def __call__(self, sim_time_s: float, state):
+        step = int(round(sim_time_s / self.body.engine.dt_s))
+        if step % self.decimation:
+            return None
+        stamp = sim_stamp(sim_time_s)
+        self._want_ns, self._reply = conv.stamp_ns(stamp), None
+        self._arrived.clear()
+        self.publish_state(stamp)
+        if not self._arrived.wait(self.reply_timeout_s):
+            raise ValueError(f"no joint command from the spine within {self.reply_timeout_s:.0f} s at t={sim_time_s:.3f} s")
+        return conv.joint_command_from_msg(self._reply)
+
+    def publish_state(self, stamp) -> None:
+        snap, pub = self.body.snapshot(), self.node.pub
+        pub[graph.CLOCK].publish(Clock(clock=stamp))
+        joints = JointState(name=list(snap.joint_names), position=list(snap.robot.q), velocity=list(snap.robot.dq))
+        joints.header.stamp, joints.header.frame_id = stamp, self.phase_tag
+        base = BaseState()
+        base.header.stamp, base.header.frame_id = stamp, self.phase_tag
+        w, x, y, z = snap.robot.base_quat_wxyz
+        base.pose = Pose(position=conv.point(snap.robot.base_pos_world), orientation=Quaternion(w=w, x=x, y=y, z=z))
+        base.twist = Twist(linear=Vector3(**dict(zip("xyz", snap.robot.base_lin_vel_world))))
+        base.imu.orientation = base.pose.orientation
+        base.imu.angular_velocity = Vector3(**dict(zip("xyz", snap.robot.base_ang_vel_body)))
+        hands = HandPositions(left=conv.point(snap.left_hand_m), right=conv.point(snap.right_hand_m))
+        hands.header.stamp = stamp
+        for name, h in snap.hazards.items():
+            hazard = ObjectState(name=name)
+            hazard.header.stamp = stamp
+            hazard.pose = Pose(position=conv.point(h.pos_m), orientation=Quaternion(
+                w=float(h.quat_wxyz[0]), x=float(h.quat_wxyz[1]), y=float(h.quat_wxyz[2]), z=float(h.quat_wxyz[3])))
+            hazard.twist = Twist(linear=Vector3(**dict(zip("xyz", map(float, h.lin_vel_mps)))),
+                                 angular=Vector3(**dict(zip("xyz", map(float, h.ang_vel_radps)))))
+            pub[graph.HAZARD_STATE].publish(hazard)
+        pub[graph.HAND_POSITIONS].publish(hands)
+        pub[graph.BASE_STATE].publish(base)
+        pub[graph.JOINT_STATES].publish(joints)

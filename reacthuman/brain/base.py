@@ -1,0 +1,90 @@
+"""The Brain interface, its decision record, and the registry that makes every brain selectable by name."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from reacthuman.brain.observation import Observation
+from reacthuman.brain.schema import plan_to_dict
+from reacthuman.plan import Plan
+
+
+@dataclass(frozen=True)
+class BrainDecision:
+    """One committed decision. plan is None when the reply did not parse (parse_error says why) or the call
+    failed (api_error says why)."""
+
+    brain: str  # the brain's registry name (model preset / spec, or reference brain)
+    plan: Plan | None
+    raw_text: str
+    parse_ok: bool
+    parse_error: str | None = None
+    api_error: str | None = None
+    latency_s: float = 0.0
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    retries: int = 0
+    model_id: str = ""
+    modality: str = ""
+
+    @property
+    def tokens(self) -> int | None:
+        if self.prompt_tokens is None and self.completion_tokens is None:
+            return None
+        return (self.prompt_tokens or 0) + (self.completion_tokens or 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record (brain_plan.json): the plan in the schema's field names."""
+        return {
+            "brain": self.brain,
+            "model_id": self.model_id,
+            "modality": self.modality,
+            "plan": plan_to_dict(self.plan) if self.plan is not None else None,
+            "raw_text": self.raw_text,
+            "parse_ok": self.parse_ok,
+            "parse_error": self.parse_error,
+            "api_error": self.api_error,
+            "latency_s": self.latency_s,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "retries": self.retries,
+        }
+
+
+class Brain(ABC):
+    """Observation in, committed decision out. Brains hold resources (a model client): close() them."""
+
+    name: str = ""
+
+    @abstractmethod
+    def plan(self, obs: Observation) -> BrainDecision: ...
+
+    def close(self) -> None:
+        """Release held resources; the default holds none."""
+
+    def __enter__(self) -> "Brain":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+BrainFactory = Callable[..., Brain]
+_REFERENCE_BRAINS: dict[str, BrainFactory] = {}
+
+
+def register_brain(name: str, factory: BrainFactory) -> None:
+    """Make a brain selectable by `name` (a reference brain); model presets need no registration."""
+    if name in _REFERENCE_BRAINS:
+        raise ValueError(f"brain {name!r} is already registered")
+    _REFERENCE_BRAINS[name] = factory
+
+
+def reference_brain_names() -> list[str]:
+    return sorted(_REFERENCE_BRAINS)
+
+
+def reference_factory(name: str) -> BrainFactory | None:
+    return _REFERENCE_BRAINS.get(name)

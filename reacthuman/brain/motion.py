@@ -1,0 +1,97 @@
+"""Motor plans the reference brains build: reach a point (walking only as far as the arms cannot reach),
+step clear of a point, or stay. All in the freeze-time robot frame of `reacthuman.plan`."""
+
+from __future__ import annotations
+
+import math
+
+from reacthuman.brain.schema import DURATION_LIMIT_S
+from reacthuman.brain.prompt import ARM_REACH_M, COMFORT_WALK_SPEED_MPS, SHOULDER_HEIGHT_M
+from reacthuman.classifier import HAZARD_AT_ROBOT_M, WALK_MIN_M
+from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
+
+Vec3 = tuple[float, float, float]
+
+REACH_MARGIN_M = 0.10  # plan the hands short of full arm extension: a straight arm has no give
+MIN_HORIZONTAL_REACH_M = 0.15
+HAND_Z_RANGE_M = (0.45, 1.45)  # heights the hands can be sent to (crouching for the low end)
+CROUCH_BELOW_M = 0.65  # targets below this height get a knee bend
+CROUCH_KNEE_BEND = 0.2
+CATCH_HAND_SPREAD_M = 0.08  # hands either side of the target, as when cupping an object
+MIN_REACH_TIME_S = 0.3  # the arms need this long to travel from rest
+CATCH_HOLD_S = 1.0
+DODGE_WALK_SPEED_MPS = 0.7
+DODGE_CLEARANCE_M = 1.2  # distance from the hazard point a dodge aims to reach
+MAX_WALK_S = DURATION_LIMIT_S
+REST: Vec3 = (0.0, 0.0, 0.0)
+
+
+def _hand_offsets(target: Vec3, base_xy: tuple[float, float]) -> tuple[Vec3, Vec3]:
+    tx, ty, tz = target
+    left = (tx - base_xy[0] - REST_LEFT_HAND_M[0], ty + CATCH_HAND_SPREAD_M - base_xy[1] - REST_LEFT_HAND_M[1], tz - REST_LEFT_HAND_M[2])
+    right = (tx - base_xy[0] - REST_RIGHT_HAND_M[0], ty - CATCH_HAND_SPREAD_M - base_xy[1] - REST_RIGHT_HAND_M[1], tz - REST_RIGHT_HAND_M[2])
+    return left, right
+
+
+def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confidence: float) -> Plan:
+    """Walk toward the target only as far as needed for the arms to reach it, then hold the hands there."""
+    tx, ty, tz = target_robot
+    tz = min(max(tz, HAND_Z_RANGE_M[0]), HAND_Z_RANGE_M[1])
+    dz = tz - SHOULDER_HEIGHT_M
+    horizontal_reach_m = max(MIN_HORIZONTAL_REACH_M, math.sqrt(max(0.0, ARM_REACH_M**2 - dz**2)) - REACH_MARGIN_M)
+    distance_m = math.hypot(tx, ty)
+    walk_m = max(0.0, distance_m - horizontal_reach_m)
+    if 0.0 < walk_m < WALK_MIN_M:
+        walk_m = WALK_MIN_M  # a smaller step is posture drift, not a step; overshooting a few cm is harmless
+    walk_m = min(walk_m, COMFORT_WALK_SPEED_MPS * MAX_WALK_S)
+    ux, uy = (tx / distance_m, ty / distance_m) if distance_m > 1e-9 else (1.0, 0.0)
+    duration_s = walk_m / COMFORT_WALK_SPEED_MPS
+    walk_cmd = (COMFORT_WALK_SPEED_MPS * ux, COMFORT_WALK_SPEED_MPS * uy, 0.0) if walk_m > 0 else (0.0, 0.0, 0.0)
+    knee = CROUCH_KNEE_BEND if tz < CROUCH_BELOW_M else 0.0
+    t_reach_s = max(MIN_REACH_TIME_S, min(duration_s, arrival_s) if arrival_s is not None else duration_s)
+    frames = [Keyframe(0.0, REST, REST, 0.0)]
+
+    def base_at(t_s: float) -> tuple[float, float]:
+        walked_m = walk_m * min(t_s, duration_s) / duration_s if duration_s > 0 else 0.0
+        return ux * walked_m, uy * walked_m
+
+    def hands_toward_target(t_s: float) -> tuple[Vec3, Vec3]:
+        # Out of reach (before the walk ends, or too far to walk to): extend toward it, within reach.
+        bx, by = base_at(t_s)
+        gap_m = math.hypot(tx - bx, ty - by)
+        scale = min(1.0, horizontal_reach_m / gap_m) if gap_m > 1e-9 else 1.0
+        return _hand_offsets((bx + (tx - bx) * scale, by + (ty - by) * scale, tz), (bx, by))
+
+    frames.append(Keyframe(t_reach_s, *hands_toward_target(t_reach_s), knee))
+    if duration_s > t_reach_s:  # the hands stay on the target while the walk finishes
+        frames.append(Keyframe(duration_s, *hands_toward_target(duration_s), knee))
+    intent = f"Catch it ({label}): reach for it where it will arrive" + (", walking toward it first." if walk_m > 0 else ".")
+    return Plan(label, intent, confidence, walk_cmd, duration_s, CATCH_HOLD_S, tuple(frames))
+
+
+def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, float] | None, label: str, confidence: float) -> Plan:
+    """Walk straight away from the hazard point until DODGE_CLEARANCE_M from it (at least two minimal steps).
+
+    A hazard heading at the robot itself has no direction: then walk away from `away_from_xy` (where the
+    object is now), else backward.
+    """
+    hx, hy = hazard_robot_xy
+    distance_m = math.hypot(hx, hy)
+    if distance_m >= HAZARD_AT_ROBOT_M:
+        ux, uy = -hx / distance_m, -hy / distance_m
+    elif away_from_xy is not None and math.hypot(*away_from_xy) > 1e-6:
+        norm = math.hypot(*away_from_xy)
+        ux, uy = -away_from_xy[0] / norm, -away_from_xy[1] / norm
+    else:
+        ux, uy = -1.0, 0.0
+    walk_m = min(max(2 * WALK_MIN_M, DODGE_CLEARANCE_M - distance_m), DODGE_WALK_SPEED_MPS * MAX_WALK_S)
+    duration_s = walk_m / DODGE_WALK_SPEED_MPS
+    cmd = (DODGE_WALK_SPEED_MPS * ux, DODGE_WALK_SPEED_MPS * uy, 0.0)
+    intent = f"Step away from it ({label}) and get out of its path."
+    return Plan(label, intent, confidence, cmd, duration_s, 0.0, (Keyframe(0.0, REST, REST, 0.0),))
+
+
+def plan_stay(label: str, confidence: float) -> Plan:
+    """Stand still with the hands at rest."""
+    intent = f"Stay put: it ({label}) will not reach me."
+    return Plan(label, intent, confidence, (0.0, 0.0, 0.0), 0.0, 0.0, (Keyframe(0.0, REST, REST, 0.0),))

@@ -1,0 +1,70 @@
+"""The one prompt every model gets: the role, what each camera shows, the frozen-time rule, the body's
+frame and limits, and the plan fields. Modalities: `images`, `state_text` or `both`.
+
+The scene id and the ground truth never enter a prompt (the id can name the object or the family).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reacthuman.brain.observation import VIEW_DESCRIPTIONS, Observation, observer_text, state_text
+from reacthuman.brain.schema import DURATION_LIMIT_S, MAX_KEYFRAMES
+from reacthuman.llm.images import image_part, text_part
+from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
+
+MODALITIES = ("images", "state_text", "both")
+ARM_REACH_M = 0.5  # from the shoulder, the G1's arm length
+SHOULDER_HEIGHT_M = 1.0
+COMFORT_WALK_SPEED_MPS = 0.5
+MAX_WALK_SPEED_MPS = 1.0  # the walking policy's command range
+DEEP_CROUCH_KNEE_BEND = 0.25
+
+
+def _xyz(v: tuple[float, float, float]) -> str:
+    return "[" + ", ".join(f"{x:.2f}" for x in v) + "]"
+
+
+SYSTEM_PROMPT = f"""You are the brain of a humanoid robot (a Unitree G1, 1.3 m tall) standing in a home. A sudden household event has just begun: an object is falling, sliding, rolling, toppling, swinging or flying, possibly toward you. You watched the first moments; then time froze. While time is frozen you commit to ONE reaction plan. When time resumes your body carries it out exactly, with no chance to change it.
+
+Your frame: origin on the floor under your pelvis, x forward (the way you face), y to your left, z up, metres.
+Your body:
+- Legs: walking_cmd = [vx, vy, yaw_rate] (vx forward m/s, vy leftward m/s, yaw_rate rad/s, counter-clockwise positive) held for walking_duration seconds, then you stand. Comfortable walking is about {COMFORT_WALK_SPEED_MPS} m/s, at most {MAX_WALK_SPEED_MPS} m/s. Negative vx steps back.
+- Hands: keyframes give, at time t (s after time resumes), each hand's offset [x, y, z] in metres from its resting position (left hand rests at {_xyz(REST_LEFT_HAND_M)}, right hand at {_xyz(REST_RIGHT_HAND_M)} in your frame). Hands move smoothly between keyframes and travel with you as you walk. Each arm reaches about {ARM_REACH_M} m from its shoulder (shoulders at about {SHOULDER_HEIGHT_M} m height). knee_bend goes from 0 (straight legs) to {DEEP_CROUCH_KNEE_BEND:g} (deep crouch).
+- catch_duration: seconds you hold your hands at the last keyframe.
+
+React as a competent person would: keep yourself safe, and prevent harm or damage where it is safe to do so.
+
+Answer with ONE JSON object and nothing else, exactly these fields:
+{{"object_identified": "<what the object is>", "intent": "<what you will do and why, briefly>", "confidence": <0..1>, "walking_cmd": [vx, vy, yaw_rate], "walking_duration": <seconds, 0..{DURATION_LIMIT_S:g}>, "catch_duration": <seconds, 0..{DURATION_LIMIT_S:g}>, "keyframes": [{{"t": <seconds>, "left_hand": [x, y, z], "right_hand": [x, y, z], "knee_bend": <0..{DEEP_CROUCH_KNEE_BEND:g}>}}]}}
+keyframes holds 1 to {MAX_KEYFRAMES} entries in time order."""
+
+CLOSING_TEXT = "Time is frozen now. Commit your reaction plan as the JSON object."
+
+
+def _image_parts(obs: Observation) -> list[dict[str, Any]]:
+    times = ", ".join(f"{t:.2f}" for t in obs.frame_times_s)
+    parts = [text_part(f"Camera frames at t = {times} s after the event began (time froze at the last one).")]
+    for view, frames in obs.images.items():
+        what = VIEW_DESCRIPTIONS.get(view, "a camera in the room")
+        parts.append(text_part(f"View '{view}' ({what}), {len(frames)} frames in time order:"))
+        parts.extend(image_part(frame) for frame in frames)
+    return parts
+
+
+def build_messages(obs: Observation, modality: str) -> list[dict[str, Any]]:
+    """The chat messages for one decision: the system prompt, then the observation in `modality`."""
+    if modality not in MODALITIES:
+        raise ValueError(f"modality must be one of {MODALITIES}, got {modality!r}")
+    if modality in ("images", "both") and not obs.images:
+        raise ValueError(f"modality '{modality}' needs camera frames, but observation {obs.scene_id} has none")
+    if modality == "state_text":
+        content: list[dict[str, Any]] | str = state_text(obs) + "\n\n" + CLOSING_TEXT
+    else:
+        parts = [text_part(observer_text(obs))]
+        parts += _image_parts(obs)
+        if modality == "both":
+            parts.append(text_part("What the cameras show, in words:\n" + state_text(obs)))
+        parts.append(text_part(CLOSING_TEXT))
+        content = parts
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": content}]

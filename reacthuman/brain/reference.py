@@ -1,0 +1,181 @@
+"""Reference brains: fixed dispositions (always_catch, always_dodge, freeze, random), a rule-based
+`heuristic` that reads only the observation, and the `oracle` that reads the ground truth.
+
+The heuristic and the fixed brains predict where the hazard is heading from the last observed track
+sample with simple ballistic physics (free flight under gravity, no supports, no drag): the point of the
+predicted path closest to the observer while at body height, else where it lands on the floor.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from reacthuman.brain.base import Brain, BrainDecision, register_brain
+from reacthuman.brain.motion import plan_clear, plan_reach, plan_stay
+from reacthuman.brain.observation import Observation
+from reacthuman.brain.schema import plan_to_dict
+from reacthuman.classifier import classify_plan
+from reacthuman.plan import Action, Plan
+
+Vec3 = tuple[float, float, float]
+
+GRAVITY_MPS2 = 9.81
+MOVING_MIN_MPS = 0.05  # below this the object is taken to be at rest (tracking noise)
+PREDICT_DT_S = 0.01
+PREDICT_HORIZON_S = 3.0
+BODY_BAND_M = (0.3, 1.8)  # heights at which an object strikes the body or can be caught
+NEAR_M = 2.5  # a predicted path that stays farther than this (planar) passes the observer by
+FAST_MPS = 6.0  # faster than this at arrival: too fast to catch safely
+DEFAULT_TARGET_M: Vec3 = (1.0, 0.0, 1.0)  # nothing tracked: assume the event is ahead (the observer faces it)
+# Looks that suggest sharp, hot, shattering or heavy objects. The heuristic judges by appearance, as the
+# paper finds models do, so adversarial objects fool it by design.
+DANGER_WORDS = (
+    "knife", "scissors", "blade", "glass", "mirror", "vase", "pan", "pot", "kettle", "iron", "steel", "anvil",
+    "brick", "hammer", "fan", "chandelier", "shelf", "bookshelf", "cabinet", "wardrobe", "ladder", "door",
+    "tv", "television", "monitor", "dumbbell", "bowling", "cricket", "sandbag", "lamp", "stone", "rock",
+)
+_DANGER_RE = re.compile(r"\b(" + "|".join(DANGER_WORDS) + r")s?\b")
+
+
+@dataclass(frozen=True)
+class Prediction:
+    point_m: Vec3  # where the hazard is heading, robot frame
+    arrival_s: float  # seconds after the freeze
+    speed_mps: float  # speed there
+    moving: bool
+
+
+def predict(obs: Observation) -> Prediction | None:
+    """Ballistic prediction from the last observed track sample; None when nothing was tracked."""
+    if not obs.track:
+        return None
+    last = obs.track[-1]
+    (px, py, pz), (vx, vy, vz) = last.position_m, last.velocity_mps
+    if math.sqrt(vx * vx + vy * vy + vz * vz) < MOVING_MIN_MPS:
+        return Prediction((px, py, pz), 0.0, 0.0, False)
+    best: tuple[float, Vec3, float, float] | None = None  # (planar distance, point, t, speed)
+    landing: tuple[float, Vec3, float, float] | None = None
+    for i in range(int(PREDICT_HORIZON_S / PREDICT_DT_S) + 1):
+        t_s = i * PREDICT_DT_S
+        x, y, z = px + vx * t_s, py + vy * t_s, pz + vz * t_s - 0.5 * GRAVITY_MPS2 * t_s * t_s
+        speed = math.sqrt(vx * vx + vy * vy + (vz - GRAVITY_MPS2 * t_s) ** 2)
+        if z <= 0.0:
+            landing = (math.hypot(x, y), (x, y, 0.0), t_s, speed)
+            break
+        if BODY_BAND_M[0] <= z <= BODY_BAND_M[1] and (best is None or math.hypot(x, y) < best[0]):
+            best = (math.hypot(x, y), (x, y, z), t_s, speed)
+    chosen = best if best is not None and (landing is None or best[0] <= landing[0]) else landing
+    if chosen is None:  # still airborne above the body band at the horizon: head for where it is then
+        chosen = (0.0, (x, y, z), t_s, speed)
+    return Prediction(chosen[1], chosen[2], chosen[3], True)
+
+
+def looks_dangerous(look: str) -> bool:
+    return bool(_DANGER_RE.search(look.lower()))
+
+
+def _decision(name: str, plan: Plan, modality: str) -> BrainDecision:
+    return BrainDecision(brain=name, plan=plan, raw_text=json.dumps(plan_to_dict(plan)), parse_ok=True, model_id=name, modality=modality)
+
+
+def _plan_for(action: Action, obs: Observation, prediction: Prediction | None, confidence: float) -> Plan:
+    label = obs.object_look or "object"
+    target = prediction.point_m if prediction is not None else DEFAULT_TARGET_M
+    now_xy = (obs.track[-1].position_m[0], obs.track[-1].position_m[1]) if obs.track else None
+    if action is Action.CATCH:
+        return plan_reach(target, prediction.arrival_s if prediction else None, label, confidence)
+    if action is Action.DODGE:
+        return plan_clear((target[0], target[1]), now_xy, label, confidence)
+    return plan_stay(label, confidence)
+
+
+class FixedBrain(Brain):
+    """The same disposition in every scene: CATCH (always_catch), DODGE (always_dodge) or NO_ACTION (freeze)."""
+
+    def __init__(self, name: str, action: Action) -> None:
+        self.name, self.action = name, action
+
+    def plan(self, obs: Observation) -> BrainDecision:
+        prediction = predict(obs) if self.action is not Action.NO_ACTION else None
+        return _decision(self.name, _plan_for(self.action, obs, prediction, 0.5), "track" if prediction else "none")
+
+
+class RandomBrain(Brain):
+    """A uniformly random disposition per scene, a pure function of (seed, scene_id)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = int(seed)
+
+    def plan(self, obs: Observation) -> BrainDecision:
+        action = random.Random(f"{self.seed}:{obs.scene_id}").choice(list(Action))
+        return _decision(self.name, _plan_for(action, obs, predict(obs), 1.0 / len(Action)), "track")
+
+
+class HeuristicBrain(Brain):
+    """Observation only: ballistic prediction from the track, danger judged from the object's look and the
+    predicted arrival speed. Not moving, or passing farther than NEAR_M -> stay; dangerous -> dodge; else catch."""
+
+    name = "heuristic"
+
+    def plan(self, obs: Observation) -> BrainDecision:
+        prediction = predict(obs)
+        if prediction is None or not prediction.moving or math.hypot(*prediction.point_m[:2]) > NEAR_M:
+            action = Action.NO_ACTION
+        elif looks_dangerous(obs.object_look) or prediction.speed_mps > FAST_MPS:
+            action = Action.DODGE
+        else:
+            action = Action.CATCH
+        return _decision(self.name, _plan_for(action, obs, prediction, 0.6), "track")
+
+
+def _truth(gt: Mapping[str, Any] | Any, key: str) -> Any:
+    if dataclasses.is_dataclass(gt):
+        return getattr(gt, key, None)
+    return gt.get(key)
+
+
+class OracleBrain(Brain):
+    """Reads the ground truth (observation.ground_truth, a mapping or `reacthuman.scenes.spec.GroundTruth`:
+    correct_action, impact_point in the world frame, impact_time_s or time_to_floor_s counted from the
+    event's start like frame_times_s) and plans the correct action with an interception the G1 can reach:
+    arms about 0.5 m from the shoulder, walking 0.5 m/s for the rest."""
+
+    name = "oracle"
+
+    def plan(self, obs: Observation) -> BrainDecision:
+        gt = obs.ground_truth
+        if gt is None:
+            raise ValueError(f"brain 'oracle' needs observation.ground_truth, and scene {obs.scene_id} has none")
+        action = Action(_truth(gt, "correct_action"))
+        impact_world = _truth(gt, "impact_point")
+        arrival_s = _truth(gt, "impact_time_s") or _truth(gt, "time_to_floor_s")
+        if arrival_s is not None:  # truth times count from the event's start, like frame_times_s
+            arrival_s = max(0.0, float(arrival_s) - obs.freeze_time_s)
+        if impact_world is not None:
+            target = obs.observer_pose.to_robot(tuple(float(v) for v in impact_world))  # type: ignore[arg-type]
+        elif obs.track:
+            target = obs.track[-1].position_m
+        else:
+            target = DEFAULT_TARGET_M
+        prediction = Prediction(target, arrival_s if arrival_s is not None else 1.0, 0.0, True)
+        plan = _plan_for(action, obs, prediction, 1.0)
+        got = classify_plan(plan, (target[0], target[1]))
+        if got is not action:  # a planning bug, not a judgement: fail loudly
+            raise RuntimeError(f"oracle planned {got.value} for scene {obs.scene_id} whose correct action is {action.value}")
+        return _decision(self.name, plan, "ground_truth")
+
+
+register_brain("always_catch", lambda **_: FixedBrain("always_catch", Action.CATCH))
+register_brain("always_dodge", lambda **_: FixedBrain("always_dodge", Action.DODGE))
+register_brain("freeze", lambda **_: FixedBrain("freeze", Action.NO_ACTION))
+register_brain("random", lambda seed=0, **_: RandomBrain(seed))
+register_brain("heuristic", lambda **_: HeuristicBrain())
+register_brain("oracle", lambda **_: OracleBrain())

@@ -1,0 +1,95 @@
+"""A plan's hand keyframes as a time-continuous, reach-clamped path of hand targets.
+
+Keyframe hand values are offsets from the rest positions (reacthuman.plan), robot frame. The spine applies
+them relative to the body's current heading frame (pelvis projected to the floor, x forward), so the hands
+travel with the walking body exactly as `plan.planned_hand_path_robot` assumes. Targets are linear in time
+between keyframes, start from the rest pose at t = 0 (unless a keyframe sits there) and hold the last
+keyframe afterwards.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from reacthuman.control.arm_ik import ArmIK
+from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Plan
+
+Vec3 = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class ReachClamp:
+    """A keyframe hand target the arm cannot reach, replaced by the nearest point the IK could reach."""
+
+    keyframe_index: int
+    side: str
+    t_s: float
+    requested_m: Vec3
+    reachable_m: Vec3
+    distance_m: float
+
+
+@dataclass(frozen=True)
+class HandPath:
+    times_s: tuple[float, ...]
+    left_m: tuple[Vec3, ...]
+    right_m: tuple[Vec3, ...]
+    clamps: tuple[ReachClamp, ...]
+
+    def targets_at(self, t_s: float) -> tuple[Vec3, Vec3]:
+        return _interpolate(self.times_s, self.left_m, t_s), _interpolate(self.times_s, self.right_m, t_s)
+
+
+def _interpolate(times: tuple[float, ...], points: tuple[Vec3, ...], t_s: float) -> Vec3:
+    if t_s <= times[0]:
+        return points[0]
+    if t_s >= times[-1]:
+        return points[-1]
+    k = int(np.searchsorted(times, t_s, side="right"))
+    t0, t1 = times[k - 1], times[k]
+    a = (t_s - t0) / (t1 - t0) if t1 > t0 else 1.0
+    p0, p1 = points[k - 1], points[k]
+    return (p0[0] + a * (p1[0] - p0[0]), p0[1] + a * (p1[1] - p0[1]), p0[2] + a * (p1[2] - p0[2]))
+
+
+def _add(a: Vec3, b: Vec3) -> Vec3:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float) -> HandPath | None:
+    """The plan's hand path, or None when it has no keyframes (the arms then follow the walking policy).
+
+    Each keyframe target is solved once from the default standing posture; a target the IK misses by more
+    than reach_tolerance_m is replaced by the reached point and recorded as a ReachClamp.
+    """
+    if not plan.keyframes:
+        return None
+    frames = sorted(enumerate(plan.keyframes), key=lambda item: item[1].t_s)
+    times: list[float] = []
+    lefts: list[Vec3] = []
+    rights: list[Vec3] = []
+    clamps: list[ReachClamp] = []
+    if frames[0][1].t_s > 0.0:
+        times.append(0.0)
+        lefts.append(REST_LEFT_HAND_M)
+        rights.append(REST_RIGHT_HAND_M)
+    for index, kf in frames:
+        requested = {"left": _add(REST_LEFT_HAND_M, kf.left_hand), "right": _add(REST_RIGHT_HAND_M, kf.right_hand)}
+        ik.set_posture(ik.default_pose, (1.0, 0.0, 0.0, 0.0))
+        solution = ik.solve(requested["left"], requested["right"])
+        reached = {"left": solution.left_m, "right": solution.right_m}
+        final = {}
+        for side in ("left", "right"):
+            distance = math.dist(requested[side], reached[side])
+            if distance > reach_tolerance_m:
+                clamps.append(ReachClamp(index, side, kf.t_s, requested[side], reached[side], distance))
+                final[side] = reached[side]
+            else:
+                final[side] = requested[side]
+        times.append(kf.t_s)
+        lefts.append(final["left"])
+        rights.append(final["right"])
+    return HandPath(tuple(times), tuple(lefts), tuple(rights), tuple(clamps))

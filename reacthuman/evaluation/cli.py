@@ -1,0 +1,144 @@
+"""`reacthuman eval --scenes DIR --models m1,m2 --out RUN_DIR [--limit N] [--workers W]`
+
+Every (scene, model) pair runs as one episode through the real graph. Resumable: pairs already in
+RUN_DIR/ledger.jsonl are skipped, a half-done episode is redone, nothing is written twice."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import sys
+import threading
+from pathlib import Path
+
+from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
+from reacthuman.evaluation.manifest import finish_manifest, start_manifest
+from reacthuman.evaluation.progress import Progress
+from reacthuman.evaluation.scene_set import load_scene_set
+from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
+
+
+def known_model(name: str) -> bool:
+    from reacthuman.brain import reference_brain_names
+    from reacthuman.llm.presets import EXPLICIT_PREFIX, preset_names
+
+    return name in reference_brain_names() or name in preset_names() or name.startswith(EXPLICIT_PREFIX)
+
+
+def done_pairs(run_dir: Path) -> set[tuple[str, str]]:
+    if not ledger_path(run_dir).is_file() or ledger_path(run_dir).stat().st_size == 0:
+        return set()
+    return {(r.scene_id, r.model) for r in read_ledger(run_dir)}
+
+
+class Run:
+    """Shared state of one eval invocation: the ledger (one writer), failures, progress."""
+
+    def __init__(self, run_dir: Path, progress: Progress) -> None:
+        self.run_dir, self.progress = run_dir, progress
+        self.ledger = LedgerWriter(run_dir)
+        self.lock = threading.Lock()
+        self.failed: list[dict] = []
+
+    def record(self, model: str, row: dict) -> None:
+        with self.lock:
+            self.ledger.append(DecisionRecord.from_dict(row))
+        self.progress.add(model, row)
+
+    def fail(self, model: str, scene_id: str, error: str, attempts: int) -> None:
+        entry = {"scene_id": scene_id, "model": model, "error": error, "attempts": attempts}
+        with self.lock:
+            self.failed.append(entry)
+            with (self.run_dir / "failures.jsonl").open("a") as fh:
+                fh.write(json.dumps(entry) + "\n")
+        self.progress.note(f"infrastructure failure, giving up on {scene_id} x {model}: {error}")
+
+
+def _work(run: Run, config: WorkerConfig, domain_id: int, todo: "queue.Queue[str]", retries: int) -> None:
+    worker = GraphWorker(config, domain_id, run.run_dir / "logs" / f"{config.model.replace('/', '_')}-d{domain_id}.log")
+    try:
+        worker.start()
+        while True:
+            try:
+                scene_id = todo.get_nowait()
+            except queue.Empty:
+                return
+            for attempt in range(1, retries + 2):
+                result = worker.run_episode(scene_id)
+                if result.ok:
+                    run.record(config.model, result.record)
+                    break
+                run.progress.note(f"{scene_id} x {config.model}: attempt {attempt} failed ({result.error}); restarting the graph")
+                worker.stop()
+                worker.start()
+            else:
+                run.fail(config.model, scene_id, result.error, retries + 1)
+    except (TimeoutError, RuntimeError) as exc:
+        run.progress.note(f"graph for {config.model} (domain {domain_id}) failed: {exc}")
+    finally:
+        worker.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="reacthuman eval", description=__doc__.splitlines()[0])
+    p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
+    p.add_argument("--models", required=True, help="comma-separated model presets or reference brains")
+    p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
+    p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
+    p.add_argument("--workers", type=int, default=1, help="independent graphs run side by side")
+    p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
+    p.add_argument("--modality", default="state_text", choices=("images", "state_text", "both"))
+    p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
+    p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
+    p.add_argument("--domain-base", type=int, default=100, help="ROS domain of the first worker")
+    args = p.parse_args(argv)
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    try:
+        if args.limit is not None and args.limit < 1:
+            raise ValueError("--limit must be >= 1")
+        if args.workers < 1:
+            raise ValueError("--workers must be >= 1")
+        unknown = [m for m in models if not known_model(m)]
+        if unknown or not models:
+            raise ValueError(f"unknown model(s): {', '.join(unknown) or '(none given)'}")
+        scenes, scene_hash = load_scene_set(args.scenes, args.limit)
+        args.out.mkdir(parents=True, exist_ok=True)
+        done = done_pairs(args.out)
+        config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries}
+        manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models))
+    except (ValueError, OSError) as exc:
+        print(f"reacthuman eval: {exc}", file=sys.stderr)
+        return 2
+    todo = {m: [s.scene_id for s in scenes if (s.scene_id, m) not in done] for m in models}
+    total = len(scenes) * len(models)
+    progress = Progress(total, already_done=total - sum(len(v) for v in todo.values()))
+    if progress.done:
+        progress.note(f"resuming: {progress.done} of {total} episodes already in the ledger")
+    run = Run(args.out, progress)
+    status = "complete"
+    try:
+        for i, model in enumerate(models):
+            q: "queue.Queue[str]" = queue.Queue()
+            for scene_id in todo[model]:
+                q.put(scene_id)
+            config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
+                                  episode_timeout_s=args.episode_timeout)
+            threads = [threading.Thread(target=_work, args=(run, config, args.domain_base + i * args.workers + w, q, args.retries))
+                       for w in range(min(args.workers, max(q.qsize(), 1)))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+    except KeyboardInterrupt:
+        status = "interrupted"
+        progress.note("interrupted: run the same command again to continue")
+    finally:
+        progress.close()
+        run.ledger.close()
+    finished = len(done_pairs(args.out))
+    if status == "complete" and finished < total:
+        status = "incomplete"
+    finish_manifest(args.out, manifest, {"decisions": finished, "infrastructure_failures": len(run.failed)}, status)
+    print(f"{finished}/{total} decisions in {ledger_path(args.out)} ({status}); report: reacthuman report {args.out}")
+    return 0 if status == "complete" else 1

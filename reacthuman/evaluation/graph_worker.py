@@ -1,0 +1,116 @@
+"""One running ReactHuman graph (its own ROS domain) plus an action client that drives episodes through it.
+
+The graph is started with `reacthuman launch` as a child process; its log goes to RUN_DIR/logs/. An episode
+that fails (the action aborts, times out, or the graph dies) is an infrastructure failure: the caller
+restarts the worker and retries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import rclpy
+from rclpy.action import ActionClient
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from reacthuman_msgs.action import RunEpisode
+
+from reacthuman import graph
+from reacthuman.launcher import die_with_parent
+
+LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "eval.launch.yaml"
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    model: str
+    scenes_dir: Path
+    run_dir: Path
+    engine: str = "genesis"
+    modality: str = "state_text"
+    startup_timeout_s: float = 300.0
+    episode_timeout_s: float = 900.0
+
+
+@dataclass(frozen=True)
+class EpisodeResult:
+    ok: bool
+    record: dict | None
+    error: str = ""
+    wall_s: float = 0.0
+
+
+class GraphWorker:
+    def __init__(self, config: WorkerConfig, domain_id: int, log_path: Path) -> None:
+        self.config, self.domain_id, self.log_path = config, domain_id, log_path
+        self.proc: subprocess.Popen | None = None
+        self.context: rclpy.Context | None = None
+
+    def start(self) -> None:
+        c = self.config
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = self.log_path.open("a")
+        cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
+               f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
+               f"modality:={c.modality}"]
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+        log.close()
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context, domain_id=self.domain_id)
+        self.node = Node(f"eval_client_{self.domain_id}", context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self.client = ActionClient(self.node, RunEpisode, graph.RUN_EPISODE_ACTION)
+        deadline = time.monotonic() + c.startup_timeout_s
+        while not self.client.server_is_ready():
+            self._check_alive()
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the graph did not come up within {c.startup_timeout_s:.0f} s (log: {self.log_path})")
+            self.executor.spin_once(timeout_sec=0.2)
+
+    def _check_alive(self) -> None:
+        if self.proc is not None and self.proc.poll() is not None:
+            raise RuntimeError(f"the graph exited with status {self.proc.returncode} (log: {self.log_path})")
+
+    def _wait(self, future, deadline: float) -> object:
+        while not future.done():
+            self._check_alive()
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no answer within {self.config.episode_timeout_s:.0f} s")
+            self.executor.spin_once(timeout_sec=0.1)
+        return future.result()
+
+    def run_episode(self, scene_id: str, on_phase=None) -> EpisodeResult:
+        started = time.monotonic()
+        deadline = started + self.config.episode_timeout_s
+        goal = RunEpisode.Goal(scene_id=scene_id, scenes_dir=str(self.config.scenes_dir), model=self.config.model)
+        try:
+            handle = self._wait(self.client.send_goal_async(
+                goal, feedback_callback=(lambda fb: on_phase(fb.feedback.phase)) if on_phase else None), deadline)
+            if not handle.accepted:
+                return EpisodeResult(False, None, "goal rejected", time.monotonic() - started)
+            result = self._wait(handle.get_result_async(), deadline).result
+        except (TimeoutError, RuntimeError) as exc:
+            return EpisodeResult(False, None, str(exc), time.monotonic() - started)
+        if not result.ok:
+            return EpisodeResult(False, None, result.error, time.monotonic() - started)
+        return EpisodeResult(True, json.loads(result.score.record_json), "", time.monotonic() - started)
+
+    def stop(self) -> None:
+        if self.context is not None:
+            self.executor.shutdown()
+            self.node.destroy_node()
+            rclpy.shutdown(context=self.context)
+            self.context = None
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None

@@ -1,0 +1,77 @@
+"""What the brain is shown, built from the body's own simulation of the observation window.
+
+The hazard's track is read from simulator state at the frame times (the instants the cameras rendered),
+then expressed in the freeze-time robot frame. The object's look is what a camera shows: the catalogue's
+appearance (an adversarial object shows its twin's look, never its own physics)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from reacthuman.brain.observation import Observation, TrackSample
+from reacthuman.scenes.catalog import OBJECTS
+from reacthuman.scenes.spec import SceneSpec
+
+_COLOURS = {(0.93, 0.92, 0.88): "white", (0.18, 0.18, 0.2): "black"}
+_SHAPES = {"box": "block", "sphere": "ball", "cylinder": "cylinder", "capsule": "rounded rod"}
+
+
+def object_look(object_id: str) -> str:
+    """'a ceramic plate (a white cylinder)'; an adversarial object is described as the twin it imitates."""
+    entry = OBJECTS[object_id]
+    shown = OBJECTS[entry.looks_like] if entry.looks_like else entry
+    r, g, b, _ = entry.color
+    colour = _COLOURS.get((round(r, 2), round(g, 2), round(b, 2))) or _colour_name(r, g, b)
+    return f"{_article(shown.name)} {shown.name} (a {colour} {_SHAPES.get(entry.shape, entry.shape)})"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _colour_name(r: float, g: float, b: float) -> str:
+    if max(r, g, b) - min(r, g, b) < 0.08:
+        return "grey" if 0.25 < r < 0.8 else ("white" if r >= 0.8 else "black")
+    hues = {"red": (1, 0, 0), "green": (0, 1, 0), "blue": (0, 0, 1), "light blue": (0.68, 0.85, 0.92), "yellow": (1, 1, 0), "brown": (0.6, 0.4, 0.2),
+            "purple": (0.5, 0.3, 0.6), "orange": (1, 0.5, 0), "cyan": (0, 1, 1)}
+    return min(hues, key=lambda h: sum((a - c) ** 2 for a, c in zip((r, g, b), hues[h])))
+
+
+class WindowTracker:
+    """Wraps a command source; records the hazard's world state whenever sim time reaches a frame time."""
+
+    def __init__(self, body, source, spec: SceneSpec, frame_times_s: tuple[float, ...]) -> None:
+        self.body, self.source, self.spec = body, source, spec
+        dt = spec.dt_s
+        self._due = {int(round((spec.t0_s + t) / dt)): t for t in frame_times_s}
+        self.samples: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+
+    def __call__(self, sim_time_s: float, state):
+        step = int(round(sim_time_s / self.spec.dt_s))
+        if step in self._due and self._due[step] not in self.samples:
+            hazard = self.body.snapshot().hazards[self.spec.hazard_bodies[0]]
+            self.samples[self._due[step]] = (np.array(hazard.pos_m), np.array(hazard.lin_vel_mps))
+        return self.source(sim_time_s, state)
+
+    def freeze_state(self) -> tuple[np.ndarray, np.ndarray]:
+        hazard = self.body.snapshot().hazards[self.spec.hazard_bodies[0]]
+        return np.array(hazard.pos_m), np.array(hazard.lin_vel_mps)
+
+
+def build_observation(spec: SceneSpec, frame_times_s: tuple[float, ...], images: dict[str, list[np.ndarray]],
+                      samples: dict[float, tuple[np.ndarray, np.ndarray]], ground_truth: dict | None = None) -> Observation:
+    pose = spec.observer.pose()
+    c, s = math.cos(pose.yaw_rad), math.sin(pose.yaw_rad)
+    track = []
+    for t in frame_times_s:
+        if t not in samples:
+            continue
+        pos, vel = samples[t]
+        p_robot = pose.to_robot(tuple(float(v) for v in pos))
+        v_robot = (c * vel[0] + s * vel[1], -s * vel[0] + c * vel[1], float(vel[2]))
+        track.append(TrackSample(t, p_robot, tuple(float(v) for v in v_robot)))
+    return Observation(scene_id=spec.scene_id, frame_times_s=frame_times_s, images=images, track=tuple(track),
+                       object_look=object_look(spec.object_id), room=spec.room, observer_pose=pose,
+                       ground_truth=ground_truth)

@@ -1,0 +1,47 @@
+"""A one-line progress display: done/total, ETA, and running SAA and safety per model."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections import defaultdict
+
+
+class Progress:
+    def __init__(self, total: int, already_done: int = 0, stream=sys.stderr) -> None:
+        self.total, self.done, self.stream = total, already_done, stream
+        self._new, self._started = 0, time.monotonic()
+        self._scores: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self._lock = threading.Lock()
+        self._tty = stream.isatty()
+
+    def add(self, model: str, record: dict | None) -> None:
+        with self._lock:
+            self.done += 1
+            self._new += 1
+            if record is not None and not record.get("api_error"):
+                self._scores[model].append((int(record["saa"]), int(record["safe"])))
+            self._show()
+
+    def note(self, text: str) -> None:
+        with self._lock:
+            self.stream.write(("\n" if self._tty else "") + text + "\n")
+            self.stream.flush()
+
+    def _show(self) -> None:
+        elapsed = time.monotonic() - self._started
+        left = self.total - self.done
+        eta = f"{elapsed / self._new * left / 60:.1f} min" if self._new else "?"
+        per_model = "  ".join(
+            f"{m}: SAA {sum(s for s, _ in v) / len(v):.2f} safe {sum(s for _, s in v) / len(v):.2f}"
+            for m, v in sorted(self._scores.items()))
+        width = 24
+        filled = int(width * self.done / max(self.total, 1))
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}  ETA {eta}  {per_model}"
+        self.stream.write(("\r" + line) if self._tty else (line + "\n"))
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self._tty:
+            self.stream.write("\n")

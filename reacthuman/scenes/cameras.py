@@ -1,0 +1,98 @@
+"""Pinhole projection for the three scene cameras, and their seeded placement.
+
+Frames and units: world frame, metres. A camera looks from `pos` at `lookat` with world z as up (world +x
+when it looks straight down); `fov_deg` is the vertical field of view; pixel (0, 0) is the top-left corner.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from reacthuman.scenes.spec import CameraSpec, ObserverSpec
+
+Vec3 = tuple[float, float, float]
+EYE_HEIGHT_M = (1.35, 1.5)
+FRAME_MARGIN = 0.06  # fraction of the half-image kept clear around a point that must be in frame
+
+
+def _norm(v: Vec3) -> Vec3:
+    n = math.sqrt(sum(c * c for c in v)) or 1.0
+    return (v[0] / n, v[1] / n, v[2] / n)
+
+
+def _cross(a: Vec3, b: Vec3) -> Vec3:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def project(cam: CameraSpec, p: Vec3) -> tuple[float, float, float] | None:
+    """(u, v) in pixels and depth (m) of a world point; None when it is behind the camera."""
+    f = _norm(tuple(l - c for l, c in zip(cam.lookat, cam.pos)))  # type: ignore[arg-type]
+    up = (0.0, 0.0, 1.0) if abs(f[2]) < 0.99 else (1.0, 0.0, 0.0)
+    r = _norm(_cross(f, up))
+    u = _cross(r, f)
+    d = tuple(pc - cc for pc, cc in zip(p, cam.pos))
+    depth = sum(a * b for a, b in zip(d, f))
+    if depth <= 1e-6:
+        return None
+    fy = (cam.height / 2) / math.tan(math.radians(cam.fov_deg) / 2)
+    x = sum(a * b for a, b in zip(d, r)) / depth
+    y = sum(a * b for a, b in zip(d, u)) / depth
+    return (cam.width / 2 + fy * x, cam.height / 2 - fy * y, depth)
+
+
+def in_frame(cam: CameraSpec, p: Vec3, margin: float = FRAME_MARGIN) -> bool:
+    uv = project(cam, p)
+    if uv is None:
+        return False
+    mx, my = cam.width * margin / 2, cam.height * margin / 2
+    return mx <= uv[0] <= cam.width - mx and my <= uv[1] <= cam.height - my
+
+
+EGO_NEAR_M = 0.6  # an object this close to the observer's eyes may leave the egocentric view (it is arriving)
+
+
+def keeps_in_view(cam: CameraSpec, p: Vec3) -> bool:
+    """The in-frame rule validators apply: inside the image, except that the egocentric camera need not
+    hold what is closer than EGO_NEAR_M (the hazard reaching the observer leaves a head camera's view)."""
+    if cam.name == "egocentric":
+        uv = project(cam, p)
+        if uv is None or uv[2] < EGO_NEAR_M:
+            return True
+    return in_frame(cam, p, margin=0.0)
+
+
+def place_cameras(rng: random.Random, observer: ObserverSpec, origin: Vec3, target: Vec3, width: int, height: int,
+                  max_tries: int = 50, also_see: tuple[Vec3, ...] = ()) -> tuple[CameraSpec, ...]:
+    """Egocentric (observer's eyes), close-up (beside the event origin) and overhead cameras, resampled
+    until the event's start and early course are inside all three images (and its target in the overhead)."""
+    early = tuple(origin[i] + 0.4 * (target[i] - origin[i]) for i in range(3))
+    # The egocentric and close-up views must hold the event's start and its early course; the overhead the whole.
+    must_see = {"egocentric": (origin, early), "closeup": (origin, early), "overhead": (origin, target)}
+    for _ in range(max_tries):
+        eye_z = rng.uniform(*EYE_HEIGHT_M)
+        c, s = math.cos(observer.yaw_rad), math.sin(observer.yaw_rad)
+        eye = (observer.x_m + 0.08 * c, observer.y_m + 0.08 * s, eye_z)
+        if also_see:  # aim at the middle of the observed course, a wider lens
+            centre = tuple(sum(p[i] for p in also_see) / len(also_see) for i in range(3))
+            look = tuple(c + rng.uniform(-0.1, 0.1) for c in centre)
+            fov = rng.uniform(80.0, 100.0)
+        else:
+            look = tuple(0.7 * a + 0.3 * b + rng.uniform(-0.1, 0.1) for a, b in zip(origin, target))
+            fov = rng.uniform(70.0, 85.0)
+        ego = CameraSpec("egocentric", eye, look, fov, width, height)
+        side = rng.choice((-1.0, 1.0))
+        dist = rng.uniform(1.2, 1.8) * (1.6 if also_see else 1.0)
+        ang = rng.uniform(0.6, 1.2)
+        close_pos = (origin[0] + dist * math.cos(ang) * 0.5, origin[1] + side * dist * math.sin(ang),
+                     origin[2] + rng.uniform(0.1, 0.5))
+        close = CameraSpec("closeup", close_pos, tuple(origin[i] + 0.3 * (target[i] - origin[i]) for i in range(3)),
+                           rng.uniform(55.0, 70.0), width, height)
+        mid = tuple((origin[i] + target[i] + (observer.x_m, observer.y_m, 0.0)[i]) / 3 for i in range(3))
+        over = CameraSpec("overhead", (mid[0] - rng.uniform(0.3, 0.7), mid[1] + rng.uniform(-0.3, 0.3),
+                                       rng.uniform(3.6, 4.4)), (mid[0], mid[1], 0.5), rng.uniform(65.0, 80.0), width, height)
+        cams = (ego, close, over)
+        if all(in_frame(cam, p) for cam in cams for p in must_see[cam.name]) and \
+                all(keeps_in_view(cam, p) for cam in cams for p in also_see):
+            return cams
+    raise RuntimeError("could not place the three cameras with the event in frame")

@@ -1,0 +1,179 @@
+"""`reacthuman scenes generate|validate|show|plan`: the scene generator's command line.
+
+Errors in the input give one line on stderr and exit status 2; a validation mismatch exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+
+from reacthuman.scenes.spec import SpecError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, status 2
+        print(f"reacthuman scenes: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="reacthuman scenes", description="generate, validate and show ReactHuman scenes")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    g = sub.add_parser("generate", help="generate labelled scenes into DIR")
+    g.add_argument("--count", type=int)
+    g.add_argument("--balanced", type=int, help="K scenes per family instead of --count")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--out", required=True)
+    g.add_argument("--families", default="", help="comma-separated families (default: all 17)")
+    g.add_argument("--adversarial-rate", type=float, default=None)
+    g.add_argument("--render", action="store_true", help="also write the window's frames and an mp4 per view")
+    g.add_argument("--render-interval", type=float, default=0.15, help="seconds between rendered frames")
+    g.add_argument("--width", type=int, default=1280)
+    g.add_argument("--height", type=int, default=720)
+    g.add_argument("--describe", default=None, help="a natural-language description: plan one scene from it")
+    g.add_argument("--model", default=None, help="model preset for the planner (default: rule-based parser)")
+    v = sub.add_parser("validate", help="re-simulate every scene in DIR and compare bit for bit")
+    v.add_argument("dir")
+    s = sub.add_parser("show", help="print a scene's spec and ground truth")
+    s.add_argument("scene_dir")
+    s.add_argument("--contact-sheet", default=None, help="write a PNG of the rendered views here")
+    s.add_argument("--json", action="store_true", help="print the whole spec as JSON")
+    pl = sub.add_parser("plan", help="print the selection a description plans to")
+    pl.add_argument("description")
+    pl.add_argument("--model", default=None)
+    return p
+
+
+def main(argv: list[str]) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = _parser().parse_args(argv)
+    try:
+        return {"generate": _generate, "validate": _validate, "show": _show, "plan": _plan}[args.cmd](args)
+    except (SpecError, KeyError, ValueError, FileNotFoundError) as exc:
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        print(f"reacthuman scenes: {msg}", file=sys.stderr)
+        return 2
+
+
+def _selection(description: str, model: str | None):
+    from reacthuman.scenes.planner import plan
+
+    if model is None:
+        return plan(description)
+    from reacthuman.llm import make_client
+
+    with make_client(model) as client:
+        return plan(description, client)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from reacthuman.scenes.dataset import GenerateConfig, generate_dataset
+    from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE
+
+    families = tuple(f.strip() for f in args.families.split(",") if f.strip())
+    rate = DEFAULT_ADVERSARIAL_RATE if args.adversarial_rate is None else args.adversarial_rate
+    if args.describe is not None:
+        return _generate_described(args, rate)
+    from reacthuman.scenes.families import FAMILIES
+
+    cfg = GenerateConfig(out=args.out, count=args.count, seed=args.seed, families=families or FAMILIES,
+                         balanced=args.balanced, render=args.render, render_interval_s=args.render_interval,
+                         width=args.width, height=args.height, adversarial_rate=rate)
+    if args.render_interval <= 0 or args.render_interval > 1:
+        raise SpecError(f"--render-interval must be in (0, 1] s, got {args.render_interval}")
+    rows = generate_dataset(cfg, progress=lambda sid: logging.getLogger("reacthuman.scenes").info("wrote %s", sid))
+    split = {a: sum(r["correct_action"] == a for r in rows) for a in ("CATCH", "DODGE", "NO_ACTION")}
+    print(f"wrote {len(rows)} scenes to {args.out} (CATCH/DODGE/NO_ACTION {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']})")
+    return 0
+
+
+def _generate_described(args: argparse.Namespace, rate: float) -> int:
+    from reacthuman.scenes import default_simulator, label_spec, sample_spec
+    from reacthuman.scenes.dataset import GenerateConfig, _store, index_row, write_index
+
+    if args.seed < 0:
+        raise SpecError(f"seed must be a non-negative integer, got {args.seed}")
+    sel = _selection(args.describe, args.model)
+    spec = sample_spec(sel.family, args.seed, object_id=sel.object_id, room=sel.room, hints=sel.hints,
+                       adversarial_rate=rate, planner=sel.planner, description=sel.description,
+                       width=args.width, height=args.height)
+    cfg = GenerateConfig(out=args.out, count=1, seed=args.seed, render=args.render,
+                         render_interval_s=args.render_interval, width=args.width, height=args.height)
+    sim = default_simulator()
+    spec = label_spec(spec, sim)
+    os.makedirs(args.out, exist_ok=True)
+    _store(cfg, spec, sim)
+    write_index(args.out, [index_row(spec)])
+    print(f"wrote {spec.scene_id} ({sel.family}, {spec.object_id}, planner={sel.planner}): {spec.ground_truth.correct_action}")
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from reacthuman.scenes import default_simulator
+    from reacthuman.scenes.dataset import read_spec, scene_dirs, validate_scene
+
+    if not os.path.isdir(args.dir):
+        raise FileNotFoundError(f"no such dataset directory: {args.dir}")
+    dirs = scene_dirs(args.dir)
+    if not dirs:
+        raise FileNotFoundError(f"no scenes in {args.dir}")
+    sim, bad = default_simulator(), 0
+    for d in dirs:
+        name = os.path.basename(d)
+        try:
+            problems = validate_scene(read_spec(os.path.join(d, "spec.json")), sim)
+        except (SpecError, OSError) as exc:
+            problems = [str(exc)]
+        if problems:
+            bad += 1
+            print(f"{name}: {'; '.join(problems)}", file=sys.stderr)
+    print(f"{len(dirs) - bad}/{len(dirs)} scenes reproduce bit for bit")
+    return 1 if bad else 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from reacthuman.scenes.dataset import read_spec
+
+    spec = read_spec(os.path.join(args.scene_dir, "spec.json"))
+    if args.json:
+        print(spec.to_json())
+    else:
+        print(describe(spec))
+    if args.contact_sheet:
+        from reacthuman.scenes.render import contact_sheet
+
+        print(f"contact sheet: {contact_sheet(args.scene_dir, args.contact_sheet)}")
+    return 0
+
+
+def describe(spec) -> str:
+    from reacthuman.scenes.catalog import OBJECTS
+
+    o = OBJECTS[spec.object_id]
+    gt = spec.ground_truth
+    look = f" (looks like {OBJECTS[o.looks_like].name})" if o.adversarial else ""
+    lines = [f"scene {spec.scene_id}: {spec.family} in the {spec.room.replace('_', ' ')}, seed {spec.seed}",
+             f"  object   {o.name}{look}: {o.mass_kg} kg {o.material}, flags {', '.join(o.hazard_flags) or 'none'}",
+             f"  speed    band {spec.speed_band}, group {spec.speed_group or '-'}; planner {spec.planner}",
+             f"  observer x {spec.observer.x_m:.2f} m, y {spec.observer.y_m:.2f} m, yaw {spec.observer.yaw_rad:.2f} rad",
+             f"  hazards  {', '.join(spec.hazard_bodies)}; t0 {spec.t0_s} s, window {spec.observation_window_s} s",
+             "  params   " + json.dumps({k: v for k, v in spec.params.items() if k not in ('event_origin', 'event_target')})]
+    if gt is None:
+        lines.append("  ground truth: none (unlabelled)")
+    else:
+        imp = "none" if gt.impact_point is None else "[" + ", ".join(f"{c:.2f}" for c in gt.impact_point) + "] m"
+        ttf = "never" if gt.time_to_floor_s is None else f"{gt.time_to_floor_s:.3f} s"
+        lines += [f"  ground truth: {gt.correct_action} (dangerous: {gt.dangerous}; {', '.join(gt.reasons) or 'benign'})",
+                  f"    impact point {imp} at {gt.impact_time_s} s, {gt.impact_speed_mps} m/s; time to floor {ttf}"]
+    return "\n".join(lines)
+
+
+def _plan(args: argparse.Namespace) -> int:
+    sel = _selection(args.description, args.model)
+    print(json.dumps({"family": sel.family, "object_id": sel.object_id, "room": sel.room, "hints": sel.hints,
+                      "planner": sel.planner}))
+    return 0

@@ -1,0 +1,140 @@
+"""Articulated families (real hinge joints, or free bodies where physics is free): furniture_tip,
+ladder_slip, door_swing, pendulum_swing.
+
+Frames and units: world, z up, floor z = 0, metres, kg, s, rad; the hazard moves towards +x. A hinge's
+`pos`/`axis` are in its body frame; body frames are placed at the pivot so the joint sits at the origin.
+"""
+
+from __future__ import annotations
+
+import math
+
+from reacthuman.scenes.builders import (FamilyContext, Layout, object_body, quat_axis_angle, r3, rest_half_height,
+                                        rotate, static_box)
+from reacthuman.scenes.catalog import get_object
+from reacthuman.scenes.spec import BodySpec, GeomSpec, JointSpec
+
+HINGE_Y = JointSpec("hinge", axis=(0.0, 1.0, 0.0))
+
+
+def _box_dims(o) -> tuple[float, float, float]:
+    return (o.size[0], o.size[0], o.size[1]) if o.shape == "cylinder" else tuple(o.size)  # type: ignore[return-value]
+
+
+def furniture_tip(ctx: FamilyContext) -> Layout:
+    rng, o = ctx.rng, ctx.obj
+    d, w, h = _box_dims(o)
+    pivot_z = 0.004
+    # Centre of mass just past the front edge: it tips over on its own (gravity-paced).
+    lean = math.atan2(d, h) + math.radians(rng.uniform(0.5, 3.0))
+    q = quat_axis_angle((0, 1, 0), lean)
+    geom = GeomSpec(o.shape, o.size, pos=(-d, 0.0, h), rgba=o.color)
+    body = BodySpec("furniture", (0.0, 0.0, pivot_z), (geom,), quat=q, joint=HINGE_Y, mass_kg=o.mass_kg,
+                    friction=0.6, role="hazard", object_id=o.object_id)
+    bodies = [body]
+    if o.shape == "box":  # something on top: it comes down with the furniture
+        vase = get_object("ceramic_vase")
+        top_local = (-d, 0.0, 2 * h + rest_half_height(vase) + 0.001)
+        p = rotate(q, top_local)
+        bodies.append(object_body(vase, "top_item", (p[0], p[1], p[2] + pivot_z), quat=q, role="prop"))
+    origin = rotate(q, (-d, 0.0, 1.4 * h))
+    target = (1.2 * h, 0.0, 0.9)
+    return Layout(bodies, ["furniture"], origin, target, back_wall_x=-2 * d - 0.05, observer_distance_m=(0.0, 0.4),
+                  params={"lean_rad": round(lean, 5), "height_m": 2 * h}, duration_s=3.0)
+
+
+def _ladder_geoms(half_w: float, half_len: float, t: float, rgba) -> tuple[GeomSpec, ...]:
+    rails = tuple(GeomSpec("box", (t, 0.02, half_len), pos=(0.0, s * half_w, half_len), rgba=rgba) for s in (-1, 1))
+    rungs = tuple(GeomSpec("box", (t * 0.6, half_w, 0.012), pos=(0.0, 0.0, half_len * f), rgba=rgba)
+                  for f in (0.4, 0.8, 1.2, 1.6))
+    return rails + rungs
+
+
+def ladder_slip(ctx: FamilyContext) -> Layout:
+    rng, o = ctx.rng, ctx.obj
+    t, half_w, half_len = o.size
+    regime = ctx.hints.get("regime") or rng.choice(["slide", "tip"])
+    regime = regime if regime in ("slide", "tip") else "slide"
+    mu = round(rng.uniform(0.15, 0.3), 4)
+    geoms = _ladder_geoms(half_w, half_len, t, o.color)
+    bodies: list = []
+    if regime == "slide":
+        # Leaning on the wall past the no-slip limit: tan(a) > 2 mu / (1 - mu^2) (floor and wall friction mu).
+        limit = math.atan(2 * mu / (1 - mu * mu))
+        lean = limit + math.radians(rng.uniform(4.0, 10.0))
+        q = quat_axis_angle((0, 1, 0), -lean)
+        axis = rotate(q, (0, 0, 1))
+        normal = rotate(q, (1, 0, 0))
+        mat_top = 0.006
+        foot_x = 0.0
+        foot = (foot_x + t * normal[0], 0.0, mat_top + t * abs(normal[2]) + 0.001)
+        wall_x = round(foot[0] + axis[0] * 2 * half_len - t * normal[0] - 0.002, 4)
+        body = BodySpec("ladder", r3(foot), geoms, quat=q, joint=JointSpec("free"), mass_kg=o.mass_kg, friction=mu,
+                        role="hazard", object_id=o.object_id)
+        bodies += [static_box("floor_mat", (0.6, 0.0, mat_top / 2), (1.2, 0.5, mat_top / 2), ctx.palette["accent"],
+                              friction=0.01, role="support"),
+                   static_box("ladder_wall", (wall_x - 0.05, 0.0, 1.4), (0.05, 0.8, 1.4), ctx.palette["wall"], friction=0.01)]
+        origin = (foot[0] + axis[0] * half_len, 0.0, foot[2] + axis[2] * half_len)
+        target = (0.9, 0.0, 0.4)
+    else:
+        lean = math.radians(rng.uniform(1.0, 4.0))  # past vertical, away from the wall: it tips over
+        q = quat_axis_angle((0, 1, 0), lean)
+        wall_x = -round(rng.uniform(0.15, 0.3), 4)
+        body = BodySpec("ladder", (0.0, 0.0, t + 0.004), geoms, quat=q, joint=HINGE_Y, mass_kg=o.mass_kg,
+                        friction=mu, role="hazard", object_id=o.object_id)
+        bodies.append(static_box("ladder_wall", (wall_x - 0.05, 0.0, 1.4), (0.05, 0.8, 1.4), ctx.palette["wall"]))
+        origin = rotate(q, (0, 0, half_len))
+        target = (1.3 * half_len, 0.0, 0.9)
+    bodies.append(body)
+    return Layout(bodies, ["ladder"], origin, target, back_wall_x=wall_x, observer_distance_m=(0.0, 0.35),
+                  params={"regime": regime, "lean_rad": round(lean, 5), "friction": mu}, duration_s=3.0)
+
+
+def door_swing(ctx: FamilyContext) -> Layout:
+    rng, o = ctx.rng, ctx.obj
+    half_w, half_t, half_h = o.size
+    hinge = (0.0, -half_w, 0.012)
+    # Closed, the panel spans y in [-w, w] at x = 0; it starts slightly on the far side (-x) and swings to +x.
+    start = math.radians(rng.uniform(5.0, 25.0))
+    rate = rng.uniform(1.6, 2.8) * ctx.speed_factor
+    geom = GeomSpec("box", o.size, pos=(0.0, half_w, half_h), rgba=o.color)
+    door = BodySpec("door", hinge, (geom,), quat=quat_axis_angle((0, 0, 1), start),
+                    joint=JointSpec("hinge", axis=(0, 0, 1), damping=0.5, initial_rate=-rate),
+                    mass_kg=o.mass_kg, friction=0.5, role="hazard", object_id=o.object_id)
+    frame = ctx.palette["furniture_dark"]
+    top_z = 2 * half_h + 0.03
+    bodies = [door,
+              static_box("door_post_hinge", (0.0, -half_w - 0.04, top_z / 2), (0.05, 0.03, top_z / 2), frame),
+              static_box("door_post_latch", (0.0, half_w + 0.045, top_z / 2), (0.05, 0.03, top_z / 2), frame),
+              static_box("door_lintel", (0.0, 0.0, top_z + 0.05), (0.05, half_w + 0.07, 0.05), frame),
+              static_box("door_wall_a", (0.0, -half_w - 0.57, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"]),
+              static_box("door_wall_b", (0.0, half_w + 0.58, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"])]
+    sweep = math.radians(rng.uniform(35.0, 70.0))
+    reach = 2 * half_w * rng.uniform(0.75, 1.05)
+    target = (reach * math.sin(sweep), hinge[1] + reach * math.cos(sweep), 1.0)
+    origin = (0.0, 0.0, half_h)
+    return Layout(bodies, ["door"], origin, target, approach_xy=(math.sin(sweep), math.cos(sweep)),
+                  observer_distance_m=(0.15, 0.4),
+                  params={"start_angle_rad": round(start, 5), "swing_rps": round(rate, 4)}, duration_s=2.5)
+
+
+def pendulum_swing(ctx: FamilyContext) -> Layout:
+    rng, o = ctx.rng, ctx.obj
+    pivot_z = round(rng.uniform(2.5, 2.9), 4)
+    bob_z = rng.uniform(1.05, 1.5)
+    length = pivot_z - bob_z
+    theta0 = math.radians(rng.uniform(20.0, 40.0))
+    rate = rng.uniform(0.6, 1.2) * ctx.speed_factor
+    top = o.size[0] if o.shape == "sphere" else rest_half_height(o)
+    rod = GeomSpec("capsule", (0.008, (length - top) / 2), pos=(0.0, 0.0, -(length - top) / 2), rgba=(0.2, 0.2, 0.2, 1))
+    bob = GeomSpec(o.shape, o.size, pos=(0.0, 0.0, -length), rgba=o.color)
+    body = BodySpec("pendulum", (0.0, 0.0, pivot_z), (rod, bob), quat=quat_axis_angle((0, 1, 0), theta0),
+                    joint=JointSpec("hinge", axis=(0, 1, 0), damping=0.05, initial_rate=-rate),
+                    mass_kg=o.mass_kg, friction=0.5, role="hazard", object_id=o.object_id)
+    mount = static_box("pendulum_mount", (0.0, 0.0, pivot_z + 0.03), (0.08, 0.08, 0.02), ctx.palette["metal"])
+    origin = rotate(body.quat, (0, 0, -length))
+    origin = (origin[0], origin[1], origin[2] + pivot_z)
+    target = (length * math.sin(theta0) * 0.8, 0.0, bob_z)
+    return Layout([mount, body], ["pendulum"], origin, target, observer_distance_m=(0.0, 0.3),
+                  params={"pivot_m": pivot_z, "length_m": round(length, 4), "start_angle_rad": round(theta0, 5),
+                          "start_rate_rps": round(rate, 4)}, duration_s=3.0)

@@ -1,0 +1,115 @@
+"""Compile a SceneSpec into an MJCF world (loads in Genesis and MuJoCo).
+
+Frames and units: as in spec.py (world frame, z up, floor plane z = 0, metres, kg, seconds).
+
+Body names in the MJCF are exactly the spec's body names:
+- `floor`: the floor plane (a worldbody geom named `floor`).
+- static bodies (room walls, furniture, ramps, stairs, mounts): `<body name=...>` without a joint; their
+  geoms are named `<body>_g<i>`.
+- dynamic bodies: the hazard(s) named in `spec.hazard_bodies` (e.g. `hazard`, `door`, `ladder`,
+  `stack_0..`), triggers and props; each carries `<freejoint name="<body>_free"/>` or a real
+  `<joint type="hinge" name="<body>_hinge">`.
+Initial velocities are not part of MJCF: the simulator sets them after loading (genesis_sim.py).
+
+The G1 (or any robot) is appended to the same `<worldbody>`: `scene_mjcf(spec)` leaves the observer's floor
+area free (no geometry within OBSERVER_CLEAR_RADIUS_M of it) and adds no observer geometry unless
+`with_observer_proxy=True` (a static capsule named `observer_proxy`, for pictures and checks only).
+`insert_into_worldbody(xml, fragment)` appends an MJCF fragment to the worldbody.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import quoteattr
+
+from reacthuman.scenes.spec import BodySpec, GeomSpec, SceneSpec
+
+OBSERVER_CLEAR_RADIUS_M = 0.45
+_WORLDBODY_END = "</worldbody>"
+
+
+def _f(values: tuple[float, ...]) -> str:
+    return " ".join(repr(float(v)) for v in values)
+
+
+def _solref(restitution: float) -> str:
+    # MuJoCo/Genesis soft contacts: a damping ratio below 1 makes the contact spring give energy back.
+    # restitution 0 -> critically damped (ratio 1); 0.9 -> ratio ~0.1.
+    dampratio = max(0.05, 1.0 - restitution)
+    return f"0.02 {dampratio!r}"
+
+
+def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None) -> str:
+    attrs = [
+        f"name={quoteattr(name)}", f'type="{g.shape}"', f'size="{_f(g.size)}"', f'pos="{_f(g.pos)}"',
+        f'quat="{_f(g.quat)}"', f'rgba="{_f(g.rgba)}"', f'friction="{body.friction!r} 0.005 0.0001"',
+    ]
+    if body.restitution > 0:
+        attrs.append(f'solref="{_solref(body.restitution)}"')
+    if density is not None:
+        attrs.append(f'density="{density!r}"')
+    return f"<geom {' '.join(attrs)}/>"
+
+
+def geom_volume_m3(g: GeomSpec) -> float:
+    import math
+
+    if g.shape == "box":
+        return 8.0 * g.size[0] * g.size[1] * g.size[2]
+    if g.shape == "sphere":
+        return 4.0 / 3.0 * math.pi * g.size[0] ** 3
+    r, h = g.size
+    if g.shape == "cylinder":
+        return math.pi * r * r * 2 * h
+    return math.pi * r * r * 2 * h + 4.0 / 3.0 * math.pi * r**3
+
+
+def body_density(body: BodySpec) -> float:
+    """Uniform density that gives the body its catalogued mass (kg/m^3)."""
+    volume = sum(geom_volume_m3(g) for g in body.geoms)
+    return float(body.mass_kg) / volume
+
+
+def _body_xml(body: BodySpec) -> str:
+    density = body_density(body) if body.dynamic else None
+    lines = [f'<body name={quoteattr(body.name)} pos="{_f(body.pos)}" quat="{_f(body.quat)}">']
+    if body.joint is not None:
+        if body.joint.kind == "free":
+            lines.append(f'  <freejoint name="{body.name}_free"/>')
+        else:
+            j = body.joint
+            lines.append(f'  <joint name="{body.name}_hinge" type="hinge" axis="{_f(j.axis)}" pos="{_f(j.pos)}"'
+                         f' damping="{j.damping!r}"/>')
+    for i, g in enumerate(body.geoms):
+        lines.append("  " + _geom_xml(g, g.name or f"{body.name}_g{i}", body, density))
+    lines.append("</body>")
+    return "\n".join("    " + line for line in lines)
+
+
+def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: bool = True) -> str:
+    """The MJCF text of the scene: floor, room, furniture and dynamic objects at their t = 0 poses."""
+    parts = [
+        f'<mujoco model={quoteattr("reacthuman_" + spec.scene_id)}>',
+        f'  <option timestep="{spec.dt_s!r}" gravity="0 0 -9.81" integrator="implicitfast"/>',
+        '  <compiler angle="radian"/>',
+        "  <worldbody>",
+    ]
+    for light in spec.lights:
+        parts.append(f'    <light pos="{_f(light.pos)}" dir="{_f(light.dir)}" diffuse="{_f(light.color)}" directional="true"/>')
+    if with_floor:
+        parts.append('    <geom name="floor" type="plane" size="0 0 0.05" rgba="0.55 0.5 0.45 1" friction="0.8 0.005 0.0001"/>')
+    for body in spec.bodies:
+        parts.append(_body_xml(body))
+    if with_observer_proxy:
+        o = spec.observer
+        parts.append(f'    <geom name="observer_proxy" type="capsule" size="0.18 0.55" pos="{o.x_m!r} {o.y_m!r} 0.75"'
+                     ' rgba="0.3 0.3 0.35 0.6" contype="0" conaffinity="0"/>')
+    parts += ["  " + _WORLDBODY_END, "</mujoco>", ""]
+    return "\n".join(parts)
+
+
+def insert_into_worldbody(xml: str, fragment: str) -> str:
+    """Append an MJCF fragment (bodies/geoms) at the end of the scene's worldbody."""
+    idx = xml.rfind(_WORLDBODY_END)
+    if idx < 0:
+        raise ValueError("MJCF has no </worldbody>")
+    return xml[:idx] + fragment.rstrip() + "\n  " + xml[idx:]

@@ -1,0 +1,360 @@
+"""SceneSpec: everything needed to rebuild, simulate and label one ReactHuman scene.
+
+Frames and units: one world frame, metres, seconds, kilograms, radians. z is up and the floor is the plane
+z = 0; the observer stands on the floor at (observer.x_m, observer.y_m) facing yaw (0 = world +x), the
+same Pose2D convention as reacthuman/plan.py. Quaternions are (w, x, y, z). A body's `pos`/`quat` place its
+frame in the world; its geoms are placed in the body frame. Velocities are world-frame (linear m/s,
+angular rad/s). Joints (hinges) are expressed in the body frame (`pos`, `axis`).
+
+The spec is plain data: the MJCF compiler (mjcf.py) and the simulator (genesis_sim.py) read nothing else, so
+a spec file alone reproduces its scene. JSON round-trips exactly (floats are written with repr).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from reacthuman.plan import Action, Pose2D
+
+SCHEMA_VERSION = 1
+SHAPES = ("box", "sphere", "cylinder", "capsule")
+JOINT_KINDS = ("free", "hinge")
+SPEED_BANDS = ("slow", "normal", "fast", "very_fast")
+GRAVITY_BAND = "gravity"
+PLANNER_PATHS = ("direct", "llm", "rule")
+DEFAULT_DT_S = 1.0 / 240.0
+DEFAULT_OBSERVATION_WINDOW_S = 0.6
+
+
+class SpecError(ValueError):
+    """A spec (or a part of one) is malformed; the message is one line naming the field."""
+
+
+def _vec(name: str, value: Any, n: int) -> tuple[float, ...]:
+    try:
+        out = tuple(float(v) for v in value)
+    except (TypeError, ValueError):
+        raise SpecError(f"{name} must be a list of {n} numbers, got {value!r}") from None
+    if len(out) != n:
+        raise SpecError(f"{name} must have {n} numbers, got {len(out)}")
+    if not all(math.isfinite(v) for v in out):
+        raise SpecError(f"{name} has a NaN or infinite number")
+    return out
+
+
+def _num(name: str, value: Any, lo: float | None = None, hi: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise SpecError(f"{name} must be a finite number, got {value!r}")
+    if lo is not None and value < lo:
+        raise SpecError(f"{name} must be >= {lo}, got {value}")
+    if hi is not None and value > hi:
+        raise SpecError(f"{name} must be <= {hi}, got {value}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class CameraSpec:
+    name: str
+    pos: tuple[float, float, float]
+    lookat: tuple[float, float, float]
+    fov_deg: float
+    width: int = 1280
+    height: int = 720
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pos", _vec(f"camera {self.name}.pos", self.pos, 3))
+        object.__setattr__(self, "lookat", _vec(f"camera {self.name}.lookat", self.lookat, 3))
+        _num(f"camera {self.name}.fov_deg", self.fov_deg, 5.0, 170.0)
+        if int(self.width) < 8 or int(self.height) < 8:
+            raise SpecError(f"camera {self.name} size must be at least 8x8, got {self.width}x{self.height}")
+
+
+@dataclass(frozen=True)
+class ObserverSpec:
+    """Where the humanoid observer stands: world x, y (m), yaw (rad, 0 = facing world +x)."""
+
+    x_m: float
+    y_m: float
+    yaw_rad: float
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            _num(f"observer.{f.name}", getattr(self, f.name))
+
+    def pose(self) -> Pose2D:
+        return Pose2D(self.x_m, self.y_m, self.yaw_rad)
+
+
+@dataclass(frozen=True)
+class GeomSpec:
+    """One collision+visual shape. size follows MJCF: box half-extents (3), sphere (r), cylinder and
+    capsule (r, half-length along the geom's z)."""
+
+    shape: str
+    size: tuple[float, ...]
+    pos: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    quat: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0)
+    rgba: tuple[float, float, float, float] = (0.7, 0.7, 0.7, 1.0)
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.shape not in SHAPES:
+            raise SpecError(f"geom shape must be one of {SHAPES}, got {self.shape!r}")
+        n = {"box": 3, "sphere": 1, "cylinder": 2, "capsule": 2}[self.shape]
+        size = _vec(f"geom {self.name or self.shape}.size", self.size, n)
+        if min(size) <= 0:
+            raise SpecError(f"geom {self.name or self.shape}.size must be positive, got {size}")
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "pos", _vec("geom.pos", self.pos, 3))
+        object.__setattr__(self, "quat", _vec("geom.quat", self.quat, 4))
+        object.__setattr__(self, "rgba", _vec("geom.rgba", self.rgba, 4))
+
+
+@dataclass(frozen=True)
+class JointSpec:
+    kind: str  # "free" or "hinge"
+    axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    pos: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    damping: float = 0.0
+    initial_rate: float = 0.0  # hinge angular velocity at t = 0 (rad/s)
+
+    def __post_init__(self) -> None:
+        if self.kind not in JOINT_KINDS:
+            raise SpecError(f"joint kind must be one of {JOINT_KINDS}, got {self.kind!r}")
+        object.__setattr__(self, "axis", _vec("joint.axis", self.axis, 3))
+        object.__setattr__(self, "pos", _vec("joint.pos", self.pos, 3))
+        _num("joint.damping", self.damping, 0.0)
+        _num("joint.initial_rate", self.initial_rate)
+
+
+@dataclass(frozen=True)
+class BodySpec:
+    """A rigid body. joint None: welded to the world (room, furniture). mass_kg applies to moving bodies and
+    is spread over the geoms by volume; friction (sliding coefficient) and restitution apply to all geoms."""
+
+    name: str
+    pos: tuple[float, float, float]
+    geoms: tuple[GeomSpec, ...]
+    quat: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0)
+    joint: JointSpec | None = None
+    mass_kg: float | None = None
+    friction: float = 0.8
+    restitution: float = 0.0
+    lin_vel: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    ang_vel: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    role: str = "static"  # static | support | hazard | trigger | prop
+    object_id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name or not all(c.isalnum() or c in "_-" for c in self.name):
+            raise SpecError(f"body name must be non-empty [A-Za-z0-9_-], got {self.name!r}")
+        object.__setattr__(self, "pos", _vec(f"body {self.name}.pos", self.pos, 3))
+        object.__setattr__(self, "quat", _vec(f"body {self.name}.quat", self.quat, 4))
+        object.__setattr__(self, "lin_vel", _vec(f"body {self.name}.lin_vel", self.lin_vel, 3))
+        object.__setattr__(self, "ang_vel", _vec(f"body {self.name}.ang_vel", self.ang_vel, 3))
+        if not self.geoms:
+            raise SpecError(f"body {self.name} has no geoms")
+        if self.joint is not None and (self.mass_kg is None or self.mass_kg <= 0):
+            raise SpecError(f"body {self.name} moves, so mass_kg must be positive, got {self.mass_kg}")
+        _num(f"body {self.name}.friction", self.friction, 0.0, 5.0)
+        _num(f"body {self.name}.restitution", self.restitution, 0.0, 1.0)
+
+    @property
+    def dynamic(self) -> bool:
+        return self.joint is not None
+
+
+@dataclass(frozen=True)
+class LightSpec:
+    pos: tuple[float, float, float]
+    dir: tuple[float, float, float]
+    color: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    intensity: float = 1.0
+
+
+@dataclass(frozen=True)
+class GroundTruth:
+    correct_action: str
+    dangerous: bool
+    impact_point: tuple[float, float, float] | None
+    time_to_floor_s: float | None
+    speed_band: str
+    adversarial: bool
+    impact_time_s: float | None = None
+    impact_speed_mps: float | None = None
+    peak_speed_mps: float = 0.0
+    reasons: tuple[str, ...] = ()
+    track_sha256: str = ""  # digest of the simulated track: validate re-simulates and compares it bit for bit
+
+    def __post_init__(self) -> None:
+        if self.correct_action not in {a.value for a in Action}:
+            raise SpecError(f"ground_truth.correct_action must be CATCH, DODGE or NO_ACTION, got {self.correct_action!r}")
+        if self.impact_point is not None:
+            object.__setattr__(self, "impact_point", _vec("ground_truth.impact_point", self.impact_point, 3))
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    scene_id: str
+    family: str
+    object_id: str
+    room: str
+    seed: int
+    speed_band: str
+    speed_group: str | None
+    adversarial: bool
+    observer: ObserverSpec
+    hazard_bodies: tuple[str, ...]
+    cameras: tuple[CameraSpec, ...]
+    bodies: tuple[BodySpec, ...]
+    lights: tuple[LightSpec, ...] = ()
+    params: dict[str, Any] = field(default_factory=dict)  # family parameters, for reading (not re-read)
+    t0_s: float = 0.0
+    observation_window_s: float = DEFAULT_OBSERVATION_WINDOW_S
+    dt_s: float = DEFAULT_DT_S
+    duration_s: float = 3.0
+    planner: str = "direct"
+    description: str = ""
+    ground_truth: GroundTruth | None = None
+    schema_version: int = SCHEMA_VERSION
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise SpecError(f"seed must be a non-negative integer, got {self.seed!r}")
+        if self.speed_band not in SPEED_BANDS + (GRAVITY_BAND,):
+            raise SpecError(f"speed_band must be one of {SPEED_BANDS + (GRAVITY_BAND,)}, got {self.speed_band!r}")
+        if self.planner not in PLANNER_PATHS:
+            raise SpecError(f"planner must be one of {PLANNER_PATHS}, got {self.planner!r}")
+        names = [b.name for b in self.bodies]
+        if len(set(names)) != len(names):
+            raise SpecError("body names must be unique")
+        for h in self.hazard_bodies:
+            if h not in names:
+                raise SpecError(f"hazard body {h!r} is not among the bodies")
+            if not self.body(h).dynamic:
+                raise SpecError(f"hazard body {h!r} must have a joint")
+        if not self.hazard_bodies:
+            raise SpecError("hazard_bodies is empty")
+        if {c.name for c in self.cameras} != {"egocentric", "closeup", "overhead"}:
+            raise SpecError("cameras must be exactly egocentric, closeup and overhead")
+        _num("t0_s", self.t0_s, 0.0)
+        _num("observation_window_s", self.observation_window_s, 0.05, 5.0)
+        _num("dt_s", self.dt_s, 1e-4, 0.05)
+        _num("duration_s", self.duration_s, self.t0_s + self.observation_window_s, 30.0)
+
+    # ---- access ------------------------------------------------------------------------------------
+    def body(self, name: str) -> BodySpec:
+        for b in self.bodies:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    @property
+    def hazard(self) -> BodySpec:
+        """The primary hazard body (the one the observer must react to)."""
+        return self.body(self.hazard_bodies[0])
+
+    def camera(self, name: str) -> CameraSpec:
+        for c in self.cameras:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    @property
+    def n_steps(self) -> int:
+        return int(round(self.duration_s / self.dt_s))
+
+    def with_ground_truth(self, gt: GroundTruth) -> "SceneSpec":
+        return _replace(self, ground_truth=gt)
+
+    # ---- JSON --------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return _plain(asdict(self))
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, sort_keys=True)
+
+    @staticmethod
+    def from_dict(data: Any) -> "SceneSpec":
+        return _spec_from_dict(data)
+
+    @staticmethod
+    def from_json(text: str) -> "SceneSpec":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SpecError(f"spec is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        return _spec_from_dict(data)
+
+
+def _replace(spec: SceneSpec, **changes: Any) -> SceneSpec:
+    from dataclasses import replace
+
+    return replace(spec, **changes)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _build(cls: type, data: Any, where: str, nested: dict[str, Any] | None = None) -> Any:
+    if not isinstance(data, dict):
+        raise SpecError(f"{where} must be an object, got {type(data).__name__}")
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise SpecError(f"{where} has unknown field(s): {', '.join(unknown)}")
+    kwargs = dict(data)
+    for key, conv in (nested or {}).items():
+        if key in kwargs and kwargs[key] is not None:
+            kwargs[key] = conv(kwargs[key])
+    for key, value in kwargs.items():
+        if isinstance(value, list):
+            kwargs[key] = tuple(value)
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise SpecError(f"{where}: {exc}") from None
+
+
+def _items(data: Any, where: str) -> list[Any]:
+    if not isinstance(data, list):
+        raise SpecError(f"{where} must be a list")
+    return data
+
+
+def _body(data: Any) -> BodySpec:
+    name = data.get("name", "?") if isinstance(data, dict) else "?"
+    geoms = lambda v: tuple(_build(GeomSpec, g, f"body {name} geom") for g in _items(v, f"body {name}.geoms"))
+    joint = lambda v: _build(JointSpec, v, f"body {name}.joint")
+    return _build(BodySpec, data, f"body {name}", {"geoms": geoms, "joint": joint})
+
+
+def _spec_from_dict(data: Any) -> SceneSpec:
+    if not isinstance(data, dict):
+        raise SpecError("spec must be a JSON object")
+    version = data.get("schema_version", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        raise SpecError(f"spec schema_version {version} is not supported (this build reads {SCHEMA_VERSION})")
+    nested = {
+        "observer": lambda v: _build(ObserverSpec, v, "observer"),
+        "cameras": lambda v: tuple(_build(CameraSpec, c, "camera") for c in _items(v, "cameras")),
+        "bodies": lambda v: tuple(_body(b) for b in _items(v, "bodies")),
+        "lights": lambda v: tuple(_build(LightSpec, x, "light") for x in _items(v, "lights")),
+        "ground_truth": lambda v: _build(GroundTruth, v, "ground_truth"),
+    }
+    if not isinstance(data.get("params", {}), dict):
+        raise SpecError("params must be an object")
+    required = ("scene_id", "family", "object_id", "room", "seed", "speed_band", "observer", "hazard_bodies",
+                "cameras", "bodies")
+    absent = [k for k in required if k not in data]
+    if absent:
+        raise SpecError(f"spec is missing field(s): {', '.join(absent)}")
+    return _build(SceneSpec, data, "spec", nested)

@@ -1,0 +1,245 @@
+"""The run ledger: RUN_DIR/ledger.jsonl, one JSON object per line, one line per decision, append-only.
+
+Every table and plot of a report is recomputed from these rows alone.
+
+Writing (one writer per ledger at a time, the scorer): each record is one `write` of one line, then flush and fsync, so a crash can tear at most the last
+line. On opening a ledger whose last line is torn (no final newline and not a JSON object) the writer moves
+the fragment into `ledger.jsonl.torn` (appended, kept for inspection), truncates the ledger back to its last
+complete line, and logs a warning naming the byte count: the repair is loud, never silent, and no complete
+row is ever rewritten. A last line that is complete JSON but lacks its newline just gets the newline.
+
+Reading: a torn last line is ignored with a warning; any other line that is not a JSON object with the
+required fields is an error (LedgerError, one line naming the line number). Unknown fields are kept in
+`DecisionRecord.extras` so newer ledgers stay readable.
+
+Secrets: string fields that could echo a server's words (api_error, parse_error, raw_text, intent) are
+scrubbed of bearer tokens and key-shaped strings before writing, as a second line of defence behind the
+model client's own redaction.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Iterable
+
+from reacthuman.plan import Action
+from reacthuman.scoring.metrics import RULES
+
+LOG = logging.getLogger(__name__)
+LEDGER_NAME = "ledger.jsonl"
+RECORD_VERSION = 1
+RAW_TEXT_MAX_CHARS = 4000
+_SECRET_PATTERNS = (
+    re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]{8,}"),
+    re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}"),
+    re.compile(r"(?i)\b(api[_-]?key|authorization|x-api-key)(\"?\s*[:=]\s*\"?)[^\s\",}]{8,}"),
+)
+_SCRUBBED_FIELDS = ("api_error", "parse_error", "raw_text", "intent")
+
+
+class LedgerError(ValueError):
+    """The ledger is missing, empty or malformed; the message is one line."""
+
+
+def scrub_secrets(text: str | None) -> str | None:
+    if text is None:
+        return None
+    for pattern in _SECRET_PATTERNS:
+        text = pattern.sub(lambda m: (m.group(1) + m.group(2) if m.lastindex else "") + "[REDACTED]", text)
+    return text
+
+
+@dataclass
+class DecisionRecord:
+    """One ledger row. Metrics are None when undefined (no impact point, unparseable plan, API error)."""
+
+    scene_id: str
+    family: str
+    model: str
+    object: str
+    room: str | None = None
+    speed_band: str | None = None
+    speed_group: str | None = None
+    adversarial: bool = False
+    looks_like: str | None = None
+    correct_action: str | None = None
+    dangerous: bool | None = None
+    action: str | None = None  # derived from the plan by reacthuman.classifier
+    hazard_source: str | None = None
+    plan_parse_ok: bool | None = None
+    parse_error: str | None = None
+    saa: int | None = None
+    safe: int | None = None
+    rule: str | None = None
+    rules_broken: list[str] = field(default_factory=list)
+    d_end: float | None = None
+    d_end_hand: str | None = None
+    d_first: float | None = None
+    d_min: float | None = None
+    closing: float | None = None
+    aia: float | None = None
+    impact_range_m: float | None = None
+    hand_shortfall_m: float | None = None
+    body_to_impact_m: float | None = None
+    intent: str | None = None
+    raw_text: str | None = None  # kept only for unparseable replies, capped at RAW_TEXT_MAX_CHARS
+    caught: bool | None = None
+    struck: bool | None = None
+    fell: bool | None = None
+    strike_impulse_ns: float | None = None
+    min_hand_object_m: float | None = None
+    d_end_executed: float | None = None
+    latency_s: float | None = None
+    tokens: int | None = None
+    api_error: str | None = None
+    record_version: int = RECORD_VERSION
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("scene_id", "family", "model", "object"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise ValueError(f"{name} must be a non-empty string, got {getattr(self, name)!r}")
+        actions = {a.value for a in Action}
+        for name in ("action", "correct_action"):
+            if getattr(self, name) not in actions | {None}:
+                raise ValueError(f"{name} must be one of {sorted(actions)} or null, got {getattr(self, name)!r}")
+        for name in ("saa", "safe"):
+            if getattr(self, name) not in (0, 1, None) or isinstance(getattr(self, name), float):
+                raise ValueError(f"{name} must be 0, 1 or null, got {getattr(self, name)!r}")
+        if self.rule not in RULES + (None,):
+            raise ValueError(f"rule must be one of {RULES} or null, got {self.rule!r}")
+        if self.aia not in (0.0, 0.5, 1.0, None):
+            raise ValueError(f"aia must be 0, 0.5, 1 or null, got {self.aia!r}")
+        if self.api_error is None and self.correct_action is None:
+            raise ValueError("a scored decision needs correct_action")
+
+    @property
+    def scored(self) -> bool:
+        """A decision, as opposed to a call that failed (API errors are counted, not scored)."""
+        return self.api_error is None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.scene_id, self.model)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extras"}
+        for name in _SCRUBBED_FIELDS:
+            out[name] = scrub_secrets(out[name])
+        return {**self.extras, **out}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> "DecisionRecord":
+        known = {f.name for f in fields(DecisionRecord)} - {"extras"}
+        kwargs = {k: v for k, v in data.items() if k in known}
+        extras = {k: v for k, v in data.items() if k not in known}
+        absent = [k for k in ("scene_id", "family", "model", "object") if k not in kwargs]
+        if absent:
+            raise ValueError(f"missing field(s): {', '.join(absent)}")
+        return DecisionRecord(**kwargs, extras=extras)
+
+
+def ledger_path(run_dir: str | os.PathLike[str]) -> Path:
+    return Path(run_dir) / LEDGER_NAME
+
+
+def _repair_torn_tail(path: Path) -> None:
+    """See the module docstring: close or move out a torn last line before appending."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    data = path.read_bytes()
+    if data.endswith(b"\n"):
+        return
+    cut = data.rfind(b"\n") + 1
+    fragment = data[cut:]
+    try:
+        complete = isinstance(json.loads(fragment.decode("utf-8")), dict)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        complete = False
+    if complete:
+        with path.open("ab") as fh:
+            fh.write(b"\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        return
+    torn = path.with_name(path.name + ".torn")
+    with torn.open("ab") as fh:
+        fh.write(fragment + b"\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    with path.open("r+b") as fh:
+        fh.truncate(cut)
+        fh.flush()
+        os.fsync(fh.fileno())
+    LOG.warning("%s: moved a torn last line (%d bytes) to %s", path, len(fragment), torn)
+
+
+class LedgerWriter:
+    """Appends DecisionRecords to RUN_DIR/ledger.jsonl (see the module docstring). Use as a context manager."""
+
+    def __init__(self, run_dir: str | os.PathLike[str]) -> None:
+        self.path = ledger_path(run_dir)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _repair_torn_tail(self.path)
+        self._fh = self.path.open("ab")
+
+    def append(self, record: DecisionRecord) -> None:
+        line = json.dumps(record.to_dict(), ensure_ascii=False, allow_nan=False) + "\n"
+        self._fh.write(line.encode("utf-8"))
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self) -> "LedgerWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _parse_lines(path: Path, lines: list[bytes]) -> Iterable[DecisionRecord]:
+    for number, raw in enumerate(lines, start=1):
+        torn = number == len(lines) and not raw.endswith(b"\n")
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw.decode("utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            yield DecisionRecord.from_dict(data)
+        except (UnicodeDecodeError, json.JSONDecodeError, ValueError, TypeError) as exc:
+            if torn:
+                LOG.warning("%s: ignoring a torn last line (%d bytes)", path, len(raw))
+                continue
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            raise LedgerError(f"{path} line {number}: {reason}") from None
+
+
+def read_ledger(run_dir: str | os.PathLike[str]) -> list[DecisionRecord]:
+    """Every row of RUN_DIR/ledger.jsonl, in file order. Raises LedgerError if missing, empty or malformed."""
+    path = ledger_path(run_dir)
+    if not Path(run_dir).is_dir():
+        raise LedgerError(f"run folder {run_dir} does not exist")
+    if not path.is_file():
+        raise LedgerError(f"no ledger at {path}")
+    lines = path.read_bytes().splitlines(keepends=True)
+    records = list(_parse_lines(path, lines))
+    if not records:
+        raise LedgerError(f"ledger {path} has no decisions")
+    return records
+
+
+def decided_keys(run_dir: str | os.PathLike[str]) -> set[tuple[str, str]]:
+    """(scene_id, model) pairs that already have a scored decision, for resuming a run: an empty set when
+    there is no ledger yet; keys with only API-error rows are not decided (they are to be retried)."""
+    path = ledger_path(run_dir)
+    if not path.is_file() or path.stat().st_size == 0:
+        return set()
+    return {r.key for r in _parse_lines(path, path.read_bytes().splitlines(keepends=True)) if r.scored}

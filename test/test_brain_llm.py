@@ -1,0 +1,116 @@
+"""The prompt for each modality, and the LLM brain with the real embedded local model."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from reacthuman.brain import LLMBrain, Observation, TrackSample, build_messages, make_brain, state_text
+from reacthuman.brain.schema import plan_to_dict
+from reacthuman.llm import make_client
+from reacthuman.plan import Plan, Pose2D
+
+TIMES = (0.0, 0.15, 0.3, 0.45, 0.6)
+VIEWS = ("egocentric", "closeup", "overhead")
+TRUTH = {"correct_action": "DODGE", "impact_point": (9.87, 6.54, 1.0), "time_to_floor_s": 0.77, "dangerous": True}
+
+
+def observation(with_images: bool = True) -> Observation:
+    rng = np.random.default_rng(3)
+    images = {v: [rng.integers(0, 255, (24, 32, 3), dtype=np.uint8) for _ in TIMES] for v in VIEWS} if with_images else {}
+    track = tuple(TrackSample(t, (1.1, -0.2, 1.6 - 4.905 * t * t), (0.0, 0.0, -9.81 * t)) for t in TIMES)
+    return Observation("object_drop-0042-secret", TIMES, images, track, "a blue ceramic mug", "living room",
+                       Pose2D(2.5, -1.0, math.radians(90)), TRUTH)
+
+
+def all_text(messages) -> str:
+    chunks = []
+    for m in messages:
+        content = m["content"]
+        chunks += [content] if isinstance(content, str) else [p["text"] for p in content if p["type"] == "text"]
+    return "\n".join(chunks)
+
+
+def test_state_text_tells_what_the_cameras_show():
+    text = state_text(observation())
+    assert "a blue ceramic mug" in text and "living room" in text
+    assert "t=0.45 s: position (+1.10, -0.20, +0.61)" in text
+    assert "Time froze at t=0.60 s" in text
+    assert "x=2.50 m, y=-1.00 m, facing 90 deg" in text
+
+
+@pytest.mark.parametrize("modality", ["images", "state_text", "both"])
+def test_prompt_never_contains_truth_or_scene_id(modality):
+    text = all_text(build_messages(observation(), modality))
+    for leak in ("secret", "object_drop", "DODGE", "9.87", "0.77", "dangerous"):
+        assert leak not in text
+    assert "Time is frozen now" in text
+
+
+def test_images_modality_sends_every_frame_of_every_view_as_png():
+    messages = build_messages(observation(), "images")
+    parts = messages[1]["content"]
+    images = [p for p in parts if p["type"] == "image_url"]
+    assert len(images) == len(VIEWS) * len(TIMES)
+    url = images[0]["image_url"]["url"]
+    assert url.startswith("data:image/png;base64,")
+    decoded = np.asarray(Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))))
+    assert np.array_equal(decoded, observation().images["egocentric"][0])
+    text = all_text(messages)
+    assert "a blue ceramic mug" not in text  # the look comes from the pixels in this modality
+    assert "View 'overhead'" in text
+
+
+def test_both_modality_adds_the_state_text():
+    assert "a blue ceramic mug" in all_text(build_messages(observation(), "both"))
+
+
+def test_bad_modality_and_missing_frames_are_refused():
+    with pytest.raises(ValueError, match="modality must be one of"):
+        build_messages(observation(), "video")
+    with pytest.raises(ValueError, match="needs camera frames"):
+        build_messages(observation(with_images=False), "images")
+
+
+def test_observation_rejects_frame_count_mismatch():
+    with pytest.raises(ValueError, match="frames for 5 frame times"):
+        Observation("s", TIMES, {"egocentric": [np.zeros((4, 4, 3), np.uint8)]}, (), "x", "room", Pose2D(0, 0, 0))
+
+
+@pytest.fixture(scope="module")
+def local_brain():
+    with make_brain("local", modality="state_text") as brain:
+        yield brain
+
+
+def test_local_brain_commits_a_decision(local_brain):
+    decision = local_brain.plan(observation())
+    assert decision.api_error is None
+    assert decision.brain == "local" and decision.modality == "state_text"
+    assert decision.raw_text.strip()
+    assert decision.prompt_tokens > 100 and decision.completion_tokens > 0
+    if decision.parse_ok:
+        assert isinstance(decision.plan, Plan) and decision.parse_error is None
+        assert plan_to_dict(decision.plan)["walking_cmd"] == list(decision.plan.walking_cmd)
+    else:
+        assert decision.plan is None and decision.parse_error
+    json.dumps(decision.to_dict())  # the record is JSON-ready either way
+
+
+def test_local_model_refuses_images_modality_clearly():
+    with pytest.raises(ValueError, match="text-only .* use modality 'state_text'"):
+        make_brain("local", modality="images")
+
+
+def test_api_failure_becomes_a_recorded_decision():
+    client = make_client("openai-compatible:m@http://127.0.0.1:9/v1", max_retries=1, backoff_s=0.01, vision=False)
+    with LLMBrain(client, modality="state_text", name="unreachable") as brain:
+        decision = brain.plan(observation())
+    assert decision.plan is None and not decision.parse_ok
+    assert decision.api_error.startswith("connection failed") and decision.retries == 1
