@@ -17,7 +17,7 @@ setup(
     + ["reacthuman.nodes", "reacthuman.sim_bridge"],
     package_dir={"reacthuman.nodes": "nodes", "reacthuman.sim_bridge": "sim_bridge"},
     include_package_data=True,
-    package_data={"physment": ["scenes/**/*"], "interactiveworld": ["tasks/**/*"]},
+    package_data={"physment": ["scenes/*/*.json", "scenes/*/*.xml", "README.md"], "interactiveworld": ["tasks/**/*"]},
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
         (f"share/{PACKAGE}", ["package.xml"]),
@@ -33,6 +33,7 @@ setup(
         + [
             "reacthuman = reacthuman.cli:main",
             "physment = physment.cli:main",
+            "physment-lab-node = physment.lab_node:main",
             "interactiveworld = interactiveworld.cli:main",
         ],
     },

@@ -5,9 +5,10 @@ for that scene arrives or the timeout passes, executes, and publishes the outcom
 from __future__ import annotations
 
 import math
+import os
 import queue
 import threading
-import time
+import traceback
 from pathlib import Path
 
 from rclpy.executors import MultiThreadedExecutor
@@ -57,6 +58,9 @@ class BodyNode(ContractNode):
                 self._run(SceneSpec.from_json(msg.spec_json))
             except (SpecError, ValueError) as exc:
                 self.get_logger().error(f"scene {msg.scene_id} refused: {exc}")
+            except Exception:  # a broken body must not sit silent: die so the graph is restarted
+                self.get_logger().fatal(f"episode {msg.scene_id} crashed:\n{traceback.format_exc()}")
+                os._exit(70)
 
     def _run(self, spec: SceneSpec) -> None:
         body, log = self.body, self.get_logger()
@@ -65,7 +69,7 @@ class BodyNode(ContractNode):
         tracker = WindowTracker(body, self.lockstep, spec, body.frame_times_s())
         framesets = body.simulate_window(tracker)
         self._publish_window(spec, framesets, tracker)
-        while body.poll() is GateState.FROZEN:  # sim time holds here: nothing steps, /clock stays
+        while body.poll() is GateState.WAITING:  # sim time holds here: nothing steps, /clock stays
             try:
                 plan = self._plans.get(timeout=0.05)
             except queue.Empty:

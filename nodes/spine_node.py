@@ -35,12 +35,16 @@ class SpineNode(ContractNode):
             self.get_logger().warning(f"ignoring a plan for scene {msg.scene_id!r} (current: {self.scene_id!r})")
             return
         self.plan_scene = msg.scene_id
-        if not self.spine.set_plan(conv.plan_from_msg(msg)):
-            self.get_logger().error(f"plan rejected: {self.spine.status().fault}")
-        walk = conv.plan_from_msg(msg)
-        if walk is not None:
-            vx, vy, wz = walk.walking_cmd
+        try:
+            plan = conv.plan_from_msg(msg)
+        except ValueError as exc:  # NaN/inf or malformed: a controller fault, the robot keeps standing
+            self.spine.reject_plan(str(exc))
+            plan = None
+        if plan is not None and self.spine.set_plan(plan):
+            vx, vy, wz = plan.walking_cmd
             self.pub[graph.CMD_VEL].publish(Twist(linear=Vector3(x=vx, y=vy), angular=Vector3(z=wz)))
+        elif self.spine.status().fault:
+            self.get_logger().error(f"plan rejected: {self.spine.status().fault}")
         self._tick()  # a state may be waiting for this plan
 
     def _on_joints(self, msg) -> None:

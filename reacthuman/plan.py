@@ -67,9 +67,10 @@ class Plan:
 
 
 # Hand rest positions of the G1 standing in its default pose, robot frame (m). Keyframe hand targets are
-# offsets from these. Measured by forward kinematics of the installed G1 model (see the body tests).
-REST_LEFT_HAND_M: tuple[float, float, float] = (0.10, 0.20, 0.78)
-REST_RIGHT_HAND_M: tuple[float, float, float] = (0.10, -0.20, 0.78)
+# offsets from these: the palm sites by forward kinematics of the installed G1 in its default pose (pelvis at
+# 0.757 m); test_spine_assets checks them against sim_bridge.g1_assets.default_pose_geometry().
+REST_LEFT_HAND_M: tuple[float, float, float] = (0.153, 0.227, 0.677)
+REST_RIGHT_HAND_M: tuple[float, float, float] = (0.153, -0.227, 0.677)
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,8 @@ from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import DEFAULT_DAMPING_KD, damping_command
 from reacthuman.joint_command import JointCommand
 from reacthuman.scenes.spec import SceneSpec, SpecError
-from reacthuman.sim_bridge.engine import BodyState, CameraSpec, EngineConfig, PhysicsEngine, make_engine, quat_rotate_wxyz
-from reacthuman.sim_bridge.engine import SimRobotState
+from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, EngineConfig, PhysicsEngine, SimRobotState, make_engine,
+                                          quat_rotate_inverse_wxyz, quat_rotate_wxyz)
 from reacthuman.sim_bridge.freeze import EpisodePhase, FreezeConfig, FreezeGate, GateState, Phase, PhaseError, Verdict
 from reacthuman.sim_bridge.outcome import Outcome, OutcomeConfig, OutcomeTracker, StepObservation
 from reacthuman.sim_bridge.scene_setup import (hand_points, robot_spec_for, set_initial_velocities, validate_for_body,
@@ -40,6 +40,7 @@ from reacthuman.sim_bridge.video import VideoRecorder, VideoConfig
 
 log = logging.getLogger(__name__)
 
+STANDARD_GRAVITY_MPS2 = np.array([0.0, 0.0, 9.81])  # what an accelerometer at rest reads, world frame
 CommandSource = Callable[[float, RobotState], "JointCommand | None"]
 
 
@@ -88,7 +89,8 @@ class BodySnapshot:
     robot: RobotState
     joint_names: tuple[str, ...]
     base: BodyState
-    imu_gyro_radps: np.ndarray
+    imu_gyro_radps: np.ndarray  # body frame
+    imu_accel_mps2: np.ndarray  # body frame specific force (what an accelerometer reads: 9.81 up at rest)
     imu_projected_gravity: np.ndarray
     hazards: dict[str, BodyState]
     left_hand_m: np.ndarray
@@ -131,6 +133,7 @@ class Body:
         self._order_cache: dict[tuple[str, ...], np.ndarray] = {}
         self._fault: str | None = None
         self._state = engine.robot_state()
+        self._accel = quat_rotate_inverse_wxyz(self._state.base.quat_wxyz, STANDARD_GRAVITY_MPS2)
         self._exec_start_s: float | None = None
         self._source: CommandSource | None = None
         self.gate = None
@@ -289,6 +292,8 @@ class Body:
         self.engine.set_joint_torques(np.clip(torque, -self._limits, self._limits))
         self.engine.step()
         self._state = self.engine.robot_state()
+        accel_world = (self._state.base.lin_vel_mps - s.base.lin_vel_mps) / self.engine.dt_s + STANDARD_GRAVITY_MPS2
+        self._accel = quat_rotate_inverse_wxyz(self._state.base.quat_wxyz, accel_world)
         if track:
             self._track()
             if self.video is not None:
@@ -321,7 +326,7 @@ class Body:
         left, right = self._hand_positions()
         return BodySnapshot(
             sim_time_s=self.engine.time_s, robot=self._control_state(s), joint_names=self._names, base=s.base,
-            imu_gyro_radps=s.gyro_radps, imu_projected_gravity=s.projected_gravity,
+            imu_gyro_radps=s.gyro_radps, imu_accel_mps2=self._accel, imu_projected_gravity=s.projected_gravity,
             hazards={h: self.engine.body_state(h) for h in self._hazards}, left_hand_m=left, right_hand_m=right,
         )
 
@@ -336,9 +341,10 @@ class Body:
         )
 
     def save_videos(self, folder: Path) -> dict[str, Path]:
+        """Write folder/video_thirdperson.mp4 and folder/video_egocentric.mp4 (from t0 to the episode's end)."""
         if self.video is None:
             raise PhaseError("video recording is off (BodyConfig.video.enabled)")
-        return self.video.save(folder, self.spec.scene_id)
+        return self.video.save(folder)
 
     def close(self) -> None:
         if self.video is not None:

@@ -97,15 +97,15 @@ class VideoRecorder:
             writer.append_data(self._engine.render(name))
         self.frames += 1
 
-    def save(self, folder: Path, scene_id: str) -> dict[str, Path]:
-        """Finish both videos and move them to folder/<scene_id>_{thirdperson,egocentric}.mp4."""
+    def save(self, folder: Path) -> dict[str, Path]:
+        """Finish both videos and move them to folder/video_{thirdperson,egocentric}.mp4 (an episode folder)."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         self._close_writers()
         out = {}
         for name in (THIRD_PERSON, EGOCENTRIC):
             short = name.removeprefix("video_")
-            target = folder / f"{scene_id}_{short}.mp4"
+            target = folder / f"{name}.mp4"
             tmp = folder / f".{target.name}.tmp"
             shutil.copyfile(os.path.join(self._dir, f"{name}.mp4"), tmp)
             os.replace(tmp, target)

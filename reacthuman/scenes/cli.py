@@ -50,7 +50,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2, already printed as one line)
+        return int(exc.code or 0)
     try:
         return {"generate": _generate, "validate": _validate, "show": _show, "plan": _plan}[args.cmd](args)
     except (SpecError, KeyError, ValueError, FileNotFoundError) as exc:

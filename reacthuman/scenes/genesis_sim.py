@@ -11,10 +11,12 @@ tests); its digest (`Track.digest`) is the sha256 of the float32 arrays.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import logging
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -79,6 +81,7 @@ class GenesisSimulator:
     def __init__(self, workdir: str | None = None) -> None:
         init_genesis()
         self._workdir = workdir or tempfile.mkdtemp(prefix="reacthuman_scenes_")
+        self.timings_s: dict[str, float] = collections.defaultdict(float)  # where the time goes (benchmark)
 
     def build(self, spec: SceneSpec, cameras: bool = False, resolution: tuple[int, int] | None = None):
         """A built Genesis scene of the spec at t = 0; returns (scene, entity, dynamic links, camera dict)."""
@@ -109,7 +112,9 @@ class GenesisSimulator:
             on_step: Callable[[int], None] | None = None, cameras: bool = False,
             resolution: tuple[int, int] | None = None) -> Track:
         """Simulate spec.n_steps steps (fewer if stop(k, pos, vel) says so) and record every step."""
+        t_start = time.perf_counter()
         scene, entity, links, cams = self.build(spec, cameras=cameras, resolution=resolution)
+        self.timings_s["build"] += time.perf_counter() - t_start
         self.cameras = cams  # valid inside on_step only: the scene is destroyed when run returns
         try:
             idx = [lk.idx_local for lk in links]
@@ -120,15 +125,22 @@ class GenesisSimulator:
             vel = np.zeros((n + 1, len(idx), 3), np.float32)
             ang = np.zeros((n + 1, len(idx), 3), np.float32)
             last = n
+            clock = time.perf_counter
             for k in range(n + 1):
+                t0 = clock()
                 if k:
                     scene.step()
+                t1 = clock()
                 pos[k] = entity.get_links_pos().cpu().numpy()[idx]
                 quat[k] = entity.get_links_quat().cpu().numpy()[idx]
                 vel[k] = entity.get_links_vel().cpu().numpy()[idx]
                 ang[k] = entity.get_links_ang().cpu().numpy()[idx]
+                t2 = clock()
+                self.timings_s["step"] += t1 - t0
+                self.timings_s["read_state"] += t2 - t1
                 if on_step is not None:
                     on_step(k)
+                    self.timings_s["on_step"] += clock() - t2
                 if stop is not None and stop(k, pos[: k + 1], vel[: k + 1]):
                     last = k
                     break
@@ -136,7 +148,9 @@ class GenesisSimulator:
             return Track(names, times, pos[: last + 1], quat[: last + 1], vel[: last + 1], ang[: last + 1])
         finally:
             self.cameras = {}
+            t_end = time.perf_counter()
             _destroy(scene)
+            self.timings_s["teardown"] += time.perf_counter() - t_end
 
 
 def _lights(spec: SceneSpec) -> list[dict]:

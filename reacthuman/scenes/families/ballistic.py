@@ -46,10 +46,11 @@ def bouncing_object(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     h0 = rng.uniform(0.9, 1.4)
     vx = rng.uniform(1.2, 2.0) * ctx.speed_factor
-    vz = rng.uniform(-1.0, 0.0)
+    vz = rng.uniform(-1.0, 0.0) * ctx.speed_factor
     pos = (0.0, rng.uniform(-0.2, 0.2), h0)
     hazard = object_body(o, "hazard", pos, lin_vel=(vx, 0, vz), ang_vel=(0, vx / o.size[0], 0))
-    t_hit = (vz + math.sqrt(vz * vz + 2 * G_MPS2 * (h0 - o.size[0]))) / G_MPS2
+    vz0 = vz / ctx.speed_factor  # the observer's place must not depend on the band
+    t_hit = (vz0 + math.sqrt(vz0 * vz0 + 2 * G_MPS2 * (h0 - o.size[0]))) / G_MPS2
     nominal_vx = vx / ctx.speed_factor
     target = (nominal_vx * t_hit * 1.6, pos[1], 0.6)
     return Layout([hazard], ["hazard"], pos, target, observer_distance_m=(0.3, 0.7), duration_s=2.5,

@@ -1,0 +1,144 @@
+"""One episode: a bounded loop of I_max iterations in which the agent reasons and calls tools, results are
+appended to its context, and `answer` ends the episode. Every failure (API error, unparseable reply, bad
+call) is recorded as part of the episode; none ends the run."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import time
+
+from physment.agents import MAX_CALLS_PER_TURN, Agent, AgentTurn
+from physment.metrics import episode_metrics
+from physment.prompt import build_prompt, system_prompt
+from physment.scene import Scene
+from physment.scoring import ABS_TOL, REL_TOL, is_correct, regrade, score_answer
+from physment.tools import ToolBox, ToolResult
+
+LOG = logging.getLogger(__name__)
+BUDGETS = (5, 10, 15, 20)
+CONTEXT_CHARS_MAX = 24000  # keep the prompt plus the latest exchanges under this (small local context)
+
+
+@dataclasses.dataclass
+class EpisodeConfig:
+    budget: int = 5
+    prompting: str = "zero-shot"
+    context_chars_max: int = CONTEXT_CHARS_MAX
+    brief_api: bool = False  # tool signatures without descriptions (small local contexts)
+
+    def __post_init__(self) -> None:
+        if int(self.budget) < 1:
+            raise ValueError(f"budget must be >= 1, got {self.budget}")
+        if self.prompting not in ("zero-shot", "one-shot", "few-shot"):
+            raise ValueError(f"prompting must be zero-shot, one-shot or few-shot, got {self.prompting!r}")
+        if self.context_chars_max < 2000:
+            raise ValueError(f"context_chars_max must be >= 2000, got {self.context_chars_max}")
+
+
+def default_config(**overrides: object) -> EpisodeConfig:
+    """The episode settings of the paper's smallest budget, zero-shot, with overrides."""
+    return EpisodeConfig(**overrides)  # type: ignore[arg-type]
+
+
+def _trim(messages: list[dict], limit: int) -> list[dict]:
+    """System and task prompt always; then as many of the latest messages as fit."""
+    head, tail = messages[:2], messages[2:]
+    budget = limit - sum(len(str(m.get("content", ""))) for m in head)
+    kept: list[dict] = []
+    for m in reversed(tail):
+        size = len(str(m.get("content", "")))
+        if size > budget:
+            break
+        kept.append(m)
+        budget -= size
+    return head + list(reversed(kept))
+
+
+def _results_message(results: list[ToolResult], note: str | None, k: int, budget: int) -> dict:
+    body = json.dumps([{"tool": r.tool, "ok": r.ok, "result": r.result} for r in results], default=float)
+    left = budget - k
+    text = (f"Tool results: {body}" if results else "No tool was run.") + (f"\n{note}" if note else "")
+    text += f"\nIterations left: {left}." + (" Call answer now." if left == 1 else "")
+    return {"role": "user", "content": text}
+
+
+def _assistant_message(turn: AgentTurn) -> dict:
+    content = turn.text or json.dumps({"tool_calls": [{"tool": c["name"], "arguments": c["arguments"]}
+                                                      for c in turn.calls]}, default=float)
+    return {"role": "assistant", "content": content}
+
+
+def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[dict, dict]:
+    """(results row, transcript) for one scene, agent and budget."""
+    toolbox = ToolBox(scene)
+    prompt = build_prompt(toolbox, config.budget, config.prompting, config.brief_api)
+    messages = [{"role": "system", "content": system_prompt()}, {"role": "user", "content": prompt}]
+    agent.begin(scene, config.budget)
+    turns: list[dict] = []
+    last: list[ToolResult] = []
+    answer_iteration = None
+    start = time.monotonic()
+    for k in range(1, config.budget + 1):
+        try:
+            turn = agent.act(_trim(messages, config.context_chars_max), last)
+        except Exception as exc:  # an agent bug or a client failure is this turn's API error, not the run's end
+            LOG.warning("%s on %s, iteration %d: %s: %s", agent.name, scene.scene_id, k, type(exc).__name__, exc)
+            turn = AgentTurn(text="", calls=[], api_error=f"agent error: {type(exc).__name__}: {exc}")
+        results: list[ToolResult] = []
+        note = None
+        if turn.api_error:
+            note = f"The model API failed: {turn.api_error}"
+        elif not turn.calls:
+            note = f"Your reply could not be used ({turn.parse_error}). Reply with tool calls as JSON."
+        for call in turn.calls[:MAX_CALLS_PER_TURN]:
+            res = toolbox.call(call["name"], call["arguments"])
+            results.append(res)
+            if res.terminal:
+                answer_iteration = k
+                break
+        if len(turn.calls) > MAX_CALLS_PER_TURN and answer_iteration is None:
+            note = f"Only the first {MAX_CALLS_PER_TURN} tool calls of a reply are run."
+        turns.append({"iteration": k, "text": turn.text, "reasoning": turn.reasoning, "native": turn.native,
+                      "parse_error": turn.parse_error, "api_error": turn.api_error,
+                      "calls_proposed": len(turn.calls), "latency_s": turn.latency_s,
+                      "prompt_tokens": turn.prompt_tokens, "completion_tokens": turn.completion_tokens,
+                      "retries": turn.retries, "model_id": turn.model_id,
+                      "results": [r.as_dict() for r in results]})
+        if answer_iteration is not None:
+            break
+        messages += [_assistant_message(turn), _results_message(results, note, k, config.budget)]
+        last = results
+    row = score_episode(scene, toolbox, turns, config, answer_iteration)
+    row.update(agent=agent.name, prompting=config.prompting, wall_s=round(time.monotonic() - start, 3),
+               model_id=next((t["model_id"] for t in turns if t["model_id"]), ""))
+    transcript = {"scene": scene.scene_id, "agent": agent.name, "budget": config.budget,
+                  "prompting": config.prompting, "prompt": prompt, "system": messages[0]["content"],
+                  "turns": turns, "result": row}
+    return row, transcript
+
+
+def tolerances(scene: Scene) -> tuple[float, float]:
+    tol = scene.extra.get("tolerance") or {}
+    return float(tol.get("abs", ABS_TOL)), float(tol.get("rel", REL_TOL))
+
+
+def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: EpisodeConfig,
+                  answer_iteration: int | None) -> dict:
+    abs_tol, rel_tol = tolerances(scene)
+    categorical = scene.problem_type in ("comparison", "observation")
+    answered = answer_iteration is not None
+    predicted = toolbox.submitted if answered else None
+    correct = answered and is_correct(predicted, scene.answer, abs_tol, rel_tol, categorical)
+    graded = score_answer(predicted, scene.answer, abs_tol, rel_tol, categorical) if answered else 0.0
+    names = {o.object_id: o.name for o in scene.objects}
+    rule = None if correct or not answered else regrade(predicted, scene.answer, names,
+                                                         scene.extra.get("answer_synonyms"))
+    row = {"scene": scene.scene_id, "scene_number": scene.number, "category": scene.category,
+           "topic": scene.extra.get("topic", ""), "problem_type": scene.problem_type, "budget": config.budget,
+           "answered": answered, "answer_iteration": answer_iteration, "iterations_used": len(turns),
+           "predicted": predicted, "truth": scene.answer, "correct": bool(correct), "graded": graded,
+           "regrade_rule": rule, "correct_after_regrade": bool(correct or rule)}
+    row.update(episode_metrics(scene, turns, config.budget, answer_iteration, graded))
+    return row

@@ -1,0 +1,156 @@
+"""`physment run`: episodes over a scene folder for one agent and budget, resumable.
+
+RUN_DIR/results.jsonl gets one row per episode (append-only; a row is written only after its transcript);
+RUN_DIR/transcripts/<agent>/b<budget>/<prompting>/Scene<N>.json holds every tool call and result. Rerunning
+the same command skips episodes already in results.jsonl."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime
+import json
+import logging
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+from physment.agents import ModelAgent, OracleAgent
+from physment.episode import EpisodeConfig, run_episode
+from physment.scene import Scene, load_scenes
+
+LOG = logging.getLogger(__name__)
+RESULTS_FILE = "results.jsonl"
+INVOCATIONS_FILE = "invocations.jsonl"  # one line per `physment run` on this folder: what was asked, when
+
+
+class RunError(ValueError):
+    """A run that cannot start (unknown model, missing key); the message says which."""
+_SAFE_RE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+@dataclasses.dataclass
+class RunConfig:
+    scenes: Path
+    agent: str
+    budget: int
+    out: Path
+    prompting: str = "zero-shot"
+    tool_mode: str = "auto"
+    all_scenes: bool = False  # also scenes whose smallest assigned budget is above this budget
+    limit: int | None = None
+    max_tokens: int = 512
+    brief_api: bool = False
+
+    def __post_init__(self) -> None:
+        self.scenes, self.out = Path(self.scenes), Path(self.out)
+        if not self.agent:
+            raise ValueError("agent must be a name (oracle, local, or a model preset)")
+        if int(self.budget) < 1:
+            raise ValueError(f"budget must be >= 1, got {self.budget}")
+        if self.tool_mode not in ("auto", "native", "json", "text"):
+            raise ValueError(f"tool_mode must be auto, native, json or text, got {self.tool_mode!r}")
+        if self.prompting not in ("zero-shot", "one-shot", "few-shot"):
+            raise ValueError(f"prompting must be zero-shot, one-shot or few-shot, got {self.prompting!r}")
+        if self.limit is not None and self.limit < 1:
+            raise ValueError(f"limit must be >= 1, got {self.limit}")
+
+
+def safe_name(name: str) -> str:
+    return _SAFE_RE.sub("_", name).strip("_") or "agent"
+
+
+def episode_key(row: dict) -> tuple:
+    return (row["scene"], row["agent"], int(row["budget"]), row["prompting"])
+
+
+def read_results(run_dir: Path) -> list[dict]:
+    path = Path(run_dir) / RESULTS_FILE
+    if not path.is_file():
+        return []
+    rows = []
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            # a torn last line from an interrupted run: it is not an episode; the episode reruns
+            LOG.warning("%s line %d is not JSON; ignored", path, i)
+    return rows
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def append_row(run_dir: Path, row: dict) -> None:
+    path = Path(run_dir) / RESULTS_FILE
+    # after an interrupted write the file may end mid-line: start on a fresh line, never glue rows together
+    torn = path.is_file() and path.stat().st_size > 0 and path.read_bytes()[-1:] != b"\n"
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(("\n" if torn else "") + json.dumps(row, default=float) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+@contextlib.contextmanager
+def make_agent(cfg: RunConfig) -> Iterator[Any]:
+    if cfg.agent == "oracle":
+        yield OracleAgent()
+        return
+    from reacthuman.llm import make_client  # the shared model clients; the local model is the default
+
+    try:
+        client = make_client(cfg.agent)
+    except (ValueError, FileNotFoundError) as exc:
+        raise RunError(f"agent {cfg.agent!r}: {exc}") from exc
+    with client:
+        yield ModelAgent(client, cfg.agent, tool_mode=cfg.tool_mode, max_tokens=cfg.max_tokens)
+
+
+def selected_scenes(cfg: RunConfig) -> list[Scene]:
+    scenes = load_scenes(cfg.scenes)
+    if not cfg.all_scenes:
+        skipped = [s.scene_id for s in scenes if cfg.budget < min(s.budgets)]
+        if skipped:
+            LOG.info("budget %d is below the smallest budget of %d scene(s) (--all-scenes runs them too); "
+                     "skipped: %s", cfg.budget, len(skipped), ", ".join(skipped[:10]) + (" ..." if len(skipped) > 10 else ""))
+        scenes = [s for s in scenes if cfg.budget >= min(s.budgets)]
+    return scenes[: cfg.limit] if cfg.limit else scenes
+
+
+def run(cfg: RunConfig) -> list[dict]:
+    """Run the missing episodes; returns the rows written by this call."""
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    scenes = selected_scenes(cfg)
+    done = {episode_key(r) for r in read_results(cfg.out)}
+    todo = [s for s in scenes if (s.scene_id, cfg.agent, cfg.budget, cfg.prompting) not in done]
+    written: list[dict] = []
+    if not todo:
+        LOG.info("nothing to run: all %d episode(s) are in %s", len(scenes), cfg.out / RESULTS_FILE)
+        return written
+    ep_cfg = EpisodeConfig(budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api)
+    with make_agent(cfg) as agent:
+        with open(cfg.out / INVOCATIONS_FILE, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                                 "agent": cfg.agent, "tool_mode": getattr(agent, "tool_mode", None),
+                                 "budget": cfg.budget, "prompting": cfg.prompting, "scenes": str(cfg.scenes),
+                                 "episodes_to_run": len(todo), "max_tokens": cfg.max_tokens}) + "\n")
+        for scene in todo:
+            row, transcript = run_episode(scene, agent, ep_cfg)
+            row["agent"] = cfg.agent
+            rel = Path("transcripts") / safe_name(cfg.agent) / f"b{cfg.budget}" / cfg.prompting / f"{scene.scene_id}.json"
+            row["transcript"] = str(rel)
+            write_atomic(cfg.out / rel, json.dumps(transcript, indent=1, default=float) + "\n")
+            append_row(cfg.out, row)
+            written.append(row)
+            LOG.info("%s %s b%d: %s (predicted %r, truth %r)", cfg.agent, scene.scene_id, cfg.budget,
+                     "correct" if row["correct"] else "wrong", row["predicted"], row["truth"])
+    return written
