@@ -1,0 +1,66 @@
+"""Reference assistants (oracle, silent, wrong) and the factory that names every assistant."""
+
+from __future__ import annotations
+
+from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
+
+REFERENCE_ASSISTANTS = ("oracle", "silent", "wrong")
+
+
+class ScriptedAssistant:
+    """Speaks a fixed list of turns (speech, or None to stay quiet), then declares done."""
+
+    def __init__(self, name: str, turns: tuple[str | None, ...]) -> None:
+        self.name = name
+        self.turns = turns
+        self._i = 0
+
+    def reset(self, brief: AssistantBrief) -> None:
+        self._i = 0
+
+    def act(self, obs: AssistantObservation) -> AssistantReply:
+        if self._i >= len(self.turns):
+            return AssistantReply("done")
+        say = self.turns[self._i]
+        self._i += 1
+        return AssistantReply("wait") if say is None else AssistantReply("speak", say)
+
+
+class SilentAssistant:
+    """Never helps: waits every turn (the human's own plan, if any, runs on), never declares done."""
+
+    name = "silent"
+
+    def reset(self, brief: AssistantBrief) -> None:
+        pass
+
+    def act(self, obs: AssistantObservation) -> AssistantReply:
+        return AssistantReply("wait")
+
+
+def make_assistant(name: str, pack, memory: bool = False):
+    """'oracle' | 'silent' | 'wrong' | 'llm:<model>' (any model name `reacthuman.llm.make_client` takes)."""
+    if name == "oracle":
+        return ScriptedAssistant("oracle", pack.oracle)
+    if name == "wrong":
+        return ScriptedAssistant("wrong", pack.wrong)
+    if name == "silent":
+        return SilentAssistant()
+    if name.startswith("llm:"):
+        from interactiveworld.agents.llm_assistant import LLMAssistant
+
+        return LLMAssistant(name[4:], memory=memory)
+    raise ValueError(f"unknown assistant {name!r} (oracle, silent, wrong or llm:<model>)")
+
+
+def make_human(name: str):
+    """'scripted' | 'llm:<model>'."""
+    if name == "scripted":
+        from interactiveworld.agents.scripted_human import ScriptedHuman
+
+        return ScriptedHuman()
+    if name.startswith("llm:"):
+        from interactiveworld.agents.llm_human import LLMHuman
+
+        return LLMHuman(name[4:])
+    raise ValueError(f"unknown human {name!r} (scripted or llm:<model>)")

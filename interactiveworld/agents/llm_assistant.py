@@ -1,0 +1,80 @@
+"""A model as the assistant: it gets chronological first-person frames (at most 32 a turn, as images when
+the model takes images) and the human's speech - never simulator ids, private state, answer keys or score -
+and answers with one mode per turn: speak, wait or done. With `memory`, it also returns new facts that are
+appended to a chronological ledger and shown to it on every later turn (the memory-augmentation ablation)."""
+
+from __future__ import annotations
+
+from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
+from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, json_format
+
+SYSTEM = (
+    "You are a disembodied assistant helping a person at home. You see what they see (first-person frames) and hear "
+    "what they say; you cannot act. Each turn choose one mode: 'speak' to give guidance, 'wait' to stay quiet and "
+    "watch, 'done' when the task is complete. Give exact, short commands the person can carry out, one per "
+    "sentence, e.g. 'Open the fridge. Pick up the milk. Put the milk in the fridge.' Use the names of things as "
+    "spoken in the home (colour + object, 'kitchen cabinet', 'left burner'). Do not guess: use what you saw and heard."
+)
+MAX_TEXT_CHARS = 400
+MAX_FACTS = 4
+
+
+def reply_schema(memory: bool) -> dict:
+    props = {"mode": {"type": "string", "enum": ["speak", "wait", "done"]},
+             "text": {"type": "string", "maxLength": MAX_TEXT_CHARS}}
+    if memory:
+        props["facts"] = {"type": "array", "maxItems": MAX_FACTS, "items": {"type": "string", "maxLength": 120}}
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+class LLMAssistant:
+    def __init__(self, model: str, memory: bool = False) -> None:
+        self.name = f"llm:{model}" + ("+memory" if memory else "")
+        self.memory = memory
+        self.holder = ClientHolder(model)
+        self.history: list[dict] = []
+        self.ledger: list[str] = []
+        self.brief: AssistantBrief | None = None
+        self.api_errors = 0
+
+    def reset(self, brief: AssistantBrief) -> None:
+        self.brief, self.history, self.ledger = brief, [], []
+
+    def close(self) -> None:
+        self.holder.close()
+
+    def _user_message(self, obs: AssistantObservation) -> dict:
+        from reacthuman.llm import image_part, text_part
+
+        lines = [f"Turn {obs.turn + 1} of at most {self.brief.max_turns}.",
+                 f"The person says: \"{obs.human_speech}\"",
+                 f"{len(obs.frames)} new first-person frames since your last turn."]
+        if self.memory:
+            lines.append("Your memory ledger (facts so far): " + ("; ".join(self.ledger) or "empty")
+                         + ". Add in 'facts' any new facts about objects, places and actions.")
+        lines.append("Answer as JSON: {\"mode\": ..., \"text\": ...}.")
+        images = [f.image for f in obs.frames if f.image is not None]
+        if images and self.holder.client.supports_images():
+            return {"role": "user", "content": [text_part("\n".join(lines))] + [image_part(i) for i in images]}
+        return {"role": "user", "content": "\n".join(lines)}
+
+    def act(self, obs: AssistantObservation) -> AssistantReply:
+        msg = self._user_message(obs)
+        messages = [{"role": "system", "content": SYSTEM}] + self.history + [msg]
+        result = self.holder.client.chat(messages, response_format=json_format("assistant_turn", reply_schema(self.memory)),
+                                         max_tokens=300)
+        if result.api_error:
+            self.api_errors += 1
+            LOG.warning("assistant model error: %s", result.api_error)
+            return AssistantReply("wait", error=f"assistant model error: {result.api_error}")
+        data = decode_json(result.text) or {}
+        mode = data.get("mode") if data.get("mode") in ("speak", "wait", "done") else "wait"
+        text = str(data.get("text") or "")[:MAX_TEXT_CHARS]
+        if mode == "speak" and not text.strip():
+            mode = "wait"
+        facts = tuple(str(f)[:120] for f in (data.get("facts") or [])[:MAX_FACTS]) if self.memory else ()
+        self.ledger += list(facts)
+        # images are not kept in the history: later turns carry the words, the ledger carries the facts
+        self.history += [{"role": "user", "content": msg["content"] if isinstance(msg["content"], str) else msg["content"][0]["text"]},
+                         {"role": "assistant", "content": result.text}]
+        return AssistantReply(mode, text if mode == "speak" else "", facts)

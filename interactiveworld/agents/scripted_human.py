@@ -1,0 +1,46 @@
+"""The deterministic scripted executor: follows canonical instructions exactly, never substitutes, asks
+when a name is ambiguous or unknown, and otherwise carries on with its own private plan (Prevention)."""
+
+from __future__ import annotations
+
+from interactiveworld.actions.entities import Catalog
+from interactiveworld.actions.parser import Command, ParseFailure, parse_command, parse_speech
+from interactiveworld.agents.base import HumanDecision, HumanView
+
+
+class ScriptedHuman:
+    name = "scripted"
+
+    def __init__(self) -> None:
+        self.plan: list[str] = []
+        self.catalog: Catalog | None = None
+
+    def reset(self, private_plan: tuple[str, ...], blind: bool, catalog: Catalog) -> None:
+        self.plan = list(private_plan)
+        self.catalog = catalog
+
+    def _drop_replaced(self, cmd: Command) -> None:
+        """An instruction replaces the next step of the human's own plan that does the same kind of thing."""
+        if cmd.verb == "halt":
+            self.plan.clear()
+            return
+        for i, step in enumerate(self.plan):
+            parsed = parse_command(step, self.catalog)
+            if isinstance(parsed, Command) and parsed.verb == cmd.verb:
+                del self.plan[i]
+                return
+
+    def decide(self, assistant_speech: str | None, view: HumanView) -> HumanDecision:
+        if assistant_speech and assistant_speech.strip():
+            parsed = parse_speech(assistant_speech, self.catalog)
+            unclear = [p for p in parsed if isinstance(p, ParseFailure)]
+            if unclear:
+                return HumanDecision(commands=[], speech=f"Which {unclear[0].detail} do you mean? I am not sure what "
+                                                        f"'{unclear[0].text.strip()}' refers to.")
+            cmds = [p for p in parsed if isinstance(p, Command)]
+            for c in cmds:
+                self._drop_replaced(c)
+            return HumanDecision(commands=[c.text for c in cmds])
+        if self.plan:
+            return HumanDecision(commands=[self.plan.pop(0)], from_assistant=False)
+        return HumanDecision()

@@ -1,0 +1,103 @@
+"""`interactiveworld run`: every task of a folder, one episode each, appended to RUN_DIR/results.jsonl.
+Resumable: tasks with a valid (not voided) row are skipped; the ledger is append-only."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assistant, make_human
+from interactiveworld.bench.capabilities import evaluate_points, first_error
+from interactiveworld.bench.taskpack import TaskPack, load_packs, write_atomic
+from interactiveworld.episode import EpisodeResult, run_episode
+
+LOG = logging.getLogger(__name__)
+
+
+def result_row(pack: TaskPack, res: EpisodeResult, memory: bool) -> dict:
+    points = [] if res.voided else evaluate_points(pack, res.trace, res.goals_final)
+    eff = res.n_actions / pack.oracle_actions if res.passed and pack.oracle_actions else None
+    return {
+        "task_id": pack.task_id, "family": pack.family, "assistant": res.assistant, "human": res.human,
+        "memory": memory, "passed": res.passed, "completion": round(res.completion, 6), "n_actions": res.n_actions,
+        "oracle_actions": pack.oracle_actions, "efficiency": eff, "turns": res.turns, "voided": res.voided,
+        "void_reason": res.void_reason, "points": points,
+        "first_error": None if res.voided else first_error(points, res.trace, res.passed),
+        "goals_final": res.goals_final, "goals_at_handoff": res.goals_at_handoff, "digest": res.digest,
+        "pack_hash": pack.content_hash, "wall_s": res.wall_s,
+    }
+
+
+def _append(path: Path, row: dict) -> None:
+    with open(path, "a") as f:
+        f.write(json.dumps(row, sort_keys=True) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _done(path: Path) -> set[str]:
+    done = set()
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if not row.get("voided"):
+                done.add(row["task_id"])
+    return done
+
+
+def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory: bool = False,
+              render: bool | None = None, only: str = "", limit: int | None = None, bags: bool = False,
+              body: str = "capsule") -> list[dict]:
+    for name, kinds in ((assistant, REFERENCE_ASSISTANTS), (human, ("scripted",))):
+        if name not in kinds and not name.startswith("llm:"):
+            raise ValueError(f"unknown agent {name!r} (one of {', '.join(kinds)} or llm:<model>)")
+    packs = [p for p in load_packs(tasks_dir) if p.task_id.startswith(only)]
+    if limit is not None:
+        packs = packs[:limit]
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    manifest = {"assistant": assistant, "human": human, "memory": memory, "tasks_dir": str(tasks_dir), "body": body}
+    mpath = run_dir / "run.json"
+    if mpath.exists():
+        old = json.loads(mpath.read_text())
+        if {k: old.get(k) for k in ("assistant", "human", "memory")} != {k: manifest[k] for k in ("assistant", "human", "memory")}:
+            raise ValueError(f"{run_dir}: holds a run of assistant={old.get('assistant')} human={old.get('human')} "
+                             f"memory={old.get('memory')}; use another RUN_DIR")
+    else:
+        write_atomic(mpath, json.dumps({**manifest, "task_hashes": {p.task_id: p.content_hash for p in packs}}, indent=1))
+    results = run_dir / "results.jsonl"
+    done = _done(results)
+    is_llm = assistant.startswith("llm:") or human.startswith("llm:")
+    render = is_llm and assistant.startswith("llm:") if render is None else render
+    shared_assistant = None if assistant in REFERENCE_ASSISTANTS else make_assistant(assistant, None, memory)
+    h = make_human(human)
+    rows = []
+    try:
+        for pack in packs:
+            if pack.task_id in done:
+                continue
+            a = shared_assistant or make_assistant(assistant, pack, memory)
+            bag = None
+            if bags:
+                bag = run_dir / "bags" / pack.task_id
+                if bag.exists():  # a resumed run redoes the episode, and its bag with it
+                    import shutil
+
+                    shutil.rmtree(bag)
+            res = run_episode(pack, a, h, render=render, bag_path=bag, body=body)
+            row = result_row(pack, res, memory)
+            write_atomic(run_dir / "traces" / f"{pack.task_id}.json", json.dumps(res.trace, indent=1, default=str))
+            _append(results, row)
+            rows.append(row)
+            LOG.info("%s passed=%s completion=%.2f voided=%s", pack.task_id, row["passed"], row["completion"], row["voided"])
+    finally:
+        for agent in (shared_assistant, h):
+            close = getattr(agent, "close", None)
+            if close:
+                close()
+    return rows

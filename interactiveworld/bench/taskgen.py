@@ -1,0 +1,83 @@
+"""Builds InteractiveBench (6 families x 20 tasks) from the templates, runs the admission checks and freezes
+each admitted task as a JSON pack with a content hash.
+
+Admission (re-run by `interactiveworld tasks validate`): every goal predicate false at handoff; the oracle
+with the scripted executor passes; silent help fails; wrong help fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from interactiveworld.agents.assistants import make_assistant
+from interactiveworld.agents.scripted_human import ScriptedHuman
+from interactiveworld.bench.taskpack import FAMILIES, TaskPack, save_pack
+from interactiveworld.bench.templates_a import TEMPLATES as TEMPLATES_A
+from interactiveworld.bench.templates_b import TEMPLATES as TEMPLATES_B
+from interactiveworld.episode import run_episode
+
+VARIANTS_PER_TEMPLATE = 5
+TEMPLATES = {**TEMPLATES_A, **TEMPLATES_B}
+
+
+@dataclass(frozen=True)
+class Admission:
+    task_id: str
+    handoff_all_false: bool
+    oracle_passed: bool
+    silent_failed: bool
+    wrong_failed: bool
+    oracle_actions: int
+    detail: str = ""
+
+    @property
+    def admitted(self) -> bool:
+        return self.handoff_all_false and self.oracle_passed and self.silent_failed and self.wrong_failed
+
+
+def check_admission(pack: TaskPack) -> Admission:
+    runs = {name: run_episode(pack, make_assistant(name, pack), ScriptedHuman()) for name in ("oracle", "silent", "wrong")}
+    voided = [f"{n}: {r.void_reason}" for n, r in runs.items() if r.voided]
+    o = runs["oracle"]
+    return Admission(
+        task_id=pack.task_id,
+        handoff_all_false=bool(o.goals_at_handoff) and not any(o.goals_at_handoff),
+        oracle_passed=o.passed and not o.voided,
+        silent_failed=not runs["silent"].passed and not runs["silent"].voided,
+        wrong_failed=not runs["wrong"].passed and not runs["wrong"].voided,
+        oracle_actions=o.n_actions,
+        detail="; ".join(voided) or f"oracle goals {o.goals_final}, wrong goals {runs['wrong'].goals_final}",
+    )
+
+
+def all_drafts() -> list[TaskPack]:
+    out = []
+    for family in FAMILIES:
+        for template in TEMPLATES[family]:
+            out += [template(v) for v in range(VARIANTS_PER_TEMPLATE)]
+    return out
+
+
+def freeze(pack: TaskPack, adm: Admission) -> TaskPack:
+    pack = dataclasses.replace(pack, oracle_actions=adm.oracle_actions)
+    record = {"handoff_all_false": adm.handoff_all_false, "oracle_passed": adm.oracle_passed,
+              "silent_failed": adm.silent_failed, "wrong_failed": adm.wrong_failed}
+    return dataclasses.replace(pack, content_hash=pack.compute_hash(), admission=record)
+
+
+def generate(out_dir: Path, only: str | None = None) -> tuple[list[TaskPack], list[Admission]]:
+    """Admit and freeze every task (or those whose id starts with `only`); rejected ones are not written."""
+    frozen, rejected = [], []
+    for pack in all_drafts():
+        if only and not pack.task_id.startswith(only):
+            continue
+        adm = check_admission(pack)
+        if not adm.admitted:
+            rejected.append(adm)
+            continue
+        p = freeze(pack, adm)
+        save_pack(p, out_dir)
+        frozen.append(p)
+    return frozen, rejected

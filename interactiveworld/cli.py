@@ -1,0 +1,134 @@
+"""`interactiveworld <command>`: run, report, static, tasks (generate | validate | list), primitives."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from interactiveworld.bench.taskpack import TaskPackError, default_tasks_dir
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="interactiveworld", description="InteractiveWorld / InteractiveBench")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run an assistant with a human over a task folder (resumable)")
+    r.add_argument("--tasks", type=Path, default=default_tasks_dir())
+    r.add_argument("--assistant", required=True, help="oracle | silent | wrong | llm:<model>")
+    r.add_argument("--human", default="scripted", help="scripted | llm:<model>")
+    r.add_argument("--out", type=Path, required=True, help="RUN_DIR")
+    r.add_argument("--memory", action="store_true", help="memory-augmentation ablation (a factual ledger)")
+    r.add_argument("--render", choices=("auto", "yes", "no"), default="auto", help="render first-person frames")
+    r.add_argument("--only", default="", help="only task ids starting with this")
+    r.add_argument("--limit", type=int, default=None)
+    r.add_argument("--bags", action="store_true", help="also record each episode as rosbag2 in RUN_DIR/bags/")
+    r.add_argument("--body", choices=("capsule", "cmu"), default="capsule",
+                   help="the human's body: primitives capsules or dm_control's CMU humanoid")
+    rep = sub.add_parser("report", help="tables, efficiency, capability chart and error taxonomy of runs")
+    rep.add_argument("run_dirs", type=Path, nargs="+")
+    st = sub.add_parser("static", help="the static variant: fixed frames and one question per task")
+    st.add_argument("--tasks", type=Path, default=default_tasks_dir())
+    st.add_argument("--assistant", required=True)
+    st.add_argument("--out", type=Path, required=True)
+    t = sub.add_parser("tasks", help="task packs")
+    tsub = t.add_subparsers(dest="tcmd", required=True)
+    v = tsub.add_parser("validate", help="re-run the admission checks of every pack in DIR")
+    v.add_argument("dir", type=Path)
+    g = tsub.add_parser("generate", help="build, admit and freeze the 120 tasks")
+    g.add_argument("--out", type=Path, default=default_tasks_dir())
+    g.add_argument("--only", default=None)
+    ls = tsub.add_parser("list", help="list the tasks of DIR")
+    ls.add_argument("dir", type=Path, nargs="?", default=default_tasks_dir())
+    sub.add_parser("primitives", help="print the table of the 36 action primitives")
+    ro = sub.add_parser("ros-episode", help="one episode through the ROS 2 node graph (world, human, assistant, judge)")
+    ro.add_argument("--tasks", type=Path, default=default_tasks_dir())
+    ro.add_argument("--task", required=True, help="task id")
+    ro.add_argument("--assistant", required=True)
+    ro.add_argument("--human", default="scripted")
+    ro.add_argument("--bag", type=Path, default=None, help="record the graph's topics as rosbag2 here")
+    ro.add_argument("--body", choices=("capsule", "cmu"), default="capsule")
+    return p
+
+
+def _validate(folder: Path) -> int:
+    from interactiveworld.bench.taskgen import check_admission
+    from interactiveworld.bench.taskpack import load_packs
+
+    packs = load_packs(folder)
+    bad = 0
+    for pack in packs:
+        adm = check_admission(pack)
+        problems = [name for name, ok in (("a goal is already true at handoff", adm.handoff_all_false),
+                                          ("the oracle does not pass", adm.oracle_passed),
+                                          ("silent help passes", adm.silent_failed), ("wrong help passes", adm.wrong_failed),
+                                          ("the oracle action count changed", adm.oracle_actions == pack.oracle_actions)) if not ok]
+        if problems:
+            bad += 1
+            print(f"{pack.task_id}: REJECTED ({'; '.join(problems)})")
+    print(f"{len(packs) - bad}/{len(packs)} tasks admitted")
+    return 1 if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        if args.cmd == "run":
+            from interactiveworld.bench.runner import run_tasks
+
+            render = None if args.render == "auto" else args.render == "yes"
+            rows = run_tasks(args.tasks, args.assistant, args.human, args.out, args.memory, render, args.only, args.limit,
+                             args.bags, args.body)
+            print(f"ran {len(rows)} episodes -> {args.out / 'results.jsonl'}")
+        elif args.cmd == "report":
+            from interactiveworld.bench.report import write_report
+
+            print(write_report(args.run_dirs), end="")
+        elif args.cmd == "static":
+            from interactiveworld.bench.static import run_static
+
+            rows = run_static(args.tasks, args.assistant, args.out)
+            print(f"static accuracy {sum(r['correct'] for r in rows)}/{len(rows)} -> {args.out / 'static.jsonl'}")
+        elif args.cmd == "ros-episode":
+            import json
+
+            from interactiveworld.agents.assistants import make_assistant, make_human
+            from interactiveworld.bench.taskpack import load_pack
+            from interactiveworld.ros_graph import run_ros_episode
+
+            pack = load_pack(args.tasks / f"{args.task}.json")
+            a, h = make_assistant(args.assistant, pack), make_human(args.human)
+            try:
+                print(json.dumps(run_ros_episode(pack, a, h, args.bag, body=args.body), sort_keys=True))
+            finally:
+                for agent in (a, h):
+                    getattr(agent, "close", lambda: None)()
+        elif args.cmd == "primitives":
+            from interactiveworld.actions.primitives import catalogue_markdown
+
+            print(catalogue_markdown())
+        elif args.tcmd == "validate":
+            return _validate(args.dir)
+        elif args.tcmd == "generate":
+            from interactiveworld.bench.taskgen import generate
+
+            frozen, rejected = generate(args.out, args.only)
+            for adm in rejected:
+                print(f"{adm.task_id}: rejected ({adm.detail})")
+            print(f"{len(frozen)} tasks frozen in {args.out}")
+            return 1 if rejected else 0
+        elif args.tcmd == "list":
+            from interactiveworld.bench.taskpack import load_packs
+
+            for p in load_packs(args.dir):
+                print(f"{p.task_id:28} {p.family:14} {p.title}")
+        return 0
+    except (TaskPackError, ValueError, FileNotFoundError, TimeoutError) as exc:
+        print(f"interactiveworld: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

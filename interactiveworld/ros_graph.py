@@ -1,0 +1,237 @@
+"""The same closed loop as `episode.run_episode`, as four ROS 2 nodes talking over typed topics, plus a
+rosbag2 recorder. The in-process path stays the default (faster); this one exists so the loop can be
+observed, recorded and replaced piece by piece (a real person's speech, a remote model) on a ROS graph.
+
+Topics (all reliable, depth 200):
+  /interactiveworld/speech       reacthuman_msgs/msg/Speech  human and assistant utterances; the assistant's
+                                  text "" means wait and "[done]" means done
+  /interactiveworld/human/eye    sensor_msgs/msg/Image        first-person frames (rgb8)
+  /interactiveworld/human/commands std_msgs/msg/String        JSON {turn, commands, speech, from_assistant, done}
+  /interactiveworld/world/report std_msgs/msg/String          JSON {turn, report, visible, last_results}
+  /interactiveworld/world/state  std_msgs/msg/String          JSON final state {goals_final, goals_at_handoff, n_actions}
+  /interactiveworld/judge        std_msgs/msg/String          JSON verdict {task_id, passed, completion, goals}
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+from reacthuman_msgs.msg import Speech
+from sensor_msgs.msg import Image
+from std_msgs.msg import String
+
+from interactiveworld.agents.base import AssistantBrief, AssistantObservation, Frame, HumanView, select_frames
+from interactiveworld.bench.taskpack import TaskPack
+from interactiveworld.episode import Episode, _human_report, visible_names
+from interactiveworld.world.predicates import evaluate
+
+SPEECH, EYE, COMMANDS = "/interactiveworld/speech", "/interactiveworld/human/eye", "/interactiveworld/human/commands"
+REPORT, STATE, JUDGE = "/interactiveworld/world/report", "/interactiveworld/world/state", "/interactiveworld/judge"
+DONE_TEXT = "[done]"
+QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+
+
+def _json_msg(d: dict) -> String:
+    return String(data=json.dumps(d, sort_keys=True))
+
+
+class WorldNode(Node):
+    """Owns the simulator: runs the opening, executes the human's commands, publishes frames and reports."""
+
+    def __init__(self, pack: TaskPack, body: str = "capsule") -> None:
+        super().__init__("interactiveworld_world")
+        self.pack = pack
+        self.ep = Episode(pack, render=True, body=body)
+        self.eye = self.create_publisher(Image, EYE, QOS)
+        self.report = self.create_publisher(String, REPORT, QOS)
+        self.state = self.create_publisher(String, STATE, QOS)
+        self.create_subscription(String, COMMANDS, self._on_commands, QOS)
+        self.n_actions, self.goals_at_handoff, self.finished = 0, [], False
+
+    def _stamp(self):
+        t = self.ep.world.machine.clock_s
+        return rclpy.time.Time(seconds=int(t), nanoseconds=int((t % 1) * 1e9)).to_msg()
+
+    def _flush_frames(self) -> None:
+        for f in self.ep.pending:
+            msg = Image(height=f.image.shape[0], width=f.image.shape[1], encoding="rgb8", step=3 * f.image.shape[1],
+                        data=f.image.tobytes())
+            msg.header.stamp, msg.header.frame_id = self._stamp(), "human_eye"
+            self.eye.publish(msg)
+        self.ep.pending = []
+
+    def start(self) -> None:
+        self.ep.run_opening()
+        self.goals_at_handoff = [evaluate(g, self.ep.world) for g in self.pack.goals]
+        self.ep._on_frame("handoff")
+        self._flush_frames()
+        self._publish_report(0, self.pack.handoff, ())
+
+    def _publish_report(self, turn: int, report: str, last: tuple) -> None:
+        vis = [] if self.pack.blind else list(visible_names(self.ep.world, self.ep.catalog))
+        self.report.publish(_json_msg({"turn": turn, "report": report, "visible": vis, "last_results": list(last)}))
+
+    def _on_commands(self, msg: String) -> None:
+        d = json.loads(msg.data)
+        if self.finished:
+            return
+        if d.get("done"):
+            return self._finish()
+        results = [self.ep.execute(t) for t in d["commands"]]
+        self.n_actions += len(results)
+        events = [e for r in results for e in r.events]
+        text = " ".join(s for s in (d.get("speech", ""), _human_report(results, events)) if s) or "(waits)"
+        self._flush_frames()
+        if d["turn"] + 1 >= self.pack.max_turns:
+            return self._finish()
+        self._publish_report(d["turn"] + 1, text, tuple(r.message for r in results))
+
+    def _finish(self) -> None:
+        self.finished = True
+        goals = [evaluate(g, self.ep.world) for g in self.pack.goals]
+        self.state.publish(_json_msg({"task_id": self.pack.task_id, "goals_final": goals,
+                                      "goals_at_handoff": self.goals_at_handoff, "n_actions": self.n_actions,
+                                      "digest": self.ep.world.digest()}))
+
+
+class HumanNode(Node):
+    """Speaks the world's reports; turns the assistant's speech into commands for the world."""
+
+    def __init__(self, human, pack: TaskPack, catalog) -> None:
+        super().__init__("interactiveworld_human")
+        self.human, self.pack = human, pack
+        human.reset(pack.private_plan, pack.blind, catalog)
+        self.speech = self.create_publisher(Speech, SPEECH, QOS)
+        self.commands = self.create_publisher(String, COMMANDS, QOS)
+        self.create_subscription(String, REPORT, self._on_report, QOS)
+        self.create_subscription(Speech, SPEECH, self._on_speech, QOS)
+        self.turn, self.visible, self.last = 0, (), ()
+
+    def _on_report(self, msg: String) -> None:
+        d = json.loads(msg.data)
+        self.turn, self.visible, self.last = d["turn"], tuple(d["visible"]), tuple(d["last_results"])
+        out = Speech(speaker="human", text=d["report"])
+        out.header.stamp = self.get_clock().now().to_msg()
+        self.speech.publish(out)
+
+    def _on_speech(self, msg: Speech) -> None:
+        if msg.speaker != "assistant":
+            return
+        if msg.text == DONE_TEXT:
+            self.commands.publish(_json_msg({"turn": self.turn, "commands": [], "done": True}))
+            return
+        decision = self.human.decide(msg.text or None, HumanView(self.pack.blind, (), self.visible, self.last))
+        self.commands.publish(_json_msg({"turn": self.turn, "commands": decision.commands, "speech": decision.speech,
+                                         "from_assistant": decision.from_assistant, "done": bool(decision.error)}))
+
+
+class AssistantNode(Node):
+    """Sees only first-person frames and the human's speech; answers with speech, silence or done."""
+
+    def __init__(self, assistant, pack: TaskPack) -> None:
+        super().__init__("interactiveworld_assistant")
+        self.assistant = assistant
+        assistant.reset(AssistantBrief(pack.family, pack.task_id, pack.max_turns))
+        self.speech = self.create_publisher(Speech, SPEECH, QOS)
+        self.create_subscription(Image, EYE, self._on_eye, QOS)
+        self.create_subscription(Speech, SPEECH, self._on_speech, QOS)
+        self.frames: list[Frame] = []
+        self.turn = 0
+
+    def _on_eye(self, msg: Image) -> None:
+        img = np.frombuffer(bytes(msg.data), dtype=np.uint8).reshape(msg.height, msg.width, 3)
+        self.frames.append(Frame(img, "view"))
+
+    def _on_speech(self, msg: Speech) -> None:
+        if msg.speaker != "human":
+            return
+        reply = self.assistant.act(AssistantObservation(self.turn, select_frames(self.frames), msg.text))
+        self.frames, self.turn = [], self.turn + 1
+        text = {"speak": reply.text, "wait": "", "done": DONE_TEXT}[reply.mode]
+        out = Speech(speaker="assistant", text=text)
+        out.header.stamp = self.get_clock().now().to_msg()
+        self.speech.publish(out)
+
+
+class JudgeNode(Node):
+    """Reads the world's final state (never the assistant's claims) and publishes the verdict."""
+
+    def __init__(self) -> None:
+        super().__init__("interactiveworld_judge")
+        self.pub = self.create_publisher(String, JUDGE, QOS)
+        self.create_subscription(String, STATE, self._on_state, QOS)
+        self.verdict: dict | None = None
+
+    def _on_state(self, msg: String) -> None:
+        d = json.loads(msg.data)
+        scored = [ok for ok, before in zip(d["goals_final"], d["goals_at_handoff"]) if not before]
+        self.verdict = {"task_id": d["task_id"], "passed": bool(scored) and all(scored),
+                        "completion": sum(scored) / len(scored) if scored else 0.0, "goals": d["goals_final"],
+                        "n_actions": d["n_actions"], "digest": d["digest"]}
+        self.pub.publish(_json_msg(self.verdict))
+
+
+class RecorderNode(Node):
+    """Records the graph's topics as raw CDR into a rosbag2 folder (reacthuman's bag writer)."""
+
+    TOPICS = ((SPEECH, Speech, "reacthuman_msgs/msg/Speech"), (EYE, Image, "sensor_msgs/msg/Image"),
+              (COMMANDS, String, "std_msgs/msg/String"), (JUDGE, String, "std_msgs/msg/String"))
+
+    def __init__(self, path: Path) -> None:
+        super().__init__("interactiveworld_recorder")
+        from reacthuman.recording.bag import BagWriter
+
+        self.writer = BagWriter(Path(path))
+        for topic, cls, name in self.TOPICS:
+            self.create_subscription(cls, topic, lambda raw, t=topic, n=name: self._write(t, n, raw), QOS, raw=True)
+
+    def _write(self, topic: str, msgtype: str, raw: bytes) -> None:
+        self.writer.write(topic, msgtype, self.get_clock().now().nanoseconds, raw)
+
+
+def run_ros_episode(pack: TaskPack, assistant, human, bag_path: Path | None = None, timeout_s: float = 300.0,
+                    body: str = "capsule") -> dict:
+    """One episode through the node graph; returns the judge's verdict (raises TimeoutError if none)."""
+    own_init = not rclpy.ok()
+    if own_init:
+        rclpy.init()
+    world = WorldNode(pack, body)
+    nodes = [world, HumanNode(human, pack, world.ep.catalog), AssistantNode(assistant, pack), JudgeNode()]
+    if bag_path is not None:
+        nodes.append(RecorderNode(bag_path))
+    ex = SingleThreadedExecutor()
+    for n in nodes:
+        ex.add_node(n)
+    try:
+        deadline = time.monotonic() + timeout_s
+        judge = nodes[3]
+        # let discovery match every endpoint before the first message (reliable QoS keeps the rest)
+        while not (world.count_subscribers(REPORT) and world.count_subscribers(EYE) and world.count_publishers(COMMANDS)
+                   and judge.count_publishers(STATE) and nodes[1].count_publishers(SPEECH) >= 2):
+            if time.monotonic() > deadline:
+                raise TimeoutError("the node graph did not connect")
+            ex.spin_once(timeout_sec=0.05)
+        world.start()
+        while judge.verdict is None:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"task {pack.task_id}: no verdict within {timeout_s:.0f} s")
+            ex.spin_once(timeout_sec=0.1)
+        for _ in range(20):  # let the recorder take the verdict
+            ex.spin_once(timeout_sec=0.02)
+        return judge.verdict
+    finally:
+        if bag_path is not None:
+            nodes[-1].writer.close()
+        world.ep.close()
+        for n in nodes:
+            ex.remove_node(n)
+            n.destroy_node()
+        if own_init:
+            rclpy.shutdown()
