@@ -12,6 +12,7 @@ from pathlib import Path
 from rclpy.action import ActionServer
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.executors import MultiThreadedExecutor
+from rclpy.serialization import deserialize_message
 from reacthuman_msgs.action import RunEpisode
 from reacthuman_msgs.srv import GenerateScene
 
@@ -19,7 +20,7 @@ from reacthuman import graph
 from reacthuman.evaluation.episode_files import EpisodeFolder
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.episode_recorder import EpisodeRecorder
-from reacthuman.nodes.runtime import ContractNode, positive, run
+from reacthuman.nodes.runtime import ContractNode, msg_type, positive, run
 
 PHASE_BY_TOPIC = {graph.OBSERVATION: "frozen", graph.PLAN: "execute", graph.OUTCOME: "score"}
 
@@ -28,18 +29,24 @@ class EpisodeManagerNode(ContractNode):
     def __init__(self) -> None:
         self._seen: dict[str, object] = {}
         self._done = threading.Event()
-        callbacks = {t: (lambda msg, t=t: self._on_topic(t, msg)) for t in (*PHASE_BY_TOPIC, graph.SCORE)}
-        super().__init__("episode_manager", callbacks)
+        self.recorder = EpisodeRecorder()
+        topics = graph.NODES["episode_manager"].subscribes
+        super().__init__("episode_manager", {t: (lambda raw, t=t: self._on_raw(t, raw)) for t in topics}, raw=True)
         self.run_dir = Path(self.declare("run_dir", "runs/adhoc", "run folder: episodes/<model>/<scene_id>/ go here"))
         self.timeout_s = self.declare("episode_timeout_s", 900.0, "wall seconds one episode may take", positive)
         self.group = ReentrantCallbackGroup()
         self.generate = self.create_client(GenerateScene, graph.GENERATE_SCENE_SRV, callback_group=self.group)
-        self.recorder = EpisodeRecorder(self)
         self.scene_id = ""
         ActionServer(self, RunEpisode, graph.RUN_EPISODE_ACTION, self._execute, callback_group=self.group)
 
+    def _on_raw(self, topic: str, raw: bytes) -> None:
+        msgtype = self.contract.subscribes[topic]
+        self.recorder.write(topic, msgtype, raw)
+        if topic in PHASE_BY_TOPIC or topic == graph.SCORE:
+            self._on_topic(topic, deserialize_message(raw, msg_type(msgtype)))
+
     def _on_topic(self, topic: str, msg) -> None:
-        if getattr(msg, "scene_id", None) != self.scene_id:
+        if msg.scene_id != self.scene_id:
             return
         self._seen[topic] = msg
         if topic == graph.SCORE:

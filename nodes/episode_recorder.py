@@ -1,5 +1,6 @@
-"""Records every topic of the graph contract into one rosbag2 folder per episode (raw CDR). Used by the
-episode manager, which knows where an episode starts and ends.
+"""Writes one rosbag2 folder per episode from raw CDR messages. The episode manager feeds it from its raw
+subscriptions, so a message is in the bag before the manager acts on it (the score ends the episode only
+once the score itself is recorded).
 
 Stamps are the episode's sim time: the latest /clock received since the episode began, 0 before the body's
 first tick (the scene announcement). The body publishes /clock only while it simulates, so any /clock that
@@ -7,45 +8,44 @@ arrives after start() belongs to this episode."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
-from rclpy.node import Node
 from rclpy.serialization import deserialize_message
 from rosgraph_msgs.msg import Clock
 
 from reacthuman import graph
-from reacthuman.nodes.runtime import msg_type, qos_for
 from reacthuman.recording.bag import BagWriter
 
 
 class EpisodeRecorder:
-    def __init__(self, node: Node, topics: dict[str, str] | None = None) -> None:
-        self.node = node
+    def __init__(self) -> None:
         self.writer: BagWriter | None = None
-        self.topics = topics or graph.NODES["episode_manager"].subscribes
-        self._subs = [
-            node.create_subscription(msg_type(ty), t, lambda raw, t=t, ty=ty: self._on(t, ty, raw), qos_for(t), raw=True)
-            for t, ty in self.topics.items()
-        ]
+        self.sim_ns = 0
+        self._lock = threading.Lock()  # messages arrive on executor threads; start/stop on the action's
 
     def start(self, path: Path) -> None:
         self.abort()
-        self.sim_ns = 0
-        self.writer = BagWriter(path)
+        with self._lock:
+            self.sim_ns = 0
+            self.writer = BagWriter(path)
 
-    def _on(self, topic: str, msgtype: str, raw: bytes) -> None:
-        if self.writer is None:
-            return
-        if topic == graph.CLOCK:
-            clock = deserialize_message(raw, Clock).clock
-            self.sim_ns = clock.sec * 1_000_000_000 + clock.nanosec
-        self.writer.write(topic, msgtype, self.sim_ns, raw)
+    def write(self, topic: str, msgtype: str, raw: bytes) -> None:
+        with self._lock:
+            if self.writer is None:
+                return
+            if topic == graph.CLOCK:
+                clock = deserialize_message(raw, Clock).clock
+                self.sim_ns = clock.sec * 1_000_000_000 + clock.nanosec
+            self.writer.write(topic, msgtype, self.sim_ns, raw)
 
     def stop(self) -> Path | None:
-        writer, self.writer = self.writer, None
-        return writer.close() if writer else None
+        with self._lock:
+            writer, self.writer = self.writer, None
+            return writer.close() if writer else None
 
     def abort(self) -> None:
-        writer, self.writer = self.writer, None
-        if writer:
-            writer.abort()
+        with self._lock:
+            writer, self.writer = self.writer, None
+            if writer:
+                writer.abort()

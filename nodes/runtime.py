@@ -36,15 +36,17 @@ class ContractNode(Node):
 
     Subclasses register callbacks in `callbacks` (topic -> function) before calling super().__init__;
     a subscribed topic without a callback is still created (so the graph is as declared) and ignored.
+    With raw=True callbacks receive the serialized bytes (for recording).
     """
 
-    def __init__(self, contract_name: str, callbacks: dict[str, Callable[[Any], None]] | None = None) -> None:
+    def __init__(self, contract_name: str, callbacks: dict[str, Callable[[Any], None]] | None = None,
+                 raw: bool = False) -> None:
         self.contract = graph.NODES[contract_name]
         super().__init__(contract_name)
         callbacks = callbacks or {}
         self.pub = {t: self.create_publisher(msg_type(ty), t, qos_for(t)) for t, ty in self.contract.publishes.items()}
         self.subs = [
-            self.create_subscription(msg_type(ty), t, callbacks.get(t, lambda _msg: None), qos_for(t))
+            self.create_subscription(msg_type(ty), t, callbacks.get(t, lambda _msg: None), qos_for(t), raw=raw)
             for t, ty in self.contract.subscribes.items()
         ]
         self._validators: dict[str, Callable[[Any], str | None]] = {}

@@ -118,14 +118,16 @@ def graph_env(domain_id: int | None) -> dict[str, str]:
 
 def run_graph(nodes: list[NodeSpec], env: dict[str, str], duration_s: float | None = None) -> int:
     """Run until a signal, a node's exit, or duration_s. 0 on a clean stop, else the failing status."""
-    stop = threading.Event()
-    previous = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGINT, signal.SIGTERM)}
+    # A plain flag: a handler that takes a lock (Event.set) can deadlock when a second signal lands while
+    # the main thread holds that lock.
+    stop = {"requested": False}
+    previous = {s: signal.signal(s, lambda *_: stop.__setitem__("requested", True)) for s in (signal.SIGINT, signal.SIGTERM)}
     graph = Graph(nodes, env)
     status = 0
     try:
         graph.start()
         started = time.monotonic()
-        while not stop.is_set():
+        while not stop["requested"]:
             exited = graph.first_exit()
             if exited:
                 node, code = exited

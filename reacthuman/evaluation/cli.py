@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import sys
 import threading
@@ -55,8 +56,25 @@ class Run:
         self.progress.note(f"infrastructure failure, giving up on {scene_id} x {model}: {error}")
 
 
-def _work(run: Run, config: WorkerConfig, domain_id: int, todo: "queue.Queue[str]", retries: int) -> None:
-    worker = GraphWorker(config, domain_id, run.run_dir / "logs" / f"{config.model.replace('/', '_')}-d{domain_id}.log")
+class Domains:
+    """ROS domains for graph starts: each start takes the next one, from an offset that differs between
+    invocations, so a graph never shares its domain with one still shutting down (a killed earlier run)."""
+
+    SPAN = 100
+
+    def __init__(self, base: int) -> None:
+        self.base, self._next = base, os.getpid() % self.SPAN
+        self._lock = threading.Lock()
+
+    def take(self) -> int:
+        with self._lock:
+            self._next += 1
+            return self.base + self._next % self.SPAN
+
+
+def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[str]", retries: int) -> None:
+    log = run.run_dir / "logs" / f"{config.model.replace('/', '_')}.log"
+    worker = GraphWorker(config, domains, log)
     try:
         worker.start()
         while True:
@@ -89,9 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1, help="independent graphs run side by side")
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
     p.add_argument("--modality", default="state_text", choices=("images", "state_text", "both"))
+    p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
-    p.add_argument("--domain-base", type=int, default=100, help="ROS domain of the first worker")
+    p.add_argument("--domain-base", type=int, default=100, help="graphs use ROS domains base .. base+99")
     args = p.parse_args(argv)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     try:
@@ -99,13 +118,16 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--limit must be >= 1")
         if args.workers < 1:
             raise ValueError("--workers must be >= 1")
+        if not 0 <= args.domain_base <= 132:
+            raise ValueError("--domain-base must be in 0..132 (graphs use base..base+99 of ROS's 0..232)")
         unknown = [m for m in models if not known_model(m)]
         if unknown or not models:
             raise ValueError(f"unknown model(s): {', '.join(unknown) or '(none given)'}")
         scenes, scene_hash = load_scene_set(args.scenes, args.limit)
         args.out.mkdir(parents=True, exist_ok=True)
         done = done_pairs(args.out)
-        config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries}
+        config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries,
+                  "videos": args.videos}
         manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models))
     except (ValueError, OSError) as exc:
         print(f"reacthuman eval: {exc}", file=sys.stderr)
@@ -116,16 +138,16 @@ def main(argv: list[str] | None = None) -> int:
     if progress.done:
         progress.note(f"resuming: {progress.done} of {total} episodes already in the ledger")
     run = Run(args.out, progress)
-    status = "complete"
+    status, domains = "complete", Domains(args.domain_base)
     try:
-        for i, model in enumerate(models):
+        for model in models:
             q: "queue.Queue[str]" = queue.Queue()
             for scene_id in todo[model]:
                 q.put(scene_id)
             config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
-                                  episode_timeout_s=args.episode_timeout)
-            threads = [threading.Thread(target=_work, args=(run, config, args.domain_base + i * args.workers + w, q, args.retries))
-                       for w in range(min(args.workers, max(q.qsize(), 1)))]
+                                  videos=args.videos, episode_timeout_s=args.episode_timeout)
+            threads = [threading.Thread(target=_work, args=(run, config, domains, q, args.retries))
+                       for _ in range(min(args.workers, max(q.qsize(), 1)))]
             for t in threads:
                 t.start()
             for t in threads:

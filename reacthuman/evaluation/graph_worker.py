@@ -32,7 +32,9 @@ class WorkerConfig:
     run_dir: Path
     engine: str = "genesis"
     modality: str = "state_text"
+    videos: bool = False
     startup_timeout_s: float = 300.0
+    accept_timeout_s: float = 60.0
     episode_timeout_s: float = 900.0
 
 
@@ -45,18 +47,20 @@ class EpisodeResult:
 
 
 class GraphWorker:
-    def __init__(self, config: WorkerConfig, domain_id: int, log_path: Path) -> None:
-        self.config, self.domain_id, self.log_path = config, domain_id, log_path
+    def __init__(self, config: WorkerConfig, domains, log_path: Path) -> None:
+        self.config, self.domains, self.log_path = config, domains, log_path
+        self.domain_id = -1
         self.proc: subprocess.Popen | None = None
         self.context: rclpy.Context | None = None
 
     def start(self) -> None:
         c = self.config
+        self.domain_id = self.domains.take()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("a")
         cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
                f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
-               f"modality:={c.modality}"]
+               f"modality:={c.modality}", f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}"]
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         log.close()
         self.context = rclpy.Context()
@@ -77,10 +81,11 @@ class GraphWorker:
             raise RuntimeError(f"the graph exited with status {self.proc.returncode} (log: {self.log_path})")
 
     def _wait(self, future, deadline: float) -> object:
+        started = time.monotonic()
         while not future.done():
             self._check_alive()
             if time.monotonic() > deadline:
-                raise TimeoutError(f"no answer within {self.config.episode_timeout_s:.0f} s")
+                raise TimeoutError(f"no answer from the graph within {time.monotonic() - started:.0f} s")
             self.executor.spin_once(timeout_sec=0.1)
         return future.result()
 
@@ -90,7 +95,8 @@ class GraphWorker:
         goal = RunEpisode.Goal(scene_id=scene_id, scenes_dir=str(self.config.scenes_dir), model=self.config.model)
         try:
             handle = self._wait(self.client.send_goal_async(
-                goal, feedback_callback=(lambda fb: on_phase(fb.feedback.phase)) if on_phase else None), deadline)
+                goal, feedback_callback=(lambda fb: on_phase(fb.feedback.phase)) if on_phase else None),
+                min(deadline, started + self.config.accept_timeout_s))
             if not handle.accepted:
                 return EpisodeResult(False, None, "goal rejected", time.monotonic() - started)
             result = self._wait(handle.get_result_async(), deadline).result
