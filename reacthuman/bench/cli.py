@@ -1,0 +1,190 @@
+"""`reacthuman bench [--quick] [--json OUT] [--sections a,b] [--markdown OUT.md]`
+
+Measures every stage against its own limit, each figure a median of repeats, ratios measured in the same
+run; prints a table and writes JSON with the top-level sections physics, render, transport, episode,
+scenes, scoring, memory (plus machine and run). No figure is a pass/fail test: a section that cannot run is
+reported with its error and the command exits 1."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+from reacthuman.bench.common import load_average, machine
+
+SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory")
+NEEDS_SCENE = ("physics", "render", "episode")
+
+log = logging.getLogger("reacthuman.bench")
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    """How much each section measures (the full run; `quick()` is the tiny version)."""
+
+    physics_steps: int = 480
+    physics_repeats: int = 5
+    render_repeats: int = 5
+    transport_windows: int = 30
+    transport_warmup: int = 3
+    transport_repeats: int = 3
+    episode_repeats: int = 3
+    episode_warmup: bool = True
+    scenes_per_repeat: int = 17
+    scenes_repeats: int = 3
+    scoring_decisions: int = 3000
+    scoring_repeats: int = 3
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if isinstance(value, int) and not isinstance(value, bool) and value < (0 if name == "transport_warmup" else 1):
+                raise ValueError(f"BenchConfig.{name} must be >= 1, got {value}")
+
+    @classmethod
+    def quick(cls) -> "BenchConfig":
+        return cls(physics_steps=60, physics_repeats=3, render_repeats=2, transport_windows=5, transport_warmup=1,
+                   transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=2, scenes_repeats=1,
+                   scoring_decisions=300, scoring_repeats=2)
+
+
+def _parse_sections(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return SECTIONS
+    names = tuple(s.strip() for s in text.split(",") if s.strip())
+    unknown = [n for n in names if n not in SECTIONS]
+    if unknown or not names:
+        raise ValueError(f"--sections: unknown section(s) {', '.join(unknown) or '(none given)'} "
+                         f"(choose from {', '.join(SECTIONS)})")
+    return names
+
+
+def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_base: int,
+              progress: Callable[[str], None] = lambda s: None) -> dict:
+    report: dict = {"machine": machine(), "run": {"quick": cfg == BenchConfig.quick(), "config": asdict(cfg),
+                                                  "sections": list(sections),
+                                                  "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}
+    durations: dict[str, float] = {}
+    spec, scenes_dir = None, work / "scenes"
+    state: dict = {}
+
+    def section(name: str, fn: Callable[[], dict]) -> None:
+        if name not in sections:
+            report[name] = {"skipped": "not in --sections"}
+            return
+        progress(f"bench: {name} ...")
+        t = time.perf_counter()
+        try:
+            report[name] = fn()
+            report[name]["load_average"] = load_average()
+        except Exception as exc:  # one broken stage must not hide the others' figures
+            log.debug("section %s failed", name, exc_info=True)
+            report[name] = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]}
+        durations[name] = round(time.perf_counter() - t, 1)
+        progress(f"bench: {name} done in {durations[name]:.0f} s")
+
+    if any(n in sections for n in NEEDS_SCENE):
+        from reacthuman.bench.scene_set import generate_scenes
+
+        progress("bench: generating the benchmark scene ...")
+        try:
+            spec = generate_scenes(scenes_dir, 1)[0]
+        except Exception as exc:
+            for name in NEEDS_SCENE:
+                report[name] = {"error": f"no benchmark scene: {exc}"}
+            sections = tuple(n for n in sections if n not in NEEDS_SCENE)
+
+    from reacthuman.bench import scoring, scenes, transport
+
+    section("scoring", lambda: scoring.scoring_section(cfg.scoring_decisions, cfg.scoring_repeats, work))
+    section("transport", lambda: transport.transport_section(domain_base, cfg.transport_windows, cfg.transport_warmup,
+                                                             cfg.transport_repeats))
+    section("scenes", lambda: scenes.scenes_section(cfg.scenes_per_repeat, cfg.scenes_repeats))
+    if spec is not None:
+        from reacthuman.bench import episode, physics, render
+
+        section("physics", lambda: physics.physics_section(spec, cfg.physics_steps, cfg.physics_repeats))
+        section("render", lambda: render.render_section(spec, cfg.render_repeats, frames_per_window=episode.BodyShape().frame_count))
+
+        def run_episode_section() -> dict:
+            out = episode.episode_section(spec, scenes_dir, work, cfg.episode_repeats, cfg.episode_warmup, domain_base + 1)
+            state["nodes_mib"] = out.pop("_nodes_peak_mib")
+            return out
+
+        section("episode", run_episode_section)
+    from reacthuman.bench.memory import memory_section
+
+    section("memory", lambda: memory_section(state.get("nodes_mib")))
+    for name in SECTIONS:
+        report.setdefault(name, {"skipped": "not in --sections"})
+    report["run"].update({"ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "section_wall_s": durations,
+                          "load_average_end": load_average()})
+    return report
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump(data, fh, indent=1)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="reacthuman bench", description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="a tiny version of every section (a few minutes)")
+    p.add_argument("--json", type=Path, default=None, help="write the JSON report here")
+    p.add_argument("--markdown", type=Path, default=None, help="also write the table as Markdown here")
+    p.add_argument("--sections", default=None, help=f"comma-separated subset of: {', '.join(SECTIONS)}")
+    p.add_argument("--domain-base", type=int, default=None, help="ROS domains used: base .. base+2 (default from pid)")
+    p.add_argument("--work-dir", type=Path, default=None, help="scratch folder (default: a temporary one)")
+    args = p.parse_args(argv)
+    try:
+        sections = _parse_sections(args.sections)
+        domain_base = 30 + os.getpid() % 60 if args.domain_base is None else args.domain_base
+        if not 0 <= domain_base <= 99:
+            raise ValueError(f"--domain-base must be in [0, 99], got {domain_base}")
+        if args.json is not None and args.json.is_dir():
+            raise ValueError(f"--json {args.json} is a folder, not a file")
+    except ValueError as exc:
+        print(f"reacthuman bench: {exc}", file=sys.stderr)
+        return 2
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # shared machines: one thread per process, as the nodes run
+    cfg = BenchConfig.quick() if args.quick else BenchConfig()
+    progress = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
+    if args.work_dir is not None:
+        args.work_dir.mkdir(parents=True, exist_ok=True)
+        report = run_bench(cfg, sections, args.work_dir, domain_base, progress)
+    else:
+        with tempfile.TemporaryDirectory(prefix="reacthuman-bench-") as tmp:
+            report = run_bench(cfg, sections, Path(tmp), domain_base, progress)
+    from reacthuman.bench.table import render_markdown, render_text, verdicts
+
+    report["run"]["verdicts"] = verdicts(report)
+    print(render_text(report))
+    for label, key in (("far from limit", "far_from_limit"), ("missing goal", "missing_goal")):
+        if report["run"]["verdicts"][key]:
+            print(f"\n{label}:\n  " + "\n  ".join(report["run"]["verdicts"][key]))
+    if args.json is not None:
+        write_json_atomic(args.json, report)
+    if args.markdown is not None:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(render_markdown(report) + "\n")
+    failed = [n for n in SECTIONS if "error" in report.get(n, {})]
+    if failed:
+        print(f"reacthuman bench: section(s) failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0

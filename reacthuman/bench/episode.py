@@ -1,0 +1,161 @@
+"""Episode: wall time of one episode through the ROS graph (six node processes, a reference brain) against
+the same episode in one process with direct calls (reacthuman.evaluation.episode.run_episode), the graph's
+overhead ratio, and where the time goes by stage.
+
+Both sides run one untimed warm-up episode first (Genesis loads its compiled kernels on the first scene),
+then `repeats` timed episodes of the same scene; the medians are compared. The graph's episode also writes
+the bag and the episode folder; the in-process one does not, so its `recording` stage is measured apart by
+rewriting the graph's bag of that episode with the same writer."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from reacthuman.bench.common import Goal, Repeats
+from reacthuman.bench.memory import tree_peak_rss
+from reacthuman.scenes.spec import SceneSpec
+
+OVERHEAD_GOAL = Goal(1.15, "x in-process", False, "the graph may cost at most 15% over direct calls")
+BENCH_MODEL = "oracle"  # a reference brain: the plan stage is the scaffolding's, not a model's
+
+
+@dataclass(frozen=True)
+class BodyShape:
+    """The body node's defaults (nodes/body_node.py), so both sides simulate and render the same work."""
+
+    frame_width_px: int = 320
+    frame_height_px: int = 180
+    frame_count: int = 5
+    observation_window_s: float = 0.6
+    horizon_s: float = 4.0
+
+
+class _Domains:
+    def __init__(self, base: int) -> None:
+        self._ids = itertools.count(base)
+
+    def take(self) -> int:
+        return next(self._ids)
+
+
+def _in_process_once(spec: SceneSpec, shape: BodyShape) -> dict[str, float]:
+    from reacthuman.brain import make_brain
+    from reacthuman.control.spine import Spine, default_config as spine_config
+    from reacthuman.evaluation.episode import run_episode
+    from reacthuman.sim_bridge.body import Body, default_config as body_config
+
+    body = Body(body_config(engine="genesis", observation_window_s=shape.observation_window_s,
+                            frame_width_px=shape.frame_width_px, frame_height_px=shape.frame_height_px,
+                            frame_count=shape.frame_count, horizon_s=shape.horizon_s))
+    render_s = 0.0
+    render_frameset = body._render_frameset
+
+    def timed_render(s):  # the body's own render of one frame-set, timed inside the window stage
+        nonlocal render_s
+        t = time.perf_counter()
+        try:
+            return render_frameset(s)
+        finally:
+            render_s += time.perf_counter() - t
+
+    body._render_frameset = timed_render
+    brain = make_brain(BENCH_MODEL)
+    t = time.perf_counter()
+    try:
+        result = run_episode(spec, brain, body, Spine(spine_config()))
+        total_s = time.perf_counter() - t
+    finally:
+        brain.close()
+        body.close()
+    stages = dict(result.timings_s)
+    stages["render"] = render_s
+    stages["window"] = stages.get("window", 0.0) - render_s  # window simulation without its renders
+    stages["total"] = total_s
+    return stages
+
+
+def in_process(spec: SceneSpec, repeats: int, warmup: bool, shape: BodyShape = BodyShape()) -> dict:
+    if warmup:
+        _in_process_once(spec, shape)
+    runs = [_in_process_once(spec, shape) for _ in range(repeats)]
+    stages = {k: Repeats.of([r[k] for r in runs]).to_dict(3) for k in runs[0]}
+    return {"episodes": repeats, "stages_s": stages}
+
+
+def recording_cost_s(bag: Path, scratch: Path) -> float:
+    """Seconds to write the messages of `bag` into a new bag (the graph recorder's writing work)."""
+    from reacthuman.recording.bag import BagWriter, read_bag
+
+    messages = list(read_bag(bag))
+    out = scratch / f"bag_copy_{time.monotonic_ns()}"
+    t = time.perf_counter()
+    writer = BagWriter(out)
+    for m in messages:
+        writer.write(m.topic, m.msgtype, m.stamp_ns, m.raw)
+    writer.close()
+    return time.perf_counter() - t
+
+
+def through_graph(scenes_dir: Path, run_dir: Path, scene_id: str, repeats: int, warmup: bool, domain_base: int) -> dict:
+    from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
+
+    worker = GraphWorker(WorkerConfig(model=BENCH_MODEL, scenes_dir=scenes_dir, run_dir=run_dir),
+                         _Domains(domain_base), run_dir / "logs" / "graph.log")
+    t = time.perf_counter()
+    worker.start()
+    startup_s = time.perf_counter() - t
+    walls, phases, memory, warmup_s = [], [], {}, None
+    try:
+        for k in range(int(warmup) + repeats):
+            marks: list[tuple[str, float]] = []
+            started = time.perf_counter()
+            result = worker.run_episode(scene_id, on_phase=lambda p: marks.append((p, time.perf_counter() - started)))
+            if not result.ok:
+                raise RuntimeError(f"graph episode {scene_id} failed: {result.error} (log: {worker.log_path})")
+            if k < int(warmup):
+                warmup_s = result.wall_s
+            else:
+                walls.append(result.wall_s)
+                phases.append(_phase_durations(marks, result.wall_s))
+        memory = tree_peak_rss(worker.proc.pid)
+    finally:
+        worker.stop()
+    names = sorted({p for d in phases for p in d})
+    return {"episodes": repeats, "action_server_ready_s": round(startup_s, 2),
+            "warmup_episode_s": None if warmup_s is None else round(warmup_s, 2),
+            "startup_note": "action_server_ready_s: launch until the episode manager answers; the body's Genesis "
+                            "import and first kernel load fall into the untimed warm-up episode",
+            "wall_s": Repeats.of(walls).to_dict(3),
+            "phases_s": {p: Repeats.of([d.get(p, 0.0) for d in phases]).to_dict(3) for p in names},
+            "phase_note": "from the episode manager's feedback (polled every 0.2 s): 'window' covers the scene "
+                          "announcement, scene build, window simulation and rendering",
+            "nodes_peak_mib": memory}
+
+
+def _phase_durations(marks: list[tuple[str, float]], wall_s: float) -> dict[str, float]:
+    points = [("window", 0.0)] + marks
+    out: dict[str, float] = {}
+    for (name, t0), (_, t1) in zip(points, points[1:] + [("end", wall_s)]):
+        out[name] = out.get(name, 0.0) + max(0.0, t1 - t0)
+    return out
+
+
+def episode_section(spec: SceneSpec, scenes_dir: Path, work_dir: Path, repeats: int, warmup: bool,
+                    domain_base: int) -> dict:
+    local = in_process(spec, repeats, warmup)
+    run_dir = work_dir / "graph_run"
+    graph = through_graph(scenes_dir, run_dir, spec.scene_id, repeats, warmup, domain_base)
+    bag = run_dir / "episodes" / BENCH_MODEL / spec.scene_id / "bag"
+    recording = Repeats.of([recording_cost_s(bag, work_dir) for _ in range(max(repeats, 1))])
+    local["stages_s"]["recording"] = recording.to_dict(3)
+    ratio = graph["wall_s"]["median"] / local["stages_s"]["total"]["median"]
+    memory = graph.pop("nodes_peak_mib")
+    return {"scene_id": spec.scene_id, "model": BENCH_MODEL, "body": BodyShape().__dict__,
+            "in_process": local, "graph": graph, "overhead_ratio": round(ratio, 3),
+            "goal": OVERHEAD_GOAL.to_dict(ratio),
+            "recording_note": "in_process.stages_s.recording: rewriting the graph episode's bag (not part of "
+                              "in_process total, which records nothing)",
+            "_nodes_peak_mib": memory}

@@ -1,0 +1,145 @@
+"""The readable table printed after a run: one row per measured stage, with its reference, ratio, goal and
+verdict ("far from limit by Nx" where it is), built from the JSON report alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Row:
+    section: str
+    stage: str
+    measured: str
+    reference: str = ""
+    ratio: str = ""
+    goal: str = ""
+    verdict: str = ""
+
+
+def _goal(g: dict | None) -> tuple[str, str]:
+    if not g:
+        return "", ""
+    side = ">=" if g["higher_is_better"] else "<="
+    return f"{side} {g['value']:.4g} {g['unit']}", g["verdict"]
+
+
+def _med(d: dict, scale: float = 1.0, digits: int = 2) -> str:
+    return f"{d['median'] * scale:.{digits}f}"
+
+
+def rows(report: dict) -> list[Row]:
+    out: list[Row] = []
+    for name in ("physics", "render", "transport", "episode", "scenes", "scoring", "memory"):
+        section = report.get(name) or {}
+        if "error" in section or "skipped" in section:
+            out.append(Row(name, "-", section.get("error") or section.get("skipped")))
+            continue
+        out.extend(_SECTION_ROWS[name](section))
+    return out
+
+
+def _physics(s: dict) -> list[Row]:
+    out = []
+    for c in s["cases"]:
+        g, v = _goal(c["goal"])
+        out.append(Row("physics", f"{c['engine']} step {'with' if c['with_g1'] else 'without'} G1",
+                       f"{_med(c['step_ms'], digits=3)} ms", f"dt {s['dt_s'] * 1e3:.3f} ms",
+                       f"RTF {c['real_time_factor']:.2f}", g, v))
+    return out
+
+
+def _render(s: dict) -> list[Row]:
+    out = []
+    for r in s["resolutions"]:
+        g, v = _goal(r["goal"])
+        out.append(Row("render", f"frame-set (3 views) {r['resolution']}", f"{_med(r['adapter_ms_per_frame_set'], digits=1)} ms",
+                       f"raw {_med(r['raw_ms_per_frame_set'], digits=1)} ms", f"{r['ratio']:.2f}x", g, v))
+        if "window_render_s" in r:
+            out.append(Row("render", f"  5 frame-sets (one window) {r['resolution']}", f"{r['window_render_s']:.2f} s"))
+    return out
+
+
+def _transport(s: dict) -> list[Row]:
+    out = []
+    for r in s["settings"]:
+        g, v = _goal(r["goal"])
+        out.append(Row("transport", f"windows/s ({r['transport']})", f"{_med(r['graph_windows_per_s'], digits=1)}",
+                       f"raw {_med(r['raw_windows_per_s'], digits=1)}", f"{r['ratio']:.2f}x", g, v))
+        g, v = _goal(r["rate_goal"])
+        out.append(Row("transport", f"window rate need ({r['transport']})", f"{_med(r['graph_windows_per_s'], digits=1)}/s",
+                       "", "", g, v))
+    return out
+
+
+def _episode(s: dict) -> list[Row]:
+    g, v = _goal(s["goal"])
+    local = s["in_process"]["stages_s"]
+    out = [Row("episode", "episode wall (graph vs in-process)", f"{_med(s['graph']['wall_s'])} s",
+               f"{_med(local['total'])} s", f"{s['overhead_ratio']:.2f}x", g, v),
+           Row("episode", "graph up (action server ready)", f"{s['graph']['action_server_ready_s']:.1f} s")]
+    if s["graph"].get("warmup_episode_s") is not None:
+        out.append(Row("episode", "graph first (warm-up) episode", f"{s['graph']['warmup_episode_s']:.1f} s"))
+    for stage in ("scene_build", "window", "render", "plan", "execution", "scoring", "recording"):
+        if stage in local:
+            out.append(Row("episode", f"  in-process {stage}", f"{_med(local[stage], digits=3)} s"))
+    for phase, d in s["graph"]["phases_s"].items():
+        out.append(Row("episode", f"  graph phase {phase}", f"{_med(d, digits=2)} s"))
+    return out
+
+
+def _scenes(s: dict) -> list[Row]:
+    g, v = _goal(s["goal"])
+    return [Row("scenes", "labelled scenes/min (no render)", _med(s["labelled_scenes_per_min"], digits=1), "", "", g, v)]
+
+
+def _scoring(s: dict) -> list[Row]:
+    out = []
+    for key, label in (("score_decision", "score_decision/s"), ("ledger_read", "ledger rows read/s"),
+                       ("ledger_to_report", "ledger -> report decisions/s")):
+        g, v = _goal(s[key].get("goal"))
+        out.append(Row("scoring", label, f"{s[key]['per_s']:.0f}", f"{s['decisions']} decisions", "", g, v))
+    out.append(Row("scoring", "ledger appends/s (fsync)", f"{s['ledger_append_fsync']['per_s']:.0f}"))
+    return out
+
+
+def _memory(s: dict) -> list[Row]:
+    out = [Row("memory", "bench process peak", f"{s['bench_process_peak_mib']} MiB")]
+    for node, mib in (s.get("nodes_peak_mib") or {}).items():
+        out.append(Row("memory", f"  node {node} peak", f"{mib:.0f} MiB"))
+    if s.get("graph_total_peak_mib") is not None:
+        g, v = _goal(s["goal"])
+        out.append(Row("memory", "graph total peak", f"{s['graph_total_peak_mib']:.0f} MiB", "", "", g, v))
+    return out
+
+
+_SECTION_ROWS = {"physics": _physics, "render": _render, "transport": _transport, "episode": _episode,
+                 "scenes": _scenes, "scoring": _scoring, "memory": _memory}
+
+HEADER = Row("section", "stage", "measured", "reference", "ratio", "goal", "verdict")
+
+
+def render_text(report: dict) -> str:
+    table = [HEADER] + rows(report)
+    cols = list(zip(*[(r.section, r.stage, r.measured, r.reference, r.ratio, r.goal, r.verdict) for r in table]))
+    widths = [max(len(str(v)) for v in col) for col in cols]
+    lines = ["  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip() for row in zip(*cols)]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def verdicts(report: dict) -> dict[str, list[str]]:
+    """The stages far from their limits and those missing their goals, each with its margin."""
+    far = [f"{r.section}: {r.stage} ({r.verdict.removeprefix('far from limit by ')})" for r in rows(report)
+           if r.verdict.startswith("far")]
+    miss = [f"{r.section}: {r.stage} ({r.verdict.removeprefix('misses goal by ')})" for r in rows(report)
+            if r.verdict.startswith("misses")]
+    return {"far_from_limit": far, "missing_goal": miss}
+
+
+def render_markdown(report: dict) -> str:
+    table = [HEADER] + rows(report)
+    lines = ["| " + " | ".join((r.section, r.stage, r.measured, r.reference, r.ratio, r.goal, r.verdict)) + " |"
+             for r in table]
+    lines.insert(1, "|" + " --- |" * 7)
+    return "\n".join(lines)

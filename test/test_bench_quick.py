@@ -1,0 +1,121 @@
+"""`reacthuman bench`: structure of its JSON and table on the fast sections (scoring, memory), the goal
+verdicts, the per-node memory reader on a real process tree, and bad input. Never a timing value."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from reacthuman.bench import main
+from reacthuman.bench.cli import SECTIONS
+from reacthuman.bench.common import Goal, Repeats
+from reacthuman.bench.memory import children, memory_section, tree_peak_rss
+from reacthuman.bench.table import render_markdown, render_text
+
+TOP_LEVEL = {"physics", "render", "transport", "episode", "scenes", "scoring", "memory", "machine", "run"}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> dict:
+    out = tmp_path_factory.mktemp("bench") / "bench.json"
+    assert main(["--quick", "--sections", "scoring,memory", "--json", str(out)]) == 0
+    return json.loads(out.read_text())
+
+
+def test_json_has_every_section_and_the_machine_with_its_load(report):
+    assert set(report) == TOP_LEVEL
+    assert tuple(SECTIONS) == ("physics", "render", "transport", "episode", "scenes", "scoring", "memory")
+    for name in ("physics", "render", "transport", "episode", "scenes"):
+        assert report[name] == {"skipped": "not in --sections"}
+    m = report["machine"]
+    assert m["cpus"] >= 1 and len(m["load_average_start"]) == 3 and m["memory_gib"] > 0
+    assert report["run"]["quick"] is True and len(report["run"]["load_average_end"]) == 3
+
+
+def test_scoring_section_counts_every_decision_with_medians_and_a_verdict(report):
+    s = report["scoring"]
+    n = s["decisions"]
+    assert n == 300 and s["models"] == 3
+    for key in ("score_decision", "ledger_read", "ledger_to_report"):
+        sec = s[key]["seconds"]
+        assert sec["n"] == 2 and sec["min"] <= sec["median"] <= sec["max"]
+        assert s[key]["per_s"] > 0
+    for key in ("score_decision", "ledger_to_report"):
+        goal = s[key]["goal"]
+        assert goal["higher_is_better"] and goal["verdict"].split()[0] in ("far", "meets", "misses")
+    assert len(s["load_average"]) == 3
+
+
+def test_memory_without_a_graph_says_so(report):
+    m = report["memory"]
+    assert m["nodes_peak_mib"] is None and "did not run" in m["note"]
+    assert m["bench_process_peak_mib"] > 10
+
+
+def test_table_lists_each_section_with_verdicts(report):
+    text = render_text(report)
+    for name in SECTIONS:
+        assert name in text
+    assert "score_decision/s" in text and "not in --sections" in text
+    md = render_markdown(report)
+    assert md.splitlines()[0].startswith("| section | stage | measured") and md.count("\n") == text.count("\n")
+
+
+def test_goal_verdicts_and_repeats():
+    faster = Goal(1.0, "x real time", True, "")
+    assert faster.verdict(3.0) == "far from limit by 3.0x"
+    assert faster.verdict(1.5).startswith("meets goal")
+    assert faster.verdict(0.5) == "misses goal by 2.00x"
+    cheaper = Goal(1.15, "x", False, "")
+    assert cheaper.verdict(0.5) == "far from limit by 2.3x" and cheaper.verdict(2.3) == "misses goal by 2.00x"
+    assert cheaper.verdict(None) == "not measured"
+    r = Repeats.of([3.0, 1.0, 2.0])
+    assert (r.median, r.min, r.max, r.n) == (2.0, 1.0, 3.0, 3)
+    with pytest.raises(ValueError):
+        Repeats.of([])
+
+
+def test_peak_memory_is_read_per_node_from_a_real_process_tree():
+    """A parent with one child named like a launched node (`__node:=probe`) holding 64 MiB."""
+    child = ("import time; x = bytearray(64 * 2**20); x[::4096] = b'1' * len(x[::4096]); time.sleep(60)")
+    parent = (f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}, '--ros-args', "
+              f"'-r', '__node:=probe']); time.sleep(60)")
+    proc = subprocess.Popen([sys.executable, "-c", parent])
+    try:
+        deadline, peaks = time.monotonic() + 30, {}
+        while time.monotonic() < deadline and peaks.get("probe", 0) < 64:
+            time.sleep(0.2)
+            peaks = tree_peak_rss(proc.pid)
+        assert peaks.get("probe", 0) >= 64, peaks
+        assert "launcher" in peaks
+        m = memory_section(peaks)
+        assert m["graph_total_peak_mib"] == pytest.approx(sum(peaks.values()), abs=0.2)
+        assert list(m["nodes_peak_mib"])[0] == "probe"  # largest first
+        assert m["goal"]["unit"] == "MiB"
+    finally:
+        for pid in children(proc.pid):  # the probe child, by its id
+            os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.parametrize("args, words", [(["--sections", "scoring,warp"], "unknown section(s) warp"),
+                                         (["--domain-base", "400"], "--domain-base must be in")])
+def test_bad_input_is_one_line_and_exit_2(args, words, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1
+
+
+def test_reacthuman_bench_reaches_this_main():
+    import importlib
+
+    from reacthuman.cli import COMMANDS
+
+    assert importlib.import_module(COMMANDS["bench"][0]).main is main
