@@ -7,7 +7,7 @@ from setuptools import find_packages, setup
 
 PACKAGE = "reacthuman"
 
-NODES = ["scene_generator", "body", "spine", "brain", "scorer", "episode_manager"]
+NODES = ["scene_generator", "body", "spine", "brain", "scorer", "episode_manager", "robot_bridge"]
 
 setup(
     name=PACKAGE,

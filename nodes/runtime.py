@@ -41,7 +41,7 @@ class ContractNode(Node):
 
     def __init__(self, contract_name: str, callbacks: dict[str, Callable[[Any], None]] | None = None,
                  raw: bool = False) -> None:
-        self.contract = graph.NODES[contract_name]
+        self.contract = graph.contract(contract_name)
         super().__init__(contract_name)
         callbacks = callbacks or {}
         self.pub = {t: self.create_publisher(msg_type(ty), t, qos_for(t)) for t, ty in self.contract.publishes.items()}

@@ -116,6 +116,22 @@ NODES["episode_manager"] = NodeContract(
 )
 
 
+# Nodes that are not part of the evaluation graph: on a real G1, robot_bridge takes the body's place for
+# the spine (joint state in, joint commands out) through Unitree's low-level DDS interface.
+HARDWARE_NODES: dict[str, NodeContract] = {
+    "robot_bridge": NodeContract(
+        "robot_bridge", "robot_bridge_node",
+        publishes={JOINT_STATES: "sensor_msgs/msg/JointState", BASE_STATE: M + "BaseState"},
+        subscribes={JOINT_COMMAND: M + "JointCommand"},
+        summary="a real Unitree G1 over rt/lowstate and rt/lowcmd in place of the simulated body",
+    ),
+}
+
+
+def contract(name: str) -> NodeContract:
+    return NODES[name] if name in NODES else HARDWARE_NODES[name]
+
+
 def mermaid_diagram() -> str:
     """The graph as a Mermaid flowchart (nodes as boxes, topics on edges), for the README."""
     lines = ["flowchart LR"]

@@ -113,6 +113,7 @@ class Body:
             raise SpecError(f"expected a SceneSpec, got {type(spec).__name__}")
         validate_for_body(spec)
         self.close()
+        self._phase = EpisodePhase()  # EMPTY until the build below succeeds
         self.spec = spec
         self._window_s = self.config.observation_window_s or spec.observation_window_s
         self._robot = robot_spec_for(spec)
@@ -138,7 +139,6 @@ class Body:
         self._source: CommandSource | None = None
         self.gate = None
         self.video = VideoRecorder(self.config.video, spec, engine) if self.config.video.enabled else None
-        self._phase = EpisodePhase()
         self._phase.advance(Phase.LOADED)
 
     def _camera_specs(self, spec: SceneSpec) -> tuple[CameraSpec, ...]:

@@ -237,10 +237,11 @@ def _load_builtin(name: str | None = None) -> None:
 
 # --- small geometry shared by both engines ---------------------------------------------------------
 def quat_rotate_wxyz(quat_wxyz: np.ndarray, v: np.ndarray) -> np.ndarray:
+    # v' = v + 2 u x (u x v + w v), u = (x, y, z); written out: np.cross costs ~0.1 ms per call
     w, x, y, z = (float(c) for c in quat_wxyz)
-    u = np.array([x, y, z])
-    v = np.asarray(v, dtype=float)
-    return v + 2.0 * np.cross(u, np.cross(u, v) + w * v)
+    a, b, c = (float(e) for e in v)
+    tx, ty, tz = y * c - z * b + w * a, z * a - x * c + w * b, x * b - y * a + w * c
+    return np.array([a + 2.0 * (y * tz - z * ty), b + 2.0 * (z * tx - x * tz), c + 2.0 * (x * ty - y * tx)])
 
 
 def quat_rotate_inverse_wxyz(quat_wxyz: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import warnings
@@ -44,6 +45,7 @@ def _ensure_headless_gl() -> None:
         gl_context.GLContext = GLContext
 
 WORLD_BODY = "world"
+log = logging.getLogger(__name__)
 
 
 class MujocoEngine(PhysicsEngine):
@@ -61,12 +63,19 @@ class MujocoEngine(PhysicsEngine):
         world.option.timestep = self.config.dt_s
         world.visual.global_.offwidth = max([self.config.max_render_width_px, *(c.width_px for c in cameras)])
         world.visual.global_.offheight = max([self.config.max_render_height_px, *(c.height_px for c in cameras)])
-        with warnings.catch_warnings():
-            # An empty prefix keeps the robot's own names; we never save the combined model.
-            warnings.simplefilter("ignore")
-            if robot is not None:
-                world.attach(mujoco.MjSpec.from_file(str(robot.mjcf_path)), frame=world.worldbody.add_frame(), prefix="")
-            model = world.compile()
+        # An empty prefix keeps the robot's own names. MuJoCo warns that such a model may not save (we never
+        # save it), through Python warnings and its C log file (MUJOCO_LOG.TXT in the working directory): route
+        # that one to the debug log instead.
+        previous = mujoco.get_mju_user_warning()
+        mujoco.set_mju_user_warning(lambda text: log.debug("mujoco: %s", text))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if robot is not None:
+                    world.attach(mujoco.MjSpec.from_file(str(robot.mjcf_path)), frame=world.worldbody.add_frame(), prefix="")
+                model = world.compile()
+        finally:
+            mujoco.set_mju_user_warning(previous)
         data = mujoco.MjData(model)
         self._model, self._data, self._robot = model, data, robot
         for cam in cameras:

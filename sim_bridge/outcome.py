@@ -27,7 +27,9 @@ from reacthuman.sim_bridge.engine import Contact
 @dataclass(frozen=True)
 class OutcomeConfig:
     floor_contact_height_m: float = 0.03
-    strike_min_impulse_ns: float = 0.05
+    # a nudge is not a strike: 0.5 N s is a 0.15 kg plate landing on a foot from table height (~4 m/s);
+    # a ball rolling into an ankle stays below it
+    strike_min_impulse_ns: float = 0.5
     strike_window_s: float = 0.1
     fall_pelvis_height_m: float = 0.45
     fall_tilt_deg: float = 60.0

@@ -1,0 +1,68 @@
+"""robot_bridge: stands in for the body on a real Unitree G1. Each LowState from the robot (rt/lowstate)
+is republished as JointState + BaseState; the spine's JointCommand goes out as LowCmd through a watchdog,
+so a silent command stream turns into damping LowCmds. Unitree SDK on CycloneDDS 0.10, robot domain 0.
+
+Safety (see the README): robot on a gantry, damping first; the spine starts damped."""
+
+from __future__ import annotations
+
+import time
+
+from geometry_msgs.msg import Pose, Quaternion, Vector3
+from reacthuman_msgs.msg import BaseState
+from sensor_msgs.msg import JointState
+
+from reacthuman import graph
+from reacthuman.control.watchdog import CommandWatchdog, WatchdogConfig
+from reacthuman.nodes import conversions as conv
+from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
+from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
+from reacthuman.sim_bridge.unitree_bridge import G1LowLevelLink, UnitreeBridgeConfig
+
+
+class RobotBridgeNode(ContractNode):
+    def __init__(self) -> None:
+        super().__init__("robot_bridge", {graph.JOINT_COMMAND: self._on_command})
+        d = self.declare
+        interface = d("network_interface", "lo", "NIC wired to the G1 (e.g. enp3s0); lo for a simulator on loopback")
+        domain = d("dds_domain", 0, "CycloneDDS domain of the robot (the G1 talks on 0)",
+                   lambda v: None if 0 <= v <= 232 else f"must be in 0..232, got {v}")
+        clock = d("clock", "receipt", "stamp states on arrival (receipt, the real robot) or by tick (a simulator)",
+                  one_of("receipt", "tick"))
+        timeout_s = d("command_timeout_s", 0.1, "joint-command silence (s) after which the robot is damped", positive)
+        self.watchdog = CommandWatchdog(G1_JOINT_NAMES, WatchdogConfig(timeout_s=timeout_s))
+        self.link = G1LowLevelLink(UnitreeBridgeConfig(network_interface=interface, domain_id=domain, clock=clock),
+                                   on_state=self._on_state)
+
+    def _on_command(self, msg) -> None:
+        try:
+            self.watchdog.receive(conv.joint_command_from_msg(msg), time.monotonic())
+        except ValueError as exc:
+            self.get_logger().error(f"joint command rejected: {exc}")
+
+    def _on_state(self, state, tick: int) -> None:
+        """On the DDS listener thread: republish the state, then send whatever the watchdog allows."""
+        stamp = self.get_clock().now().to_msg()
+        joints = JointState(name=list(G1_JOINT_NAMES), position=list(state.q), velocity=list(state.dq))
+        joints.header.stamp, joints.header.frame_id = stamp, "hardware"
+        base = BaseState()
+        base.header.stamp, base.header.frame_id = stamp, "hardware"
+        w, x, y, z = state.base_quat_wxyz
+        base.pose = Pose(orientation=Quaternion(w=w, x=x, y=y, z=z))
+        base.imu.orientation = base.pose.orientation
+        base.imu.angular_velocity = Vector3(**dict(zip("xyz", state.base_ang_vel_body)))
+        self.pub[graph.BASE_STATE].publish(base)
+        self.pub[graph.JOINT_STATES].publish(joints)
+        self.link.send(self.watchdog.apply(time.monotonic(), state.q))
+
+    def destroy_node(self) -> None:
+        self.link.close()
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> int:
+    return run(RobotBridgeNode, args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
