@@ -84,7 +84,8 @@ def hazard_track(spec: SceneSpec, times_s: Sequence[float], simulator: "GenesisS
                  track: "Track | None" = None, body: str | None = None) -> list[dict[str, Any]]:
     """States of the hazard body (default: the primary one) at the given times, from simulator state:
     [{t_s, pos, quat, vel, ang_vel}], world frame. For hinged bodies pos/vel are the body frame's origin
-    (the pivot); use label.body_points for points on the object."""
+    (the pivot); use label.body_points for points on the object. A run ends once everything has come to
+    rest; later times get that final (resting) state."""
     track = track or simulate(spec, simulator)
     name = body or spec.hazard_bodies[0]
     return [track.at(name, t) for t in times_s]

@@ -62,6 +62,20 @@ def keeps_in_view(cam: CameraSpec, p: Vec3) -> bool:
     return in_frame(cam, p, margin=0.0)
 
 
+def _side_view(rng: random.Random, course: tuple[Vec3, ...], side: float, width: int, height: int) -> CameraSpec:
+    """A close-up from beside the whole observed course (start and window samples), far enough to hold it."""
+    centre = tuple(sum(p[i] for p in course) / len(course) for i in range(3))
+    extent = max(math.dist(a, b) for a in course for b in course)
+    fov = rng.uniform(55.0, 70.0)
+    half_w = math.tan(math.radians(fov) / 2) * width / height
+    dist = max(1.2, rng.uniform(0.75, 1.0) * extent / half_w + 0.4)
+    dx, dy = course[-1][0] - course[0][0], course[-1][1] - course[0][1]
+    n = math.hypot(dx, dy) or 1.0
+    px, py = -dy / n * side, dx / n * side  # perpendicular to the course, on the chosen side
+    pos = (centre[0] + px * dist, centre[1] + py * dist, centre[2] + rng.uniform(0.2, 0.6))
+    return CameraSpec("closeup", pos, centre, fov, width, height)
+
+
 def place_cameras(rng: random.Random, observer: ObserverSpec, origin: Vec3, target: Vec3, width: int, height: int,
                   max_tries: int = 50, also_see: tuple[Vec3, ...] = ()) -> tuple[CameraSpec, ...]:
     """Egocentric (observer's eyes), close-up (beside the event origin) and overhead cameras, resampled
@@ -69,29 +83,38 @@ def place_cameras(rng: random.Random, observer: ObserverSpec, origin: Vec3, targ
     early = tuple(origin[i] + 0.4 * (target[i] - origin[i]) for i in range(3))
     # The egocentric and close-up views must hold the event's start and its early course; the overhead the whole.
     must_see = {"egocentric": (origin, early), "closeup": (origin, early), "overhead": (origin, target)}
-    for _ in range(max_tries):
+    for attempt in range(max_tries):
+        wide = attempt >= max_tries // 2  # second half of the tries: wider lenses
         eye_z = rng.uniform(*EYE_HEIGHT_M)
         c, s = math.cos(observer.yaw_rad), math.sin(observer.yaw_rad)
         eye = (observer.x_m + 0.08 * c, observer.y_m + 0.08 * s, eye_z)
-        if also_see:  # aim at the middle of the observed course, a wider lens
-            centre = tuple(sum(p[i] for p in also_see) / len(also_see) for i in range(3))
+        if also_see:  # aim at the middle of the observed course still in front of the eyes, a wider lens
+            ahead = [p for p in also_see if (p[0] - eye[0]) * c + (p[1] - eye[1]) * s > EGO_NEAR_M] or [origin]
+            centre = tuple(sum(p[i] for p in ahead) / len(ahead) for i in range(3))
             look = tuple(c + rng.uniform(-0.1, 0.1) for c in centre)
             fov = rng.uniform(80.0, 100.0)
+        elif attempt >= 3 * max_tries // 4:  # last resort: look straight at the event's start
+            look, fov = origin, rng.uniform(95.0, 110.0)
         else:
             look = tuple(0.7 * a + 0.3 * b + rng.uniform(-0.1, 0.1) for a, b in zip(origin, target))
-            fov = rng.uniform(70.0, 85.0)
+            fov = rng.uniform(90.0, 110.0) if wide else rng.uniform(70.0, 85.0)
         ego = CameraSpec("egocentric", eye, look, fov, width, height)
         side = rng.choice((-1.0, 1.0))
-        dist = rng.uniform(1.2, 1.8) * (1.6 if also_see else 1.0)
-        ang = rng.uniform(0.6, 1.2)
-        close_pos = (origin[0] + dist * math.cos(ang) * 0.5, origin[1] + side * dist * math.sin(ang),
-                     origin[2] + rng.uniform(0.1, 0.5))
-        close = CameraSpec("closeup", close_pos, tuple(origin[i] + 0.3 * (target[i] - origin[i]) for i in range(3)),
-                           rng.uniform(55.0, 70.0), width, height)
+        if also_see:
+            close = _side_view(rng, (origin,) + tuple(also_see), side, width, height)
+        else:
+            dist = rng.uniform(1.2, 1.8)
+            ang = rng.uniform(0.6, 1.2)
+            close_pos = (origin[0] + dist * math.cos(ang) * 0.5, origin[1] + side * dist * math.sin(ang),
+                         origin[2] + rng.uniform(0.1, 0.5))
+            close = CameraSpec("closeup", close_pos, tuple(origin[i] + 0.3 * (target[i] - origin[i]) for i in range(3)),
+                               rng.uniform(55.0, 70.0), width, height)
         mid = tuple((origin[i] + target[i] + (observer.x_m, observer.y_m, 0.0)[i]) / 3 for i in range(3))
         over = CameraSpec("overhead", (mid[0] - rng.uniform(0.3, 0.7), mid[1] + rng.uniform(-0.3, 0.3),
                                        rng.uniform(3.6, 4.4)), (mid[0], mid[1], 0.5), rng.uniform(65.0, 80.0), width, height)
         cams = (ego, close, over)
+        if attempt >= 3 * max_tries // 4 and not also_see:
+            must_see["egocentric"] = (origin,)
         if all(in_frame(cam, p) for cam in cams for p in must_see[cam.name]) and \
                 all(keeps_in_view(cam, p) for cam in cams for p in also_see):
             return cams

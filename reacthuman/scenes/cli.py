@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--render-interval", type=float, default=0.15, help="seconds between rendered frames")
     g.add_argument("--width", type=int, default=1280)
     g.add_argument("--height", type=int, default=720)
+    g.add_argument("--workers", type=int, default=1, help="processes (one Genesis each); same result")
     g.add_argument("--describe", default=None, help="a natural-language description: plan one scene from it")
     g.add_argument("--model", default=None, help="model preset for the planner (default: rule-based parser)")
     v = sub.add_parser("validate", help="re-simulate every scene in DIR and compare bit for bit")
@@ -60,6 +61,9 @@ def main(argv: list[str]) -> int:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         print(f"reacthuman scenes: {msg}", file=sys.stderr)
         return 2
+    except RuntimeError as exc:  # e.g. a family whose scenes keep failing validation
+        print(f"reacthuman scenes: {exc}", file=sys.stderr)
+        return 1
 
 
 def _selection(description: str, model: str | None):
@@ -88,7 +92,10 @@ def _generate(args: argparse.Namespace) -> int:
                          width=args.width, height=args.height, adversarial_rate=rate)
     if args.render_interval <= 0 or args.render_interval > 1:
         raise SpecError(f"--render-interval must be in (0, 1] s, got {args.render_interval}")
-    rows = generate_dataset(cfg, progress=lambda sid: logging.getLogger("reacthuman.scenes").info("wrote %s", sid))
+    if args.workers < 1:
+        raise SpecError(f"--workers must be >= 1, got {args.workers}")
+    rows = generate_dataset(cfg, progress=lambda sid: logging.getLogger("reacthuman.scenes").info("wrote %s", sid),
+                            workers=args.workers)
     split = {a: sum(r["correct_action"] == a for r in rows) for a in ("CATCH", "DODGE", "NO_ACTION")}
     print(f"wrote {len(rows)} scenes to {args.out} (CATCH/DODGE/NO_ACTION {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']})")
     return 0

@@ -108,40 +108,75 @@ def _family_groups(cfg: GenerateConfig, family: str) -> Iterator[tuple[int, list
         yield scene_seed(cfg.seed, family, counter), bands
 
 
-def generate_dataset(cfg: GenerateConfig, simulator=None, progress: Callable[[str], None] | None = None) -> list[dict]:
-    """Generate (or resume) the dataset; returns the index rows."""
-    from reacthuman.scenes import SceneInvalid, default_simulator, label_spec
-
-    sim = simulator or default_simulator()
+def generate_dataset(cfg: GenerateConfig, simulator=None, progress: Callable[[str], None] | None = None,
+                     workers: int = 1) -> list[dict]:
+    """Generate (or resume) the dataset; returns the index rows (family by family, in --families order).
+    workers > 1 splits the families over that many processes (one Genesis each); the result is the same."""
+    if workers < 1:
+        raise SpecError(f"workers must be >= 1, got {workers}")
     os.makedirs(cfg.out, exist_ok=True)
     for name in os.listdir(cfg.out):  # leftovers of an interrupted run
         if name.startswith(PARTIAL_PREFIX):
             shutil.rmtree(os.path.join(cfg.out, name), ignore_errors=True)
-    rows: list[dict] = []
-    for family, need in _quota(cfg).items():
-        made, rejected = 0, 0
-        for seed, bands in _family_groups(cfg, family):
-            if made >= need:
-                break
-            group = bands[: need - made]
-            try:
-                specs = [_load_or_label(cfg, family, seed, band, sim, label_spec) for band in group]
-            except SceneInvalid as exc:
-                rejected += 1
-                log.info("rejected %s", exc)
-                if rejected > MAX_SEED_TRIES:
-                    raise RuntimeError(f"{family}: {rejected} scene groups failed validation; last: {exc}") from None
-                continue
-            for spec in specs:
-                _store(cfg, spec, sim)
-                rows.append(index_row(spec))
-                if progress:
-                    progress(spec.scene_id)
-            made += len(specs)
-            if len(rows) % 50 < len(specs):
-                write_index(cfg.out, rows)
-    write_index(cfg.out, rows)
+    quota = _quota(cfg)
+    families = [f for f in quota if quota[f] > 0]
+    by_family: dict[str, list[dict]] = {}
+    try:
+        if workers == 1:
+            from reacthuman.scenes import default_simulator
+
+            sim = simulator or default_simulator()
+            for f in families:
+                by_family[f] = []
+                _generate_family(cfg, f, quota[f], sim, by_family[f], progress)
+        else:
+            import multiprocessing
+
+            chunks = [families[i::workers] for i in range(workers) if families[i::workers]]
+            with multiprocessing.get_context("spawn").Pool(len(chunks)) as pool:
+                for part in pool.starmap(_worker, [(cfg, chunk, {f: quota[f] for f in chunk}) for chunk in chunks]):
+                    by_family.update(part)
+    finally:  # the index always lists exactly the finished scenes, even after an interruption
+        rows = [r for f in families for r in by_family.get(f, [])]
+        write_index(cfg.out, rows)
     return rows
+
+
+def _worker(cfg: GenerateConfig, families: list[str], quota: dict[str, int]) -> dict[str, list[dict]]:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from reacthuman.scenes.genesis_sim import GenesisSimulator
+
+    sim = GenesisSimulator()
+    out: dict[str, list[dict]] = {}
+    for f in families:
+        out[f] = []
+        _generate_family(cfg, f, quota[f], sim, out[f], None)
+    return out
+
+
+def _generate_family(cfg: GenerateConfig, family: str, need: int, sim, rows: list[dict], progress) -> None:
+    """Whole speed groups of one family until `need` scenes; groups failing validation are replaced."""
+    from reacthuman.scenes import SceneInvalid, label_spec
+
+    made, rejected = 0, 0
+    for seed, bands in _family_groups(cfg, family):
+        if made >= need:
+            break
+        group = bands[: need - made]
+        try:
+            specs = [_load_or_label(cfg, family, seed, band, sim, label_spec) for band in group]
+        except SceneInvalid as exc:
+            rejected += 1
+            log.info("rejected %s", exc)
+            if rejected > MAX_SEED_TRIES:
+                raise RuntimeError(f"{family}: {rejected} scene groups failed validation; last: {exc}") from None
+            continue
+        for spec in specs:
+            _store(cfg, spec, sim)
+            rows.append(index_row(spec))
+            if progress:
+                progress(spec.scene_id)
+        made += len(specs)
 
 
 def _load_or_label(cfg: GenerateConfig, family: str, seed: int, band: str, sim, label_spec) -> SceneSpec:
@@ -186,7 +221,6 @@ def scene_dirs(root: str) -> list[str]:
 
 def validate_scene(spec: SceneSpec, sim) -> list[str]:
     """Re-simulate and re-label one stored scene; every difference from what it stores."""
-    from reacthuman.scenes.genesis_sim import GenesisSimulator  # noqa: F401  (typing only)
     from reacthuman.scenes.label import label
     from reacthuman.scenes.validators import validate_track
 

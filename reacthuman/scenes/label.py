@@ -25,7 +25,7 @@ from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.spec import GeomSpec, GroundTruth, SceneSpec
 
-REACH_X_M = (-0.2, 0.55)
+REACH_X_M = (-0.2, 0.7)  # arm reach (~0.5 m) plus a short step
 REACH_HALF_WIDTH_M = 0.6
 REACH_Z_M = (0.1, 1.6)
 MOVING_MPS = 0.3

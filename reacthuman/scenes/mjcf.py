@@ -3,7 +3,8 @@
 Frames and units: as in spec.py (world frame, z up, floor plane z = 0, metres, kg, seconds).
 
 Body names in the MJCF are exactly the spec's body names:
-- `floor`: the floor plane (a worldbody geom named `floor`).
+- `floor`: the floor plane (a worldbody geom named `floor`, friction FLOOR_FRICTION), and `floor_slab`, a
+  box just below it (see FLOOR_SLAB_GAP_M) that catches what Genesis' plane contact lets through.
 - static bodies (room walls, furniture, ramps, stairs, mounts): `<body name=...>` without a joint; their
   geoms are named `<body>_g<i>`.
 - dynamic bodies: the hazard(s) named in `spec.hazard_bodies` (e.g. `hazard`, `door`, `ladder`,
@@ -23,7 +24,11 @@ from xml.sax.saxutils import quoteattr
 
 from reacthuman.scenes.spec import BodySpec, GeomSpec, SceneSpec
 
-OBSERVER_CLEAR_RADIUS_M = 0.45
+OBSERVER_CLEAR_RADIUS_M = 0.35  # the G1's footprint (about 0.45 x 0.25 m) with margin
+# Contact friction is the larger of the two geoms' (MuJoCo and Genesis alike): a near-frictionless floor makes
+# each body's own catalogued friction the one that acts on the floor. A robot's feet bring their own.
+FLOOR_FRICTION = 0.05
+FLOOR_SLAB_GAP_M = 0.002
 _WORLDBODY_END = "</worldbody>"
 
 
@@ -96,7 +101,11 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
     for light in spec.lights:
         parts.append(f'    <light pos="{_f(light.pos)}" dir="{_f(light.dir)}" diffuse="{_f(light.color)}" directional="true"/>')
     if with_floor:
-        parts.append('    <geom name="floor" type="plane" size="0 0 0.05" rgba="0.55 0.5 0.45 1" friction="0.8 0.005 0.0001"/>')
+        parts.append(f'    <geom name="floor" type="plane" size="0 0 0.05" rgba="0.55 0.5 0.45 1" friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>')
+        # Genesis' plane contact misses some thin cylinders landing edge-first (they fall through); a slab
+        # whose top is FLOOR_SLAB_GAP_M below the plane catches them and never touches a resting body.
+        parts.append(f'    <geom name="floor_slab" type="box" size="30 30 0.25" pos="0 0 {-0.25 - FLOOR_SLAB_GAP_M!r}"'
+                     f' rgba="0.55 0.5 0.45 1" friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>')
     for body in spec.bodies:
         parts.append(_body_xml(body))
     if with_observer_proxy:

@@ -1,7 +1,8 @@
 """Indoor room types: colours, walls placed around the family's furniture, lighting.
 
 Frames and units: world, z up, floor z = 0, metres. The event is laid out along +x (towards the observer),
-so the back wall is at -x and one side wall at +-y; the observer's side stays open for the cameras.
+so the back wall is at -x, one side wall at +-y and a front wall behind the observer (+x); the other side
+stays open.
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ def room_shell(rng: random.Random, room: str, bodies: list[BodySpec], observer: 
     height = rng.uniform(2.7, 3.1)
     lo_x, _ = _extent_x(bodies) if bodies else (0.0, 0.0)
     back = back_wall_x if back_wall_x is not None else min(lo_x, 0.0) - rng.uniform(0.4, 1.0)
-    far_x = max(observer.x_m + 2.0, 3.0)
+    # A wall behind the observer closes the room (thrown things stop there); cameras look away from it.
+    front_x = max(observer.x_m, _extent_x(bodies)[1] if bodies else 0.0) + rng.uniform(1.2, 1.8)
+    far_x = front_x
     side = rng.choice((-1.0, 1.0))
     side_y = side * (max(abs(observer.y_m), 1.0) + rng.uniform(1.0, 1.8))
     half_len = (far_x - back) / 2
@@ -54,6 +57,7 @@ def room_shell(rng: random.Random, room: str, bodies: list[BodySpec], observer: 
         static_box("wall_back", (back - WALL_HALF_T_M, 0.0, height / 2), (WALL_HALF_T_M, 3.5, height / 2), palette["wall"]),
         static_box("wall_side", (back + half_len, side_y + side * WALL_HALF_T_M, height / 2),
                    (half_len, WALL_HALF_T_M, height / 2), palette["wall"]),
+        static_box("wall_front", (front_x + WALL_HALF_T_M, 0.0, height / 2), (WALL_HALF_T_M, 3.5, height / 2), palette["wall"]),
     ]
     azimuth = rng.uniform(-math.pi, math.pi)
     elevation = rng.uniform(0.9, 1.4)

@@ -6,7 +6,8 @@ Frames and units: world frame, metres, seconds. Checks (each returns a one-line 
 - on support: at t0 the hazard touches the support the family put it on (within SUPPORT_TOL_M);
 - starts at t0: the hazard moves between t0 and the next step and has moved MIN_EVENT_MOTION_M by the
   window's end (no delayed or scripted start);
-- settled (chain_reaction): the target is at rest when the trigger reaches it.
+- settled (chain_reaction): the target is at rest when the trigger reaches it;
+- above the floor: no dynamic body tunnels through the floor.
 """
 
 from __future__ import annotations
@@ -101,7 +102,12 @@ def check_settled(spec: SceneSpec, track: Track) -> list[str]:
     return [] if speed <= SETTLED_MPS else [f"target still moving ({speed:.3f} m/s) when the trigger strikes"]
 
 
+def check_above_floor(spec: SceneSpec, track: Track) -> list[str]:
+    low = track.pos[..., 2].min(axis=0)
+    return [f"body {name} passes through the floor (z {z:.2f} m)" for name, z in zip(track.names, low) if z < -0.05]
+
+
 def validate_track(spec: SceneSpec, track: Track) -> list[str]:
     """Every problem found (empty: the simulation matches the spec)."""
-    return check_in_frame(spec, track) + check_on_support(spec, track) + check_starts_at_t0(spec, track) + \
-        check_settled(spec, track)
+    return check_above_floor(spec, track) + check_in_frame(spec, track) + check_on_support(spec, track) + \
+        check_starts_at_t0(spec, track) + check_settled(spec, track)

@@ -65,17 +65,13 @@ def ladder_slip(ctx: FamilyContext) -> Layout:
         q = quat_axis_angle((0, 1, 0), -lean)
         axis = rotate(q, (0, 0, 1))
         normal = rotate(q, (1, 0, 0))
-        mat_top = 0.006
-        foot_x = 0.0
-        foot = (foot_x + t * normal[0], 0.0, mat_top + t * abs(normal[2]) + 0.001)
+        foot = (t * normal[0], 0.0, t * abs(normal[2]) + 0.001)
         wall_x = round(foot[0] + axis[0] * 2 * half_len - t * normal[0] - 0.002, 4)
         body = BodySpec("ladder", r3(foot), geoms, quat=q, joint=JointSpec("free"), mass_kg=o.mass_kg, friction=mu,
                         role="hazard", object_id=o.object_id)
-        bodies += [static_box("floor_mat", (0.6, 0.0, mat_top / 2), (1.2, 0.5, mat_top / 2), ctx.palette["accent"],
-                              friction=0.01, role="support"),
-                   static_box("ladder_wall", (wall_x - 0.05, 0.0, 1.4), (0.05, 0.8, 1.4), ctx.palette["wall"], friction=0.01)]
+        bodies += [static_box("ladder_wall", (wall_x - 0.05, 0.0, 1.4), (0.05, 0.8, 1.4), ctx.palette["wall"], friction=0.01)]
         origin = (foot[0] + axis[0] * half_len, 0.0, foot[2] + axis[2] * half_len)
-        target = (0.9, 0.0, 0.4)
+        target = (0.9, 0.0, 0.6)
     else:
         lean = math.radians(rng.uniform(1.0, 4.0))  # past vertical, away from the wall: it tips over
         q = quat_axis_angle((0, 1, 0), lean)
@@ -97,17 +93,20 @@ def door_swing(ctx: FamilyContext) -> Layout:
     # Closed, the panel spans y in [-w, w] at x = 0; it starts slightly on the far side (-x) and swings to +x.
     start = math.radians(rng.uniform(5.0, 25.0))
     rate = rng.uniform(1.6, 2.8) * ctx.speed_factor
-    geom = GeomSpec("box", o.size, pos=(0.0, half_w, half_h), rgba=o.color)
+    # The catalogue gives (half width, half thickness, half height); the closed panel lies along body y.
+    geom = GeomSpec("box", (half_t, half_w, half_h), pos=(0.0, half_w, half_h), rgba=o.color)
     door = BodySpec("door", hinge, (geom,), quat=quat_axis_angle((0, 0, 1), start),
-                    joint=JointSpec("hinge", axis=(0, 0, 1), damping=0.5, initial_rate=-rate),
+                    # hinge damping scaled to the door (a light prop door would otherwise stall at once)
+                    joint=JointSpec("hinge", axis=(0, 0, 1), damping=round(0.02 * o.mass_kg, 4), initial_rate=-rate),
                     mass_kg=o.mass_kg, friction=0.5, role="hazard", object_id=o.object_id)
     frame = ctx.palette["furniture_dark"]
     top_z = 2 * half_h + 0.03
     bodies = [door,
-              static_box("door_post_hinge", (0.0, -half_w - 0.04, top_z / 2), (0.05, 0.03, top_z / 2), frame),
+              # 3 cm clear of the hinge: the panel's corner swings through a small circle there
+              static_box("door_post_hinge", (0.0, -half_w - 0.06, top_z / 2), (0.05, 0.03, top_z / 2), frame),
               static_box("door_post_latch", (0.0, half_w + 0.045, top_z / 2), (0.05, 0.03, top_z / 2), frame),
               static_box("door_lintel", (0.0, 0.0, top_z + 0.05), (0.05, half_w + 0.07, 0.05), frame),
-              static_box("door_wall_a", (0.0, -half_w - 0.57, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"]),
+              static_box("door_wall_a", (0.0, -half_w - 0.59, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"]),
               static_box("door_wall_b", (0.0, half_w + 0.58, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"])]
     sweep = math.radians(rng.uniform(35.0, 70.0))
     reach = 2 * half_w * rng.uniform(0.75, 1.05)

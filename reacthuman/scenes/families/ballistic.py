@@ -27,11 +27,18 @@ def launch_angle(dx: float, dz: float, speed: float) -> float:
 def thrown_object(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     start = (0.0, 0.0, rng.uniform(1.1, 1.6))
-    dist = rng.uniform(2.0, 3.0)
+    base = rng.uniform(6.0, 9.0)
+    # The slowest band (0.45 x) must still reach the observer: cap the distance by its 45-degree range
+    # down to chest height, plus the reach in front of the body.
+    v_slow = 0.45 * base
+    drop = start[2] - 1.0
+    reach_slow = v_slow * math.cos(math.pi / 4) / G_MPS2 * (v_slow * math.sin(math.pi / 4)
+                                                            + math.sqrt(v_slow ** 2 / 2 + 2 * G_MPS2 * drop))
+    dist = min(rng.uniform(2.0, 3.0), reach_slow + 0.4)
     lateral = rng.uniform(-0.3, 0.3)
     obs_xy = (dist, lateral)
     aim = (dist - 0.15, lateral + rng.uniform(-0.2, 0.2), rng.uniform(0.9, 1.3))
-    speed = rng.uniform(6.0, 9.0) * ctx.speed_factor
+    speed = base * ctx.speed_factor
     dx = math.hypot(aim[0] - start[0], aim[1] - start[1])
     elev = launch_angle(dx, aim[2] - start[2], speed)
     heading = math.atan2(aim[1] - start[1], aim[0] - start[0])

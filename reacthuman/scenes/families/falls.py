@@ -67,8 +67,10 @@ def shelf_slide(ctx: FamilyContext) -> Layout:
     bracket = static_box("shelf_bracket", (wall_x + 0.03, 0.0, shelf_z - 0.1), (0.03, 0.02, 0.08),
                          ctx.palette["furniture_dark"])
     fall_s = math.sqrt(2 * shelf_z / G_MPS2)
-    target = (0.3 + 0.4 * v / ctx.speed_factor * fall_s, pos[1], 0.9)
+    # Where the slowest band lands: every band then passes the observer's reach.
+    target = (0.45 * v / ctx.speed_factor * fall_s, pos[1], 0.9)
     return Layout([board, bracket, hazard], ["hazard"], pos, target, support="shelf", back_wall_x=wall_x,
+                  observer_distance_m=(0.15, 0.4),
                   params={"shelf_top_m": shelf_z, "friction": mu, "edge_gap_m": round(edge_gap, 4),
                           "slide_mps": round(v, 4)}, duration_s=2.5)
 
@@ -109,9 +111,9 @@ def ceiling_drop(ctx: FamilyContext) -> Layout:
 def stack_collapse(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     top = support_height(ctx)
-    n = rng.randint(3, 5)
     ext = half_extent_x(o)
     h = rest_half_height(o)
+    n = max(2, min(rng.randint(3, 5), int(0.65 / (2 * h))))  # stacks stay below about eye level
     # Offset per level large enough that the upper part's centre of mass passes the lower item's edge.
     step = rng.uniform(2.2, 2.8) * ext / n
     x0 = -ext - rng.uniform(0.0, 0.02)
@@ -124,6 +126,6 @@ def stack_collapse(ctx: FamilyContext) -> Layout:
         bodies.append(object_body(o, f"stack_{i}", pos, role="hazard"))
     names.reverse()  # the top item falls farthest: it is the primary hazard
     origin = bodies[-1].pos
-    target = (0.35, y, 0.5)
-    return Layout(bodies, names, origin, target, support=None,
+    target = (0.2, y, 0.5)
+    return Layout(bodies, names, origin, target, support=None, observer_distance_m=(0.15, 0.4),
                   params={"support_top_m": top, "levels": n, "step_m": round(step, 4)}, duration_s=2.5)

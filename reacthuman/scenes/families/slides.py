@@ -50,8 +50,9 @@ def rolling_ball(ctx: FamilyContext) -> Layout:
     v = rng.uniform(0.7, 1.2) * ctx.speed_factor
     pos = (-dist, rng.uniform(-0.15, 0.15), top + r)
     hazard = object_body(o, "hazard", pos, lin_vel=(v, 0, 0), ang_vel=(0, v / r, 0))
-    target = (0.1 + 0.9 * (v / ctx.speed_factor) * math.sqrt(2 * top / G_MPS2), pos[1], 0.5)
+    target = (0.45 * (v / ctx.speed_factor) * math.sqrt(2 * top / G_MPS2), pos[1], 0.6)  # the slowest band's
     return Layout(table(ctx, "table", 0.0, top, depth=0.9) + [hazard], ["hazard"], pos, target, support="table",
+                  observer_distance_m=(0.15, 0.4),
                   params={"support_top_m": top, "roll_distance_m": round(dist, 4), "roll_mps": round(v, 4)},
                   duration_s=3.0)
 
@@ -67,9 +68,9 @@ def surface_cascade(ctx: FamilyContext) -> Layout:
         kind = "stool"
     s_top, s_hx, s_hy = SURFACES[kind]
     s_top = round(s_top + rng.uniform(-0.05, 0.05), 4)
-    s_x = rng.uniform(0.12, 0.22) + s_hx * 0.5
+    s_x = rng.uniform(0.04, 0.1) + s_hx
     ext, h = half_extent_x(o), rest_half_height(o)
-    v = rng.uniform(0.45, 0.8) * ctx.speed_factor
+    v = rng.uniform(0.9, 1.4) * ctx.speed_factor
     # Rolling things start on the table; others with their centre of mass past the edge, so they go over.
     overhang = -0.3 * ext if o.rolls else rng.uniform(0.03, 0.2) * ext
     pos = (overhang, rng.uniform(-0.08, 0.08), top + h)
@@ -78,8 +79,10 @@ def surface_cascade(ctx: FamilyContext) -> Layout:
     seat = static_box(kind, (s_x, 0.0, s_top - 0.02), (s_hx, s_hy, 0.02), ctx.palette["accent"], role="prop")
     base = static_box(kind + "_base", (s_x, 0.0, (s_top - 0.04) / 2), (s_hx * 0.4, s_hy * 0.4, (s_top - 0.04) / 2 - 0.001),
                       ctx.palette["furniture_dark"])
-    target = (s_x + s_hx + 0.15, pos[1], 0.35)
+    target = (s_x, pos[1], s_top)  # the intermediate surface is within reach, seen from beside it
+    side = math.radians(rng.uniform(35.0, 60.0)) * rng.choice((-1.0, 1.0))
     return Layout(table(ctx, "table", 0.0, top) + [seat, base, hazard], ["hazard"], pos, target, support="table",
+                  approach_xy=(math.cos(side), math.sin(side)), observer_distance_m=(0.1, 0.3),
                   params={"support_top_m": top, "surface": kind, "surface_top_m": s_top, "launch_mps": round(v, 4)},
                   duration_s=2.5)
 
@@ -96,12 +99,12 @@ def stair_tumble(ctx: FamilyContext) -> Layout:
     for i in range(1, n):
         z_top = height - i * rise
         bodies.append(static_box(f"step_{i}", ((i - 0.5) * run, 0.0, z_top / 2), (run / 2, width, z_top / 2), color))
-    ext, h = half_extent_x(o), rest_half_height(o)
+    # Balls roll; cylinders lie on their side (axis along y) and roll too.
+    quat = quat_axis_angle((1, 0, 0), math.pi / 2) if o.shape == "cylinder" else (1.0, 0.0, 0.0, 0.0)
+    radius = o.size[0]
     v = rng.uniform(0.5, 0.9) * ctx.speed_factor
-    back = rng.uniform(0.05, 0.2)
-    pos = (-ext - back if o.rolls else rng.uniform(0.03, 0.2) * ext, rng.uniform(-0.2, 0.2), height + h)
-    ang = (0.0, v / ext, 0.0) if o.rolls else (0.0, 0.0, 0.0)
-    bodies.append(object_body(o, "hazard", pos, lin_vel=(v, 0, 0), ang_vel=ang))
+    pos = (-radius - rng.uniform(0.05, 0.2), rng.uniform(-0.2, 0.2), height + radius)
+    bodies.append(object_body(o, "hazard", pos, quat=quat, lin_vel=(v, 0, 0), ang_vel=(0.0, v / radius, 0.0)))
     target = ((n - 1) * run + 0.35, pos[1], 0.4)
     return Layout(bodies, ["hazard"], pos, target, support="landing", observer_distance_m=(0.2, 0.5),
                   params={"steps": n, "rise_m": rise, "run_m": run, "start_mps": round(v, 4)}, duration_s=3.5)
