@@ -8,11 +8,15 @@ from pathlib import Path
 
 import rclpy
 from rosgraph_msgs.msg import Clock
+from rclpy.duration import Duration
 from rclpy.node import Node
 
 from reacthuman import graph
 from reacthuman.nodes.runtime import msg_type, qos_for
 from reacthuman.recording.bag import bag_info, read_bag
+
+
+ACK_TIMEOUT_S = 30.0
 
 
 class BagPlayer(Node):
@@ -26,9 +30,11 @@ class BagPlayer(Node):
         self.clock_pub = self.pubs.get(graph.CLOCK) or self.create_publisher(Clock, graph.CLOCK, 10)
 
     def wait_for_subscribers(self, timeout_s: float) -> None:
-        """Give late joiners a moment: DDS discovery takes tens of milliseconds between processes."""
+        """Until every topic that anyone will listen to is matched (DDS discovery takes tens of ms between
+        processes; a volatile message published before the match is lost). Topics nobody subscribes to are
+        played anyway once some topic is matched and the rest stay unmatched for timeout_s."""
         deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline and not any(p.get_subscription_count() for p in self.pubs.values()):
+        while time.monotonic() < deadline and not all(p.get_subscription_count() for p in self.pubs.values()):
             rclpy.spin_once(self, timeout_sec=0.05)
 
     def play(self) -> int:
@@ -44,10 +50,14 @@ class BagPlayer(Node):
                 self.clock_pub.publish(clock)
             self.pubs[msg.topic].publish(msg.raw)
             count += 1
+        # Large reliable messages leave in fragments after publish() returns: wait until every matched
+        # subscriber has acknowledged them, or exiting now would drop them.
+        for pub in self.pubs.values():
+            pub.wait_for_all_acked(Duration(seconds=ACK_TIMEOUT_S))
         return count
 
 
-def play_bag(bag: Path, rate: float = 1.0, topics: set[str] | None = None, wait_s: float = 2.0) -> int:
+def play_bag(bag: Path, rate: float = 1.0, topics: set[str] | None = None, wait_s: float = 5.0) -> int:
     """Play one bag in this process (rclpy must be initialised by the caller). Returns messages sent."""
     player = BagPlayer(bag, rate, topics)
     try:

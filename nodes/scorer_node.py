@@ -16,35 +16,38 @@ from reacthuman.scoring import DecisionRecord, LedgerWriter, SceneMeta, ScoringT
 
 
 class ScorerNode(ContractNode):
+    """Messages of one episode arrive on different topics in no guaranteed order (a replayed bag sends them
+    as fast as it can): they are kept per scene id until the scene, observation, outcome and (when one was
+    received) the plan are all in."""
+
+    KEEP_SCENES = 8
+
     def __init__(self) -> None:
-        self.spec: SceneSpec | None = None
-        self._seen: dict[str, object] = {}
-        super().__init__("scorer", {graph.SCENE: self._on_scene, graph.PLAN: self._keep(graph.PLAN),
-                                    graph.OBSERVATION: self._keep(graph.OBSERVATION),
-                                    graph.OUTCOME: self._keep(graph.OUTCOME)})
+        self._episodes: dict[str, dict[str, object]] = {}
+        super().__init__("scorer", {t: self._keep(t) for t in (graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.OUTCOME)})
         self.model = self.declare("model", "", "model name recorded when no plan arrives")
         run_dir = self.declare("ledger_dir", "", "append each decision to <ledger_dir>/ledger.jsonl; empty: publish only")
         self.ledger = LedgerWriter(run_dir) if run_dir else None
 
-    def _on_scene(self, msg) -> None:
-        self.spec, self._seen = SceneSpec.from_json(msg.spec_json), {}
-
     def _keep(self, topic: str):
         def on(msg) -> None:
-            if self.spec is not None and msg.scene_id == self.spec.scene_id:
-                self._seen[topic] = msg
-                self._maybe_score()
+            episode = self._episodes.setdefault(msg.scene_id, {})
+            episode[topic] = msg
+            while len(self._episodes) > self.KEEP_SCENES:
+                self._episodes.pop(next(iter(self._episodes)))
+            self._maybe_score(msg.scene_id)
         return on
 
-    def _maybe_score(self) -> None:
-        plan, outcome = self._seen.get(graph.PLAN), self._seen.get(graph.OUTCOME)
-        if outcome is None or (plan is None and outcome.plan_received):
+    def _maybe_score(self, scene_id: str) -> None:
+        seen = self._episodes[scene_id]
+        scene, obs, plan, outcome = (seen.get(t) for t in (graph.SCENE, graph.OBSERVATION, graph.PLAN, graph.OUTCOME))
+        if scene is None or outcome is None or obs is None or (plan is None and outcome.plan_received):
             return
-        record = score_episode(self.spec, plan, self._seen.get(graph.OBSERVATION), outcome, self.model)
+        del self._episodes[scene_id]
+        record = score_episode(SceneSpec.from_json(scene.spec_json), plan, obs, outcome, self.model)
         if self.ledger is not None:
             self.ledger.append(record)
         self.pub[graph.SCORE].publish(score_msg(record.to_dict()))
-        self._seen = {}
 
 
 def score_episode(spec: SceneSpec, plan, observation, outcome, model: str) -> DecisionRecord:
