@@ -38,8 +38,10 @@ def main(argv: list[str] | None = None) -> int:
                                                  "--seed", "7", "--out", str(scenes)])
     _step("evaluate through the ROS 2 graph", ["eval", "--scenes", str(scenes), "--models", args.models, "--out", str(run)])
     _step("write the report", ["report", str(run)])
-    main_table = (run / "report.md").read_text().split("\n\n")
-    print("\n".join(block for block in main_table[:4]))
+    report = (run / "report.md").read_text()
+    start = report.find("## Main results")
+    end = report.find("\n## ", start + 1)
+    print(report[start:end if end > 0 else None].strip())
     print(f"\ndemo: done in {(time.monotonic() - started) / 60:.1f} min; report: {run / 'report.html'} "
           f"(and report.md, plots/, tables/)")
     return 0
