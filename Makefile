@@ -4,6 +4,7 @@ SHELL := /bin/bash
 PY := .venv/bin/python
 export OMP_WAIT_POLICY ?= PASSIVE
 export ROS_AUTOMATIC_DISCOVERY_RANGE ?= LOCALHOST
+export MUJOCO_GL ?= egl
 
 .PHONY: install demo test bench clean
 

@@ -8,6 +8,11 @@ import random
 
 import pytest
 
+# MuJoCo picks its GL backend when it is first imported, by whichever test imports it first: headless
+# rendering needs EGL chosen before that.
+os.environ.setdefault("MUJOCO_GL", "egl")
+os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
+
 REQUIRED = {
     "rclpy": "ROS 2 (ros-rclpy wheels)",
     "rmw_fastrtps_cpp": "FastDDS middleware (ros-rmw-fastrtps-cpp)",
