@@ -32,21 +32,21 @@ if [ -n "$missing" ]; then
 fi
 
 # --- Python packages --------------------------------------------------------------------------------
-deps_stamp=$(stamp_of requirements.txt requirements-nodeps.txt tools/bootstrap.sh)
+deps_stamp=$(stamp_of requirements.txt requirements-nodeps.txt requirements.lock tools/bootstrap.sh)
 if ! fresh deps "$deps_stamp"; then
   [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV" || die "could not create $VENV (Debian: apt-get install python3.11-venv)"
   pip() { "$VENV/bin/python" -m pip -q --disable-pip-version-check "$@"; }
   say "installing Python packages into .venv (first time: several minutes)"
   # torch first, the CPU build from local disk: otherwise genesis-world pulls a multi-GB CUDA torch.
   pip install torch==2.13.0
-  pip install -r requirements.txt
+  pip install -c requirements.lock -r requirements.txt
   # CycloneDDS 0.10.2 to talk to a real G1 (the 11.x wheel cannot); built against Debian's library.
   if ! "$VENV/bin/python" -c "import cyclonedds" 2>/dev/null; then
     cdds=$CACHE/cyclonedds-home; mkdir -p "$cdds"
     ln -sfn /usr/lib/x86_64-linux-gnu "$cdds/lib"; ln -sfn /usr/include "$cdds/include"; ln -sfn /usr/bin "$cdds/bin"
     CYCLONEDDS_HOME=$cdds pip install cyclonedds==0.10.2
   fi
-  pip install --no-deps -r requirements-nodeps.txt
+  pip install --no-deps -c requirements.lock -r requirements-nodeps.txt
   mark deps "$deps_stamp"
 fi
 
