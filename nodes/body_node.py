@@ -23,6 +23,7 @@ from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.body import Body, default_config
 from reacthuman.sim_bridge.freeze import FreezeConfig, GateState
+from reacthuman.sim_bridge.video import VideoConfig
 
 
 class BodyNode(ContractNode):
@@ -43,11 +44,8 @@ class BodyNode(ContractNode):
         self.video_dir = d("video_dir", "", "write execution videos here (third-person and egocentric); empty: none")
         self.body = Body(default_config(engine=engine, observation_window_s=window_s, frame_width_px=width,
                                         frame_height_px=height, frame_count=frames, horizon_s=horizon_s,
-                                        freeze=FreezeConfig(plan_timeout_s=timeout_s)))
-        if self.video_dir:
-            from reacthuman.sim_bridge.video import VideoConfig
-
-            self.body.config = default_config(**{**self.body.config.__dict__, "video": VideoConfig(enabled=True)})
+                                        freeze=FreezeConfig(plan_timeout_s=timeout_s),
+                                        video=VideoConfig(enabled=bool(self.video_dir))))
         self.lockstep = LockstepSource(self, self.body, decimation, reply_timeout_s=60.0)
         threading.Thread(target=self._episodes, daemon=True).start()
 
