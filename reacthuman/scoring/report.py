@@ -130,6 +130,22 @@ def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.An
     return blocks, tables, made
 
 
+def _attribution_blocks(run_dir: Path) -> list[Block]:
+    """Creators and licences of the catalogue models the run's scenes draw (from the episodes' spec.json)."""
+    from reacthuman.scenes.attribution import used_models
+    from reacthuman.scenes.spec import SceneSpec
+
+    specs = {p.parent.name: p for p in sorted(run_dir.glob("episodes/*/*/spec.json"))}
+    models = used_models(SceneSpec.from_json(p.read_text()) for p in specs.values())
+    if not models:
+        return []
+    rows = [[v.name, v.creator or "unknown", v.licence, f"{v.package}: {v.archive} / {v.member}", len(scenes)]
+            for v, scenes in models]
+    table = Table("object_models", "Object models drawn in this run's scenes (CC-BY requires this attribution)",
+                  ["model", "creator", "licence", "source", "scenes"], rows, {"scenes": "int"})
+    return [Heading("Object models"), table]
+
+
 def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
                  config: analyses.AnalysisConfig | None = None) -> ReportFiles:
     """Read the run's ledger and write the report (raises LedgerError on a missing/empty/malformed ledger)."""
@@ -152,6 +168,7 @@ def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
         if note is not None:
             b.insert(2 if len(groups) == 1 else 1, note)
         blocks, tables, made = blocks + b, tables + t, made + m
+    blocks += _attribution_blocks(run_dir)
     title = f"ReactHuman report: {run_dir.name}"
     csvs = []
     for t in tables:
