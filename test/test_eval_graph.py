@@ -81,6 +81,7 @@ def test_every_pair_is_decided_exactly_once_with_the_ledger_fields(run, scenes):
     assert all(r["saa"] == 1 and r["safe"] == 1 for r in oracle), oracle
     dodge = [r for r in rows if r["model"] == "always_dodge"]
     assert all(r["action"] == "DODGE" for r in dodge), dodge
+    assert {r["modality"] for r in oracle} == {"ground_truth"}  # every row says what its brain was shown
 
 
 def test_manifest_records_versions_hashes_and_counts(run):

@@ -150,9 +150,21 @@ def test_twin_renders_identically_to_its_genuine_object_while_its_mass_differs()
     assert (img_g.std(axis=-1) < 2).mean() < 0.99  # not a blank frame
 
 
-def test_knife_covers_enough_pixels_in_two_brain_views_at_the_freeze(sim) -> None:
+@pytest.fixture(scope="module")
+def knife_scene(sim):
     spec = generate_spec("object_drop", 3, simulator=sim, object_id="chefs_knife")
-    track = sim.run(spec)
+    return spec, sim.run(spec)
+
+
+def test_meshes_change_no_genesis_track_or_label(knife_scene, sim) -> None:
+    spec, track = knife_scene
+    assert spec.hazard.visual is not None and track.digest == spec.ground_truth.track_sha256
+    bare = dataclasses.replace(spec, bodies=tuple(dataclasses.replace(b, visual=None) for b in spec.bodies))
+    assert sim.run(bare).digest == spec.ground_truth.track_sha256
+
+
+def test_knife_covers_enough_pixels_in_two_brain_views_at_the_freeze(knife_scene) -> None:
+    spec, track = knife_scene
     counts = hazard_pixels(spec, track, VisibilityConfig())
     assert sum(n >= 256 for n in counts.values()) >= 2, counts
     assert max(counts.values()) < 0.25 * 640 * 360, counts  # the knife's silhouette, not the whole frame

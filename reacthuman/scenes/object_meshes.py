@@ -45,7 +45,6 @@ OBJECT_MESHES: dict[str, MeshChoice] = {
     "cutting_board": MeshChoice(_BY + "choppingBoard"),
     "serving_tray": MeshChoice(_SC + "tray"),
     "salad_bowl": MeshChoice(_SC + "bowlWithSalad"),
-    "dish_sponge": MeshChoice(_SC + "com_bath2_esponja"),
     "hardcover_book": MeshChoice(_BY + "book"),
     "paperback": MeshChoice(_BY + "book"),
     "stapler": MeshChoice(_KL + "stapler", turn=("z90",)),

@@ -102,6 +102,8 @@ class MaskRenderer:
         self.hazard_geoms = np.flatnonzero(self.model.geom_bodyid == body)
         self.renderer = mujoco.Renderer(self.model, cfg.height_px, cfg.width_px)
         self.renderer.enable_segmentation_rendering()
+        for flag in (mujoco.mjtRndFlag.mjRND_SHADOW, mujoco.mjtRndFlag.mjRND_REFLECTION, mujoco.mjtRndFlag.mjRND_SKYBOX):
+            self.renderer.scene.flags[flag] = False  # a mask needs none of them; each costs time on llvmpipe
 
     def pixels(self, cam: CameraSpec) -> int:
         self.model.vis.global_.fovy = cam.fov_deg
