@@ -144,31 +144,61 @@ def check_hazard_visible(spec: SceneSpec, track, cfg: VisibilityConfig | None = 
 
 
 ZOOM_STEPS = (0.85, 0.7, 0.55, 0.45)  # close-up dolly factors / egocentric fov factors tried in turn
-PLACEMENT_RETRIES = 12
+OVERHEAD_SHIFT_M = 3.0  # the overhead slides sideways by (1 - factor) x this: it can look under a ceiling mount
+CEILING_CLEARANCE_M = 0.15
+PLACEMENT_RETRIES = 4
 
 
-def _zoomed(cam: CameraSpec, factor: float) -> CameraSpec:
+def _zoomed(cam: CameraSpec, factor: float, ceiling_z: float = math.inf) -> CameraSpec:
     """The close-up moves towards what it looks at; the head camera cannot move, so it narrows its lens."""
     if cam.name == "closeup":
         pos = tuple(l + (p - l) * factor for p, l in zip(cam.pos, cam.lookat))
         return dataclasses.replace(cam, pos=tuple(round(v, 4) for v in pos))
     if cam.name == "egocentric":
         return dataclasses.replace(cam, fov_deg=round(max(40.0, cam.fov_deg * factor), 3))
-    return cam
+    # The overhead moves away from the spot straight above what it looks at (where a mount may hide a fall),
+    # comes down under the room's ceiling and narrows its lens.
+    dx, dy = cam.pos[0] - cam.lookat[0], cam.pos[1] - cam.lookat[1]
+    n = math.hypot(dx, dy) or 1.0
+    shift = (1.0 - factor) * OVERHEAD_SHIFT_M
+    z = min(cam.pos[2], ceiling_z - CEILING_CLEARANCE_M)
+    return dataclasses.replace(cam, pos=(round(cam.pos[0] + dx / n * shift, 4), round(cam.pos[1] + dy / n * shift, 4), round(z, 4)),
+                               fov_deg=round(max(30.0, cam.fov_deg * factor), 3))
 
 
-def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: VisibilityConfig):
-    """cams, or the least-zoomed variant of them that shows the hazard well enough while keeping its
-    observed course in view; None when none does."""
+def _aimed_at_freeze(cam: CameraSpec, factor: float, freeze_point) -> CameraSpec:
+    """The close-up turned (1 - factor) of the way from what it looks at towards the hazard's freeze position."""
+    look = tuple(round(l + (1.0 - factor) * (p - l), 4) for l, p in zip(cam.lookat, freeze_point))
+    return dataclasses.replace(cam, lookat=look)
+
+
+def _candidates(cam: CameraSpec, points, ceiling_z: float) -> list[CameraSpec]:
+    out = [cam] + [_zoomed(cam, f, ceiling_z) for f in ZOOM_STEPS]
+    if cam.name == "closeup":
+        out += [_zoomed(_aimed_at_freeze(cam, f, points[-1]), f, ceiling_z) for f in ZOOM_STEPS]
+    return out
+
+
+def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: VisibilityConfig,
+                  ceiling_z: float = math.inf):
+    """cams, or per camera the first variant (zoomed, turned towards the freeze position) that shows the
+    hazard well enough while keeping its observed course in view; None when fewer than min_views do."""
     from reacthuman.scenes.cameras import keeps_in_view
 
-    for factor in (1.0,) + ZOOM_STEPS:
-        trial = tuple(_zoomed(c, factor) if factor != 1.0 else c for c in cams)
-        if factor != 1.0 and not all(keeps_in_view(c, p) for c in trial for p in points):
-            continue
-        if visible_enough({c.name: r.pixels(c) for c in trial}, cfg):
-            return trial
-    return None
+    counts = {c.name: r.pixels(c) for c in cams}
+    if visible_enough(counts, cfg):
+        return cams
+    chosen = []
+    for cam in cams:
+        pick = cam
+        if counts[cam.name] < cfg.min_pixels:
+            for trial in _candidates(cam, points, ceiling_z)[1:]:
+                if all(keeps_in_view(trial, p) for p in points) and r.pixels(trial) >= cfg.min_pixels:
+                    pick = trial
+                    break
+        chosen.append(pick)
+    chosen_counts = {c.name: r.pixels(c) for c in chosen}
+    return tuple(chosen) if visible_enough(chosen_counts, cfg) else None
 
 
 def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None = None) -> SceneSpec:
@@ -182,7 +212,8 @@ def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None =
     cfg = cfg or VisibilityConfig()
     points = tuple(hazard_window_points(spec, track))
     with MaskRenderer(spec, track, cfg) as r:
-        cams = _best_variant(r, spec.cameras, points, cfg)
+        ceiling_z = float(spec.params.get("room_height_m", math.inf))
+        cams = _best_variant(r, spec.cameras, points, cfg, ceiling_z)
         rng = random.Random(f"reacthuman/camera-visibility/{spec.family}/{spec.seed}")
         ego = spec.camera("egocentric")
         for _ in range(PLACEMENT_RETRIES if cams is None else 0):
@@ -192,7 +223,7 @@ def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None =
                                       also_see=points)
             except RuntimeError:
                 break
-            cams = _best_variant(r, fresh, points, cfg)
+            cams = _best_variant(r, fresh, points, cfg, ceiling_z)
             if cams is not None:
                 break
         if cams is None:
