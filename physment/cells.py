@@ -8,8 +8,7 @@ Inference rules (the paper's construction rules, sec. 3.3, read off the files):
 - Hidden: the MJCF holds an `object_N` body the object list omits, or a permission entry says hidden.
 - Creation: the task asks to create/add/introduce a new body.
 - Scene Manipulation: the task asks to move, reposition, attach, delete or remove a body.
-- Multi: the task and reasoning name at least two of the non-kinematic concept groups below (kinematics is in
-  nearly every task, so it only counts with a list answer naming more than one quantity).
+- Multi: the task names at least two of the concept groups below.
 - Hard: a reference solution with more than 3 interventions, else an answer with at least 3 parts, or a task
   that asks for an adaptive loop (a threshold, a critical value, a repeat, `then ... again`).
 - Problem type: metadata, else the answer's form (list: computation; object id asked by `which`:
@@ -37,21 +36,26 @@ CATEGORIES: tuple[str, ...] = tuple(
     for d in DIFFICULTIES for c in CONCEPTS) + (SCENE_MANIPULATION,)
 EASY_MAX_INTERVENTIONS = 3
 
+# read from the task alone (reasoning texts name the means, e.g. a force to push with, not the concept asked);
+# a plain "force" is the usual experimental means, so it does not count as Newton's laws
 CONCEPT_WORDS: dict[str, tuple[str, ...]] = {
-    "newton": ("force", "newton", "net force", "tension", "normal force"),
+    "kinematics": ("projectile", "launch", "how far", "distance", "at what time", "how long", "acceleration",
+                   "trajectory", "range"),
+    "newton": ("newton", "net force", "tension", "normal force", "mass", "heavier", "lighter"),
     "rotation": ("torque", "angular", "rotat", "inertia", "spin", "roll"),
     "energy": ("energy", "work done", "potential", "kinetic", "power"),
     "momentum": ("momentum", "collision", "collide", "impulse", "elastic"),
     "oscillation": ("period", "oscillat", "pendulum", "spring", "frequency", "amplitude"),
-    "friction": ("friction", "slide", "sliding", "slip"),
+    "friction": ("friction", "slide", "sliding", "slip", "rough"),
 }
 _CREATION_RE = re.compile(r"\b(creat\w*|add (?:a|an|another|one|two)\b|introduc\w*|spawn\w*|new (?:object|body|ball|"
                           r"block|sphere|box|mass|cube))", re.IGNORECASE)
 _MANIPULATION_RE = re.compile(r"\b(move (?:the |object|it)|reposition\w*|teleport\w*|attach\w*|delete\w*|"
                               r"remove (?:the|object)|change (?:the )?position|relocat\w*|raise (?:the|it)|"
                               r"lift (?:the|it))", re.IGNORECASE)
-_ADAPTIVE_RE = re.compile(r"\b(threshold|critical|minimum|maximum|until|repeat\w*|binary search|again|"
-                          r"iterat\w*|onset|begins? to)\b", re.IGNORECASE)
+_ADAPTIVE_RE = re.compile(r"\b(threshold|critical|minimum|maximum|smallest|largest|least|until|repeat\w*|"
+                          r"binary search|again|iterat\w*|onset|begins? to|at what time|how many seconds|"
+                          r"first (?:touch|hit|reach)\w*|period|what constant)\b", re.IGNORECASE)
 _WHICH_RE = re.compile(r"\b(which|identify|determine whether|compare)\b", re.IGNORECASE)
 _OBJECT_BODY_RE = re.compile(r"^object_(\d+)$")
 
@@ -101,10 +105,6 @@ def _xml_object_ids(xml_text: str) -> set[str]:
     return {str(int(m.group(1))) for b in root.iter("body") if (m := _OBJECT_BODY_RE.match(b.get("name", "")))}
 
 
-def _text_of(scene: Scene) -> str:
-    return " ".join((scene.task, scene.description, scene.reasoning, scene.expected_behavior))
-
-
 def infer_problem_type(scene: Scene, declared: bool) -> str:
     if declared:
         return scene.problem_type
@@ -135,14 +135,11 @@ def infer_cell(scene: Scene, declared_problem_type: bool = True) -> tuple[Cell, 
         modality, why["modality"] = "scene_manipulation", f"task says {m.group(0)!r}"
     else:
         modality, why["modality"] = "standard", "no hidden body, no creation or manipulation asked"
-    text = _text_of(scene).lower()
+    text = scene.task.lower()
     groups = sorted(g for g, words in CONCEPT_WORDS.items() if any(w in text for w in words))
     parts = as_list(scene.answer)
-    if len(groups) >= 2 or (parts is not None and len(parts) >= 2 and groups):
-        concepts = "Multi"
-    else:
-        concepts = "Single"
-    why["concepts"] = f"concept groups named: {groups or ['kinematics']}" + (
+    concepts = "Multi" if len(groups) >= 2 else "Single"
+    why["concepts"] = f"concept groups named in the task: {groups or ['none']}" + (
         f"; answer has {len(parts)} parts" if parts is not None else "")
     ref = scene.extra.get("reference_solution")
     if isinstance(ref, dict) and isinstance(ref.get("interventions"), int):
