@@ -79,9 +79,11 @@ class Template:
 
 
 def all_templates() -> list[Template]:
-    from physment.scenegen import t_creation, t_hard, t_hidden, t_standard  # template modules register here
+    from physment.scenegen import t_cells, t_creation, t_hard, t_hidden, t_measure, t_standard  # they register here
 
-    return t_standard.TEMPLATES + t_hard.TEMPLATES + t_creation.TEMPLATES + t_hidden.TEMPLATES
+    # appended in this order so the scenes of older templates keep their numbers (and ledgers stay comparable)
+    return (t_standard.TEMPLATES + t_hard.TEMPLATES + t_creation.TEMPLATES + t_hidden.TEMPLATES +
+            t_measure.TEMPLATES + t_cells.TEMPLATES)
 
 
 def template(name: str) -> Template:
