@@ -211,8 +211,10 @@ def assign_cells(scenes: list[Scene], cell_map: dict[int, Cell | str] | None = N
             cell, why = infer_cell(scene, md_pt)
             source = "inferred"
         scene.problem_type = cell.problem_type
-        scene.extra.update(category=cell.category, difficulty=cell.difficulty, concepts=cell.concepts,
-                           modality=cell.modality, category_source=source)
+        scene.extra["category_source"] = source
+        if source != "metadata":  # declared axes stay as written (Scene Manipulation keeps its Easy/Hard)
+            scene.extra.update(category=cell.category, difficulty=cell.difficulty, concepts=cell.concepts,
+                               modality=cell.modality)
         if why:
             scene.extra["category_evidence"] = why
     return scenes
