@@ -1,4 +1,5 @@
-"""The 26 tools: names, arguments, descriptions (with units and frames), and argument checking.
+"""The paper's 26 tools (`answer` among them) and this project's `reset_sim`: names, arguments, descriptions
+(with units and frames), and argument checking.
 
 One table serves the prompt's API listing, the JSON schemas for native tool calling, and validation, so the
 three never disagree."""

@@ -54,7 +54,7 @@ def published_json(task: str, answer: object, objects: dict, permissions: dict, 
         md["problem_type"] = problem_type
     meta = {"metadata": repr(md) if literal_metadata else md, "answer": answer, "expected_behavior": "measure",
             "reasoning": "", "number_of_objects": str(len(objects)), "objects": objects,
-            "object_permissions": permissions}
+            "object_permissions": repr(permissions) if literal_metadata else permissions}
     return json.dumps(meta, indent=2)
 
 
@@ -88,6 +88,7 @@ def published_dir(tmp_path) -> Path:
 def test_published_scenes_load_with_literal_metadata_and_their_own_options(published_dir):
     scene = load_scene(published_dir / "Scene7")
     assert scene.task.startswith("Drop the ball") and not scene.problem_type_declared
+    assert scene.objects[0].permissions == {"shape": True, "position": True, "size": True}
     row, transcript = run_episode(scene, Scripted(['[{"tool": "step", "arguments": {"duration": 0.5}}]',
                                                    '[{"tool": "answer", "arguments": {"answer": 4.9}}]']),
                                   EpisodeConfig(budget=5))
