@@ -5,12 +5,14 @@ inferred, the evidence for each axis, so a heatmap over the authors' published s
 declared and guessed cells.
 
 Inference rules (the paper's construction rules, sec. 3.3, read off the files):
-- Hidden: the MJCF holds an `object_N` body the object list omits, or a permission entry says hidden.
+- Hidden: the MJCF holds an `object_N` body the object list omits (a body of ground planes only does not
+  count), or a permission entry says hidden.
 - Creation: the task asks to create/add/introduce a new body.
 - Scene Manipulation: the task asks to move, reposition, attach, delete or remove a body.
 - Multi: the task names at least two of the concept groups below.
 - Hard: a reference solution with more than 3 interventions, else an answer with at least 3 parts, or a task
-  that asks for an adaptive loop (a threshold, a critical value, a repeat, `then ... again`).
+  that asks for an adaptive loop (a threshold, a critical or smallest value, a period, a first touch, a static
+  friction coefficient, a repeat).
 - Problem type: metadata, else the answer's form (list: computation; object id asked by `which`:
   comparison; words: observation; number: calculation)."""
 
@@ -55,7 +57,7 @@ _MANIPULATION_RE = re.compile(r"\b(move (?:the |object|it)|reposition\w*|telepor
                               r"lift (?:the|it))", re.IGNORECASE)
 _ADAPTIVE_RE = re.compile(r"\b(threshold|critical|minimum|maximum|smallest|largest|least|until|repeat\w*|"
                           r"binary search|again|iterat\w*|onset|begins? to|at what time|how many seconds|"
-                          r"first (?:touch|hit|reach)\w*|period|what constant)\b", re.IGNORECASE)
+                          r"first (?:touch|hit|reach)\w*|period|what constant|static friction)\b", re.IGNORECASE)
 _WHICH_RE = re.compile(r"\b(which|identify|determine whether|compare)\b", re.IGNORECASE)
 _OBJECT_BODY_RE = re.compile(r"^object_(\d+)$")
 
@@ -98,11 +100,19 @@ def parse_category(category: str) -> tuple[str, str, str]:
 
 
 def _xml_object_ids(xml_text: str) -> set[str]:
+    """Ids of the `object_N` bodies that could matter to a task: a body holding only ground planes (which the
+    published scenes often leave out of the object list) is not a hidden object."""
     try:
         root = ET.fromstring(xml_text)
     except ET.ParseError:
         return set()
-    return {str(int(m.group(1))) for b in root.iter("body") if (m := _OBJECT_BODY_RE.match(b.get("name", "")))}
+    out = set()
+    for b in root.iter("body"):
+        m = _OBJECT_BODY_RE.match(b.get("name", ""))
+        geoms = b.findall("geom")
+        if m and not (geoms and all(g.get("type") == "plane" for g in geoms) and b.find("joint") is None):
+            out.add(str(int(m.group(1))))
+    return out
 
 
 def infer_problem_type(scene: Scene, declared: bool) -> str:

@@ -95,13 +95,15 @@ def _permission_problems(scene: Scene, bodies: dict[str, ET.Element]) -> list[st
 def _simulation_problems(lab: Lab, cfg: CheckConfig) -> list[str]:
     out = []
     m, d = lab.model, lab.data
+    deepest: dict[tuple[str, str], float] = {}  # one line per pair of bodies, at its deepest contact
     for i in range(d.ncon):
         c = d.contact[i]
         if c.dist < -cfg.penetration_tol_m:
             b1, b2 = m.geom_bodyid[c.geom1], m.geom_bodyid[c.geom2]
-            n1 = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b1) or f"body {b1}"
-            n2 = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b2) or f"body {b2}"
-            out.append(f"{n1} and {n2} start interpenetrating by {-c.dist * 1000:.1f} mm")
+            pair = (mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b1) or f"body {b1}",
+                    mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b2) or f"body {b2}")
+            deepest[pair] = max(deepest.get(pair, 0.0), -c.dist)
+    out += [f"{a} and {b} start interpenetrating by {depth * 1000:.1f} mm" for (a, b), depth in deepest.items()]
     steps = max(1, int(round(cfg.settle_s / m.opt.timestep)))
     for k in range(steps):
         mujoco.mj_step(m, d)

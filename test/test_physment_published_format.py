@@ -68,10 +68,12 @@ def published_dir(tmp_path) -> Path:
     # 7: metadata as a Python-literal string, a 0.005 s timestep, no problem type; object 2 hidden (MJCF only)
     write_scene(root, 7, published_json("Drop the ball. What is its speed after 0.5 s?", 4.905, OBJ1, PERM1, None,
                                         literal_metadata=True), _xml(_ball(1, 5.0) + "\n" + _ball(2, 5.0, x_m=2)))
-    # 8: a declared comparison that asks to create a body; the permission names an attribute the geom lacks
+    # 8: a declared comparison that asks to create a body; the permission names an attribute the geom lacks;
+    # an unlisted ground plane (as the published scenes often have) is not a hidden object
+    ground = '    <body name="object_5" pos="0 0 -1"><geom type="plane" size="5 5 0.1"/></body>'
     write_scene(root, 8, published_json("Create a second ball and say which one falls faster.", 1, OBJ1,
                                         {"object_1_permissions": {"geom_radius": True, "body_pos": True}},
-                                        "comparison"), _xml(_ball(1, 3.0)))
+                                        "comparison"), _xml(_ball(1, 3.0) + "\n" + ground))
     # 9: JSON that does not parse; 10: MJCF that does not compile; 11: metadata literal that is not a literal
     write_scene(root, 9, '{"metadata": {"task": "x"', _xml(_ball(1, 1.0)))
     write_scene(root, 10, published_json("Measure.", 1.0, OBJ1, PERM1, "calculation"),
