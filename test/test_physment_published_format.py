@@ -84,6 +84,12 @@ def published_dir(tmp_path) -> Path:
     write_scene(root, 12, published_json("Which ball moves first?", "[1, 2", {
         "object_1": {"name": "a", "object_id": "1"}, "object_2": {"name": "b", "object_id": "2"}},
         {}, "comparison"), _xml(_ball(1, 1.0, 0.3) + "\n" + _ball(2, 1.0, 0.3, x_m=0.2)))
+    # 13: a stiff spring on a light block with a coarse explicit step: it explodes at once
+    spring = ('    <body name="object_1" pos="0.1 0 1"><joint name="object_1_joint" type="slide" axis="1 0 0" '
+              'stiffness="1e9" springref="-0.1"/><geom type="box" size="0.05 0.05 0.05" mass="0.001" '
+              'contype="0" conaffinity="0"/></body>')
+    write_scene(root, 13, published_json("What is the period?", 1.0, OBJ1, PERM1, "calculation"),
+                _xml(spring, timestep_s=0.01).replace("<option ", '<option integrator="Euler" '))
     return root
 
 
@@ -98,7 +104,7 @@ def test_published_scenes_load_with_literal_metadata_and_their_own_options(publi
     assert step["timestep_s"] == 0.005 and step["steps"] == 100  # the scene's own 0.005 s, not a default
     assert row["correct"] and "0.005 s" in transcript["prompt"]
     scenes, problems = load_scenes_lenient(published_dir)
-    assert [s.number for s in scenes] == [7, 8, 10, 12]
+    assert [s.number for s in scenes] == [7, 8, 10, 12, 13]
     assert [p.split(":")[0] for p in problems] == ["Scene9", "Scene11"]
     assert "not valid JSON" in problems[0] and "neither JSON nor a Python literal" in problems[1]
 
@@ -122,7 +128,7 @@ def test_cells_are_inferred_recorded_and_overridden_by_a_map(published_dir, tmp_
 
 def test_check_names_each_problem_and_scene(published_dir, capsys):
     n, lines = check(published_dir)
-    assert n == 6
+    assert n == 7
     text = "\n".join(lines)
     assert "Scene8: object 1: permission 'geom_radius' names an attribute its <geom> lacks" in text
     assert any(line.startswith("Scene9: ") and "not valid JSON" in line for line in lines)
@@ -130,10 +136,11 @@ def test_check_names_each_problem_and_scene(published_dir, capsys):
     assert any(line.startswith("Scene11: ") for line in lines)
     assert "Scene12: object_1 and object_2 start interpenetrating by 400.0 mm" in text
     assert "Scene12: answer '[1, 2' looks like a list but does not parse" in text
+    assert "Scene13: explodes: non-finite state after 0.01 s" in text
     assert not any(line.startswith("Scene7:") for line in lines)
     assert main(["check", str(published_dir)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == f"PROBLEMS: 6 scene(s), {len(lines)} problem(s)"
+    assert out[-1] == f"PROBLEMS: 7 scene(s), {len(lines)} problem(s)"
 
 
 def test_run_on_a_published_folder_skips_broken_scenes_by_name(published_dir, tmp_path, capsys):
@@ -144,7 +151,7 @@ def test_run_on_a_published_folder_skips_broken_scenes_by_name(published_dir, tm
     for n in (9, 10, 11):
         assert f"skipped Scene{n}: " in err
     rows = read_results(out)
-    assert sorted(r["scene"] for r in rows) == ["Scene12", "Scene7", "Scene8"]
+    assert sorted(r["scene"] for r in rows) == ["Scene12", "Scene13", "Scene7", "Scene8"]
     assert {r["scene"]: r["category_source"] for r in rows}["Scene7"] == "inferred"
     # the oracle has no reference solution for these scenes: it runs out of budget, which counts as wrong
     assert all(not r["correct"] and not r["answered"] and r["iterations_used"] == 5 for r in rows)
