@@ -11,7 +11,7 @@ from physment.scenegen.solvers import crossing_time, scan
 from physment.scenegen.t_hard import _half_period_solve
 from physment.scenegen.t_hidden import _SLAB, _unlisted
 from physment.scenegen.t_measure import _rebound_xml, peak_after_bounce
-from physment.scenegen.t_standard import G, answer, perms
+from physment.scenegen.t_standard import answer, perms
 
 
 def with_initial_velocity(xml: str, qvel: list[float]) -> str:
