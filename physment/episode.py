@@ -14,6 +14,7 @@ from physment.metrics import episode_metrics
 from physment.prompt import build_prompt, system_prompt
 from physment.scene import Scene
 from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS, paper_correct
+from physment.protocol import protocol as named_protocol
 from physment.scoring import ABS_TOL, REL_TOL, is_correct, normalisation_classes, regrade, score_answer
 from physment.tools import ToolBox, ToolResult
 from physment.toolspec import TOOL_NAMES
@@ -54,9 +55,7 @@ def default_config(**overrides: object) -> EpisodeConfig:
 
 def protocol_config(protocol: str, **overrides: object) -> EpisodeConfig:
     """The episode settings a named protocol implies (context trimming, tool set), with overrides."""
-    proto = PROTOCOLS[protocol] if protocol in PROTOCOLS else None
-    if proto is None:
-        raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
+    proto = named_protocol(protocol)
     fields = {"protocol": proto.name, "trim_context": proto.trim_context, "tools": proto.tools}
     fields.update(overrides)
     return EpisodeConfig(**fields)  # type: ignore[arg-type]
