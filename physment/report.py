@@ -19,7 +19,7 @@ from matplotlib.colors import BoundaryNorm, ListedColormap  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from physment.metrics import HELD_OUT_CATEGORIES, final_score  # noqa: E402
-from physment.paper_tables import (accuracy_by_budget, category_table, dimensions_table, model_label,  # noqa: E402
+from physment.paper_tables import (PAPER_BUDGETS, accuracy_by_budget, category_table, dimensions_table, model_label,  # noqa: E402
                                    normalisation_table, upgrade_row)
 from physment.runner import read_results  # noqa: E402
 from physment.scoring import REGRADE_RULES  # noqa: E402
@@ -116,6 +116,7 @@ def accuracy_vs_budget(rows: list[dict], path: Path) -> Path:
         xs = list(by_budget)
         ax.plot(xs, [100 * sum(x["correct"] for x in by_budget[b]) / len(by_budget[b]) for b in xs],
                 marker="o", label=model)
+    ax.set_xticks(sorted(set(PAPER_BUDGETS) | {int(r["budget"]) for r in rows}))
     ax.set_xlabel("iteration budget I_max")
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(-2, 102)
