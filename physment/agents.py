@@ -220,16 +220,17 @@ class OracleAgent:
 
     name = "oracle"
 
-    def __init__(self) -> None:
+    def __init__(self, tools: tuple[str, ...] | None = None) -> None:
         self._solver: Solver | None = None
         self._error: str | None = None
+        self.tools = tools  # the protocol's tool set: a template's variant without reset_sim when it has one
 
     def begin(self, scene: Scene, budget: int) -> None:
         from physment.scenegen.registry import reference_solver  # lazy: physment.scenegen.build imports this module
 
         self._error = None
         try:
-            self._solver = reference_solver(scene)
+            self._solver = reference_solver(scene, self.tools)
         except KeyError as exc:
             self._solver, self._error = None, str(exc)
 

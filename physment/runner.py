@@ -117,7 +117,7 @@ def append_row(run_dir: Path, row: dict) -> None:
 @contextlib.contextmanager
 def make_agent(cfg: RunConfig) -> Iterator[Any]:
     if cfg.agent == "oracle":
-        yield OracleAgent()
+        yield OracleAgent(tools=PROTOCOLS[cfg.protocol].tools)
         return
     from reacthuman.llm import make_client  # the shared model clients; the local model is the default
 

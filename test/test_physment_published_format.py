@@ -272,3 +272,16 @@ def test_an_older_ledger_resumes_and_reports_in_the_paper_layout(tmp_path):
     assert "| oracle (zero-shot, paper) | – | 100.0 | – | – | **100.0** |" in text
     assert "Tables 3 and 5" in text and (out / "tables" / "dimensions.csv").stat().st_size > 0
     assert (out / "tables" / "accuracy_paper.csv").read_text().splitlines()[0].startswith("model,I=5,I=10")
+
+
+def test_paper_protocol_references_without_reset_reach_the_stored_keys():
+    from physment.agents import OracleAgent
+    from physment.scenegen.registry import paper_solvers
+
+    scenes = [s for s in load_scenes_lenient(DEFAULT_SCENES)[0]
+              if s.extra["reference_solution"]["template"] in paper_solvers()]
+    assert len(scenes) == 10
+    for s in scenes:
+        row, transcript = run_episode(s, OracleAgent(tools=PAPER_TOOLS), protocol_config("paper", budget=20))
+        calls = [r["tool"] for t in transcript["turns"] for r in t["results"]]
+        assert row["correct"] and "reset_sim" not in calls and "move_object" in calls, s.scene_id

@@ -93,9 +93,20 @@ def template(name: str) -> Template:
     raise KeyError(f"no scene template named {name!r}")
 
 
-def reference_solver(scene: Scene) -> Solver:
-    """The reference solution of a generated scene; KeyError if the scene has none."""
+def paper_solvers() -> dict[str, Callable[[dict], Solver]]:
+    """Template name -> a reference using only the paper's 26 tools, for templates whose own resets the lab."""
+    from physment.scenegen import t_hard, t_hidden
+
+    return {**t_hard.PAPER_SOLVERS, **t_hidden.PAPER_SOLVERS}
+
+
+def reference_solver(scene: Scene, tools: tuple[str, ...] | None = None) -> Solver:
+    """The reference solution of a generated scene (one within `tools` when the template has such a variant);
+    KeyError if the scene has none."""
     ref = scene.extra.get("reference_solution")
     if not isinstance(ref, dict) or "template" not in ref:
         raise KeyError(f"{scene.scene_id} has no reference solution")
-    return template(ref["template"]).solve(dict(ref.get("params") or {}))
+    params = dict(ref.get("params") or {})
+    if tools is not None and "reset_sim" not in tools and ref["template"] in paper_solvers():
+        return paper_solvers()[ref["template"]](params)
+    return template(ref["template"]).solve(params)
