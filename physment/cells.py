@@ -180,7 +180,20 @@ def declared_cell(scene: Scene) -> Cell | None:
     return None
 
 
-def load_cell_map(path: str | Path) -> dict[int, Cell | str]:
+@dataclasses.dataclass(frozen=True)
+class MapEntry:
+    """One line of a cell map: the axes, and the problem type when the map gives one."""
+    difficulty: str
+    concepts: str
+    modality: str
+    problem_type: str | None = None
+
+    def cell(self, scene: Scene) -> Cell:
+        return Cell(self.problem_type or infer_problem_type(scene, scene.problem_type_declared), self.difficulty,
+                    self.concepts, self.modality)
+
+
+def load_cell_map(path: str | Path) -> dict[int, MapEntry]:
     """A user map file (YAML or JSON): scene id (14, 'Scene14') -> a category string ('Easy Single + Hidden')
     or a mapping with `category` and optionally `problem_type`. Raises SceneError naming the bad entry."""
     path = Path(path)
@@ -190,7 +203,7 @@ def load_cell_map(path: str | Path) -> dict[int, Cell | str]:
         raise SceneError(f"{path}: cannot read the cell map ({exc})") from exc
     if not isinstance(data, dict):
         raise SceneError(f"{path}: the cell map must map scene ids to categories")
-    out: dict[int, Cell | str] = {}
+    out: dict[int, MapEntry] = {}
     for key, value in data.items():
         m = re.match(r"^(?:scene\s*)?(\d+)$", str(key).strip(), re.IGNORECASE)
         if not m:
@@ -198,27 +211,25 @@ def load_cell_map(path: str | Path) -> dict[int, Cell | str]:
         entry = value if isinstance(value, dict) else {"category": value}
         try:
             d, c, mod = parse_category(str(entry.get("category", "")))
-            pt = entry.get("problem_type")
-            out[int(m.group(1))] = Cell(str(pt).lower(), d, c, mod) if pt else f"{d}|{c}|{mod}"
+            pt = str(entry["problem_type"]).strip().lower() if entry.get("problem_type") else None
+            if pt is not None and pt not in PROBLEM_TYPES:
+                raise ValueError(f"problem_type must be one of {PROBLEM_TYPES}, got {pt!r}")
+            out[int(m.group(1))] = MapEntry(d, c, mod, pt)
         except ValueError as exc:
             raise SceneError(f"{path}: Scene{m.group(1)}: {exc}") from exc
     return out
 
 
-def assign_cells(scenes: list[Scene], cell_map: dict[int, Cell | str] | None = None) -> list[Scene]:
+def assign_cells(scenes: list[Scene], cell_map: dict[int, MapEntry] | None = None) -> list[Scene]:
     """Set each scene's category, problem type and `category_source` (map > metadata > inferred)."""
     for scene in scenes:
-        md_pt = scene.problem_type_declared
         entry = (cell_map or {}).get(scene.number)
         if entry is not None:
-            if isinstance(entry, str):
-                d, c, m = entry.split("|")
-                entry = Cell(infer_problem_type(scene, md_pt), d, c, m)
-            cell, source, why = entry, "map", {}
+            cell, source, why = entry.cell(scene), "map", {}
         elif (cell := declared_cell(scene)) is not None:
             source, why = "metadata", {}
         else:
-            cell, why = infer_cell(scene, md_pt)
+            cell, why = infer_cell(scene, scene.problem_type_declared)
             source = "inferred"
         scene.problem_type = cell.problem_type
         scene.extra["category_source"] = source
