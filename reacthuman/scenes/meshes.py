@@ -56,7 +56,8 @@ def _extract(visual: VisualMeshSpec) -> Path:
     root = cache_root() / "src" / Path(visual.archive).stem
     if (root / visual.member).is_file():
         return root / visual.member
-    tmp = Path(tempfile.mkdtemp(dir=cache_root().parent if cache_root().parent.exists() else None))
+    cache_root().mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=cache_root()))  # same filesystem as the destination: os.replace works
     try:
         with zipfile.ZipFile(archive) as z:
             names = [n for n in z.namelist() if n.startswith(folder + "/") and not n.endswith("/")]
