@@ -168,3 +168,26 @@ def test_knife_covers_enough_pixels_in_two_brain_views_at_the_freeze(knife_scene
     counts = hazard_pixels(spec, track, VisibilityConfig())
     assert sum(n >= 256 for n in counts.values()) >= 2, counts
     assert max(counts.values()) < 0.25 * 640 * 360, counts  # the knife's silhouette, not the whole frame
+
+
+def test_provenance_is_in_the_spec_and_bad_input_is_named() -> None:
+    from reacthuman.scenes.furniture import FurnitureError, get_model
+    from reacthuman.scenes.spec import SpecError
+
+    spec = sample_spec("object_drop", 3, object_id="chefs_knife")
+    again = SceneSpec.from_json(spec.to_json())
+    v = again.hazard.visual
+    assert v == spec.hazard.visual
+    assert (v.package, v.archive, v.member) == ("sweethome3d-furniture", "BlendSwap-CC-BY.sh3f",
+                                               "blendswap-cc-by/kitchenKnife/kitchenKnife.obj")
+    assert v.licence == "CC-BY-3.0" and v.creator
+    with pytest.raises(FurnitureError, match="'Nowhere#nothing' is not in the installed catalogues"):
+        get_model("Nowhere#nothing")
+    bad = json_replace(spec.to_json(), '"scale": ' + repr(v.scale), '"scale": -1')
+    with pytest.raises(SpecError, match="visual mesh scale must be >= 0.001"):
+        SceneSpec.from_json(bad)
+
+
+def json_replace(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
