@@ -3,8 +3,9 @@
 Keyframe hand values are offsets from the rest positions (reacthuman.plan), robot frame. The spine applies
 them relative to the body's current heading frame (pelvis projected to the floor, x forward), so the hands
 travel with the walking body exactly as `plan.planned_hand_path_robot` assumes. Targets are linear in time
-between keyframes, start from the rest pose at t = 0 (unless a keyframe sits there) and hold the last
-keyframe afterwards.
+between keyframes, start from the rest pose at t = 0 (unless a keyframe sits there), hold the last keyframe
+for the plan's catch_duration and then return to the rest pose over `release_s` (a plan's hands do not stay
+up for the rest of the episode unless it asks for that with catch_duration).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def _add(a: Vec3, b: Vec3) -> Vec3:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
-def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float) -> HandPath | None:
+def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float, release_s: float = 0.5) -> HandPath | None:
     """The plan's hand path, or None when it has no keyframes (the arms then follow the walking policy).
 
     Each keyframe target is solved once from the default standing posture; a target the IK misses by more
@@ -92,4 +93,9 @@ def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float) -> HandPath
         times.append(kf.t_s)
         lefts.append(final["left"])
         rights.append(final["right"])
+    if (lefts[-1], rights[-1]) != (REST_LEFT_HAND_M, REST_RIGHT_HAND_M):
+        release_t_s = times[-1] + max(0.0, plan.catch_duration_s)
+        times += [release_t_s, release_t_s + release_s]
+        lefts += [lefts[-1], REST_LEFT_HAND_M]
+        rights += [rights[-1], REST_RIGHT_HAND_M]
     return HandPath(tuple(times), tuple(lefts), tuple(rights), tuple(clamps))

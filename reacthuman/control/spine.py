@@ -44,6 +44,8 @@ class SpineConfig:
     # (the real robot hangs limp on its gantry; in simulation episodes start in the default pose: 0)
     stand_up_ramp_s: float = 0.0
     reach_tolerance_m: float = 0.02
+    # after the last keyframe and the plan's catch_duration the hands return to rest over this long
+    hand_release_s: float = 0.5
     # while IK drives the arms the policy is shown them at its default pose (see LocomotionPolicy.observation)
     mask_ik_arms_in_policy: bool = True
     joint_limit_margin_rad: float = 0.01
@@ -54,7 +56,7 @@ class SpineConfig:
             raise ValueError(f"SpineConfig.physics_dt_s must be in (0, 0.01], got {self.physics_dt_s}")
         if not 1 <= self.policy_decimation <= 20:
             raise ValueError(f"SpineConfig.policy_decimation must be in [1, 20], got {self.policy_decimation}")
-        for name in ("state_timeout_s", "reach_tolerance_m"):
+        for name in ("state_timeout_s", "reach_tolerance_m", "hand_release_s"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"SpineConfig.{name} must be > 0, got {getattr(self, name)}")
         for name in ("damping_kd", "stand_up_ramp_s", "joint_limit_margin_rad"):
@@ -138,7 +140,7 @@ class Spine:
             self._fault = fault
             return False
         self._plan = plan
-        self._path = build_hand_path(plan, self.ik, self.config.reach_tolerance_m)
+        self._path = build_hand_path(plan, self.ik, self.config.reach_tolerance_m, self.config.hand_release_s)
         return True
 
     def reject_plan(self, reason: str) -> None:
