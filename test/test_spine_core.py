@@ -173,14 +173,22 @@ def test_nan_plan_is_rejected_as_fault(spine, meta):
     assert "NaN or infinite" in spine.status().fault and spine.status().plan_time_s is None
 
 
-def test_joint_targets_clamped_to_limits_and_knee_bend_reported(spine, meta):
-    spine.reset(walk_plan(keyframes=(Keyframe(0.0, (5.0, 5.0, 5.0), (-5.0, -5.0, -5.0), knee_bend=0.3),)))
+def test_joint_targets_clamped_to_limits_and_knee_bend_folds_the_legs(spine, meta):
+    plan = walk_plan(keyframes=(Keyframe(0.0, (5.0, 5.0, 5.0), (-5.0, -5.0, -5.0), knee_bend=0.3),))
+    spine.reset(dataclasses.replace(plan, catch_duration_s=2.0))
     status = spine.status()
-    assert status.knee_bend_ignored and {c.side for c in status.reach_clamps} == {"left", "right"}
+    assert {c.side for c in status.reach_clamps} == {"left", "right"}
     low, high = spine.ik.limits[:, 0], spine.ik.limits[:, 1]
     for k in range(10):
         cmd = spine.command(k / 48, standing_state(meta, k / 48))
         assert np.all(np.asarray(cmd.q) >= low) and np.all(np.asarray(cmd.q) <= high)
+    # knee_bend 0.3 asks past the measured range: clamped to crouch_max_rad
+    assert spine.status().crouch_rad == pytest.approx(spine.config.crouch_max_rad)
+    straight = Spine(default_config())
+    straight.reset(walk_plan())
+    knee = G1_JOINT_NAMES.index("left_knee_joint")
+    bent_q, straight_q = cmd.q[knee], straight.command(0.0, standing_state(meta)).q[knee]
+    assert bent_q - straight_q > spine.config.crouch_max_rad  # folded by about 2a (the policy adds its own)
 
 
 def test_watchdog_damps_before_and_after_a_stream():

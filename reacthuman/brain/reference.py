@@ -91,7 +91,8 @@ def _plan_for(action: Action, obs: Observation, prediction: Prediction | None, c
     if action is Action.CATCH:
         return plan_reach(target, prediction.arrival_s if prediction else None, label, confidence)
     if action is Action.DODGE:
-        return plan_clear((target[0], target[1]), now_xy, label, confidence)
+        velocity_xy = (obs.track[-1].velocity_mps[0], obs.track[-1].velocity_mps[1]) if obs.track else None
+        return plan_clear((target[0], target[1]), now_xy, label, confidence, velocity_xy)
     return plan_stay(label, confidence)
 
 
