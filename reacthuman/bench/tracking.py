@@ -103,7 +103,7 @@ def grid(quick: bool) -> tuple[TrackingCase, ...]:
 class PlaneRig:
     """The G1 on a plane in Genesis, driven by a JointCommand source with PD torques every physics step."""
 
-    def __init__(self) -> None:
+    def __init__(self, world_mjcf: str = PLANE_MJCF) -> None:
         from reacthuman.sim_bridge.engine import RobotSpec, make_engine
         from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, default_pose_geometry, g1_mjcf_path, read_policy_metadata
         from reacthuman.sim_bridge.scene_setup import START_CLEARANCE_M, hand_points
@@ -112,7 +112,7 @@ class PlaneRig:
         self.spec = RobotSpec(g1_mjcf_path(), G1_JOINT_NAMES, (0.0, 0.0, geo.pelvis_height_m + START_CLEARANCE_M), 0.0,
                               read_policy_metadata().default_pose_rad)
         self.engine = make_engine("genesis")
-        self.engine.build(PLANE_MJCF, self.spec, ())
+        self.engine.build(world_mjcf, self.spec, ())
         self.limits = self.engine.torque_limits_nm()
         self.hands = hand_points()
 
