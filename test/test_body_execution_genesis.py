@@ -16,9 +16,13 @@ from reacthuman.sim_bridge.engine import quat_rotate_wxyz
 from reacthuman.sim_bridge.outcome import OutcomeConfig, OutcomeTracker, StepObservation, arm_links
 
 BALL_RADIUS_M = 0.05
-BALL_START_M = (1.5, -0.6, BALL_RADIUS_M + 0.001)  # at rest on the floor until the deflection test throws it
+# at rest on a pedestal until the deflection test throws it (off the floor: a hazard that has touched the floor
+# can no longer be caught or deflected)
+PEDESTAL_TOP_M = 0.3
+BALL_START_M = (1.5, -0.6, PEDESTAL_TOP_M + BALL_RADIUS_M + 0.001)
 WORLD_MJCF = f"""<mujoco model="plane_and_ball"><worldbody>
 <geom name="floor" type="plane" size="0 0 0.05"/>
+<geom name="pedestal" type="box" size="0.1 0.1 {PEDESTAL_TOP_M / 2}" pos="{BALL_START_M[0]} {BALL_START_M[1]} {PEDESTAL_TOP_M / 2}"/>
 <body name="ball" pos="{BALL_START_M[0]} {BALL_START_M[1]} {BALL_START_M[2]}"><freejoint/>
 <geom type="sphere" size="{BALL_RADIUS_M}" mass="0.2" friction="0.8"/></body>
 </worldbody></mujoco>"""
