@@ -85,3 +85,19 @@ def test_outcome_tables_share_catches_held_and_dodges_clear_per_action_and_famil
     by_family = outcomes_by_family_table(d)
     ladder = next(r for r in by_family.rows if r[1] == "ladder_slip")
     assert ladder[by_family.columns.index("executed")] == 1 and ladder[by_family.columns.index("dodges clear")] == 0.0
+
+
+def test_bench_tracking_rows_judge_each_plan_against_its_goal():
+    from reacthuman.bench.cli import SECTIONS
+    from reacthuman.bench.table import rows
+
+    case = dict(name="reach", walking=False, hand_error_m=[0.03, 0.02], hand_error_held_m=[0.01, 0.01],
+                displacement_error_rel=None, yaw_commanded_rad=0.0, yaw_change_rad=0.05, min_pelvis_m=0.75, fell=False)
+    walk = dict(case, name="walk", walking=True, hand_error_m=[], hand_error_held_m=[], displacement_error_rel=0.25)
+    section = {"cases": [case, walk], "summary": {"goals": {"hand_standing_m": 0.05, "hand_walking_m": 0.10,
+                                                            "displacement_rel": 0.10, "falls": 0}}}
+    report = {name: {"skipped": "not in --sections"} for name in SECTIONS}
+    report["tracking"] = section
+    out = {r.stage: r for r in rows(report) if r.section == "tracking"}
+    assert out["reach"].verdict == "meets goal" and "hands 3.0 cm" in out["reach"].measured
+    assert out["walk"].verdict == "misses goal" and "displacement off 25%" in out["walk"].measured
