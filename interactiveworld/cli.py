@@ -15,7 +15,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run an assistant with a human over a task folder (resumable)")
     r.add_argument("--tasks", type=Path, default=default_tasks_dir())
-    r.add_argument("--assistant", required=True, help="oracle | silent | wrong | llm:<model>")
+    r.add_argument("--assistant", required=True, help="oracle | silent | wrong | blind | llm:<model>")
     r.add_argument("--human", default="scripted", help="scripted | llm:<model>")
     r.add_argument("--out", type=Path, required=True, help="RUN_DIR")
     r.add_argument("--memory", action="store_true", help="memory-augmentation ablation (a factual ledger)")
@@ -52,13 +52,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _validate(folder: Path) -> int:
-    from interactiveworld.bench.taskgen import check_admission
+    from interactiveworld.bench.taskgen import blind_violations, check_admission
     from interactiveworld.bench.taskpack import load_packs
 
     packs = load_packs(folder)
     bad = 0
+    admissions = []
     for pack in packs:
         adm = check_admission(pack)
+        admissions.append(adm)
         problems = [name for name, ok in (("a goal is already true at handoff", adm.handoff_all_false),
                                           ("the oracle does not pass", adm.oracle_passed),
                                           ("silent help passes", adm.silent_failed), ("wrong help passes", adm.wrong_failed),
@@ -67,7 +69,10 @@ def _validate(folder: Path) -> int:
             bad += 1
             print(f"{pack.task_id}: REJECTED ({'; '.join(problems)})")
     print(f"{len(packs) - bad}/{len(packs)} tasks admitted")
-    return 1 if bad else 0
+    family_problems = blind_violations(admissions) if len(packs) >= 20 else []  # a family-level check
+    for problem in family_problems:
+        print(f"task set: REJECTED ({problem})")
+    return 1 if bad or family_problems else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -96,7 +96,9 @@ assert len(PRIMITIVES) == 36 and len(BY_NAME) == 36
 FAILURE_CODES: dict[str, str] = {
     "PARSE_ERROR": "the command is not one of the canonical commands",
     "NOT_ALLOWED": "this action is not available in this task",
-    "UNKNOWN_ENTITY": "no such thing here",
+    "UNKNOWN_ENTITY": "I do not know of that",
+    "NOT_KNOWN": "I do not know of that",  # same words: an unseen object and a missing one sound alike
+    "NOT_FOUND": "I do not find it where I expected",
     "AMBIGUOUS": "the name fits more than one thing",
     "INVALID_TARGET": "the action does not apply to that target",
     "NOT_CLOSE_ENOUGH": "not close enough",

@@ -33,14 +33,16 @@ class ScriptedHuman:
     def decide(self, assistant_speech: str | None, view: HumanView) -> HumanDecision:
         if assistant_speech and assistant_speech.strip():
             parsed = parse_speech(assistant_speech, self.catalog)
-            unclear = [p for p in parsed if isinstance(p, ParseFailure)]
-            if unclear:
-                return HumanDecision(commands=[], speech=f"Which {unclear[0].detail} do you mean? I am not sure what "
-                                                        f"'{unclear[0].text.strip()}' refers to.")
-            cmds = [p for p in parsed if isinstance(p, Command)]
+            unclear = next((i for i, p in enumerate(parsed) if isinstance(p, ParseFailure)), None)
+            # the clear steps before an unclear one are carried out; then the human asks and waits
+            cmds = [p for p in parsed[:unclear] if isinstance(p, Command)]
             for c in cmds:
                 self._drop_replaced(c)
-            return HumanDecision(commands=[c.text for c in cmds])
+            speech = ""
+            if unclear is not None:
+                u = parsed[unclear]
+                speech = f"Which {u.detail} do you mean? I am not sure what '{u.text.strip()}' refers to."
+            return HumanDecision(commands=[c.text for c in cmds], speech=speech)
         if self.plan:
             return HumanDecision(commands=[self.plan.pop(0)], from_assistant=False)
         return HumanDecision()
