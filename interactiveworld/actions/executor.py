@@ -25,6 +25,7 @@ from interactiveworld.world.sim import World
 MANIPULATION_S = 3.0
 LOOK_S = 1.0
 MAX_WAIT_S = 1800.0
+READ_DISTANCE_M = 0.22  # a page held up to read fills most of the view
 
 
 class Executor(ManipulationMixin):
@@ -263,6 +264,8 @@ class Executor(ManipulationMixin):
         if o is None or not o.text:
             raise Failure("NOT_READABLE")
         self._face(cmd.target, look=True)
+        if self.on_frame is not None:  # the assistant sees the page held up in front of the eyes
+            self.world.held_up_view(cmd.target, READ_DISTANCE_M, lambda: self.on_frame(f"reading the {display(cmd.target)}"))
         res.info = o.text
         res.message = f"the {display(cmd.target)} says: {o.text}"
 

@@ -8,6 +8,19 @@ from interactiveworld.actions.parser import Command, ParseFailure, parse_command
 from interactiveworld.agents.base import HumanDecision, HumanView
 
 
+def drop_replaced(plan: list[str], cmd: Command, catalog: Catalog) -> None:
+    """An instruction replaces the next step of the human's own plan that does the same kind of thing;
+    'halt' drops the whole plan."""
+    if cmd.verb == "halt":
+        plan.clear()
+        return
+    for i, step in enumerate(plan):
+        parsed = parse_command(step, catalog)
+        if isinstance(parsed, Command) and parsed.verb == cmd.verb:
+            del plan[i]
+            return
+
+
 class ScriptedHuman:
     name = "scripted"
 
@@ -20,15 +33,7 @@ class ScriptedHuman:
         self.catalog = catalog
 
     def _drop_replaced(self, cmd: Command) -> None:
-        """An instruction replaces the next step of the human's own plan that does the same kind of thing."""
-        if cmd.verb == "halt":
-            self.plan.clear()
-            return
-        for i, step in enumerate(self.plan):
-            parsed = parse_command(step, self.catalog)
-            if isinstance(parsed, Command) and parsed.verb == cmd.verb:
-                del self.plan[i]
-                return
+        drop_replaced(self.plan, cmd, self.catalog)
 
     def decide(self, assistant_speech: str | None, view: HumanView) -> HumanDecision:
         if assistant_speech and assistant_speech.strip():
