@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+from interactiveworld.bench.clutter import add_clutter
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.world.layout import ApartmentSpec, generate_apartment
 from interactiveworld.world.objects import ObjectSpec
@@ -93,6 +94,9 @@ def draft(family: str, tid: str, title: str, layout: str, seed: int, objects: li
     oracle = with_places(oracle, objects, opening + private_plan)
     wrong = with_places(wrong, objects, opening + private_plan)
     scene = SceneSpec(layout, seed, tuple(objects), human_room=human_room, doors_open=doors_open, **scene_kw)
+    texts = [handoff, *(t for t in oracle + wrong if t), *opening, *private_plan, *(" ".join(a) for _, *a in goals),
+             *scene.open_fixtures, *scene.powered]
+    scene = add_clutter(tid, scene, texts)
     first_speech = next(i for i, t in enumerate(oracle) if t is not None)
     static_turn = deadlines[0] if deadlines else first_speech
     max_turns = max(len(oracle), len(wrong), len(private_plan)) + 4
