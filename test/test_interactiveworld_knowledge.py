@@ -58,9 +58,9 @@ def test_distractor_task_fails_when_the_assistant_names_the_wrong_mug():
     """accessibility-sort: two mugs of different colours; naming the other one, with its true place, is
     carried out exactly as said and leaves the goals false."""
     p = load_pack(default_tasks_dir() / "accessibility-sort-0.json")
-    mugs = [o for o in p.scene.objects if o.category == "mug"]
-    assert len(mugs) == 2 and mugs[0].color != mugs[1].color
     (right, into_cab), (other, into_sink) = p.goals[0].args, p.goals[1].args
+    assert len({o.color for o in p.scene.objects if o.category == "mug"}) >= 4  # the task's two and look-alikes
+    mugs = [o for o in p.scene.objects if o.name in (right, other)]
     place = {o.name: o.support.replace("_", " ") for o in mugs}
     say = lambda m, dest, verb: (f"The {m.replace('_', ' ')} is on the {place[m]}. "  # noqa: E731
                                  f"{verb}pick up the {m.replace('_', ' ')}, then put the {m.replace('_', ' ')} in the "
