@@ -3,6 +3,7 @@ control fails the tasks that need the assistant's eyes, and a look-alike distrac
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -12,6 +13,7 @@ from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.taskgen import BLIND_FAMILIES, BLIND_MAX_PASS_RATE
 from interactiveworld.bench.taskpack import default_tasks_dir, load_pack, load_packs
 from interactiveworld.episode import run_episode
+from interactiveworld.world.objects import COLORS_RGBA
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +35,9 @@ def test_blind_assistant_admission_check_on_every_task(packs):
         assert res.n_actions > 0  # it did try
         total[p.family] += 1
         passed[p.family] += res.passed
+        for a in _human_actions(res):  # a refusal about an unknown thing names it by kind only
+            if a["code"] in ("NOT_KNOWN", "NOT_FOUND"):
+                assert not set(re.findall(r"[a-z]+", a["message"])) & set(COLORS_RGBA), (p.task_id, a["message"])
         assert p.admission["blind_failed"] == (not res.passed), p.task_id
     for fam in BLIND_FAMILIES:
         assert passed[fam] / total[fam] <= BLIND_MAX_PASS_RATE, (fam, passed[fam], total[fam])
