@@ -16,18 +16,21 @@ from rosgraph_msgs.msg import Clock
 
 from reacthuman import graph
 from reacthuman.recording.bag import BagWriter
+from reacthuman.recording.viewer_topics import ViewerTopics
 
 
 class EpisodeRecorder:
     def __init__(self) -> None:
         self.writer: BagWriter | None = None
         self.sim_ns = 0
+        self.viewer = ViewerTopics()
         self._lock = threading.Lock()  # messages arrive on executor threads; start/stop on the action's
 
     def start(self, path: Path) -> None:
         self.abort()
         with self._lock:
             self.sim_ns = 0
+            self.viewer = ViewerTopics()
             self.writer = BagWriter(path)
 
     def write(self, topic: str, msgtype: str, raw: bytes) -> None:
@@ -38,6 +41,9 @@ class EpisodeRecorder:
                 clock = deserialize_message(raw, Clock).clock
                 self.sim_ns = clock.sec * 1_000_000_000 + clock.nanosec
             self.writer.write(topic, msgtype, self.sim_ns, raw)
+            # /tf, /tf_static, /robot_description and the scene markers, computed from what was just recorded
+            for extra in self.viewer.on_message(topic, msgtype, self.sim_ns, raw):
+                self.writer.write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
 
     def stop(self) -> Path | None:
         with self._lock:

@@ -1,0 +1,99 @@
+"""The scene's geometry as a visualization_msgs/MarkerArray: the room, the furniture and the hazard objects.
+
+Each geom of each spec body becomes one marker in that body's TF frame (`scene/<body>`, see tf_tree), at the
+geom's pose in the body frame, so a hazard's marker follows its /tf. Primitives map to their marker types
+(MJCF half-sizes become full extents); a capsule is a cylinder and two end spheres. A geom that names a
+mesh file (`mesh`, with an optional `mesh_scale`) becomes a MESH_RESOURCE marker with a file:// URI and
+the file's own materials. The floor (the plane z = 0, not a spec body) is a thin box under the room, and
+the ground-truth impact point, when the scene has one, a small sphere in `world`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reacthuman.recording import ros_msgs as rm
+from reacthuman.recording.tf_tree import WORLD_FRAME, scene_frame
+from reacthuman.recording.urdf import quat_rotate
+
+MARKER = "visualization_msgs/msg/Marker"
+MARKER_ARRAY = "visualization_msgs/msg/MarkerArray"
+CUBE, SPHERE, CYLINDER, MESH_RESOURCE = 1, 2, 3, 10
+FLOOR_THICKNESS_M = 0.002
+FLOOR_MARGIN_M = 0.5
+IMPACT_MARKER_DIAMETER_M = 0.06
+FLOOR_RGBA = (0.55, 0.55, 0.55, 1.0)
+IMPACT_RGBA = (1.0, 0.1, 0.1, 0.9)
+
+
+def _color(rgba: Any) -> Any:
+    r, g, b, a = (float(c) for c in rgba)
+    return rm.build("std_msgs/msg/ColorRGBA", r=r, g=g, b=b, a=a)
+
+
+def _marker(ns: str, marker_id: int, frame: str, kind: int, pos: Any, quat_wxyz: Any, scale: Any, rgba: Any,
+            frame_locked: bool, **extra: Any) -> Any:
+    w, x, y, z = (float(c) for c in quat_wxyz)
+    return rm.build(MARKER, header=rm.header(0, frame), ns=ns, id=marker_id, type=kind, action=0,
+                    pose=rm.pose(tuple(float(c) for c in pos), (x, y, z, w)), scale=rm.vector3(scale),
+                    color=_color(rgba), frame_locked=frame_locked, **extra)
+
+
+def mesh_uri(path: str) -> str:
+    return path if "://" in path else Path(path).resolve().as_uri()
+
+
+def geom_markers(ns: str, first_id: int, frame: str, geom: dict, moving: bool) -> list[Any]:
+    shape, size = geom.get("shape", ""), [float(s) for s in geom.get("size", ())]
+    pos, quat = geom.get("pos", (0.0, 0.0, 0.0)), geom.get("quat", (1.0, 0.0, 0.0, 0.0))
+    rgba = geom.get("rgba", (0.7, 0.7, 0.7, 1.0))
+    mesh = geom.get("mesh")
+    if mesh:
+        scale = geom.get("mesh_scale", (1.0, 1.0, 1.0))
+        scale = (float(scale),) * 3 if isinstance(scale, (int, float)) else tuple(float(s) for s in scale)
+        return [_marker(ns, first_id, frame, MESH_RESOURCE, pos, quat, scale, rgba, moving,
+                        mesh_resource=mesh_uri(str(mesh)), mesh_use_embedded_materials=True)]
+    if shape == "box":
+        return [_marker(ns, first_id, frame, CUBE, pos, quat, [2 * s for s in size], rgba, moving)]
+    if shape == "sphere":
+        return [_marker(ns, first_id, frame, SPHERE, pos, quat, [2 * size[0]] * 3, rgba, moving)]
+    if shape in ("cylinder", "capsule"):
+        r, half = size[0], size[1]
+        out = [_marker(ns, first_id, frame, CYLINDER, pos, quat, (2 * r, 2 * r, 2 * half), rgba, moving)]
+        if shape == "capsule":
+            w, x, y, z = (float(c) for c in quat)
+            axis = quat_rotate((x, y, z, w), (0.0, 0.0, half))
+            for k, sign in enumerate((1.0, -1.0)):
+                end = tuple(float(p) + sign * a for p, a in zip(pos, axis))
+                out.append(_marker(ns, first_id + 1 + k, frame, SPHERE, end, quat, [2 * r] * 3, rgba, moving))
+        return out
+    raise ValueError(f"geom shape {shape!r} cannot be drawn (box, sphere, cylinder, capsule or a mesh file)")
+
+
+def _floor(spec: dict) -> Any:
+    xs = [float(b["pos"][0]) for b in spec.get("bodies", ())] + [float(spec["observer"]["x_m"])]
+    ys = [float(b["pos"][1]) for b in spec.get("bodies", ())] + [float(spec["observer"]["y_m"])]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    sx, sy = max(xs) - min(xs) + 2 * FLOOR_MARGIN_M, max(ys) - min(ys) + 2 * FLOOR_MARGIN_M
+    return _marker("floor", 0, WORLD_FRAME, CUBE, (cx, cy, -FLOOR_THICKNESS_M / 2), (1, 0, 0, 0),
+                   (sx, sy, FLOOR_THICKNESS_M), FLOOR_RGBA, False)
+
+
+def scene_markers(spec: dict) -> Any:
+    """The MarkerArray of a scene spec (its JSON as a dict)."""
+    hazards = set(spec.get("hazard_bodies", ()))
+    markers = [_floor(spec)]
+    for body in spec.get("bodies", ()):
+        ns = "hazard" if body["name"] in hazards else str(body.get("role", "static"))
+        frame = scene_frame(body["name"])
+        next_id = sum(1 for m in markers if m.ns == ns)
+        for geom in body.get("geoms", ()):
+            new = geom_markers(ns, next_id, frame, geom, body["name"] in hazards)
+            markers += new
+            next_id += len(new)
+    impact = (spec.get("ground_truth") or {}).get("impact_point")
+    if impact:
+        markers.append(_marker("impact_point", 0, WORLD_FRAME, SPHERE, impact, (1, 0, 0, 0),
+                               [IMPACT_MARKER_DIAMETER_M] * 3, IMPACT_RGBA, False))
+    return rm.build(MARKER_ARRAY, markers=markers)

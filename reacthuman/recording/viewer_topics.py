@@ -1,0 +1,107 @@
+"""What an episode's bag needs for a 3D viewer, derived from the topics it records.
+
+The recorder passes every recorded message through `ViewerTopics.on_message`, which answers with the extra
+messages to write beside it (standard types, CDR bytes):
+- on the scene announcement: /robot_description (the G1 URDF), /tf_static (the robot's fixed joints, the
+  room and furniture, the cameras), the scene's MarkerArray, all latched, and the hazards' /tf at their
+  spec pose;
+- on each control tick (a /g1/base_state and /g1/joint_states pair with the same stamp): the robot's /tf;
+- on each /reacthuman/hazard_state: that hazard's /tf.
+Everything is computed from recorded data (joint angles, base pose, hazard poses, the spec), so a bag
+that lacks the extra topics can be completed afterwards by replaying it through the same function
+(`viewer_messages_for_bag`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from reacthuman import graph
+from reacthuman.recording import markers, ros_msgs, tf_tree, urdf
+from reacthuman.recording.bag import BagMessage, typestore
+
+TF = "/tf"
+TF_STATIC = "/tf_static"
+ROBOT_DESCRIPTION = "/robot_description"
+SCENE_MARKERS = "/reacthuman/scene_markers"
+STRING_TYPE = "std_msgs/msg/String"
+# Topics a viewer expects latched (transient local): written once, needed by a player that starts late.
+LATCHED = frozenset({TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS})
+TOPIC_TYPES = {TF: tf_tree.TF_TYPE, TF_STATIC: tf_tree.TF_TYPE, ROBOT_DESCRIPTION: STRING_TYPE,
+               SCENE_MARKERS: markers.MARKER_ARRAY}
+
+
+@dataclass(frozen=True)
+class Extra:
+    topic: str
+    msgtype: str
+    stamp_ns: int
+    raw: bytes
+
+    @property
+    def latched(self) -> bool:
+        return self.topic in LATCHED
+
+
+def _extra(topic: str, stamp_ns: int, msg: Any) -> Extra:
+    return Extra(topic, TOPIC_TYPES[topic], int(stamp_ns), ros_msgs.serialize(msg))
+
+
+def _pose(msg_pose: Any) -> tuple[tuple[float, float, float], urdf.Quat]:
+    p, q = msg_pose.position, msg_pose.orientation
+    return (float(p.x), float(p.y), float(p.z)), (float(q.x), float(q.y), float(q.z), float(q.w))
+
+
+class ViewerTopics:
+    """Per-episode state: the latest base state waits for the joint state of the same tick."""
+
+    def __init__(self) -> None:
+        self._base: tuple[int, Any] | None = None
+        self._joints: tuple[int, Any] | None = None
+        self._done_ns = -1
+
+    def on_message(self, topic: str, msgtype: str, stamp_ns: int, raw: bytes) -> list[Extra]:
+        if topic == graph.SCENE:
+            return self._on_scene(stamp_ns, typestore().deserialize_cdr(raw, msgtype))
+        if topic == graph.HAZARD_STATE:
+            msg = typestore().deserialize_cdr(raw, msgtype)
+            pos, quat = _pose(msg.pose)
+            t = urdf.Transform(tf_tree.WORLD_FRAME, tf_tree.scene_frame(msg.name), pos, quat)
+            return [_extra(TF, stamp_ns, tf_tree.tf_message([t], ros_msgs.stamp_ns(msg.header)))]
+        if topic in (graph.BASE_STATE, graph.JOINT_STATES):
+            msg = typestore().deserialize_cdr(raw, msgtype)
+            tick = (ros_msgs.stamp_ns(msg.header), msg)
+            if topic == graph.BASE_STATE:
+                self._base = tick
+            else:
+                self._joints = tick
+            return self._robot(stamp_ns)
+        return []
+
+    def _on_scene(self, stamp_ns: int, msg: Any) -> list[Extra]:
+        spec = json.loads(msg.spec_json)
+        static = tf_tree.robot_static_transforms() + tf_tree.scene_static_transforms(spec)
+        description = ros_msgs.build(STRING_TYPE, data=urdf.g1_robot_description())
+        return [_extra(ROBOT_DESCRIPTION, stamp_ns, description),
+                _extra(TF_STATIC, stamp_ns, tf_tree.tf_message(static, stamp_ns)),
+                _extra(SCENE_MARKERS, stamp_ns, markers.scene_markers(spec)),
+                _extra(TF, stamp_ns, tf_tree.tf_message(tf_tree.hazard_initial_transforms(spec), stamp_ns))]
+
+    def _robot(self, stamp_ns: int) -> list[Extra]:
+        if self._base is None or self._joints is None or self._base[0] != self._joints[0] or self._base[0] == self._done_ns:
+            return []
+        tick_ns, base, joints = self._base[0], self._base[1], self._joints[1]
+        self._done_ns = tick_ns
+        pos, quat = _pose(base.pose)
+        positions = dict(zip(joints.name, (float(q) for q in joints.position)))
+        return [_extra(TF, stamp_ns, tf_tree.tf_message(tf_tree.robot_transforms(pos, quat, positions), tick_ns))]
+
+
+def viewer_messages_for_bag(messages: Iterable[BagMessage]) -> Iterator[Extra]:
+    """The viewer topics of an already recorded episode, in recording order."""
+    viewer = ViewerTopics()
+    for m in messages:
+        yield from viewer.on_message(m.topic, m.msgtype, m.stamp_ns, m.raw)

@@ -1,0 +1,181 @@
+"""The viewer topics of a bag (/tf, /tf_static, /robot_description, scene markers), without rclpy: URDF
+forward kinematics against MuJoCo's on the same G1, a synthetic episode written through the real bag
+writer, decoded by the standard MCAP ROS 2 decoder, every marker and image frame placed in the TF tree."""
+
+from __future__ import annotations
+
+import math
+
+import mujoco
+import numpy as np
+import pytest
+import yaml
+from mcap.reader import make_reader
+from mcap_ros2.decoder import DecoderFactory
+
+from reacthuman import graph
+from reacthuman.recording import ros_msgs, urdf
+from reacthuman.recording.bag import BagWriter, read_bag, typestore
+from reacthuman.recording.tf_check import TfIndex
+from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC, ViewerTopics
+from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, g1_mjcf_path
+
+M = "reacthuman_msgs/msg/"
+
+
+def _spec() -> dict:
+    box = {"shape": "box", "size": [0.3, 0.4, 0.02], "pos": [0, 0, 0], "quat": [1, 0, 0, 0], "rgba": [0.5, 0.3, 0.1, 1]}
+    capsule = {"shape": "capsule", "size": [0.03, 0.1], "pos": [0, 0, 0], "quat": [0.7071, 0.7071, 0, 0],
+               "rgba": [0.9, 0.9, 0.9, 1]}
+    sphere = {"shape": "sphere", "size": [0.05], "rgba": [1, 0, 0, 1]}
+    mesh = {"shape": "box", "size": [0.05, 0.05, 0.05], "mesh": "/tmp/some_mug.obj", "mesh_scale": 0.01}
+    cams = [{"name": v, "pos": [0.5 * k, -1.0, 1.5 + k], "lookat": [0.0, 0.0, 0.5], "fov_deg": 60.0}
+            for k, v in enumerate(graph.VIEWS)]
+    cams[2]["pos"] = [0.0, 0.0, 4.0]  # overhead, looking straight down: the other up-vector branch
+    return {"scene_id": "synthetic-1", "hazard_bodies": ["hazard"], "observer": {"x_m": 0.0, "y_m": 0.0, "yaw_rad": 0.0},
+            "cameras": cams, "ground_truth": {"impact_point": [0.3, 0.0, 1.0]},
+            "bodies": [{"name": "table", "pos": [1.0, 0.0, 0.7], "quat": [1, 0, 0, 0], "role": "support", "geoms": [box]},
+                       {"name": "mug", "pos": [1.0, 0.1, 0.75], "quat": [1, 0, 0, 0], "role": "prop", "geoms": [mesh]},
+                       {"name": "hazard", "pos": [1.0, 0.0, 1.2], "quat": [1, 0, 0, 0], "role": "hazard",
+                        "geoms": [capsule, sphere]}]}
+
+
+def _raw(typename: str, **fields) -> bytes:
+    return ros_msgs.serialize(ros_msgs.build(typename, **fields))
+
+
+def _episode(spec: dict, ticks: int = 6) -> list[tuple[str, str, int, bytes]]:
+    """What the recorder sees: the announcement, then per control tick the hazard, base and joint states."""
+    import json
+
+    out = [(graph.SCENE, M + "SceneAnnouncement", 0, _raw(M + "SceneAnnouncement", scene_id=spec["scene_id"],
+                                                         spec_json=json.dumps(spec)))]
+    rng = np.random.default_rng(3)
+    for k in range(1, ticks + 1):
+        t_ns = k * 20_833_333
+        h = ros_msgs.header(t_ns, "exec/synthetic-1")
+        out.append((graph.HAZARD_STATE, M + "ObjectState", t_ns, _raw(
+            M + "ObjectState", header=ros_msgs.header(t_ns, ""), name="hazard",
+            pose=ros_msgs.pose((1.0, 0.0, 1.2 - 0.01 * k), (0.0, 0.0, 0.0, 1.0)))))
+        out.append((graph.BASE_STATE, M + "BaseState", t_ns, _raw(
+            M + "BaseState", header=h, pose=ros_msgs.pose((0.01 * k, 0.0, 0.76), (0.0, 0.0, 0.0, 1.0)))))
+        out.append((graph.JOINT_STATES, "sensor_msgs/msg/JointState", t_ns, _raw(
+            "sensor_msgs/msg/JointState", header=h, name=list(G1_JOINT_NAMES),
+            position=rng.uniform(-0.3, 0.3, len(G1_JOINT_NAMES)))))
+    for view in graph.VIEWS:
+        out.append((graph.image_topic(view), "sensor_msgs/msg/Image", 10 * 20_833_333, _raw(
+            "sensor_msgs/msg/Image", header=ros_msgs.header(10 * 20_833_333, view), height=2, width=2,
+            encoding="rgb8", step=6, data=np.zeros(12, np.uint8))))
+    return out
+
+
+@pytest.fixture(scope="module")
+def bag(tmp_path_factory):
+    path = tmp_path_factory.mktemp("viewer") / "bag"
+    writer, viewer = BagWriter(path), ViewerTopics()
+    for topic, msgtype, stamp, raw in _episode(_spec()):
+        writer.write(topic, msgtype, stamp, raw)
+        for extra in viewer.on_message(topic, msgtype, stamp, raw):
+            writer.write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
+    return writer.close()
+
+
+def test_urdf_forward_kinematics_equals_mujoco_on_the_same_g1():
+    model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
+    data = mujoco.MjData(model)
+    rng = np.random.default_rng(0)
+    q = rng.uniform(-0.6, 0.6, len(G1_JOINT_NAMES))
+    quat_wxyz = np.array([0.9, 0.1, -0.2, 0.3]) / np.linalg.norm([0.9, 0.1, -0.2, 0.3])
+    data.qpos[:3], data.qpos[3:7], data.qpos[7:] = (0.3, -0.2, 0.8), quat_wxyz, q
+    mujoco.mj_kinematics(model, data)
+    joints = urdf.g1_joints()
+    w, x, y, z = quat_wxyz
+    root = urdf.Transform("world", urdf.root_link(joints), (0.3, -0.2, 0.8), (x, y, z, w))
+    poses = urdf.link_poses(root, urdf.static_transforms(joints) + urdf.moving_transforms(joints, dict(zip(G1_JOINT_NAMES, q))))
+    compared = 0
+    for b in range(1, model.nbody):
+        name = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, b)
+        assert name in poses, f"MuJoCo body {name} is not a URDF link"
+        assert np.linalg.norm(np.array(poses[name].translation) - data.xpos[b]) < 1e-5, name
+        mq = data.xquat[b]
+        assert abs(abs(np.dot([mq[1], mq[2], mq[3], mq[0]], poses[name].rotation)) - 1.0) < 1e-9, name
+        compared += 1
+    assert compared >= 30  # pelvis, the 29 jointed links (and fixed ones the MJCF keeps as bodies)
+
+
+def test_a_missing_joint_is_named():
+    with pytest.raises(urdf.UrdfError, match="left_knee_joint"):
+        urdf.moving_transforms(urdf.g1_joints(), {n: 0.0 for n in G1_JOINT_NAMES if n != "left_knee_joint"})
+
+
+def test_bag_carries_the_viewer_topics_latched_where_a_viewer_needs_it(bag):
+    meta = yaml.safe_load((bag / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+    topics = {t["topic_metadata"]["name"]: t for t in meta["topics_with_message_count"]}
+    for name, msgtype in ((TF, "tf2_msgs/msg/TFMessage"), (TF_STATIC, "tf2_msgs/msg/TFMessage"),
+                          (ROBOT_DESCRIPTION, "std_msgs/msg/String"), (SCENE_MARKERS, "visualization_msgs/msg/MarkerArray")):
+        assert topics[name]["topic_metadata"]["type"] == msgtype
+        assert topics[name]["topic_metadata"]["type_description_hash"] == typestore().hash_rihs01(msgtype)
+    for name in (TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS):
+        qos = topics[name]["topic_metadata"]["offered_qos_profiles"]
+        assert qos and qos[0]["durability"] in ("transient_local", 1), qos
+    assert not topics[TF]["topic_metadata"]["offered_qos_profiles"]
+    assert topics[TF]["message_count"] == 1 + 6 + 6  # hazards at the announcement, then hazard + robot per tick
+
+
+def test_the_standard_mcap_ros2_decoder_decodes_every_message(bag):
+    (mcap_file,) = bag.glob("*.mcap")
+    counts: dict[str, int] = {}
+    with open(mcap_file, "rb") as f:
+        for _, channel, _, decoded in make_reader(f, decoder_factories=[DecoderFactory()]).iter_decoded_messages():
+            counts[channel.topic] = counts.get(channel.topic, 0) + 1
+            if channel.topic == ROBOT_DESCRIPTION:
+                assert decoded.data.startswith("<?xml") or "<robot" in decoded.data[:400]
+                assert 'filename="file:///' in decoded.data and 'filename="meshes/' not in decoded.data
+            if channel.topic == SCENE_MARKERS:
+                kinds = sorted({m.type for m in decoded.markers})
+                assert kinds == [1, 2, 3, 10]  # cube, sphere, cylinder (and capsule ends), mesh
+    assert counts == {m_topic: n for m_topic, n in _topic_counts(bag).items()}
+
+
+def _topic_counts(bag) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for m in read_bag(bag):
+        counts[m.topic] = counts.get(m.topic, 0) + 1
+    return counts
+
+
+def test_every_marker_and_image_frame_resolves_in_the_tf_tree(bag):
+    messages = list(read_bag(bag))
+    index = TfIndex.from_messages(messages)
+    from reacthuman.recording.bag import deserialize
+
+    used = []
+    for m in messages:
+        if m.topic == SCENE_MARKERS:
+            used += [(mk.header.frame_id, m.stamp_ns) for mk in deserialize(m).markers]
+        elif m.topic.startswith("/camera/"):
+            used.append((deserialize(m).header.frame_id, m.stamp_ns))
+    assert {f for f, _ in used} >= {"scene/hazard", "scene/table", "scene/mug", "world", *graph.VIEWS}
+    for frame, t_ns in used:
+        assert index.resolves(frame, t_ns), frame
+    end = max(m.stamp_ns for m in messages)
+    for link in ("pelvis", "left_wrist_yaw_link", "right_rubber_hand", "head_link"):
+        assert index.resolves(link, end), link
+    assert not index.resolves("pelvis", 0)  # the robot is placed only once its first state arrives
+
+
+def test_camera_optical_frame_matches_the_scene_projection():
+    """A point the camera projects to pixel (u, v) lies along +z of its optical frame at the same offset."""
+    from reacthuman.recording.tf_tree import scene_static_transforms
+    from reacthuman.scenes.cameras import project
+    from reacthuman.scenes.spec import CameraSpec
+
+    spec = _spec()
+    for cam in spec["cameras"]:
+        t = next(t for t in scene_static_transforms(spec) if t.child == cam["name"])
+        cs = CameraSpec(cam["name"], tuple(cam["pos"]), tuple(cam["lookat"]), cam["fov_deg"], 320, 180)
+        p_opt = (0.2, -0.1, 2.0)  # right, up (y down), forward in the optical frame
+        world = tuple(a + b for a, b in zip(t.translation, urdf.quat_rotate(t.rotation, p_opt)))
+        u, v, depth = project(cs, world)
+        f = 90 / math.tan(math.radians(60.0) / 2)
+        assert abs(depth - 2.0) < 1e-9 and abs(u - (160 + f * 0.1)) < 1e-6 and abs(v - (90 - f * 0.05)) < 1e-6
