@@ -135,3 +135,76 @@ def test_a_bag_played_into_a_live_scorer_gives_the_same_score(run, ros_domain_id
         scorer.terminate()
         scorer.wait(timeout=30)
     assert json.loads(scores[0].record_json) == row
+
+
+def _bags(run: Path) -> list[Path]:
+    return sorted((run / "episodes").glob("*/*/bag"))
+
+
+def test_bags_carry_what_a_3d_viewer_needs_and_every_frame_resolves(run):
+    """/tf, /tf_static, /robot_description and the scene markers; each marker, image and camera-info frame is
+    placed in `world` by the TF tree at the time it was recorded, and so is every G1 link once it stands."""
+    from reacthuman.recording.bag import deserialize, read_bag
+    from reacthuman.recording.tf_check import TfIndex
+    from reacthuman.recording.urdf import g1_joints
+    from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC
+
+    links = {j.child for j in g1_joints()} | {j.parent for j in g1_joints()}
+    for bag in _bags(run):
+        messages = list(read_bag(bag))
+        counts = {t: sum(1 for m in messages if m.topic == t) for t in
+                  (TF, TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS, graph.JOINT_STATES, graph.HAZARD_STATE)}
+        assert counts[TF_STATIC] == counts[ROBOT_DESCRIPTION] == counts[SCENE_MARKERS] == 1, (bag, counts)
+        # one robot /tf per control tick, one per hazard state, and the hazards' spec pose at the announcement
+        assert counts[TF] == counts[graph.JOINT_STATES] + counts[graph.HAZARD_STATE] + 1, (bag, counts)
+        index = TfIndex.from_messages(messages)
+        used = []
+        for m in messages:
+            if m.topic == SCENE_MARKERS:
+                used += [(mk.header.frame_id, m.stamp_ns) for mk in deserialize(m).markers]
+            elif m.topic.startswith("/camera/"):
+                used.append((deserialize(m).header.frame_id, m.stamp_ns))
+        assert {f for f, _ in used} >= set(graph.VIEWS) | {"scene/hazard"}, bag
+        unresolved = sorted({f for f, t in used if not index.resolves(f, t)})
+        assert not unresolved, (bag, unresolved)
+        first_state = min(m.stamp_ns for m in messages if m.topic == graph.JOINT_STATES)
+        end = max(m.stamp_ns for m in messages)
+        for t_ns in (first_state, end):
+            assert all(index.resolves(link, t_ns) for link in links), (bag, t_ns)
+
+
+def test_the_standard_mcap_ros2_decoder_decodes_every_message_of_every_topic(run):
+    from mcap.reader import make_reader
+    from mcap_ros2.decoder import DecoderFactory
+
+    for bag in _bags(run):
+        (mcap_file,) = bag.glob("*.mcap")
+        decoded_per_topic: dict[str, int] = {}
+        with open(mcap_file, "rb") as f:
+            for _, channel, _, msg in make_reader(f, decoder_factories=[DecoderFactory()]).iter_decoded_messages():
+                assert msg is not None
+                decoded_per_topic[channel.topic] = decoded_per_topic.get(channel.topic, 0) + 1
+        info = bag_info(bag)
+        assert decoded_per_topic == {t: v["count"] for t, v in info["topics"].items()}, bag
+
+
+def test_the_report_shows_each_episode_in_headless_chromium(run, tmp_path):
+    from browser_helpers import Browser
+
+    from reacthuman.scoring.report import write_report
+
+    files = write_report(run, tmp_path / "report")
+    browser = Browser()
+    try:
+        browser.load(files.html)
+        assert browser.errors() == []
+        links = browser.evaluate("Array.from(document.querySelectorAll('#episodes a')).map(a => a.getAttribute('href'))")
+        assert len(links) == len(SCENES) * len(MODELS)
+        for link in links:
+            browser.load(files.html.parent / link)
+            assert browser.errors() == [], link
+            widths = browser.evaluate("Array.from(document.querySelectorAll('img.frame')).map(i => i.naturalWidth)")
+            assert len(widths) >= 3 and all(w > 0 for w in widths), (link, widths)
+            assert browser.evaluate("document.querySelector('img.overlay').naturalWidth") > 0, link
+    finally:
+        browser.close()

@@ -57,6 +57,9 @@ def _episode(spec: dict, ticks: int = 6) -> list[tuple[str, str, int, bytes]]:
         out.append((graph.HAZARD_STATE, M + "ObjectState", t_ns, _raw(
             M + "ObjectState", header=ros_msgs.header(t_ns, ""), name="hazard",
             pose=ros_msgs.pose((1.0, 0.0, 1.2 - 0.01 * k), (0.0, 0.0, 0.0, 1.0)))))
+        out.append((graph.HAND_POSITIONS, M + "HandPositions", t_ns, _raw(
+            M + "HandPositions", header=ros_msgs.header(t_ns, ""), left=ros_msgs.point((1.0, 0.3, 1.2 - 0.01 * k)),
+            right=ros_msgs.point((1.0, 0.0, 1.0 - 0.01 * k)))))
         out.append((graph.BASE_STATE, M + "BaseState", t_ns, _raw(
             M + "BaseState", header=h, pose=ros_msgs.pose((0.01 * k, 0.0, 0.76), (0.0, 0.0, 0.0, 1.0)))))
         out.append((graph.JOINT_STATES, "sensor_msgs/msg/JointState", t_ns, _raw(
@@ -135,6 +138,16 @@ def test_the_standard_mcap_ros2_decoder_decodes_every_message(bag):
                 kinds = sorted({m.type for m in decoded.markers})
                 assert kinds == [1, 2, 3, 10]  # cube, sphere, cylinder (and capsule ends), mesh
     assert counts == {m_topic: n for m_topic, n in _topic_counts(bag).items()}
+
+
+def test_hand_to_object_distances_per_tick(bag):
+    from reacthuman.recording.bag import deserialize
+    from reacthuman.recording.viewer_topics import LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE
+
+    messages = list(read_bag(bag))
+    left = [deserialize(m).data for m in messages if m.topic == LEFT_HAND_DISTANCE]
+    right = [deserialize(m).data for m in messages if m.topic == RIGHT_HAND_DISTANCE]
+    assert left == pytest.approx([0.3] * 6) and right == pytest.approx([0.2] * 6)
 
 
 def _topic_counts(bag) -> dict[str, int]:

@@ -8,6 +8,7 @@ field not given with its ROS default (zero, empty, False), recursively, as rosid
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -33,18 +34,25 @@ def _default(node: tuple) -> Any:
     return [_default(sub) for _ in range(length)] if kind == 3 else []
 
 
-def build(typename: str, **fields: Any) -> Any:
-    """An instance of the standard message `typename` (e.g. 'geometry_msgs/msg/Pose') with the given
-    fields and ROS defaults for the rest."""
+@lru_cache(maxsize=None)
+def _fields(typename: str) -> tuple[type, tuple[tuple[str, tuple], ...], frozenset[str]]:
     store = typestore()
     if typename not in store.fielddefs:
         raise KeyError(f"message type {typename!r} is not in the bag type store")
     _, defs = store.fielddefs[typename]
-    unknown = set(fields) - {name for name, _ in defs}
+    return store.types[typename], tuple(defs), frozenset(name for name, _ in defs)
+
+
+def build(typename: str, **fields: Any) -> Any:
+    """An instance of the standard message `typename` (e.g. 'geometry_msgs/msg/Pose') with the given
+    fields and ROS defaults for the rest."""
+    cls, defs, names = _fields(typename)
+    if len(fields) == len(defs) and names.issuperset(fields):  # the per-tick /tf path: nothing to fill
+        return cls(**fields)
+    unknown = set(fields) - names
     if unknown:
         raise KeyError(f"{typename} has no field(s) {sorted(unknown)}")
-    values = {name: fields[name] if name in fields else _default(node) for name, node in defs}
-    return store.types[typename](**values)
+    return cls(**{name: fields[name] if name in fields else _default(node) for name, node in defs})
 
 
 def serialize(msg: Any) -> bytes:

@@ -6,7 +6,9 @@ messages to write beside it (standard types, CDR bytes):
   room and furniture, the cameras), the scene's MarkerArray, all latched, and the hazards' /tf at their
   spec pose;
 - on each control tick (a /g1/base_state and /g1/joint_states pair with the same stamp): the robot's /tf;
-- on each /reacthuman/hazard_state: that hazard's /tf.
+- on each /reacthuman/hazard_state: that hazard's /tf;
+- on each tick with the hands and every hazard: each hand's distance to the nearest hazard (its body
+  origin, the outcome's `min_hand_object_distance_m` definition) as std_msgs/Float64, for plotting.
 Everything is computed from recorded data (joint angles, base pose, hazard poses, the spec), so a bag
 that lacks the extra topics can be completed afterwards by replaying it through the same function
 (`viewer_messages_for_bag`).
@@ -15,6 +17,7 @@ that lacks the extra topics can be completed afterwards by replaying it through 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -27,11 +30,14 @@ TF = "/tf"
 TF_STATIC = "/tf_static"
 ROBOT_DESCRIPTION = "/robot_description"
 SCENE_MARKERS = "/reacthuman/scene_markers"
+LEFT_HAND_DISTANCE = "/reacthuman/viz/left_hand_object_distance"
+RIGHT_HAND_DISTANCE = "/reacthuman/viz/right_hand_object_distance"
 STRING_TYPE = "std_msgs/msg/String"
+FLOAT_TYPE = "std_msgs/msg/Float64"
 # Topics a viewer expects latched (transient local): written once, needed by a player that starts late.
 LATCHED = frozenset({TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS})
 TOPIC_TYPES = {TF: tf_tree.TF_TYPE, TF_STATIC: tf_tree.TF_TYPE, ROBOT_DESCRIPTION: STRING_TYPE,
-               SCENE_MARKERS: markers.MARKER_ARRAY}
+               SCENE_MARKERS: markers.MARKER_ARRAY, LEFT_HAND_DISTANCE: FLOAT_TYPE, RIGHT_HAND_DISTANCE: FLOAT_TYPE}
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,10 @@ class ViewerTopics:
         self._base: tuple[int, Any] | None = None
         self._joints: tuple[int, Any] | None = None
         self._done_ns = -1
+        self._hazard_names: tuple[str, ...] = ()
+        self._hazards: dict[str, tuple[int, tuple[float, float, float]]] = {}
+        self._hands: tuple[int, tuple[float, float, float], tuple[float, float, float]] | None = None
+        self._distance_done_ns = -1
 
     def on_message(self, topic: str, msgtype: str, stamp_ns: int, raw: bytes) -> list[Extra]:
         if topic == graph.SCENE:
@@ -69,8 +79,15 @@ class ViewerTopics:
         if topic == graph.HAZARD_STATE:
             msg = typestore().deserialize_cdr(raw, msgtype)
             pos, quat = _pose(msg.pose)
+            tick_ns = ros_msgs.stamp_ns(msg.header)
+            self._hazards[msg.name] = (tick_ns, pos)
             t = urdf.Transform(tf_tree.WORLD_FRAME, tf_tree.scene_frame(msg.name), pos, quat)
-            return [_extra(TF, stamp_ns, tf_tree.tf_message([t], ros_msgs.stamp_ns(msg.header)))]
+            return [_extra(TF, stamp_ns, tf_tree.tf_message([t], tick_ns))] + self._distances(stamp_ns)
+        if topic == graph.HAND_POSITIONS:
+            msg = typestore().deserialize_cdr(raw, msgtype)
+            xyz = lambda p: (float(p.x), float(p.y), float(p.z))  # noqa: E731
+            self._hands = (ros_msgs.stamp_ns(msg.header), xyz(msg.left), xyz(msg.right))
+            return self._distances(stamp_ns)
         if topic in (graph.BASE_STATE, graph.JOINT_STATES):
             msg = typestore().deserialize_cdr(raw, msgtype)
             tick = (ros_msgs.stamp_ns(msg.header), msg)
@@ -83,6 +100,7 @@ class ViewerTopics:
 
     def _on_scene(self, stamp_ns: int, msg: Any) -> list[Extra]:
         spec = json.loads(msg.spec_json)
+        self._hazard_names = tuple(spec.get("hazard_bodies", ()))
         static = tf_tree.robot_static_transforms() + tf_tree.scene_static_transforms(spec)
         description = ros_msgs.build(STRING_TYPE, data=urdf.g1_robot_description())
         return [_extra(ROBOT_DESCRIPTION, stamp_ns, description),
@@ -98,6 +116,21 @@ class ViewerTopics:
         pos, quat = _pose(base.pose)
         positions = dict(zip(joints.name, (float(q) for q in joints.position)))
         return [_extra(TF, stamp_ns, tf_tree.tf_message(tf_tree.robot_transforms(pos, quat, positions), tick_ns))]
+
+
+    def _distances(self, stamp_ns: int) -> list[Extra]:
+        """Once per tick, when the hands and every hazard of that tick have arrived (in any order)."""
+        if self._hands is None or not self._hazard_names or self._hands[0] == self._distance_done_ns:
+            return []
+        tick_ns = self._hands[0]
+        if any(self._hazards.get(name, (None,))[0] != tick_ns for name in self._hazard_names):
+            return []
+        self._distance_done_ns = tick_ns
+        out = []
+        for topic, hand in ((LEFT_HAND_DISTANCE, self._hands[1]), (RIGHT_HAND_DISTANCE, self._hands[2])):
+            d = min(math.dist(hand, self._hazards[name][1]) for name in self._hazard_names)
+            out.append(_extra(topic, stamp_ns, ros_msgs.build(FLOAT_TYPE, data=d)))
+        return out
 
 
 def viewer_messages_for_bag(messages: Iterable[BagMessage]) -> Iterator[Extra]:
