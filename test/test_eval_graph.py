@@ -164,7 +164,13 @@ def test_bags_carry_what_a_3d_viewer_needs_and_every_frame_resolves(run):
                 used += [(mk.header.frame_id, m.stamp_ns) for mk in deserialize(m).markers]
             elif m.topic.startswith("/camera/"):
                 used.append((deserialize(m).header.frame_id, m.stamp_ns))
-        assert {f for f, _ in used} >= set(graph.VIEWS) | {"scene/hazard"}, bag
+            elif m.topic == graph.OBSERVATION:  # the images the brain got, whichever camera topics the bag holds
+                for view in deserialize(m).views:
+                    used += [(f.header.frame_id, m.stamp_ns) for f in view.frames]
+                    used.append((view.camera_info.header.frame_id, m.stamp_ns))
+            elif m.topic == graph.SCENE:
+                hazards = {f"scene/{h}" for h in json.loads(deserialize(m).spec_json)["hazard_bodies"]}
+        assert {f for f, _ in used} >= set(graph.VIEWS) | hazards, bag
         unresolved = sorted({f for f, t in used if not index.resolves(f, t)})
         assert not unresolved, (bag, unresolved)
         first_state = min(m.stamp_ns for m in messages if m.topic == graph.JOINT_STATES)
