@@ -54,6 +54,10 @@ def run(tmp_path_factory):
     for family in ("object_drop", "thrown_object"):
         for band in ("slow", "normal", "fast", "very_fast"):
             _episode(run, "alpha", f"{family}-{band}")
+    videos = run / "videos" / "alpha" / "object_drop-fast"  # where the body writes them with --videos
+    videos.mkdir(parents=True)
+    for name in ("video_egocentric.mp4", "video_thirdperson.mp4"):
+        (videos / name).write_bytes(b"")
     assert main([str(run)]) == 0
     return run
 
@@ -80,6 +84,13 @@ def test_each_episode_gets_a_page_and_an_overlay(run):
     assert not (run / "pages" / "beta").exists()  # no episode folders for beta: index rows without links
     text = pages[0].read_text()
     assert text.count("class='frame'") == 15 and "&lt;b&gt;not html&lt;/b&gt;" in text
+
+
+def test_recorded_execution_videos_are_on_the_page(run):
+    page = (run / "pages" / "alpha" / "object_drop-fast.html").read_text()
+    assert page.count("<video") == 2
+    assert "src='../../videos/alpha/object_drop-fast/video_thirdperson.mp4'" in page
+    assert "<video" not in (run / "pages" / "alpha" / "object_drop-slow.html").read_text()
 
 
 def test_overlay_draws_the_impact_point_and_the_base_path_where_the_camera_projects_them(run):
