@@ -65,6 +65,11 @@ def _episode(spec: dict, ticks: int = 6) -> list[tuple[str, str, int, bytes]]:
         out.append((graph.JOINT_STATES, "sensor_msgs/msg/JointState", t_ns, _raw(
             "sensor_msgs/msg/JointState", header=h, name=list(G1_JOINT_NAMES),
             position=rng.uniform(-0.3, 0.3, len(G1_JOINT_NAMES)))))
+    kf = ros_msgs.build(M + "HandKeyframe", t_s=0.5, left_hand=ros_msgs.point((0.1, 0.0, 0.2)),
+                        right_hand=ros_msgs.point((0.1, 0.0, 0.2)))
+    out.append((graph.PLAN, M + "ReactionPlan", 3 * 20_833_333, _raw(
+        M + "ReactionPlan", scene_id=spec["scene_id"], walking_cmd=np.array([0.5, 0.0, 0.0]), walking_duration_s=1.0,
+        keyframes=[kf])))
     for view in graph.VIEWS:
         out.append((graph.image_topic(view), "sensor_msgs/msg/Image", 10 * 20_833_333, _raw(
             "sensor_msgs/msg/Image", header=ros_msgs.header(10 * 20_833_333, view), height=2, width=2,
@@ -138,6 +143,21 @@ def test_the_standard_mcap_ros2_decoder_decodes_every_message(bag):
                 kinds = sorted({m.type for m in decoded.markers})
                 assert kinds == [1, 2, 3, 10]  # cube, sphere, cylinder (and capsule ends), mesh
     assert counts == {m_topic: n for m_topic, n in _topic_counts(bag).items()}
+
+
+def test_plan_markers_show_the_planned_path_and_hands_in_world(bag):
+    from reacthuman.plan import REST_LEFT_HAND_M
+    from reacthuman.recording.bag import deserialize
+    from reacthuman.recording.viewer_topics import PLAN_MARKERS
+
+    (msg,) = [deserialize(m) for m in read_bag(bag) if m.topic == PLAN_MARKERS]
+    path, left, _ = msg.markers
+    assert path.header.frame_id == left.header.frame_id == "world"
+    end = path.points[-1]
+    assert (end.x, end.y, end.z) == pytest.approx((0.5, 0.0, 0.0))  # 0.5 m/s for 1 s from the observer at the origin
+    hand = left.points[0]  # at t = 0.5 s the base has walked 0.25 m
+    assert (hand.x, hand.y, hand.z) == pytest.approx((0.25 + REST_LEFT_HAND_M[0] + 0.1, REST_LEFT_HAND_M[1],
+                                                      REST_LEFT_HAND_M[2] + 0.2))
 
 
 def test_hand_to_object_distances_per_tick(bag):
@@ -304,4 +324,4 @@ def test_the_foxglove_layout_and_rviz_config_name_only_recorded_topics_and_field
     assert rviz["Global Options"]["Fixed Frame"] == "world"
     rviz_topics = [d["Topic"]["Value"] for d in rviz["Displays"] if "Topic" in d]
     rviz_topics += [d["Description Topic"]["Value"] for d in rviz["Displays"] if "Description Topic" in d]
-    assert len(rviz_topics) == 5 and all(t in topics for t in rviz_topics), rviz_topics
+    assert len(rviz_topics) == 6 and all(t in topics for t in rviz_topics), rviz_topics

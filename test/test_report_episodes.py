@@ -17,7 +17,8 @@ from reacthuman.scenes.spec import CameraSpec
 from reacthuman.scoring.aggregate import select_decisions
 from reacthuman.scoring.episode_pages import episode_folder
 from reacthuman.scoring.ledger import read_ledger
-from reacthuman.scoring.plan_overlay import OVERLAY_SCALE, base_path_robot, plan_geometry
+from reacthuman.plan_geometry import base_path_robot, plan_geometry
+from reacthuman.scoring.plan_overlay import OVERLAY_SCALE
 from reacthuman.scoring.report import write_report
 from reacthuman.scoring.report_cli import main
 from test_scoring_report import _write_run

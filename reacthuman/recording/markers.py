@@ -13,18 +13,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from reacthuman.plan_geometry import PlanGeometry
 from reacthuman.recording import ros_msgs as rm
 from reacthuman.recording.tf_tree import WORLD_FRAME, scene_frame
 from reacthuman.recording.urdf import quat_rotate
 
 MARKER = "visualization_msgs/msg/Marker"
 MARKER_ARRAY = "visualization_msgs/msg/MarkerArray"
-CUBE, SPHERE, CYLINDER, MESH_RESOURCE = 1, 2, 3, 10
+CUBE, SPHERE, CYLINDER, LINE_STRIP, SPHERE_LIST, MESH_RESOURCE = 1, 2, 3, 4, 7, 10
 FLOOR_THICKNESS_M = 0.002
 FLOOR_MARGIN_M = 0.5
 IMPACT_MARKER_DIAMETER_M = 0.06
 FLOOR_RGBA = (0.55, 0.55, 0.55, 1.0)
 IMPACT_RGBA = (1.0, 0.1, 0.1, 0.9)
+PLAN_PATH_WIDTH_M = 0.03
+PLAN_HAND_DIAMETER_M = 0.05
+PLAN_PATH_RGBA = (0.0, 0.9, 1.0, 1.0)
+PLAN_LEFT_RGBA = (0.2, 1.0, 0.1, 1.0)
+PLAN_RIGHT_RGBA = (1.0, 0.25, 0.95, 1.0)
 
 
 def _color(rgba: Any) -> Any:
@@ -97,3 +103,15 @@ def scene_markers(spec: dict) -> Any:
         markers.append(_marker("impact_point", 0, WORLD_FRAME, SPHERE, impact, (1, 0, 0, 0),
                                [IMPACT_MARKER_DIAMETER_M] * 3, IMPACT_RGBA, False))
     return rm.build(MARKER_ARRAY, markers=markers)
+
+
+def plan_markers(geo: PlanGeometry) -> Any:
+    """The plan in `world`: its base path on the floor (a line) and its left and right hand keyframes."""
+    identity = (1.0, 0.0, 0.0, 0.0)
+    out = [_marker("plan_base_path", 0, WORLD_FRAME, LINE_STRIP, (0, 0, 0), identity, (PLAN_PATH_WIDTH_M, 0, 0),
+                   PLAN_PATH_RGBA, False, points=[rm.point(p) for p in geo.base_path])]
+    for k, (ns, hands, rgba) in enumerate((("plan_left_hand", geo.left_hands, PLAN_LEFT_RGBA),
+                                           ("plan_right_hand", geo.right_hands, PLAN_RIGHT_RGBA))):
+        out.append(_marker(ns, 0, WORLD_FRAME, SPHERE_LIST, (0, 0, 0), identity, [PLAN_HAND_DIAMETER_M] * 3, rgba,
+                           False, points=[rm.point(p) for p in hands]))
+    return rm.build(MARKER_ARRAY, markers=out)

@@ -7,6 +7,7 @@ messages to write beside it (standard types, CDR bytes):
   spec pose;
 - on each control tick (a /g1/base_state and /g1/joint_states pair with the same stamp): the robot's /tf;
 - on each /reacthuman/hazard_state: that hazard's /tf;
+- on the plan: its base path and hand keyframes as a MarkerArray in `world` (latched);
 - on each tick with the hands and every hazard: each hand's distance to the nearest hazard (its body
   origin, the outcome's `min_hand_object_distance_m` definition) as std_msgs/Float64, for plotting.
 Everything is computed from recorded data (joint angles, base pose, hazard poses, the spec), so a bag
@@ -23,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from reacthuman import graph
+from reacthuman.plan import Pose2D
+from reacthuman.plan_geometry import plan_geometry
 from reacthuman.recording import markers, ros_msgs, tf_tree, urdf
 from reacthuman.recording.bag import BagMessage, typestore
 
@@ -30,14 +33,15 @@ TF = "/tf"
 TF_STATIC = "/tf_static"
 ROBOT_DESCRIPTION = "/robot_description"
 SCENE_MARKERS = "/reacthuman/scene_markers"
+PLAN_MARKERS = "/reacthuman/plan_markers"
 LEFT_HAND_DISTANCE = "/reacthuman/viz/left_hand_object_distance"
 RIGHT_HAND_DISTANCE = "/reacthuman/viz/right_hand_object_distance"
 STRING_TYPE = "std_msgs/msg/String"
 FLOAT_TYPE = "std_msgs/msg/Float64"
 # Topics a viewer expects latched (transient local): written once, needed by a player that starts late.
-LATCHED = frozenset({TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS})
+LATCHED = frozenset({TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS, PLAN_MARKERS})
 TOPIC_TYPES = {TF: tf_tree.TF_TYPE, TF_STATIC: tf_tree.TF_TYPE, ROBOT_DESCRIPTION: STRING_TYPE,
-               SCENE_MARKERS: markers.MARKER_ARRAY, LEFT_HAND_DISTANCE: FLOAT_TYPE, RIGHT_HAND_DISTANCE: FLOAT_TYPE}
+               SCENE_MARKERS: markers.MARKER_ARRAY, PLAN_MARKERS: markers.MARKER_ARRAY, LEFT_HAND_DISTANCE: FLOAT_TYPE, RIGHT_HAND_DISTANCE: FLOAT_TYPE}
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,10 @@ def _extra(topic: str, stamp_ns: int, msg: Any) -> Extra:
     return Extra(topic, TOPIC_TYPES[topic], int(stamp_ns), ros_msgs.serialize(msg))
 
 
+def _xyz(p: Any) -> tuple[float, float, float]:
+    return (float(p.x), float(p.y), float(p.z))
+
+
 def _pose(msg_pose: Any) -> tuple[tuple[float, float, float], urdf.Quat]:
     p, q = msg_pose.position, msg_pose.orientation
     return (float(p.x), float(p.y), float(p.z)), (float(q.x), float(q.y), float(q.z), float(q.w))
@@ -72,6 +80,7 @@ class ViewerTopics:
         self._hazards: dict[str, tuple[int, tuple[float, float, float]]] = {}
         self._hands: tuple[int, tuple[float, float, float], tuple[float, float, float]] | None = None
         self._distance_done_ns = -1
+        self._observer: Pose2D | None = None
 
     def on_message(self, topic: str, msgtype: str, stamp_ns: int, raw: bytes) -> list[Extra]:
         if topic == graph.SCENE:
@@ -85,9 +94,14 @@ class ViewerTopics:
             return [_extra(TF, stamp_ns, tf_tree.tf_message([t], tick_ns))] + self._distances(stamp_ns)
         if topic == graph.HAND_POSITIONS:
             msg = typestore().deserialize_cdr(raw, msgtype)
-            xyz = lambda p: (float(p.x), float(p.y), float(p.z))  # noqa: E731
-            self._hands = (ros_msgs.stamp_ns(msg.header), xyz(msg.left), xyz(msg.right))
+            self._hands = (ros_msgs.stamp_ns(msg.header), _xyz(msg.left), _xyz(msg.right))
             return self._distances(stamp_ns)
+        if topic == graph.PLAN and self._observer is not None:
+            msg = typestore().deserialize_cdr(raw, msgtype)
+            plan = {"walking_cmd": [float(c) for c in msg.walking_cmd], "walking_duration": float(msg.walking_duration_s),
+                    "keyframes": [{"t": float(k.t_s), "left_hand": _xyz(k.left_hand), "right_hand": _xyz(k.right_hand)}
+                                  for k in msg.keyframes]}
+            return [_extra(PLAN_MARKERS, stamp_ns, markers.plan_markers(plan_geometry(plan, self._observer)))]
         if topic in (graph.BASE_STATE, graph.JOINT_STATES):
             msg = typestore().deserialize_cdr(raw, msgtype)
             tick = (ros_msgs.stamp_ns(msg.header), msg)
@@ -101,6 +115,8 @@ class ViewerTopics:
     def _on_scene(self, stamp_ns: int, msg: Any) -> list[Extra]:
         spec = json.loads(msg.spec_json)
         self._hazard_names = tuple(spec.get("hazard_bodies", ()))
+        obs = spec.get("observer") or {}
+        self._observer = Pose2D(float(obs.get("x_m", 0.0)), float(obs.get("y_m", 0.0)), float(obs.get("yaw_rad", 0.0)))
         static = tf_tree.robot_static_transforms() + tf_tree.scene_static_transforms(spec)
         description = ros_msgs.build(STRING_TYPE, data=urdf.g1_robot_description())
         return [_extra(ROBOT_DESCRIPTION, stamp_ns, description),

@@ -9,9 +9,7 @@ where the executed plan started.
 
 from __future__ import annotations
 
-import math
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import imageio.v3 as iio
@@ -20,53 +18,14 @@ import matplotlib
 matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402  (after choosing the backend)
 
-from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Pose2D  # noqa: E402
+from reacthuman.plan import Pose2D  # noqa: E402
+from reacthuman.plan_geometry import plan_geometry  # noqa: E402
 from reacthuman.scenes.cameras import project  # noqa: E402
 from reacthuman.scenes.spec import CameraSpec  # noqa: E402
 
 Vec3 = tuple[float, float, float]
-PATH_STEP_S = 0.02
 OVERLAY_DPI = 100
 OVERLAY_SCALE = 3.0  # the 320x180 frames are small: draw on a 3x canvas so lines and labels stay legible
-
-
-@dataclass(frozen=True)
-class PlanGeometry:
-    """World-frame points of a plan: the base path (pelvis on the floor) and each keyframe's hands."""
-
-    base_path: list[Vec3]
-    left_hands: list[Vec3]
-    right_hands: list[Vec3]
-
-
-def base_path_robot(walking_cmd: list[float], duration_s: float, step_s: float = PATH_STEP_S) -> list[Vec3]:
-    """The walking command integrated as a unicycle with lateral speed: (vx, vy) in the turning body frame."""
-    vx, vy, wz = (float(c) for c in walking_cmd)
-    x = y = yaw = 0.0
-    out = [(0.0, 0.0, 0.0)]
-    steps = max(0, int(math.ceil(max(0.0, duration_s) / step_s)))
-    for k in range(steps):
-        dt = min(step_s, duration_s - k * step_s)
-        x += (vx * math.cos(yaw) - vy * math.sin(yaw)) * dt
-        y += (vx * math.sin(yaw) + vy * math.cos(yaw)) * dt
-        yaw += wz * dt
-        out.append((x, y, 0.0))
-    return out
-
-
-def plan_geometry(plan: dict, observer: Pose2D) -> PlanGeometry:
-    """From the episode's plan.json (the ReactionPlan as a dict)."""
-    cmd = plan.get("walking_cmd") or [0.0, 0.0, 0.0]
-    duration = float(plan.get("walking_duration") or 0.0)
-    path = base_path_robot(cmd, duration)
-    lefts, rights = [], []
-    for kf in sorted(plan.get("keyframes") or [], key=lambda k: float(k["t"])):
-        walked = min(float(kf["t"]), duration)
-        base = path[min(len(path) - 1, int(round(walked / PATH_STEP_S)))]
-        lefts.append(tuple(b + r + o for b, r, o in zip(base, REST_LEFT_HAND_M, kf["left_hand"])))
-        rights.append(tuple(b + r + o for b, r, o in zip(base, REST_RIGHT_HAND_M, kf["right_hand"])))
-    return PlanGeometry([observer.to_world(p) for p in path], [observer.to_world(p) for p in lefts],
-                        [observer.to_world(p) for p in rights])
 
 
 def _camera(spec: dict, name: str, width: int, height: int) -> CameraSpec:
