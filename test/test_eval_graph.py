@@ -5,6 +5,7 @@ reproducing the ledger; a bag played back into a live scorer giving the same sco
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -214,3 +215,47 @@ def test_the_report_shows_each_episode_in_headless_chromium(run, tmp_path):
             assert browser.evaluate("document.querySelector('img.overlay').naturalWidth") > 0, link
     finally:
         browser.close()
+
+
+def test_tf_puts_the_g1_hands_where_the_simulator_measured_them(run):
+    """Forward kinematics of the recorded /tf (URDF) against /g1/hand_positions (the body's palm sites in
+    Genesis) at the same stamps: the viewer draws the robot where it physically was."""
+    import mujoco
+
+    from reacthuman.recording import ros_msgs, urdf
+    from reacthuman.recording.bag import deserialize, read_bag
+    from reacthuman.sim_bridge.g1_assets import LEFT_HAND_SITE, RIGHT_HAND_SITE, g1_mjcf_path
+
+    model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
+    sites = {}
+    for site in (LEFT_HAND_SITE, RIGHT_HAND_SITE):
+        i = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, site)
+        body = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, model.site_bodyid[i])
+        sites[site] = urdf.Transform(body, site, tuple(model.site_pos[i]), (0.0, 0.0, 0.0, 1.0))
+
+    def transform(t) -> urdf.Transform:
+        tr, q = t.transform.translation, t.transform.rotation
+        return urdf.Transform(t.header.frame_id, t.child_frame_id, (tr.x, tr.y, tr.z), (q.x, q.y, q.z, q.w))
+
+    for bag in _bags(run):
+        messages = list(read_bag(bag))
+        static = [transform(t) for m in messages if m.topic == "/tf_static" for t in deserialize(m).transforms]
+        robot: dict[int, dict[str, urdf.Transform]] = {}
+        for m in messages:
+            if m.topic == "/tf":
+                for t in deserialize(m).transforms:
+                    robot.setdefault(ros_msgs.stamp_ns(t.header), {})[t.child_frame_id] = transform(t)
+        compared = 0
+        for m in messages:
+            if m.topic != graph.HAND_POSITIONS:
+                continue
+            hands = deserialize(m)
+            tick = robot.get(ros_msgs.stamp_ns(hands.header), {})
+            if "pelvis" not in tick:
+                continue
+            poses = urdf.link_poses(tick["pelvis"], [t for t in tick.values() if t.parent != "world"] + static)
+            for site, measured in ((LEFT_HAND_SITE, hands.left), (RIGHT_HAND_SITE, hands.right)):
+                p = urdf.compose(poses[sites[site].parent], sites[site]).translation
+                assert math.dist(p, (measured.x, measured.y, measured.z)) < 1e-4, (bag, site)
+                compared += 1
+        assert compared >= 20, (bag, compared)
