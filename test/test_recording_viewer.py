@@ -325,3 +325,23 @@ def test_the_foxglove_layout_and_rviz_config_name_only_recorded_topics_and_field
     rviz_topics = [d["Topic"]["Value"] for d in rviz["Displays"] if "Topic" in d]
     rviz_topics += [d["Description Topic"]["Value"] for d in rviz["Displays"] if "Description Topic" in d]
     assert len(rviz_topics) == 6 and all(t in topics for t in rviz_topics), rviz_topics
+
+
+def test_an_old_bag_completed_afterwards_equals_one_recorded_with_the_viewer_topics(bag, tmp_path):
+    from reacthuman.evaluation.bag_cli import main as bag_main
+
+    old = tmp_path / "old"
+    writer = BagWriter(old)
+    for topic, msgtype, stamp, raw in _episode(_spec()):
+        writer.write(topic, msgtype, stamp, raw)
+    writer.close()
+    assert bag_main(["add-viewer-topics", str(old)]) == 0
+    assert [(m.topic, m.stamp_ns, m.raw) for m in read_bag(old)] == [(m.topic, m.stamp_ns, m.raw) for m in read_bag(bag)]
+    def topics(path):
+        meta = yaml.safe_load((path / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+        return sorted((t["topic_metadata"]["name"], t["message_count"], str(t["topic_metadata"]["offered_qos_profiles"]))
+                      for t in meta["topics_with_message_count"])
+
+    assert topics(old) == topics(bag)  # latched QoS included
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old"]  # no scratch folder left
+    assert bag_main(["add-viewer-topics", str(old)]) == 2  # a second time: one line, nothing rewritten

@@ -11,23 +11,24 @@ messages to write beside it (standard types, CDR bytes):
 - on each tick with the hands and every hazard: each hand's distance to the nearest hazard (its body
   origin, the outcome's `min_hand_object_distance_m` definition) as std_msgs/Float64, for plotting.
 Everything is computed from recorded data (joint angles, base pose, hazard poses, the spec), so a bag
-that lacks the extra topics can be completed afterwards by replaying it through the same function
-(`viewer_messages_for_bag`).
+that lacks the extra topics (recorded before they existed) is completed afterwards through the same
+function (`add_viewer_topics`, `reacthuman bag add-viewer-topics BAG`).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from reacthuman import graph
 from reacthuman.plan import Pose2D
 from reacthuman.plan_geometry import plan_geometry
 from reacthuman.recording import markers, ros_msgs, tf_tree, urdf
-from reacthuman.recording.bag import BagMessage, typestore
+from reacthuman.recording.bag import BagError, BagWriter, bag_info, read_bag, typestore
 
 TF = "/tf"
 TF_STATIC = "/tf_static"
@@ -149,8 +150,28 @@ class ViewerTopics:
         return out
 
 
-def viewer_messages_for_bag(messages: Iterable[BagMessage]) -> Iterator[Extra]:
-    """The viewer topics of an already recorded episode, in recording order."""
-    viewer = ViewerTopics()
-    for m in messages:
-        yield from viewer.on_message(m.topic, m.msgtype, m.stamp_ns, m.raw)
+def add_viewer_topics(bag: Path) -> int:
+    """Rewrite a complete bag recorded without the viewer topics, adding them; returns how many were added.
+    The new bag is written in a scratch folder beside the old one and swapped in only once complete."""
+    bag = Path(bag)
+    if set(bag_info(bag)["topics"]) & set(TOPIC_TYPES):
+        raise BagError(f"{bag} already has the viewer topics")
+    scratch = bag.parent / f".{bag.name}.viewer"
+    shutil.rmtree(scratch, ignore_errors=True)
+    writer, viewer, added = BagWriter(scratch / bag.name), ViewerTopics(), 0
+    try:
+        for m in read_bag(bag):
+            writer.write(m.topic, m.msgtype, m.stamp_ns, m.raw)
+            for extra in viewer.on_message(m.topic, m.msgtype, m.stamp_ns, m.raw):
+                writer.write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
+                added += 1
+        new = writer.close()
+    except BaseException:
+        writer.abort()
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    old = scratch / f"{bag.name}.old"
+    bag.rename(old)
+    new.rename(bag)
+    shutil.rmtree(scratch)
+    return added
