@@ -28,16 +28,21 @@ def _spec() -> dict:
     capsule = {"shape": "capsule", "size": [0.03, 0.1], "pos": [0, 0, 0], "quat": [0.7071, 0.7071, 0, 0],
                "rgba": [0.9, 0.9, 0.9, 1]}
     sphere = {"shape": "sphere", "size": [0.05], "rgba": [1, 0, 0, 1]}
-    mesh = {"shape": "box", "size": [0.05, 0.05, 0.05], "mesh": "/tmp/some_mug.obj", "mesh_scale": 0.01}
+    mug = {"shape": "cylinder", "size": [0.04, 0.05], "rgba": [1, 1, 1, 1]}
     cams = [{"name": v, "pos": [0.5 * k, -1.0, 1.5 + k], "lookat": [0.0, 0.0, 0.5], "fov_deg": 60.0}
             for k, v in enumerate(graph.VIEWS)]
     cams[2]["pos"] = [0.0, 0.0, 4.0]  # overhead, looking straight down: the other up-vector branch
     return {"scene_id": "synthetic-1", "hazard_bodies": ["hazard"], "observer": {"x_m": 0.0, "y_m": 0.0, "yaw_rad": 0.0},
             "cameras": cams, "ground_truth": {"impact_point": [0.3, 0.0, 1.0]},
             "bodies": [{"name": "table", "pos": [1.0, 0.0, 0.7], "quat": [1, 0, 0, 0], "role": "support", "geoms": [box]},
-                       {"name": "mug", "pos": [1.0, 0.1, 0.75], "quat": [1, 0, 0, 0], "role": "prop", "geoms": [mesh]},
+                       {"name": "mug", "pos": [1.0, 0.1, 0.75], "quat": [1, 0, 0, 0], "role": "prop", "geoms": [mug]},
                        {"name": "hazard", "pos": [1.0, 0.0, 1.2], "quat": [1, 0, 0, 0], "role": "hazard",
                         "geoms": [capsule, sphere]}]}
+
+
+def _mesh_parts(visual: dict) -> list:
+    """Stands in for the mesh cache of the scene pipeline: two part files of the mug's model."""
+    return [(f"/cache/meshes/{visual['member']}-part{k}.obj", (0.9, 0.9, 0.9, 1.0)) for k in range(2)]
 
 
 def _raw(typename: str, **fields) -> bytes:
@@ -141,7 +146,7 @@ def test_the_standard_mcap_ros2_decoder_decodes_every_message(bag):
                 assert 'filename="file:///' in decoded.data and 'filename="meshes/' not in decoded.data
             if channel.topic == SCENE_MARKERS:
                 kinds = sorted({m.type for m in decoded.markers})
-                assert kinds == [1, 2, 3, 10]  # cube, sphere, cylinder (and capsule ends), mesh
+                assert kinds == [1, 2, 3]  # cube, sphere, cylinder (and capsule ends)
     assert counts == {m_topic: n for m_topic, n in _topic_counts(bag).items()}
 
 
@@ -158,6 +163,20 @@ def test_plan_markers_show_the_planned_path_and_hands_in_world(bag):
     hand = left.points[0]  # at t = 0.5 s the base has walked 0.25 m
     assert (hand.x, hand.y, hand.z) == pytest.approx((0.25 + REST_LEFT_HAND_M[0] + 0.1, REST_LEFT_HAND_M[1],
                                                       REST_LEFT_HAND_M[2] + 0.2))
+
+
+def test_a_body_drawn_by_a_catalogue_model_is_mesh_markers_of_its_part_files():
+    from reacthuman.recording.markers import MESH_RESOURCE, scene_markers
+
+    spec = _spec()
+    spec["bodies"][1]["visual"] = {"member": "mug/mug.obj"}  # the rest of a VisualMeshSpec is not read here
+    msg = scene_markers(spec, mesh_parts=_mesh_parts)
+    mug = [m for m in msg.markers if m.header.frame_id == "scene/mug"]
+    assert [m.type for m in mug] == [MESH_RESOURCE] * 2 and [m.id for m in mug] == [0, 1]
+    assert mug[1].mesh_resource == "file:///cache/meshes/mug/mug.obj-part1.obj"
+    assert (mug[0].scale.x, mug[0].pose.orientation.w, mug[0].pose.position.z) == (1.0, 1.0, 0.0)
+    without = [m for m in scene_markers(spec, mesh_parts=lambda v: None).markers if m.header.frame_id == "scene/mug"]
+    assert [m.type for m in without] == [3]  # no mesh pipeline: the collision cylinder
 
 
 def test_hand_to_object_distances_per_tick(bag):

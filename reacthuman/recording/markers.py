@@ -2,14 +2,15 @@
 
 Each geom of each spec body becomes one marker in that body's TF frame (`scene/<body>`, see tf_tree), at the
 geom's pose in the body frame, so a hazard's marker follows its /tf. Primitives map to their marker types
-(MJCF half-sizes become full extents); a capsule is a cylinder and two end spheres. A geom that names a
-mesh file (`mesh`, with an optional `mesh_scale`) becomes a MESH_RESOURCE marker with a file:// URI and
-the file's own materials. The floor (the plane z = 0, not a spec body) is a thin box under the room, and
+(MJCF half-sizes become full extents); a capsule is a cylinder and two end spheres. A body drawn by a
+catalogue model (its spec's `visual`) becomes MESH_RESOURCE markers, one per prepared part file (file://
+URIs of the mesh cache, the files the simulators load), in the part's colour. The floor (the plane z = 0, not a spec body) is a thin box under the room, and
 the ground-truth impact point, when the scene has one, a small sphere in `world`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +55,6 @@ def geom_markers(ns: str, first_id: int, frame: str, geom: dict, moving: bool) -
     shape, size = geom.get("shape", ""), [float(s) for s in geom.get("size", ())]
     pos, quat = geom.get("pos", (0.0, 0.0, 0.0)), geom.get("quat", (1.0, 0.0, 0.0, 0.0))
     rgba = geom.get("rgba", (0.7, 0.7, 0.7, 1.0))
-    mesh = geom.get("mesh")
-    if mesh:
-        scale = geom.get("mesh_scale", (1.0, 1.0, 1.0))
-        scale = (float(scale),) * 3 if isinstance(scale, (int, float)) else tuple(float(s) for s in scale)
-        return [_marker(ns, first_id, frame, MESH_RESOURCE, pos, quat, scale, rgba, moving,
-                        mesh_resource=mesh_uri(str(mesh)), mesh_use_embedded_materials=True)]
     if shape == "box":
         return [_marker(ns, first_id, frame, CUBE, pos, quat, [2 * s for s in size], rgba, moving)]
     if shape == "sphere":
@@ -74,7 +69,36 @@ def geom_markers(ns: str, first_id: int, frame: str, geom: dict, moving: bool) -
                 end = tuple(float(p) + sign * a for p, a in zip(pos, axis))
                 out.append(_marker(ns, first_id + 1 + k, frame, SPHERE, end, quat, [2 * r] * 3, rgba, moving))
         return out
-    raise ValueError(f"geom shape {shape!r} cannot be drawn (box, sphere, cylinder, capsule or a mesh file)")
+    raise ValueError(f"geom shape {shape!r} cannot be drawn (box, sphere, cylinder or capsule)")
+
+
+MeshPart = tuple[str, tuple[float, float, float, float]]  # a mesh file in the body frame, its colour
+MeshParts = Callable[[dict], "list[MeshPart] | None"]
+
+
+def catalogue_mesh_parts(visual: dict) -> list[MeshPart] | None:
+    """The files a body's catalogue model (its spec's `visual`) is drawn from: the same prepared parts the
+    simulators load, already placed in the body frame. None where this checkout has no mesh pipeline."""
+    try:  # the scene meshes arrive with the perception work; until then bodies are drawn by their geoms
+        from reacthuman.scenes.meshes import prepared_parts
+        from reacthuman.scenes.spec import VisualMeshSpec
+    except ImportError:
+        return None
+    visual_spec = VisualMeshSpec(**{k: tuple(v) if isinstance(v, list) else v for k, v in visual.items()})
+    return [(p.obj_path, tuple(p.rgba)) for p in prepared_parts(visual_spec)]
+
+
+def body_markers(ns: str, first_id: int, body: dict, moving: bool, mesh_parts: MeshParts) -> list[Any]:
+    """A body drawn by a catalogue model shows the model (as the renderer does); otherwise its geoms."""
+    frame = scene_frame(body["name"])
+    parts = mesh_parts(body["visual"]) if body.get("visual") else None
+    if parts:
+        return [_marker(ns, first_id + k, frame, MESH_RESOURCE, (0, 0, 0), (1, 0, 0, 0), (1, 1, 1), rgba, moving,
+                        mesh_resource=mesh_uri(path)) for k, (path, rgba) in enumerate(parts)]
+    out: list[Any] = []
+    for geom in body.get("geoms", ()):
+        out += geom_markers(ns, first_id + len(out), frame, geom, moving)
+    return out
 
 
 def _floor(spec: dict) -> Any:
@@ -86,18 +110,14 @@ def _floor(spec: dict) -> Any:
                    (sx, sy, FLOOR_THICKNESS_M), FLOOR_RGBA, False)
 
 
-def scene_markers(spec: dict) -> Any:
+def scene_markers(spec: dict, mesh_parts: MeshParts = catalogue_mesh_parts) -> Any:
     """The MarkerArray of a scene spec (its JSON as a dict)."""
     hazards = set(spec.get("hazard_bodies", ()))
     markers = [_floor(spec)]
     for body in spec.get("bodies", ()):
         ns = "hazard" if body["name"] in hazards else str(body.get("role", "static"))
-        frame = scene_frame(body["name"])
         next_id = sum(1 for m in markers if m.ns == ns)
-        for geom in body.get("geoms", ()):
-            new = geom_markers(ns, next_id, frame, geom, body["name"] in hazards)
-            markers += new
-            next_id += len(new)
+        markers += body_markers(ns, next_id, body, body["name"] in hazards, mesh_parts)
     impact = (spec.get("ground_truth") or {}).get("impact_point")
     if impact:
         markers.append(_marker("impact_point", 0, WORLD_FRAME, SPHERE, impact, (1, 0, 0, 0),
