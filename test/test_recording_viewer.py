@@ -75,6 +75,12 @@ def _episode(spec: dict, ticks: int = 6) -> list[tuple[str, str, int, bytes]]:
     out.append((graph.PLAN, M + "ReactionPlan", 3 * 20_833_333, _raw(
         M + "ReactionPlan", scene_id=spec["scene_id"], walking_cmd=np.array([0.5, 0.0, 0.0]), walking_duration_s=1.0,
         keyframes=[kf])))
+    views = [ros_msgs.build(M + "ViewSequence", view_name=view, frames=[ros_msgs.build(
+        "sensor_msgs/msg/Image", header=ros_msgs.header(k * 20_833_333, view), height=18, width=32, encoding="rgb8",
+        step=96, data=np.full(18 * 96, 40 * k + 10 * v, np.uint8)) for k in range(1, 4)])
+        for v, view in enumerate(graph.VIEWS)]
+    out.append((graph.OBSERVATION, M + "ObservationWindow", 4 * 20_833_333, _raw(
+        M + "ObservationWindow", header=ros_msgs.header(4 * 20_833_333, ""), scene_id=spec["scene_id"], views=views)))
     for view in graph.VIEWS:
         out.append((graph.image_topic(view), "sensor_msgs/msg/Image", 10 * 20_833_333, _raw(
             "sensor_msgs/msg/Image", header=ros_msgs.header(10 * 20_833_333, view), height=2, width=2,
@@ -177,6 +183,24 @@ def test_a_body_drawn_by_a_catalogue_model_is_mesh_markers_of_its_part_files():
     assert (mug[0].scale.x, mug[0].pose.orientation.w, mug[0].pose.position.z) == (1.0, 1.0, 0.0)
     without = [m for m in scene_markers(spec, mesh_parts=lambda v: None).markers if m.header.frame_id == "scene/mug"]
     assert [m.type for m in without] == [3]  # no mesh pipeline: the collision cylinder
+
+
+def test_the_frames_the_brain_got_are_compressed_images_at_their_own_stamps(bag):
+    import io
+
+    from PIL import Image as PILImage
+
+    from reacthuman.recording.bag import deserialize
+    from reacthuman.recording.viewer_topics import compressed_topic
+
+    for v, view in enumerate(graph.VIEWS):
+        frames = [m for m in read_bag(bag) if m.topic == compressed_topic(view)]
+        assert [m.stamp_ns for m in frames] == [k * 20_833_333 for k in range(1, 4)]
+        for k, m in enumerate(frames, start=1):
+            msg = deserialize(m)
+            assert msg.format == "jpeg" and msg.header.frame_id == view
+            pixels = np.asarray(PILImage.open(io.BytesIO(bytes(msg.data))))
+            assert pixels.shape == (18, 32, 3) and np.abs(pixels.astype(int) - (40 * k + 10 * v)).max() <= 2
 
 
 def test_hand_to_object_distances_per_tick(bag):
@@ -325,7 +349,7 @@ def test_the_foxglove_layout_and_rviz_config_name_only_recorded_topics_and_field
             refs.append(node)
 
     walk(layout["configById"])
-    assert len(refs) >= 12
+    assert len(refs) >= 12 and sum(r.endswith("/image_raw/compressed") for r in refs) == 6  # image + camera topic per panel
     for ref in refs:
         topic, *path = ref.split(".")
         assert topic in topics, ref
