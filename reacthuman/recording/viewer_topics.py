@@ -1,7 +1,8 @@
 """What an episode's bag needs for a 3D viewer, derived from the topics it records.
 
-The recorder passes every recorded message through `ViewerTopics.on_message`, which answers with the extra
-messages to write beside it (standard types, CDR bytes):
+`viewer_extras` reads an episode's recorded messages (those on INPUT_TOPICS, in recording order) through
+`ViewerTopics.on_message`, which answers with the extra messages to write into the bag (standard types,
+CDR bytes); the recorder writes them when it closes the bag:
 - on the scene announcement: /robot_description (the G1 URDF), /tf_static (the robot's fixed joints, the
   room and furniture, the cameras), the scene's MarkerArray, all latched, and the hazards' /tf at their
   spec pose;
@@ -24,6 +25,7 @@ import io
 import json
 import math
 import shutil
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,9 @@ def compressed_topic(view: str) -> str:
     return graph.image_topic(view) + "/compressed"
 
 
+# What the viewer topics are computed from.
+INPUT_TOPICS = frozenset({graph.SCENE, graph.HAZARD_STATE, graph.HAND_POSITIONS, graph.BASE_STATE, graph.JOINT_STATES,
+                          graph.OBSERVATION, graph.PLAN})
 # Topics a viewer expects latched (transient local): written once, needed by a player that starts late.
 LATCHED = frozenset({TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS, PLAN_MARKERS})
 TOPIC_TYPES = {TF: tf_tree.TF_TYPE, TF_STATIC: tf_tree.TF_TYPE, ROBOT_DESCRIPTION: STRING_TYPE,
@@ -178,21 +183,31 @@ class ViewerTopics:
         return out
 
 
+def viewer_extras(messages: Iterable[tuple[str, str, int, bytes]]) -> Iterator[Extra]:
+    """The viewer topics of an episode from its recorded (topic, type, log stamp, raw) messages, in order."""
+    viewer = ViewerTopics()
+    for topic, msgtype, stamp_ns, raw in messages:
+        if topic in INPUT_TOPICS:
+            yield from viewer.on_message(topic, msgtype, stamp_ns, raw)
+
+
 def add_viewer_topics(bag: Path) -> int:
-    """Rewrite a complete bag recorded without the viewer topics, adding them; returns how many were added.
-    The new bag is written in a scratch folder beside the old one and swapped in only once complete."""
+    """Rewrite a complete bag recorded without the viewer topics, adding them as the recorder does when it
+    closes a bag; returns how many were added. The new bag is written in a scratch folder beside the old one
+    and swapped in only once complete."""
     bag = Path(bag)
     if set(bag_info(bag)["topics"]) & set(TOPIC_TYPES):
         raise BagError(f"{bag} already has the viewer topics")
     scratch = bag.parent / f".{bag.name}.viewer"
     shutil.rmtree(scratch, ignore_errors=True)
-    writer, viewer, added = BagWriter(scratch / bag.name), ViewerTopics(), 0
+    writer, added = BagWriter(scratch / bag.name), 0
     try:
         for m in read_bag(bag):
             writer.write(m.topic, m.msgtype, m.stamp_ns, m.raw)
-            for extra in viewer.on_message(m.topic, m.msgtype, m.stamp_ns, m.raw):
-                writer.write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
-                added += 1
+        inputs = ((m.topic, m.msgtype, m.stamp_ns, m.raw) for m in read_bag(bag, set(INPUT_TOPICS)))
+        for extra in viewer_extras(inputs):
+            writer.write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
+            added += 1
         new = writer.close()
     except BaseException:
         writer.abort()
