@@ -21,7 +21,7 @@ from reacthuman.evaluation.episode_files import safe_name
 from reacthuman.scoring.aggregate import Decisions
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.scoring.plan_overlay import draw_plan_overlay
-from reacthuman.scoring.render import atomic_write_text
+from reacthuman.scoring.render import Block, Custom, Heading, Paragraph, atomic_write_text
 
 VIEWS = ("egocentric", "closeup", "overhead")
 _FRAME = re.compile(r"brain_view_(?P<view>.+)_(?P<k>\d+)\.png$")
@@ -207,3 +207,12 @@ def index_html(entries: list[EpisodeEntry]) -> str:
     return (f"<div class='filters'>{' '.join(filters)} <span><span id='episodes-shown'>{len(entries)}</span> of "
             f"{len(entries)} shown</span></div><table id='episodes'><thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>{_FILTER_SCRIPT}")
+
+
+def episode_section(d: Decisions, run_dir: Path, out_dir: Path) -> list[Block]:
+    """Writes every decision's page; the report's "Episodes" section that links them."""
+    entries = write_episode_pages(d, run_dir, out_dir)
+    return [Heading("Episodes"),
+            Paragraph("Each decision's page shows the frames the model saw, its plan over the overhead view, the "
+                      "outcome and, when recorded, the execution videos."),
+            Custom(index_markdown(entries), index_html(entries))]

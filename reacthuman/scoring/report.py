@@ -24,7 +24,7 @@ from reacthuman.scoring.aggregate import (
     select_decisions,
 )
 from reacthuman.scoring.ledger import read_ledger
-from reacthuman.scoring.render import Block, Custom, Heading, Image, Paragraph, atomic_write_text, render_html, \
+from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
     render_markdown, table_csv
 from reacthuman.scoring.tables import Table
 
@@ -92,11 +92,8 @@ def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
     out = Path(out_dir) if out_dir is not None else run_dir
     d = select_decisions(read_ledger(run_dir))
     blocks, tables, made = build_blocks(d, run_dir, out, config or analyses.default_config())
-    entries = episode_pages.write_episode_pages(d, run_dir, out)
-    blocks += [Heading("Episodes"), Paragraph("Each decision's page shows the frames the model saw, its plan over the "
-                                              "overhead view, the outcome and, when recorded, the execution videos."),
-               Custom(episode_pages.index_markdown(entries), episode_pages.index_html(entries))]
     title = f"ReactHuman report: {run_dir.name}"
+    blocks += episode_pages.episode_section(select_decisions(read_ledger(run_dir)), run_dir, out)
     csvs = []
     for t in tables:
         path = out / "tables" / f"{t.name}.csv"
