@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reacthuman.scoring import analyses, episode_pages, plots
+from reacthuman.scoring import analyses, plots
 from reacthuman.scoring.aggregate import (
     Decisions,
     catch_dodge_table,
@@ -27,6 +27,7 @@ from reacthuman.scoring.ledger import read_ledger
 from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
     render_markdown, table_csv
 from reacthuman.scoring.tables import Table
+from reacthuman.scoring.episode_pages import episode_section
 
 
 @dataclass
@@ -93,7 +94,7 @@ def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
     d = select_decisions(read_ledger(run_dir))
     blocks, tables, made = build_blocks(d, run_dir, out, config or analyses.default_config())
     title = f"ReactHuman report: {run_dir.name}"
-    blocks += episode_pages.episode_section(select_decisions(read_ledger(run_dir)), run_dir, out)
+    blocks += episode_section(select_decisions(read_ledger(run_dir)), run_dir, out)
     csvs = []
     for t in tables:
         path = out / "tables" / f"{t.name}.csv"
