@@ -27,7 +27,6 @@ from reacthuman.scoring.ledger import read_ledger
 from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
     render_markdown, table_csv
 from reacthuman.scoring.tables import Table
-from reacthuman.scoring.episode_pages import episode_section
 
 
 @dataclass
@@ -94,6 +93,8 @@ def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
     d = select_decisions(read_ledger(run_dir))
     blocks, tables, made = build_blocks(d, run_dir, out, config or analyses.default_config())
     title = f"ReactHuman report: {run_dir.name}"
+    from reacthuman.scoring.episode_pages import episode_section  # here: beside its one use
+
     blocks += episode_section(select_decisions(read_ledger(run_dir)), run_dir, out)
     csvs = []
     for t in tables:
