@@ -6,9 +6,8 @@ Stamps are the episode's sim time: the latest /clock received since the episode 
 first tick (the scene announcement). The body publishes /clock only while it simulates, so any /clock that
 arrives after start() belongs to this episode.
 
-The viewer topics (/tf, /tf_static, /robot_description, markers, compressed frames) are computed from the
-recorded messages when the bag is closed, not in the subscription callbacks, so recording stays as cheap
-as it was while the episode runs."""
+The bag is a ViewerBagWriter: when it is closed it adds what a 3D viewer needs (/tf, /tf_static,
+/robot_description, markers, compressed frames), computed from the recorded messages."""
 
 from __future__ import annotations
 
@@ -19,22 +18,19 @@ from rclpy.serialization import deserialize_message
 from rosgraph_msgs.msg import Clock
 
 from reacthuman import graph
-from reacthuman.recording.bag import BagWriter
-from reacthuman.recording.viewer_topics import INPUT_TOPICS, viewer_extras
+from reacthuman.recording.viewer_topics import ViewerBagWriter as BagWriter
 
 
 class EpisodeRecorder:
     def __init__(self) -> None:
         self.writer: BagWriter | None = None
         self.sim_ns = 0
-        self._viewer_inputs: list[tuple[str, str, int, bytes]] = []
         self._lock = threading.Lock()  # messages arrive on executor threads; start/stop on the action's
 
     def start(self, path: Path) -> None:
         self.abort()
         with self._lock:
             self.sim_ns = 0
-            self._viewer_inputs = []
             self.writer = BagWriter(path)
 
     def write(self, topic: str, msgtype: str, raw: bytes) -> None:
@@ -45,26 +41,14 @@ class EpisodeRecorder:
                 clock = deserialize_message(raw, Clock).clock
                 self.sim_ns = clock.sec * 1_000_000_000 + clock.nanosec
             self.writer.write(topic, msgtype, self.sim_ns, raw)
-            if topic in INPUT_TOPICS:
-                self._viewer_inputs.append((topic, msgtype, self.sim_ns, raw))
 
     def stop(self) -> Path | None:
         with self._lock:
             writer, self.writer = self.writer, None
-            inputs, self._viewer_inputs = self._viewer_inputs, []
-        if writer is None:
-            return None
-        try:
-            for extra in viewer_extras(inputs):
-                writer.write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
-        except BaseException:
-            writer.abort()
-            raise
-        return writer.close()
+            return writer.close() if writer else None
 
     def abort(self) -> None:
         with self._lock:
             writer, self.writer = self.writer, None
-            self._viewer_inputs = []
             if writer:
                 writer.abort()

@@ -17,7 +17,7 @@ from reacthuman import graph
 from reacthuman.recording import ros_msgs, urdf
 from reacthuman.recording.bag import BagWriter, read_bag, typestore
 from reacthuman.recording.tf_check import TfIndex
-from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC, viewer_extras
+from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC, ViewerBagWriter
 from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, g1_mjcf_path
 
 M = "reacthuman_msgs/msg/"
@@ -90,13 +90,11 @@ def _episode(spec: dict, ticks: int = 6) -> list[tuple[str, str, int, bytes]]:
 
 @pytest.fixture(scope="module")
 def bag(tmp_path_factory):
-    """Written as the episode recorder writes: every message as it arrives, the viewer topics at close."""
+    """Written as the episode recorder writes it: every message as it arrives, the viewer topics at close."""
     path = tmp_path_factory.mktemp("viewer") / "bag"
-    writer, episode = BagWriter(path), _episode(_spec())
-    for topic, msgtype, stamp, raw in episode:
+    writer = ViewerBagWriter(path)
+    for topic, msgtype, stamp, raw in _episode(_spec()):
         writer.write(topic, msgtype, stamp, raw)
-    for extra in viewer_extras(episode):
-        writer.write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
     return writer.close()
 
 

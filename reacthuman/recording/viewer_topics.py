@@ -191,30 +191,54 @@ def viewer_extras(messages: Iterable[tuple[str, str, int, bytes]]) -> Iterator[E
             yield from viewer.on_message(topic, msgtype, stamp_ns, raw)
 
 
+class ViewerBagWriter(BagWriter):
+    """A bag writer that, when closed, adds the viewer topics computed from what was written into it: the
+    episode recorder's bag. Only the input topics' raw bytes are kept until then."""
+
+    def __init__(self, path: Path, **kwargs: Any) -> None:
+        super().__init__(path, **kwargs)
+        self._inputs: list[tuple[str, str, int, bytes]] = []
+
+    def write(self, topic: str, msgtype: str, stamp_ns: int, raw: bytes, latched: bool = False) -> None:
+        super().write(topic, msgtype, stamp_ns, raw, latched=latched)
+        if topic in INPUT_TOPICS:
+            self._inputs.append((topic, msgtype, int(stamp_ns), bytes(raw)))
+
+    def close(self) -> Path:
+        inputs, self._inputs = self._inputs, []
+        try:
+            for extra in viewer_extras(inputs):
+                super().write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
+        except BaseException:
+            self.abort()
+            raise
+        return super().close()
+
+    def abort(self) -> None:
+        self._inputs = []
+        super().abort()
+
+
 def add_viewer_topics(bag: Path) -> int:
-    """Rewrite a complete bag recorded without the viewer topics, adding them as the recorder does when it
-    closes a bag; returns how many were added. The new bag is written in a scratch folder beside the old one
-    and swapped in only once complete."""
+    """Rewrite a complete bag recorded without the viewer topics through a ViewerBagWriter, as the recorder
+    writes one; returns how many messages were added. The new bag is written in a scratch folder beside the
+    old one and swapped in only once complete."""
     bag = Path(bag)
-    if set(bag_info(bag)["topics"]) & set(TOPIC_TYPES):
+    info = bag_info(bag)
+    if set(info["topics"]) & set(TOPIC_TYPES):
         raise BagError(f"{bag} already has the viewer topics")
     scratch = bag.parent / f".{bag.name}.viewer"
     shutil.rmtree(scratch, ignore_errors=True)
-    writer, added = BagWriter(scratch / bag.name), 0
+    writer = ViewerBagWriter(scratch / bag.name)
     try:
         for m in read_bag(bag):
             writer.write(m.topic, m.msgtype, m.stamp_ns, m.raw)
-        inputs = ((m.topic, m.msgtype, m.stamp_ns, m.raw) for m in read_bag(bag, set(INPUT_TOPICS)))
-        for extra in viewer_extras(inputs):
-            writer.write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
-            added += 1
         new = writer.close()
     except BaseException:
-        writer.abort()
         shutil.rmtree(scratch, ignore_errors=True)
         raise
     old = scratch / f"{bag.name}.old"
     bag.rename(old)
     new.rename(bag)
     shutil.rmtree(scratch)
-    return added
+    return bag_info(bag)["messages"] - info["messages"]
