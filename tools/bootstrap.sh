@@ -21,7 +21,8 @@ for tool in "$PY" cmake make g++ git; do
 done
 
 # --- apt: headless GL for Genesis/MuJoCo rendering, CycloneDDS 0.10 for the Unitree SDK, furniture models
-APT_PKGS="libegl1 libegl-mesa0 libgl1-mesa-dri libosmesa6 cyclonedds-dev sweethome3d-furniture"
+# for recognisable objects, Chromium for the test that loads the HTML report in a real headless browser --
+APT_PKGS="libegl1 libegl-mesa0 libgl1-mesa-dri libosmesa6 cyclonedds-dev sweethome3d-furniture chromium"
 missing=$(for p in $APT_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
   command -v apt-get >/dev/null || die "missing system packages: $missing (and no apt-get to install them)"

@@ -171,6 +171,9 @@ def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
         blocks, tables, made = blocks + b, tables + t, made + m
     blocks += _attribution_blocks(run_dir)
     title = f"ReactHuman report: {run_dir.name}"
+    from reacthuman.scoring.episode_pages import episode_section  # here: beside its one use
+
+    blocks += episode_section(select_decisions(read_ledger(run_dir)), run_dir, out)
     csvs = []
     for t in tables:
         path = out / "tables" / f"{t.name}.csv"
