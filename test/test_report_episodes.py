@@ -18,7 +18,7 @@ from reacthuman.scoring.aggregate import select_decisions
 from reacthuman.scoring.episode_pages import episode_folder
 from reacthuman.scoring.ledger import read_ledger
 from reacthuman.plan_geometry import base_path_robot, plan_geometry
-from reacthuman.scoring.plan_overlay import OVERLAY_SCALE
+from reacthuman.recording.viewer_config import DEFAULT
 from reacthuman.scoring.report import write_report
 from reacthuman.scoring.report_cli import main
 from test_scoring_report import _write_run
@@ -96,12 +96,12 @@ def test_recorded_execution_videos_are_on_the_page(run):
 
 def test_overlay_draws_the_impact_point_and_the_base_path_where_the_camera_projects_them(run):
     overlay = iio.imread(run / "pages" / "alpha" / "object_drop-slow_plan.png")[..., :3].astype(int)
-    assert overlay.shape[:2] == (H * OVERLAY_SCALE, W * OVERLAY_SCALE)
+    assert overlay.shape[:2] == (H * DEFAULT.overlay_scale, W * DEFAULT.overlay_scale)
     cam = CameraSpec("overhead", tuple(CAMERAS[2]["pos"]), tuple(CAMERAS[2]["lookat"]), 70.0, W, H)
 
     def pixel(p):
         u, v, _ = project(cam, tuple(p))
-        return overlay[int(v * OVERLAY_SCALE), int(u * OVERLAY_SCALE)]
+        return overlay[int(v * DEFAULT.overlay_scale), int(u * DEFAULT.overlay_scale)]
 
     r, g, b = pixel(IMPACT)
     assert r > 200 and g < 80 and b < 80  # the red cross
@@ -110,6 +110,25 @@ def test_overlay_draws_the_impact_point_and_the_base_path_where_the_camera_proje
     assert b > 180 and g > 180 and r < 80  # the cyan path's end marker
     far = overlay[5, 5]
     assert abs(int(far[0]) - int(far[2])) < 10  # and grey where nothing is drawn
+
+
+def test_overlay_scale_comes_from_the_viewer_config(tmp_path):
+    from PIL import Image
+
+    from reacthuman.recording.viewer_config import default_config
+    from reacthuman.scoring.plan_overlay import draw_plan_overlay
+
+    frame = tmp_path / "overhead.png"
+    Image.new("RGB", (W, H), (128, 128, 128)).save(frame)
+    spec = {"cameras": CAMERAS, "observer": {"x_m": 0.0, "y_m": 0.0, "yaw_rad": 0.0},
+            "ground_truth": {"impact_point": IMPACT}}
+    out = draw_plan_overlay(frame, spec, PLAN, tmp_path / "plan.png", config=default_config(overlay_scale=2))
+    overlay = iio.imread(out)[..., :3].astype(int)
+    assert overlay.shape[:2] == (2 * H, 2 * W)
+    u, v, _ = project(CameraSpec("overhead", tuple(CAMERAS[2]["pos"]), tuple(CAMERAS[2]["lookat"]), 70.0, W, H),
+                      tuple(IMPACT))
+    r, g, b = overlay[int(2 * v), int(2 * u)]
+    assert r > 200 and g < 80 and b < 80  # the red cross where the camera projects the impact point
 
 
 def test_markdown_index_links_pages(run):
@@ -138,7 +157,7 @@ def test_report_loads_in_headless_chromium_filters_and_shows_an_episode(run, bro
     assert browser.errors() == []
     widths = browser.evaluate("Array.from(document.querySelectorAll('img.frame')).map(i => i.naturalWidth)")
     assert widths == [W] * 15
-    assert browser.evaluate("document.querySelector('img.overlay').naturalWidth") == W * OVERLAY_SCALE
+    assert browser.evaluate("document.querySelector('img.overlay').naturalWidth") == W * DEFAULT.overlay_scale
     back = browser.evaluate("document.querySelector('a').getAttribute('href')")
     assert (run / "pages" / "alpha" / back).resolve() == (run / "report.html").resolve()
 

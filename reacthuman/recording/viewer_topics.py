@@ -38,6 +38,7 @@ from reacthuman.plan import Pose2D
 from reacthuman.plan_geometry import plan_geometry
 from reacthuman.recording import markers, ros_msgs, tf_tree, urdf
 from reacthuman.recording.bag import BagError, BagWriter, bag_info, read_bag, typestore
+from reacthuman.recording.viewer_config import DEFAULT, ViewerConfig
 
 TF = "/tf"
 TF_STATIC = "/tf_static"
@@ -47,7 +48,6 @@ PLAN_MARKERS = "/reacthuman/plan_markers"
 LEFT_HAND_DISTANCE = "/reacthuman/viz/left_hand_object_distance"
 RIGHT_HAND_DISTANCE = "/reacthuman/viz/right_hand_object_distance"
 COMPRESSED_IMAGE_TYPE = "sensor_msgs/msg/CompressedImage"
-JPEG_QUALITY = 90  # for viewing: about 15 kB a 320x180 frame instead of 173 kB raw
 STRING_TYPE = "std_msgs/msg/String"
 FLOAT_TYPE = "std_msgs/msg/Float64"
 def compressed_topic(view: str) -> str:
@@ -64,12 +64,12 @@ TOPIC_TYPES = {TF: tf_tree.TF_TYPE, TF_STATIC: tf_tree.TF_TYPE, ROBOT_DESCRIPTIO
                RIGHT_HAND_DISTANCE: FLOAT_TYPE} | {compressed_topic(v): COMPRESSED_IMAGE_TYPE for v in graph.VIEWS}
 
 
-def jpeg_frame(image: Any) -> Any:
+def jpeg_frame(image: Any, quality: int = DEFAULT.jpeg_quality) -> Any:
     """A sensor_msgs/Image (rgb8) as a JPEG CompressedImage with the same header."""
     pixels = np.frombuffer(bytes(image.data), np.uint8).reshape(int(image.height), int(image.step))
     rgb = pixels[:, : int(image.width) * 3].reshape(int(image.height), int(image.width), 3)
     buf = io.BytesIO()
-    PILImage.fromarray(rgb).save(buf, format="JPEG", quality=JPEG_QUALITY)
+    PILImage.fromarray(rgb).save(buf, format="JPEG", quality=quality)
     return ros_msgs.build(COMPRESSED_IMAGE_TYPE, header=image.header, format="jpeg",
                           data=np.frombuffer(buf.getvalue(), np.uint8))
 
@@ -102,7 +102,8 @@ def _pose(msg_pose: Any) -> tuple[tuple[float, float, float], urdf.Quat]:
 class ViewerTopics:
     """Per-episode state: the latest base state waits for the joint state of the same tick."""
 
-    def __init__(self) -> None:
+    def __init__(self, config: ViewerConfig = DEFAULT) -> None:
+        self.config = config
         self._base: tuple[int, Any] | None = None
         self._joints: tuple[int, Any] | None = None
         self._done_ns = -1
@@ -128,14 +129,14 @@ class ViewerTopics:
             return self._distances(stamp_ns)
         if topic == graph.OBSERVATION:
             msg = typestore().deserialize_cdr(raw, msgtype)
-            return [_extra(compressed_topic(v.view_name), ros_msgs.stamp_ns(f.header), jpeg_frame(f))
+            return [_extra(compressed_topic(v.view_name), ros_msgs.stamp_ns(f.header), jpeg_frame(f, self.config.jpeg_quality))
                     for v in msg.views if v.view_name in graph.VIEWS for f in v.frames]
         if topic == graph.PLAN and self._observer is not None:
             msg = typestore().deserialize_cdr(raw, msgtype)
             plan = {"walking_cmd": [float(c) for c in msg.walking_cmd], "walking_duration": float(msg.walking_duration_s),
                     "keyframes": [{"t": float(k.t_s), "left_hand": _xyz(k.left_hand), "right_hand": _xyz(k.right_hand)}
                                   for k in msg.keyframes]}
-            return [_extra(PLAN_MARKERS, stamp_ns, markers.plan_markers(plan_geometry(plan, self._observer)))]
+            return [_extra(PLAN_MARKERS, stamp_ns, markers.plan_markers(plan_geometry(plan, self._observer), self.config))]
         if topic in (graph.BASE_STATE, graph.JOINT_STATES):
             msg = typestore().deserialize_cdr(raw, msgtype)
             tick = (ros_msgs.stamp_ns(msg.header), msg)
@@ -155,7 +156,7 @@ class ViewerTopics:
         description = ros_msgs.build(STRING_TYPE, data=urdf.g1_robot_description())
         return [_extra(ROBOT_DESCRIPTION, stamp_ns, description),
                 _extra(TF_STATIC, stamp_ns, tf_tree.tf_message(static, stamp_ns)),
-                _extra(SCENE_MARKERS, stamp_ns, markers.scene_markers(spec)),
+                _extra(SCENE_MARKERS, stamp_ns, markers.scene_markers(spec, config=self.config)),
                 _extra(TF, stamp_ns, tf_tree.tf_message(tf_tree.hazard_initial_transforms(spec), stamp_ns))]
 
     def _robot(self, stamp_ns: int) -> list[Extra]:
@@ -183,9 +184,9 @@ class ViewerTopics:
         return out
 
 
-def viewer_extras(messages: Iterable[tuple[str, str, int, bytes]]) -> Iterator[Extra]:
+def viewer_extras(messages: Iterable[tuple[str, str, int, bytes]], config: ViewerConfig = DEFAULT) -> Iterator[Extra]:
     """The viewer topics of an episode from its recorded (topic, type, log stamp, raw) messages, in order."""
-    viewer = ViewerTopics()
+    viewer = ViewerTopics(config)
     for topic, msgtype, stamp_ns, raw in messages:
         if topic in INPUT_TOPICS:
             yield from viewer.on_message(topic, msgtype, stamp_ns, raw)
@@ -195,8 +196,9 @@ class ViewerBagWriter(BagWriter):
     """A bag writer that, when closed, adds the viewer topics computed from what was written into it: the
     episode recorder's bag. Only the input topics' raw bytes are kept until then."""
 
-    def __init__(self, path: Path, **kwargs: Any) -> None:
+    def __init__(self, path: Path, viewer_config: ViewerConfig = DEFAULT, **kwargs: Any) -> None:
         super().__init__(path, **kwargs)
+        self._viewer_config = viewer_config
         self._inputs: list[tuple[str, str, int, bytes]] = []
 
     def write(self, topic: str, msgtype: str, stamp_ns: int, raw: bytes, latched: bool = False) -> None:
@@ -207,7 +209,7 @@ class ViewerBagWriter(BagWriter):
     def close(self) -> Path:
         inputs, self._inputs = self._inputs, []
         try:
-            for extra in viewer_extras(inputs):
+            for extra in viewer_extras(inputs, self._viewer_config):
                 super().write(extra.topic, extra.msgtype, extra.stamp_ns, extra.raw, latched=extra.latched)
         except BaseException:
             self.abort()
@@ -219,7 +221,7 @@ class ViewerBagWriter(BagWriter):
         super().abort()
 
 
-def add_viewer_topics(bag: Path) -> int:
+def add_viewer_topics(bag: Path, config: ViewerConfig = DEFAULT) -> int:
     """Rewrite a complete bag recorded without the viewer topics through a ViewerBagWriter, as the recorder
     writes one; returns how many messages were added. The new bag is written in a scratch folder beside the
     old one and swapped in only once complete."""
@@ -229,7 +231,7 @@ def add_viewer_topics(bag: Path) -> int:
         raise BagError(f"{bag} already has the viewer topics")
     scratch = bag.parent / f".{bag.name}.viewer"
     shutil.rmtree(scratch, ignore_errors=True)
-    writer = ViewerBagWriter(scratch / bag.name)
+    writer = ViewerBagWriter(scratch / bag.name, config)
     try:
         for m in read_bag(bag):
             writer.write(m.topic, m.msgtype, m.stamp_ns, m.raw)
