@@ -5,6 +5,7 @@ writer, decoded by the standard MCAP ROS 2 decoder, every marker and image frame
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import mujoco
 import numpy as np
@@ -184,6 +185,78 @@ def test_a_body_drawn_by_a_catalogue_model_is_mesh_markers_of_its_part_files():
     assert [m.type for m in without] == [3]  # no mesh pipeline: the collision cylinder
 
 
+def test_a_sampled_knife_is_drawn_by_its_prepared_mesh_files_at_its_physical_size():
+    """The real mesh pipeline on a sampled scene (no simulation): the hazard's markers are the files the
+    simulators load, in its body frame, and their vertices span the knife's physical size there."""
+    from reacthuman.recording.markers import MESH_RESOURCE, scene_markers
+    from reacthuman.scenes import sample_spec
+    from reacthuman.scenes.catalog import get_object
+    from reacthuman.scenes.object_meshes import physical_extent_m
+
+    spec = sample_spec("object_drop", 3, object_id="chefs_knife", width=64, height=36).to_dict()
+    hazard = next(b for b in spec["bodies"] if b["name"] == spec["hazard_bodies"][0])
+    assert hazard["visual"] and hazard["object_id"] == "chefs_knife"
+    knife = [m for m in scene_markers(spec).markers if m.header.frame_id == "scene/" + hazard["name"]]
+    assert knife and all(m.type == MESH_RESOURCE and m.ns == "hazard" and m.frame_locked for m in knife)
+    vertices = []
+    for m in knife:
+        assert m.mesh_resource.startswith("file:///") and m.mesh_resource.endswith(".obj")
+        assert (m.scale.x, m.scale.y, m.scale.z, m.pose.orientation.w) == (1.0, 1.0, 1.0, 1.0)
+        assert (m.pose.position.x, m.pose.position.y, m.pose.position.z) == (0.0, 0.0, 0.0)
+        path = Path(m.mesh_resource.removeprefix("file://"))
+        vertices += [[float(c) for c in line.split()[1:4]] for line in path.read_text().splitlines()
+                     if line.startswith("v ")]
+    v = np.asarray(vertices)
+    extent, physical = v.max(axis=0) - v.min(axis=0), np.asarray(physical_extent_m(get_object("chefs_knife")))
+    assert np.abs((v.max(axis=0) + v.min(axis=0)) / 2).max() < 0.01  # centred on the body origin
+    assert np.argmax(extent) == np.argmax(physical)  # the blade runs along the body's long axis
+    assert abs(extent.max() / physical.max() - 1.0) < 0.05, (extent, physical)
+
+
+def test_a_textured_part_is_drawn_in_its_textures_mean_colour():
+    """A marker has one colour and no material: a textured part (white under its texture) takes its mean."""
+    import dataclasses
+
+    from PIL import Image
+
+    from reacthuman.recording.markers import catalogue_mesh_parts
+    from reacthuman.scenes.catalog import get_object
+    from reacthuman.scenes.meshes import prepared_parts
+    from reacthuman.scenes.object_meshes import visual_for
+
+    visual = visual_for(get_object("smartphone"))
+    prepared = prepared_parts(visual)
+    drawn = catalogue_mesh_parts(dataclasses.asdict(visual))
+    assert [path for path, _ in drawn] == [p.obj_path for p in prepared]
+    textured = [(p, rgba) for p, (_, rgba) in zip(prepared, drawn) if p.texture_png]
+    assert textured
+    for part, rgba in textured:
+        mean = np.asarray(Image.open(part.texture_png).convert("RGB"), float).reshape(-1, 3).mean(axis=0) / 255
+        assert part.rgba[:3] == (1.0, 1.0, 1.0) and rgba == pytest.approx((*mean, part.rgba[3]))
+
+
+def test_viewer_config_is_validated_and_reaches_the_markers_and_frames():
+    from reacthuman.recording.markers import scene_markers
+    from reacthuman.recording.viewer_config import default_config
+    from reacthuman.recording.viewer_topics import jpeg_frame
+
+    with pytest.raises(ValueError, match="jpeg_quality"):
+        default_config(jpeg_quality=0)
+    with pytest.raises(ValueError, match="floor_margin_m"):
+        default_config(floor_margin_m=-1.0)
+    with pytest.raises(ValueError, match="no field 'overlay_sclae'"):
+        default_config(overlay_sclae=2)
+    config = default_config(impact_marker_diameter_m=0.2, floor_margin_m=1.0)
+    spec = _spec()
+    impact = next(m for m in scene_markers(spec, config=config).markers if m.ns == "impact_point")
+    floor = [next(m for m in scene_markers(spec, config=c).markers if m.ns == "floor") for c in (config, default_config())]
+    assert impact.scale.x == 0.2 and floor[0].scale.x - floor[1].scale.x == pytest.approx(1.0)
+    rng = np.random.default_rng(0)
+    image = ros_msgs.build("sensor_msgs/msg/Image", header=ros_msgs.header(0, "overhead"), height=36, width=64,
+                           encoding="rgb8", step=192, data=rng.integers(0, 255, 36 * 192, dtype=np.uint8))
+    assert len(jpeg_frame(image, 30).data) < len(jpeg_frame(image, default_config().jpeg_quality).data)
+
+
 def test_the_frames_the_brain_got_are_compressed_images_at_their_own_stamps(bag):
     import io
 
@@ -254,6 +327,32 @@ def test_camera_optical_frame_matches_the_scene_projection():
         u, v, depth = project(cs, world)
         f = 90 / math.tan(math.radians(60.0) / 2)
         assert abs(depth - 2.0) < 1e-9 and abs(u - (160 + f * 0.1)) < 1e-6 and abs(v - (90 - f * 0.05)) < 1e-6
+
+
+def test_the_egocentric_frame_is_static_at_the_standing_g1s_eyes():
+    """The images are rendered only in the window, from the spec's fixed head-camera pose: /tf_static holds
+    it in `world` exactly, and it sits just ahead of the head of the G1 standing at the observer pose."""
+    from reacthuman.recording.tf_tree import robot_static_transforms, scene_static_transforms
+    from reacthuman.scenes import sample_spec
+    from reacthuman.sim_bridge.g1_assets import default_pose_geometry, read_policy_metadata
+
+    spec = sample_spec("object_drop", 3, object_id="chefs_knife", width=64, height=36).to_dict()
+    cam = next(c for c in spec["cameras"] if c["name"] == "egocentric")
+    ego = next(t for t in scene_static_transforms(spec) if t.child == "egocentric")
+    assert ego.parent == "world" and ego.translation == tuple(cam["pos"])
+    obs = spec["observer"]
+    yaw = float(obs["yaw_rad"])
+    root = urdf.Transform("world", "pelvis", (obs["x_m"], obs["y_m"], default_pose_geometry().pelvis_height_m),
+                          urdf.axis_angle_quat((0.0, 0.0, 1.0), yaw))
+    stand = dict(zip(G1_JOINT_NAMES, read_policy_metadata().default_pose_rad))
+    head = urdf.link_poses(root, robot_static_transforms() + urdf.moving_transforms(urdf.g1_joints(), stand))["head_link"]
+    # The head's centre: its mass centre in head_link, read from the URDF (head_link's origin is at the waist).
+    link = urdf.g1_robot_description().split('<link name="head_link">')[1].split("</link>")[0]
+    com = tuple(float(c) for c in link.split('<origin xyz="')[1].split('"')[0].split())
+    centre = np.add(head.translation, urdf.quat_rotate(head.rotation, com))
+    offset = np.subtract(ego.translation, centre)
+    ahead = offset[0] * math.cos(yaw) + offset[1] * math.sin(yaw)
+    assert 0.05 < ahead < 0.2 and abs(offset[2]) < 0.1 and np.linalg.norm(offset) < 0.2, offset
 
 
 def _rosidl_hash(typename: str, workdir) -> str:

@@ -4,7 +4,8 @@ Each geom of each spec body becomes one marker in that body's TF frame (`scene/<
 geom's pose in the body frame, so a hazard's marker follows its /tf. Primitives map to their marker types
 (MJCF half-sizes become full extents); a capsule is a cylinder and two end spheres. A body drawn by a
 catalogue model (its spec's `visual`) becomes MESH_RESOURCE markers, one per prepared part file (file://
-URIs of the mesh cache, the files the simulators load), in the part's colour. The floor (the plane z = 0, not a spec body) is a thin box under the room, and
+URIs of the mesh cache, the files the simulators load), in the part's colour (a textured part in its
+texture's mean colour). The floor (the plane z = 0, not a spec body) is a thin box under the room, and
 the ground-truth impact point, when the scene has one, a small sphere in `world`.
 """
 
@@ -18,17 +19,13 @@ from reacthuman.plan_geometry import PlanGeometry
 from reacthuman.recording import ros_msgs as rm
 from reacthuman.recording.tf_tree import WORLD_FRAME, scene_frame
 from reacthuman.recording.urdf import quat_rotate
+from reacthuman.recording.viewer_config import DEFAULT, ViewerConfig
 
 MARKER = "visualization_msgs/msg/Marker"
 MARKER_ARRAY = "visualization_msgs/msg/MarkerArray"
 CUBE, SPHERE, CYLINDER, LINE_STRIP, SPHERE_LIST, MESH_RESOURCE = 1, 2, 3, 4, 7, 10
-FLOOR_THICKNESS_M = 0.002
-FLOOR_MARGIN_M = 0.5
-IMPACT_MARKER_DIAMETER_M = 0.06
 FLOOR_RGBA = (0.55, 0.55, 0.55, 1.0)
 IMPACT_RGBA = (1.0, 0.1, 0.1, 0.9)
-PLAN_PATH_WIDTH_M = 0.03
-PLAN_HAND_DIAMETER_M = 0.05
 PLAN_PATH_RGBA = (0.0, 0.9, 1.0, 1.0)
 PLAN_LEFT_RGBA = (0.2, 1.0, 0.1, 1.0)
 PLAN_RIGHT_RGBA = (1.0, 0.25, 0.95, 1.0)
@@ -85,7 +82,19 @@ def catalogue_mesh_parts(visual: dict) -> list[MeshPart] | None:
     except ImportError:
         return None
     visual_spec = VisualMeshSpec(**{k: tuple(v) if isinstance(v, list) else v for k, v in visual.items()})
-    return [(p.obj_path, tuple(p.rgba)) for p in prepared_parts(visual_spec)]
+    return [(p.obj_path, _texture_rgba(p.texture_png, p.rgba) if p.texture_png else tuple(p.rgba))
+            for p in prepared_parts(visual_spec)]
+
+
+def _texture_rgba(png: str, rgba: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """A marker carries one colour and our OBJ files name no material: a textured part (white under its
+    texture in the simulators) is drawn in its texture's mean colour rather than white."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(png) as image:
+        mean = np.asarray(image.convert("RGB"), np.float64).reshape(-1, 3).mean(axis=0) / 255.0
+    return (float(mean[0]), float(mean[1]), float(mean[2]), float(rgba[3]))
 
 
 def body_markers(ns: str, first_id: int, body: dict, moving: bool, mesh_parts: MeshParts) -> list[Any]:
@@ -101,19 +110,20 @@ def body_markers(ns: str, first_id: int, body: dict, moving: bool, mesh_parts: M
     return out
 
 
-def _floor(spec: dict) -> Any:
+def _floor(spec: dict, config: ViewerConfig) -> Any:
     xs = [float(b["pos"][0]) for b in spec.get("bodies", ())] + [float(spec["observer"]["x_m"])]
     ys = [float(b["pos"][1]) for b in spec.get("bodies", ())] + [float(spec["observer"]["y_m"])]
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-    sx, sy = max(xs) - min(xs) + 2 * FLOOR_MARGIN_M, max(ys) - min(ys) + 2 * FLOOR_MARGIN_M
-    return _marker("floor", 0, WORLD_FRAME, CUBE, (cx, cy, -FLOOR_THICKNESS_M / 2), (1, 0, 0, 0),
-                   (sx, sy, FLOOR_THICKNESS_M), FLOOR_RGBA, False)
+    margin_m, thickness_m = config.floor_margin_m, config.floor_thickness_m
+    sx, sy = max(xs) - min(xs) + 2 * margin_m, max(ys) - min(ys) + 2 * margin_m
+    return _marker("floor", 0, WORLD_FRAME, CUBE, (cx, cy, -thickness_m / 2), (1, 0, 0, 0),
+                   (sx, sy, thickness_m), FLOOR_RGBA, False)
 
 
-def scene_markers(spec: dict, mesh_parts: MeshParts = catalogue_mesh_parts) -> Any:
+def scene_markers(spec: dict, mesh_parts: MeshParts = catalogue_mesh_parts, config: ViewerConfig = DEFAULT) -> Any:
     """The MarkerArray of a scene spec (its JSON as a dict)."""
     hazards = set(spec.get("hazard_bodies", ()))
-    markers = [_floor(spec)]
+    markers = [_floor(spec, config)]
     for body in spec.get("bodies", ()):
         ns = "hazard" if body["name"] in hazards else str(body.get("role", "static"))
         next_id = sum(1 for m in markers if m.ns == ns)
@@ -121,17 +131,17 @@ def scene_markers(spec: dict, mesh_parts: MeshParts = catalogue_mesh_parts) -> A
     impact = (spec.get("ground_truth") or {}).get("impact_point")
     if impact:
         markers.append(_marker("impact_point", 0, WORLD_FRAME, SPHERE, impact, (1, 0, 0, 0),
-                               [IMPACT_MARKER_DIAMETER_M] * 3, IMPACT_RGBA, False))
+                               [config.impact_marker_diameter_m] * 3, IMPACT_RGBA, False))
     return rm.build(MARKER_ARRAY, markers=markers)
 
 
-def plan_markers(geo: PlanGeometry) -> Any:
+def plan_markers(geo: PlanGeometry, config: ViewerConfig = DEFAULT) -> Any:
     """The plan in `world`: its base path on the floor (a line) and its left and right hand keyframes."""
     identity = (1.0, 0.0, 0.0, 0.0)
-    out = [_marker("plan_base_path", 0, WORLD_FRAME, LINE_STRIP, (0, 0, 0), identity, (PLAN_PATH_WIDTH_M, 0, 0),
+    out = [_marker("plan_base_path", 0, WORLD_FRAME, LINE_STRIP, (0, 0, 0), identity, (config.plan_path_width_m, 0, 0),
                    PLAN_PATH_RGBA, False, points=[rm.point(p) for p in geo.base_path])]
     for k, (ns, hands, rgba) in enumerate((("plan_left_hand", geo.left_hands, PLAN_LEFT_RGBA),
                                            ("plan_right_hand", geo.right_hands, PLAN_RIGHT_RGBA))):
-        out.append(_marker(ns, 0, WORLD_FRAME, SPHERE_LIST, (0, 0, 0), identity, [PLAN_HAND_DIAMETER_M] * 3, rgba,
+        out.append(_marker(ns, 0, WORLD_FRAME, SPHERE_LIST, (0, 0, 0), identity, [config.plan_hand_diameter_m] * 3, rgba,
                            False, points=[rm.point(p) for p in hands]))
     return rm.build(MARKER_ARRAY, markers=out)

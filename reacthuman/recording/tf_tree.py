@@ -6,7 +6,12 @@ Frames (all metres; the scene spec's world frame is the root):
   bodies whose state the body node does not stream (props, triggers) are static at their spec pose; the
   hazard bodies move with /reacthuman/hazard_state.
 - `<view>` (egocentric, closeup, overhead): each camera's optical frame (z forward, x right, y down, the
-  sensor_msgs/Image convention), the frame_id the body stamps on its images and camera infos.
+  sensor_msgs/Image convention), the frame_id the body stamps on its images and camera infos. All three
+  are static in `world`, the egocentric one included although it is the G1's head camera: frames are
+  rendered and published only during the observation window, from the spec's fixed pose at the standing
+  G1's eyes (scenes.cameras.place_cameras), so a child of `head_link` would drift by the robot's sway
+  from where the images were taken. (The execution video's egocentric camera does ride on the torso,
+  but it is an mp4 beside the bag, not an image topic with a frame.)
 - the G1's URDF links: `pelvis` from /g1/base_state, the others from /g1/joint_states through the URDF's
   joints (fixed ones static).
 """
