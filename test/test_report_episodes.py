@@ -33,12 +33,25 @@ PLAN = {"walking_cmd": [0.5, 0.0, 0.4], "walking_duration": 0.8, "intent": "catc
                       {"t": 0.6, "left_hand": [0.3, -0.1, 0.2], "right_hand": [0.3, 0.1, 0.2], "knee_bend": 0.0}]}
 
 
+def _spec_json(scene_id: str) -> str:
+    """A complete spec (the report reads every episode's spec, e.g. for the models' attribution): a sampled
+    knife scene with this test's cameras, observer and impact point."""
+    import dataclasses
+
+    from reacthuman.scenes import sample_spec
+    from reacthuman.scenes.spec import GroundTruth, ObserverSpec
+
+    sampled = sample_spec("object_drop", 3, object_id="chefs_knife", width=W, height=H)
+    cams = tuple(CameraSpec(c["name"], tuple(c["pos"]), tuple(c["lookat"]), c["fov_deg"], 1280, 720) for c in CAMERAS)
+    gt = GroundTruth("CATCH", True, tuple(IMPACT), 0.5, sampled.speed_band, False)
+    return dataclasses.replace(sampled, scene_id=scene_id, cameras=cams, observer=ObserverSpec(0.0, 0.0, 0.0),
+                               ground_truth=gt).to_json()
+
+
 def _episode(run, model: str, scene_id: str) -> None:
     folder = episode_folder(run, model, scene_id)
     folder.mkdir(parents=True)
-    spec = {"scene_id": scene_id, "cameras": [dict(c, width=1280, height=720) for c in CAMERAS],
-            "observer": {"x_m": 0.0, "y_m": 0.0, "yaw_rad": 0.0}, "ground_truth": {"impact_point": IMPACT}}
-    (folder / "spec.json").write_text(json.dumps(spec))
+    (folder / "spec.json").write_text(_spec_json(scene_id))
     (folder / "plan.json").write_text(json.dumps(PLAN))
     (folder / "raw_reply.txt").write_text("{\"intent\": \"catch it\"} <b>not html</b>")
     (folder / "outcome.json").write_text(json.dumps({"caught": True, "struck": False, "fell": False}))
@@ -134,6 +147,7 @@ def test_overlay_scale_comes_from_the_viewer_config(tmp_path):
 def test_markdown_index_links_pages(run):
     md = (run / "report.md").read_text()
     assert "## Episodes" in md and "(pages/alpha/object_drop-slow.html)" in md
+    assert "| Kitchen knife |" in md  # the episodes' specs draw the knife's model: attributed
 
 
 def test_report_loads_in_headless_chromium_filters_and_shows_an_episode(run, browser):

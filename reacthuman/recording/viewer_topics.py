@@ -196,7 +196,7 @@ class ViewerBagWriter(BagWriter):
     """A bag writer that, when closed, adds the viewer topics computed from what was written into it: the
     episode recorder's bag. Only the input topics' raw bytes are kept until then."""
 
-    def __init__(self, path: Path, viewer_config: ViewerConfig = DEFAULT, **kwargs: Any) -> None:
+    def __init__(self, path: Path, *, viewer_config: ViewerConfig = DEFAULT, **kwargs: Any) -> None:
         super().__init__(path, **kwargs)
         self._viewer_config = viewer_config
         self._inputs: list[tuple[str, str, int, bytes]] = []
@@ -231,7 +231,7 @@ def add_viewer_topics(bag: Path, config: ViewerConfig = DEFAULT) -> int:
         raise BagError(f"{bag} already has the viewer topics")
     scratch = bag.parent / f".{bag.name}.viewer"
     shutil.rmtree(scratch, ignore_errors=True)
-    writer = ViewerBagWriter(scratch / bag.name, config)
+    writer = ViewerBagWriter(scratch / bag.name, viewer_config=config)
     try:
         for m in read_bag(bag):
             writer.write(m.topic, m.msgtype, m.stamp_ns, m.raw)
