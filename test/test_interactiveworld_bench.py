@@ -14,6 +14,7 @@ from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.capabilities import first_error
 from interactiveworld.bench.runner import result_row
 from interactiveworld.bench.scoring import summarize
+from interactiveworld.bench.taskgen import TEMPLATES
 from interactiveworld.bench.taskpack import FAMILIES, TaskPackError, default_tasks_dir, load_pack, load_packs
 from interactiveworld.cli import main
 from interactiveworld.episode import run_episode
@@ -35,6 +36,9 @@ def test_120_frozen_packs_20_per_family(packs):
                                "wrong_failed": True, "blind_failed": p.admission["blind_failed"]} for p in packs)
     assert all(p.blind for p in packs if p.family == "accessibility")
     assert all(p.private_plan and p.deadlines for p in packs if p.family == "prevention")
+    templates = {f: {p.task_id.rsplit("-", 1)[0] for p in packs if p.family == f} for f in FAMILIES}
+    assert {f: len(t) for f, t in templates.items()} == {f: len(TEMPLATES[f]) for f in FAMILIES}
+    assert len(templates["decision"]) == 10  # 10 templates x 2 variants; the other families 4 x 5 so far
 
 
 @pytest.fixture(scope="module")
