@@ -13,24 +13,28 @@ ROOMY_KITCHEN_LAYOUTS = ("house5", "flat3", "office3", "house5", "flat3")
 LOBBY_LAYOUTS = ("house5", "office3", "house5", "office3", "house5")
 
 
-def _put(obj: str, dest: str, into: bool) -> str:
-    if into:
+def _put(obj: str, dest: str, into: bool, opens: bool = True) -> str:
+    """opens: the receptacle has a door or drawer to open first (a sink has none)."""
+    if into and opens:
         return f"Open the {d(dest)}, then pick up the {d(obj)}, then put the {d(obj)} in the {d(dest)}."
+    if into:
+        return f"Pick up the {d(obj)}, then put the {d(obj)} in the {d(dest)}."
     return f"Pick up the {d(obj)}, then put the {d(obj)} on the {d(dest)}."
 
 
 def _two_by_label(tid: str, title: str, layout: str, seed: int, category: str, labels: tuple[str, str],
-                  start: str, dests: tuple[tuple[str, bool], tuple[str, bool]], note: str, handoff: str,
+                  start: str, dests: tuple[tuple[str, bool, bool], ...], note: str, handoff: str,
                   note_on: str, human_room: str):
-    """Two look-alike objects told apart only by their printed labels, sent to two places by a note."""
+    """Two look-alike objects told apart only by their printed labels, sent to two places by a note.
+    dests: (place, into it, has a door to open first) for the first and the second label."""
     rng = rng_for(tid)
     ca, cb = colors(rng, 2)
     a, b = f"{ca}_{category}", f"{cb}_{category}"
     objs = [o(a, category, ca, start, 1, text=labels[0]), o(b, category, cb, start, 4, text=labels[1]),
             o("note", "note", "white", note_on, 0, text=note)]
-    (da, ia), (db, ib) = dests
-    oracle = [_put(a, da, ia), _put(b, db, ib)]
-    wrong = [_put(a, db, ib), _put(b, da, ia)]
+    (da, ia, oa), (db, ib, ob) = dests
+    oracle = [_put(a, da, ia, oa), _put(b, db, ib, ob)]
+    wrong = [_put(a, db, ib, ob), _put(b, da, ia, oa)]
     goals = [("in" if ia else "on", a, da), ("in" if ib else "on", b, db)]
     verb = {True: "place_in", False: "place_on"}
     return draft("decision", tid, title, layout, seed, objs, goals, oracle, wrong, handoff,
@@ -42,7 +46,7 @@ def decision_milk(v: int):
     k = _kitchen(apartment(layout, seed))
     return _two_by_label(
         f"decision-milk-{v}", "keep the fresh milk and pour away the expired one", layout, seed, "milk",
-        ("fresh", "expired"), k["counter"], ((k["fridge"], True), (k["sink"], True)),
+        ("fresh", "expired"), k["counter"], ((k["fridge"], True, True), (k["sink"], True, False)),
         "Fresh milk goes back in the fridge. Expired milk goes in the sink to be poured away.",
         "Two milk cartons are out on the counter. One of them is past its date - what do I do with each?",
         k["table"], "kitchen")
@@ -54,7 +58,7 @@ def decision_folder(v: int):
     desk, cab, table = fx(ap, "desk", "office"), fx(ap, "cabinet", "office"), fx(ap, "table", "kitchen")
     return _two_by_label(
         f"decision-folder-{v}", "file an urgent and an archived folder", layout, seed, "folder",
-        ("urgent", "archive"), table, ((desk, False), (cab, True)),
+        ("urgent", "archive"), table, ((desk, False, False), (cab, True, True)),
         "Urgent folders go on the office desk. Archive folders go in the office cabinet.",
         "I brought two folders home and left them on the kitchen table. Where does each one belong?",
         table, "kitchen")
@@ -65,7 +69,7 @@ def decision_pasta(v: int):
     k = _kitchen(apartment(layout, seed))
     return _two_by_label(
         f"decision-pasta-{v}", "set out tonight's pasta and put the spare away", layout, seed, "pasta",
-        ("tonight", "spare"), k["table"], ((k["counter"], False), (k["cab"], True)),
+        ("tonight", "spare"), k["table"], ((k["counter"], False, False), (k["cab"], True, True)),
         "The box marked tonight goes on the counter by the stove. Spare boxes go in the cabinet.",
         "I have two boxes of pasta on the table. Which one do I cook tonight and where does the other go?",
         k["table"], "kitchen")
