@@ -16,6 +16,7 @@ from interactiveworld.actions.result import ActionResult
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, Frame, HumanView, select_frames
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.world.predicates import evaluate
+from interactiveworld.world.cache import build_world
 from interactiveworld.world.sim import World
 
 LOG = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ def visible_names(world: World, catalog: Catalog, knowledge: HumanKnowledge) -> 
 class Episode:
     def __init__(self, pack: TaskPack, render: bool = False, body: str = "capsule") -> None:
         self.pack = pack
-        self.world = World(pack.scene, body)
+        self.world = build_world(pack.scene, body)
         self.world.blind = pack.blind
         self.catalog = Catalog(self.world)
         self.pending: list[Frame] = []

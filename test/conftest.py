@@ -36,3 +36,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def ros_domain_id() -> int:
     """A ROS domain of its own per test, so graphs started by different tests never see each other."""
     return random.Random(os.getpid() * 7919 + random.randrange(1 << 30)).randrange(20, 200)
+
+
+@pytest.fixture(scope="session")
+def interactiveworld_control_runs() -> dict:
+    """The oracle, silent and blind runs of every frozen InteractiveWorld task, made in one pass so each
+    task's world is built once and cloned per run; the bench and knowledge tests both read them."""
+    from interactiveworld.agents.assistants import make_assistant
+    from interactiveworld.agents.scripted_human import ScriptedHuman
+    from interactiveworld.bench.taskpack import default_tasks_dir, load_packs
+    from interactiveworld.episode import run_episode
+
+    return {(p.task_id, name): run_episode(p, make_assistant(name, p), ScriptedHuman())
+            for p in load_packs(default_tasks_dir()) for name in ("oracle", "silent", "blind")}

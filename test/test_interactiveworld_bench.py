@@ -14,10 +14,12 @@ from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.capabilities import first_error
 from interactiveworld.bench.runner import result_row
 from interactiveworld.bench.scoring import summarize
+from interactiveworld.bench.taskgen import TEMPLATES
 from interactiveworld.bench.taskpack import FAMILIES, TaskPackError, default_tasks_dir, load_pack, load_packs
 from interactiveworld.cli import main
 from interactiveworld.episode import run_episode
 from interactiveworld.world.predicates import evaluate
+from interactiveworld.world.cache import clear_world_cache
 from interactiveworld.world.sim import World
 
 
@@ -34,16 +36,15 @@ def test_120_frozen_packs_20_per_family(packs):
                                "wrong_failed": True, "blind_failed": p.admission["blind_failed"]} for p in packs)
     assert all(p.blind for p in packs if p.family == "accessibility")
     assert all(p.private_plan and p.deadlines for p in packs if p.family == "prevention")
+    templates = {f: {p.task_id.rsplit("-", 1)[0] for p in packs if p.family == f} for f in FAMILIES}
+    assert {f: len(t) for f, t in templates.items()} == {f: len(TEMPLATES[f]) for f in FAMILIES}
+    assert len(templates["decision"]) == 10  # 10 templates x 2 variants; the other families 4 x 5 so far
 
 
 @pytest.fixture(scope="module")
-def oracle_and_silent(packs):
-    rows = {}
-    for p in packs:
-        for name in ("oracle", "silent"):
-            res = run_episode(p, make_assistant(name, p), ScriptedHuman())
-            rows[(p.task_id, name)] = result_row(p, res, memory=False)
-    return rows
+def oracle_and_silent(packs, interactiveworld_control_runs):
+    return {(p.task_id, name): result_row(p, interactiveworld_control_runs[(p.task_id, name)], memory=False)
+            for p in packs for name in ("oracle", "silent")}
 
 
 def test_oracle_passes_every_task_and_silent_none(packs, oracle_and_silent):
@@ -74,7 +75,9 @@ def test_wrong_help_fails_and_gets_a_first_error(packs):
 
 
 def test_seeded_episode_is_deterministic(packs):
+    """The second run starts from a clone of the cached start state; it equals a fresh build to the bit."""
     p = next(p for p in packs if p.task_id == "planning-cook2-1")
+    clear_world_cache()
     a = run_episode(p, make_assistant("oracle", p), ScriptedHuman())
     b = run_episode(p, make_assistant("oracle", p), ScriptedHuman())
     assert a.digest == b.digest and a.trace == b.trace and a.passed

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from interactiveworld.agents.assistants import ScriptedAssistant, make_assistant
+from interactiveworld.agents.assistants import ScriptedAssistant
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.taskgen import BLIND_FAMILIES, BLIND_MAX_PASS_RATE
 from interactiveworld.bench.taskpack import default_tasks_dir, load_pack, load_packs
@@ -25,12 +25,12 @@ def _human_actions(res) -> list[dict]:
     return [a for t in res.trace if t.get("role") == "human" for a in t["actions"]]
 
 
-def test_blind_assistant_admission_check_on_every_task(packs):
+def test_blind_assistant_admission_check_on_every_task(packs, interactiveworld_control_runs):
     """No images, the human's words and the family's usual moves: at most 10% of Finding, Accessibility and
     Planning; the frozen admission record says the same as a fresh run."""
     passed, total = Counter(), Counter()
     for p in packs:
-        res = run_episode(p, make_assistant("blind", p), ScriptedHuman())
+        res = interactiveworld_control_runs[(p.task_id, "blind")]
         assert not res.voided, (p.task_id, res.void_reason)
         assert res.n_actions > 0  # it did try
         total[p.family] += 1

@@ -18,13 +18,23 @@ from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.taskpack import FAMILIES, TaskPack, save_pack
 from interactiveworld.bench.templates_a import TEMPLATES as TEMPLATES_A
 from interactiveworld.bench.templates_b import TEMPLATES as TEMPLATES_B
+from interactiveworld.bench.templates_c import TEMPLATES as DECISION_MORE
 from interactiveworld.episode import run_episode
 
-VARIANTS_PER_TEMPLATE = 5
+TASKS_PER_FAMILY = 20
 BLIND_FAMILIES = ("finding", "accessibility", "planning")
 BLIND_MAX_PASS_RATE = 0.10
 CONTROLS = ("oracle", "silent", "wrong", "blind")
 TEMPLATES = {**TEMPLATES_A, **TEMPLATES_B}
+TEMPLATES["decision"] = TEMPLATES["decision"] + DECISION_MORE
+
+
+def variants_per_template(family: str) -> int:
+    """A family's 20 tasks are spread evenly over its templates (4 x 5, or 10 x 2)."""
+    n = len(TEMPLATES[family])
+    if TASKS_PER_FAMILY % n:
+        raise ValueError(f"family {family!r}: {n} templates do not divide its {TASKS_PER_FAMILY} tasks")
+    return TASKS_PER_FAMILY // n
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,7 @@ def all_drafts() -> list[TaskPack]:
     out = []
     for family in FAMILIES:
         for template in TEMPLATES[family]:
-            out += [template(v) for v in range(VARIANTS_PER_TEMPLATE)]
+            out += [template(v) for v in range(variants_per_template(family))]
     return out
 
 

@@ -67,6 +67,8 @@ class World:
             if name[:2] in ("S:", "R:"):
                 kind, owner, idx = name.split(":")
                 self.regions.setdefault(owner, []).append(Region(owner, kind, int(idx), i))
+        self._region_list = [(owner, r) for owner, regions in self.regions.items() for r in regions]
+        self._region_ids = np.array([r.site_id for _, r in self._region_list], dtype=int)
         self._jid = {mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_JOINT, j): j for j in range(self.model.njnt)}
         names = list(self.poser.qpos_for(hb.Pose(0, 0, 0))) if self.poser else list(hb.HUMAN_JOINTS)
         self._hnames = names
@@ -197,20 +199,33 @@ class World:
         p = self.object_pos(obj)
         hh = half_height_m(self.objects[obj].category)
         best = None
-        for owner, regions in self.regions.items():
+        for owner, r in self._candidate_regions(p):
             if owner == obj:
                 continue
-            for r in regions:
-                c, R, (hx, hy, hz) = self._site_frame(r.site_id)
-                lx, ly, lz = R.T @ (p - c)
-                if abs(lx) > hx + REGION_MARGIN_M or abs(ly) > hy + REGION_MARGIN_M:
-                    continue
-                if r.kind == "R" and abs(lz) <= hz + REGION_MARGIN_M:
-                    if best is None or owner in self.objects:  # a pot inside a cabinet: the pot wins
-                        best = r
-                elif r.kind == "S" and -0.02 <= (lz - hh) - (-hz) <= 0.04 and best is None:
+            c, R, (hx, hy, hz) = self._site_frame(r.site_id)
+            lx, ly, lz = R.T @ (p - c)
+            if abs(lx) > hx + REGION_MARGIN_M or abs(ly) > hy + REGION_MARGIN_M:
+                continue
+            if r.kind == "R" and abs(lz) <= hz + REGION_MARGIN_M:
+                if best is None or owner in self.objects:  # a pot inside a cabinet: the pot wins
                     best = r
+            elif r.kind == "S" and -0.02 <= (lz - hh) - (-hz) <= 0.04 and best is None:
+                best = r
         return best
+
+    def _candidate_regions(self, p: np.ndarray) -> list[tuple[str, Region]]:
+        """Regions whose footprint may hold point p, in `self.regions` order. A vectorised pre-filter with
+        a slack far above rounding error: `region_of` then decides with its exact per-region arithmetic,
+        so the answer is the one the plain loop gives, at a fraction of the cost."""
+        ids = self._region_ids
+        if ids.size == 0:
+            return []
+        rot = self.data.site_xpos[ids], self.data.site_xmat[ids].reshape(-1, 3, 3)
+        local = np.einsum("nji,nj->ni", rot[1], p - rot[0])
+        half = self.model.site_size[ids]
+        slack_m = REGION_MARGIN_M + 1e-6
+        keep = (np.abs(local[:, 0]) <= half[:, 0] + slack_m) & (np.abs(local[:, 1]) <= half[:, 1] + slack_m)
+        return [self._region_list[i] for i in np.flatnonzero(keep)]
 
     def contents(self, owner: str) -> list[tuple[str, Region]]:
         out = []
@@ -380,3 +395,4 @@ class World:
         h = hashlib.sha256(np.round(self.data.qpos, 9).tobytes())
         h.update(repr(self.machine.snapshot()).encode())
         return h.hexdigest()
+
