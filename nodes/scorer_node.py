@@ -59,6 +59,7 @@ def score_episode(spec: SceneSpec, plan, observation, outcome, model: str) -> De
                             ScoringTruth.from_scene_spec(spec, freeze_xyz), spec.observer.pose(), reply,
                             conv.executed_outcome_from_msg(outcome))
     record.extras.update(execution_extras(spec, outcome.deflected))
+    record.modality = (plan.modality or None) if plan is not None else None
     return record
 
 
