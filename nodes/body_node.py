@@ -116,7 +116,9 @@ def outcome_msg(o, stamp) -> ExecutedOutcome:
     nan = math.nan
     msg = ExecutedOutcome(
         scene_id=o.scene_id, plan_received=o.plan_received, plan_late=o.plan_late,
-        controller_fault=o.controller_fault is not None, caught=o.caught, struck=o.struck,
+        controller_fault=o.controller_fault is not None, caught=o.caught, deflected=o.deflected,
+        hand_contact=o.hand_contact, catch_time_s=float(o.catch_time_s) if o.catch_time_s is not None else nan,
+        struck=o.struck,
         strike_impulse_ns=float(o.strike_impulse_ns), strike_link=o.strike_link or "",
         min_hand_object_distance_m=float(o.min_hand_object_distance_m), min_distance_time_s=float(o.min_distance_time_s),
         clearance_from_impact_m=float(o.clearance_from_impact_m) if o.clearance_from_impact_m is not None else nan,

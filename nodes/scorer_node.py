@@ -9,6 +9,7 @@ import math
 from reacthuman_msgs.msg import EpisodeScore
 
 from reacthuman import graph
+from reacthuman.control.envelope import execution_extras
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.scenes.spec import SceneSpec
@@ -57,6 +58,7 @@ def score_episode(spec: SceneSpec, plan, observation, outcome, model: str) -> De
     record = score_decision(SceneMeta.from_scene_spec(spec, plan.model if plan is not None else model),
                             ScoringTruth.from_scene_spec(spec, freeze_xyz), spec.observer.pose(), reply,
                             conv.executed_outcome_from_msg(outcome))
+    record.extras.update(execution_extras(spec, outcome.deflected))
     record.modality = (plan.modality or None) if plan is not None else None
     return record
 

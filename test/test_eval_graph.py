@@ -139,6 +139,16 @@ def test_a_bag_played_into_a_live_scorer_gives_the_same_score(run, ros_domain_id
     assert json.loads(scores[0].record_json) == row
 
 
+def test_graph_rows_say_whether_the_body_could_do_the_correct_action_as_in_process_rows_do(run, scenes):
+    from reacthuman.control.envelope import scene_feasibility
+    from reacthuman.scenes.spec import SceneSpec
+
+    for r in _ledger(run):
+        spec = SceneSpec.from_json((scenes / r["scene_id"] / "spec.json").read_text())
+        assert r["physically_unreachable"] is (not scene_feasibility(spec).reachable), r
+        assert isinstance(r["deflected"], bool) and not (r["deflected"] and r["caught"]), r
+
+
 def _bags(run: Path) -> list[Path]:
     return sorted((run / "episodes").glob("*/*/bag"))
 

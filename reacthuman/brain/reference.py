@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from reacthuman.brain.base import Brain, BrainDecision, register_brain
-from reacthuman.brain.motion import plan_clear, plan_reach, plan_stay
+from reacthuman.brain.arc import fit_swing, swing_path
+from reacthuman.brain.motion import HAND_Z_RANGE_M, MIN_REACH_TIME_S, plan_clear, plan_reach, plan_stay
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_to_dict
 from reacthuman.classifier import classify_plan
@@ -32,6 +33,9 @@ PREDICT_HORIZON_S = 3.0
 BODY_BAND_M = (0.3, 1.8)  # heights at which an object strikes the body or can be caught
 NEAR_M = 2.5  # a predicted path that stays farther than this (planar) passes the observer by
 FAST_MPS = 6.0  # faster than this at arrival: too fast to catch safely
+# where the oracle's hands meet a swinging object, robot frame: in front of the chest, inside arm's reach
+SWING_MEET_X_M = (0.15, 0.55)
+SWING_MEET_HALF_WIDTH_M = 0.3
 DEFAULT_TARGET_M: Vec3 = (1.0, 0.0, 1.0)  # nothing tracked: assume the event is ahead (the observer faces it)
 # Looks that suggest sharp, hot, shattering or heavy objects. The heuristic judges by appearance, as the
 # paper finds models do, so adversarial objects fool it by design.
@@ -191,13 +195,28 @@ class OracleBrain(Brain):
 
 
 def _intercept_plan(obs: Observation) -> Plan | None:
-    """A catch aimed where the object will be after the freeze (ballistic prediction from the track), or None
-    when there is no moving track. The truth's impact point is where the object first entered the reach
-    zone, which can lie before the freeze: the hands would go where it was."""
-    prediction = predict(obs)
-    if prediction is None or not prediction.moving or prediction.arrival_s <= 0.0:
+    """A catch aimed where the object will be after the freeze (ballistic prediction from the track), or
+    where it lies now when it came to rest before the freeze (an object that hopped onto a lower surface is
+    taken from there); None without a track. The truth's impact point is where the object first entered the
+    reach zone, which can lie before the freeze: the hands would go where it was."""
+    prediction = _swing_intercept(obs) or predict(obs)
+    if prediction is None or (prediction.moving and prediction.arrival_s <= 0.0):
         return None
     return _plan_for(Action.CATCH, obs, prediction, 1.0)
+
+
+def _swing_intercept(obs: Observation) -> Prediction | None:
+    """For a swinging object (brain.arc): the first point of its arc, once the arms have had time to rise,
+    inside the zone in front of the chest where the hands can meet it; None when it is no swing or never
+    passes there within the horizon."""
+    swing = fit_swing(obs.track)
+    if swing is None:
+        return None
+    for t_s, (x, y, z), speed in swing_path(swing, obs.track[-1], PREDICT_HORIZON_S):
+        if t_s >= MIN_REACH_TIME_S and SWING_MEET_X_M[0] <= x <= SWING_MEET_X_M[1] and abs(y) <= SWING_MEET_HALF_WIDTH_M \
+                and HAND_Z_RANGE_M[0] <= z <= HAND_Z_RANGE_M[1]:
+            return Prediction((x, y, z), t_s, speed, True)
+    return None
 
 
 register_brain("always_catch", lambda **_: FixedBrain("always_catch", Action.CATCH))

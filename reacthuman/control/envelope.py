@@ -90,3 +90,11 @@ def scene_feasibility(spec: "SceneSpec", env: BodyEnvelope | None = None) -> Fea
         xy = spec.observer.pose().to_robot(tuple(gt.impact_point))[:2]
     return feasibility(gt.correct_action, xy, spec.observation_window_s, gt.impact_time_s, gt.time_to_floor_s, env,
                        None if gt.impact_point is None else gt.impact_point[2])
+
+
+def execution_extras(spec: "SceneSpec", deflected: bool) -> dict[str, bool]:  # noqa: F821
+    """The ledger fields beside the scored ones that say what the body could and did do: the scorer node and
+    the in-process episode both write exactly these, so their ledgers agree field for field.
+    physically_unreachable separates "the model chose wrong" from "no plan of this body could succeed"
+    (reacthuman.scoring.outcomes); deflected is a hand touch that did not hold the object."""
+    return {"physically_unreachable": not scene_feasibility(spec).reachable, "deflected": bool(deflected)}
