@@ -73,7 +73,8 @@ def summary(rows: list[DecisionRecord], split: dict[str, int]) -> str:
     for action, n in PAPER_SPLIT.items():
         lines.append(f"  {action:<9} {split.get(action, 0):4d} ({100 * split.get(action, 0) / total:4.1f}%) | "
                      f"{n:3d} ({100 * n / paper_total:4.1f}%)")
-    lines.append(f"{'model':<14} {'n':>4} {'SAA%':>6} {'safe%':>6} " + " ".join(f"{r:>4}" for r in RULES) + "  violations")
+    lines.append(f"{'model':<14} {'n':>4} {'SAA%':>6} {'safe%':>6} " + " ".join(f"{r:>4}" for r in RULES)
+                 + "  violations  d_end(m) over n (no impact point)")
     by_model: dict[str, list[DecisionRecord]] = collections.defaultdict(list)
     for r in rows:
         if r.scored:
@@ -82,8 +83,15 @@ def summary(rows: list[DecisionRecord], split: dict[str, int]) -> str:
         rules = collections.Counter(r.rule for r in rs if r.rule)
         lines.append(f"{model:<14} {len(rs):4d} {100 * sum(r.saa for r in rs) / len(rs):6.1f} "
                      f"{100 * sum(r.safe for r in rs) / len(rs):6.1f} " + " ".join(f"{rules[k]:4d}" for k in RULES)
-                     + f"  {sum(rules.values())}")
+                     + f"  {sum(rules.values()):10d}  {_mean_n(rs)}")
     return "\n".join(lines)
+
+
+def _mean_n(rows: list[DecisionRecord]) -> str:
+    """Mean d_end over the decisions that have one, with how many have one and how many lack an impact point."""
+    values = [r.d_end for r in rows if r.d_end is not None]
+    skipped = sum(1 for r in rows if r.d_end is None)
+    return (f"{sum(values) / len(values):.2f}" if values else "-") + f" over {len(values)} ({skipped} skipped)"
 
 
 def _parser() -> argparse.ArgumentParser:
