@@ -106,3 +106,30 @@ def test_label_config_rejects_bad_values_naming_the_field():
         default_config(arm_reach_m=-0.5)
     with pytest.raises(ValueError, match="heavy_mass_kg"):
         default_config(heavy_mass_kg=float("nan"))
+
+
+def test_decide_cli_writes_a_ledger_and_resumes(scenes, tmp_path, capsys):
+    from reacthuman.scenes.dataset import write_index, index_row
+    from reacthuman.scoring.decide import main
+    from reacthuman.scoring.ledger import read_ledger
+
+    spec = scenes[PLUSH]
+    (tmp_path / "scenes" / spec.scene_id).mkdir(parents=True)
+    (tmp_path / "scenes" / spec.scene_id / "spec.json").write_text(spec.to_json())
+    write_index(str(tmp_path / "scenes"), [index_row(spec)])
+    args = ["--scenes", str(tmp_path / "scenes"), "--models", "freeze", "--out", str(tmp_path / "run")]
+    assert main(args) == 0
+    assert main(args) == 0  # resumed: nothing decided twice
+    rows = read_ledger(tmp_path / "run")
+    assert [(r.scene_id, r.model, r.rule) for r in rows] == [(spec.scene_id, "freeze", "R4")]
+    assert "DODGE        1 (100.0%)" in capsys.readouterr().out
+
+
+def test_decide_cli_bad_input_is_one_line(tmp_path, capsys):
+    from reacthuman.scoring.decide import main
+
+    assert main(["--scenes", str(tmp_path / "nowhere"), "--models", "freeze", "--out", str(tmp_path / "r")]) == 2
+    assert capsys.readouterr().err.strip() == f"reacthuman decide: --scenes: {tmp_path / 'nowhere'} is not a folder"
+    assert main(["--scenes", str(tmp_path), "--models", "freeze,gpt", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("reacthuman decide: --models: not reference brain(s): gpt") and "\n" not in err
