@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from reacthuman.brain import make_brain
-from reacthuman.scenes import generate_spec
+from reacthuman.scenes import label_spec, sample_spec
 from reacthuman.scenes.genesis_sim import GenesisSimulator
 from reacthuman.scenes.label import body_points
 from reacthuman.scenes.label_config import default_config, load_label_config
 from reacthuman.scenes.reach import distance_outside_reach_m
 from reacthuman.scoring.decide import decide_scene
 
-# Scenes of the paper's 306-scene layout (`scenes generate --balanced 18 --seed 0`), by family and seed.
+# Scenes by family and seed (seeds from the dataset's seed stream, `scenes generate --balanced 18 --seed 0`).
 PLASTER = ("ceiling_drop", 755931351, "gravity")  # a sharp plaster chunk falls from the ceiling
 PLUSH = ("thrown_object", 363126492, "normal")  # a plush toy thrown at 9 m/s: harmless, but too fast
 DETECTOR = ("ceiling_drop", 1027206157, "gravity")  # a light smoke detector falls from the ceiling
@@ -32,7 +32,10 @@ def sim():
 
 @pytest.fixture(scope="module")
 def scenes(sim):
-    return {key: generate_spec(key[0], key[1], simulator=sim, speed_band=key[2]) for key in (PLASTER, PLUSH, DETECTOR)}
+    # Labelled from their simulation without the camera and view checks: these tests are about the physics'
+    # ground truth, which the views never change.
+    return {key: label_spec(sample_spec(key[0], key[1], speed_band=key[2]), sim, check=False)
+            for key in (PLASTER, PLUSH, DETECTOR)}
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +64,6 @@ def test_a_fast_harmless_object_means_dodge_without_danger_and_freezing_is_r4(sc
     assert [r for r in gt.reasons if r.startswith("fast")] and not {"sharp", "hot", "shattering", "heavy"} & set(gt.reasons)
     freeze = decisions[PLUSH]["freeze"]
     assert (freeze.action, freeze.rule, freeze.rules_broken) == ("NO_ACTION", "R4", ["R4"])
-    catch = decisions[PLUSH]["always_dodge"]  # its step back heads where the toy arrives: a catch by the fixed rule
-    assert (catch.action, catch.rule, catch.rules_broken) == ("CATCH", "R4", ["R4"])
 
 
 def test_the_oracle_breaks_no_rule(decisions):
