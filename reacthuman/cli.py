@@ -12,6 +12,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scenes": ("reacthuman.scenes.cli", "generate, validate and show scenes"),
     "eval": ("reacthuman.evaluation.cli", "evaluate models over scenes through the ROS 2 graph"),
     "report": ("reacthuman.scoring.report_cli", "write the report of a run (or compare two runs)"),
+    "decide": ("reacthuman.scoring.decide", "decision-only scoring of reference brains over scenes (no execution)"),
     "rescore": ("reacthuman.evaluation.rescore", "recompute every score of a run from its bags and ledger"),
     "bag": ("reacthuman.evaluation.bag_cli", "inspect and replay episode bags"),
     "bench": ("reacthuman.bench", "measure every stage against its own limit"),

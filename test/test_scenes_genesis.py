@@ -47,7 +47,9 @@ def test_every_family_generates_simulates_and_labels(balanced) -> None:
         assert gt.correct_action in ("CATCH", "DODGE", "NO_ACTION")
         assert (gt.impact_point is None) == (gt.correct_action == "NO_ACTION")
         if gt.correct_action == "DODGE":
-            assert gt.dangerous and gt.reasons
+            assert gt.reasons  # dangerous (intrinsic) or too fast / too much momentum / not graspable
+        if gt.dangerous:
+            assert set(gt.reasons) & {"sharp", "hot", "shattering", "heavy"}
         assert gt.time_to_floor_s is None or gt.time_to_floor_s > 0
     with open(os.path.join(out, "index.jsonl")) as f:
         assert [json.loads(line)["scene_id"] for line in f] == [r["scene_id"] for r in rows]

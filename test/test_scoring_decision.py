@@ -17,8 +17,9 @@ def hand_computed_rest_pose(monkeypatch):
     pose so the arithmetic stays independent of the G1's measured rest pose."""
     import reacthuman.classifier
     import reacthuman.plan
+    import reacthuman.plan_path
 
-    for module in (reacthuman.plan, reacthuman.classifier):
+    for module in (reacthuman.plan, reacthuman.classifier, reacthuman.plan_path):
         monkeypatch.setattr(module, "REST_LEFT_HAND_M", (0.1, 0.2, 0.78))
         monkeypatch.setattr(module, "REST_RIGHT_HAND_M", (0.1, -0.2, 0.78))
 

@@ -21,8 +21,9 @@ def hand_computed_rest_pose(monkeypatch):
     pose so the arithmetic stays independent of the G1's measured rest pose."""
     import reacthuman.classifier
     import reacthuman.plan
+    import reacthuman.plan_path
 
-    for module in (reacthuman.plan, reacthuman.classifier):
+    for module in (reacthuman.plan, reacthuman.classifier, reacthuman.plan_path):
         monkeypatch.setattr(module, "REST_LEFT_HAND_M", (0.1, 0.2, 0.78))
         monkeypatch.setattr(module, "REST_RIGHT_HAND_M", (0.1, -0.2, 0.78))
 
@@ -96,15 +97,16 @@ def test_path_that_wanders_past_the_target_closes_in_but_ends_away():
     assert g.hand_shortfall_m == pytest.approx((0.29 - 0.44) / math.sqrt(0.29))
 
 
-def test_empty_keyframes_use_the_rest_pose_and_do_not_close_in():
+def test_empty_keyframes_hold_the_rest_pose_while_the_body_walks():
     observer = Pose2D(0.0, 0.0, 0.0)
     plan = _plan((), walking_cmd=(0.5, 0.0, 0.0), walking_duration_s=1.0)
     g = hand_geometry(plan, observer, (1.1, 0.2, 0.78))
-    assert g.d_end_m == pytest.approx(1.0)  # rest left hand (0.1, 0.2, 0.78)
+    assert g.d_first_m == pytest.approx(1.0)  # rest left hand (0.1, 0.2, 0.78) at t = 0
+    assert g.d_end_m == pytest.approx(0.5)  # carried 0.5 m forward by the walk
     assert g.d_end_hand == "left"
-    assert g.d_first_m == g.d_min_m == g.d_end_m
-    assert g.closing_m == 0.0
-    assert g.body_to_impact_m == pytest.approx(math.hypot(0.6, 0.2))  # the body still walks 0.5 m
+    assert g.d_min_m == g.d_end_m
+    assert g.closing_m == pytest.approx(0.5)
+    assert g.body_to_impact_m == pytest.approx(math.hypot(0.6, 0.2))
 
 
 def test_equidistant_hands_are_a_tie_named_both():

@@ -1,17 +1,21 @@
 """Stage 3b: ground truth from the simulated track and the catalogue.
 
-Frames and units: world frame, metres, seconds, m/s, kg.
+Frames and units: world frame, metres, seconds, m/s, kg. Every threshold is a field of `LabelConfig`
+(config/ground_truth.yaml), with its unit in its name.
 
-- Reach zone: a box in the observer's frame (x forward, y left, from plan.Pose2D): x in REACH_X_M, |y| <=
-  REACH_HALF_WIDTH_M, z in REACH_Z_M: what the arms reach with one step. Its front face x = REACH_X_M[1] is
-  the reach plane; falling things enter through its top. The impact point is the first recorded position
-  of a hazard surface sample point inside the zone while moving (>= MOVING_MPS), so an object that merely
-  starts near the observer does not count until it moves; None when no hazard ever enters.
+- Impact point: the first recorded position, after t0, of a hazard surface sample point inside the G1's
+  reachable workspace at the observer's pose (`reach`: arm reach from the shoulders, crouching, plus the
+  step a plan can make between the freeze and that moment) while the point moves (>= moving_mps), so an
+  object that merely starts near the observer does not count until it moves; None when no hazard ever
+  enters (the event cannot reach the observer).
 - time_to_floor_s: from t0 to the first step at which a hazard surface point that started above 0.1 m
-  is within FLOOR_CONTACT_TOL_M of the floor (spheres and capsules by their radius).
-- Action: NO_ACTION when nothing enters the envelope (the event cannot reach the observer); else DODGE when
-  the object that arrives is dangerous by its catalogued physics (sharp, hot, shattering, heavy, not
-  graspable) or by its kinematics (fast, or high momentum at impact); else CATCH. Looks never enter.
+  is within floor_contact_tol_m of the floor (spheres and capsules by their radius).
+- dangerous: the arriving object's intrinsic property (paper sec. 3.1): sharp, hot or shattering by its
+  catalogued physics, or heavy (mass >= heavy_mass_kg). Speed never makes an object dangerous.
+- Action: NO_ACTION when nothing enters the workspace; else DODGE when the object is dangerous, cannot be
+  grasped, arrives fast (>= fast_speed_mps) or with high momentum (mass x speed >= dodge_momentum_kgmps);
+  else CATCH. `reasons` lists every reason for DODGE (or the danger flags of an object that never
+  arrives). Looks never enter: an adversarial object is labelled by its own physics.
 """
 
 from __future__ import annotations
@@ -21,17 +25,11 @@ import math
 import numpy as np
 
 from reacthuman.plan import Action
-from reacthuman.scenes.catalog import OBJECTS
+from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
 from reacthuman.scenes.genesis_sim import Track
+from reacthuman.scenes.label_config import LabelConfig, load_label_config
+from reacthuman.scenes.reach import in_reach
 from reacthuman.scenes.spec import GeomSpec, GroundTruth, SceneSpec
-
-REACH_X_M = (-0.2, 0.7)  # arm reach (~0.5 m) plus a short step
-REACH_HALF_WIDTH_M = 0.6
-REACH_Z_M = (0.1, 1.6)
-MOVING_MPS = 0.3
-FLOOR_CONTACT_TOL_M = 0.002
-FAST_SPEED_MPS = 8.0
-DANGER_MOMENTUM_KGMPS = 5.0
 
 
 def _geom_points(g: GeomSpec) -> tuple[np.ndarray, float]:
@@ -81,20 +79,11 @@ def body_points(spec: SceneSpec, track: Track, name: str) -> tuple[np.ndarray, n
     return pos[:, None, :] + _rotate_many(quat, local), np.asarray(radii)
 
 
-def in_reach(spec: SceneSpec, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
-    """Boolean mask (..., p): points (world, inflated by their radius) inside the observer's reach zone."""
-    o = spec.observer
-    c, s = math.cos(o.yaw_rad), math.sin(o.yaw_rad)
-    dx, dy = pts[..., 0] - o.x_m, pts[..., 1] - o.y_m
-    xr, yr = c * dx + s * dy, -s * dx + c * dy
-    return ((xr - radii <= REACH_X_M[1]) & (xr + radii >= REACH_X_M[0]) & (np.abs(yr) - radii <= REACH_HALF_WIDTH_M)
-            & (pts[..., 2] + radii >= REACH_Z_M[0]) & (pts[..., 2] - radii <= REACH_Z_M[1]))
-
-
-def _first_entry(spec: SceneSpec, pts: np.ndarray, radii: np.ndarray) -> tuple[int, int] | None:
+def _first_entry(spec: SceneSpec, cfg: LabelConfig, pts: np.ndarray, radii: np.ndarray,
+                 times_s: np.ndarray) -> tuple[int, int] | None:
     speed = np.zeros(pts.shape[:2])
     speed[1:] = np.linalg.norm(np.diff(pts, axis=0), axis=-1) / spec.dt_s
-    hits = np.argwhere(in_reach(spec, pts, radii) & (speed >= MOVING_MPS))
+    hits = np.argwhere(in_reach(spec, cfg, pts, radii, times_s) & (speed >= cfg.moving_mps))
     if len(hits) == 0:
         return None
     k = int(hits[:, 0].min())
@@ -102,27 +91,30 @@ def _first_entry(spec: SceneSpec, pts: np.ndarray, radii: np.ndarray) -> tuple[i
     return k, p
 
 
-def time_to_floor(spec: SceneSpec, track: Track, name: str) -> float | None:
+def time_to_floor(spec: SceneSpec, track: Track, name: str, cfg: LabelConfig | None = None) -> float | None:
+    cfg = cfg or load_label_config()
     pts, radii = body_points(spec, track, name)
     low = pts[..., 2] - radii[None, :]
     start_k = int(round(spec.t0_s / spec.dt_s))
     elevated = low[start_k] > 0.1
     if not elevated.any():
         return None
-    touched = np.argwhere(low[start_k:, elevated] <= FLOOR_CONTACT_TOL_M)
+    touched = np.argwhere(low[start_k:, elevated] <= cfg.floor_contact_tol_m)
     if len(touched) == 0:
         return None
     return round(float(track.times_s[start_k + int(touched[:, 0].min())]) - spec.t0_s, 6)
 
 
-def label(spec: SceneSpec, track: Track) -> GroundTruth:
-    """Ground truth of a simulated scene (a pure function of the spec and its track)."""
+def label(spec: SceneSpec, track: Track, config: LabelConfig | None = None) -> GroundTruth:
+    """Ground truth of a simulated scene (a pure function of the spec, its track and the config)."""
+    cfg = config or load_label_config()
     dt = spec.dt_s
     start_k = int(round(spec.t0_s / dt))
+    times = track.times_s.astype(np.float64)
     entries = []
     for name in spec.hazard_bodies:
         pts, radii = body_points(spec, track, name)
-        hit = _first_entry(spec, pts[start_k:], radii)
+        hit = _first_entry(spec, cfg, pts[start_k:], radii, times[start_k:])
         if hit is not None:
             k, p = hit[0] + start_k, hit[1]
             prev = pts[max(k - 1, 0), p]
@@ -131,33 +123,40 @@ def label(spec: SceneSpec, track: Track) -> GroundTruth:
     primary = spec.hazard_bodies[0]
     ppts, _ = body_points(spec, track, primary)
     peak = float(np.max(np.linalg.norm(np.diff(ppts[:, -1], axis=0), axis=-1)) / dt) if len(ppts) > 1 else 0.0
-    obj = OBJECTS[spec.body(primary).object_id]
-    reasons: list[str] = []
     if not entries:
+        obj = OBJECTS[spec.body(primary).object_id]
+        reasons = danger_flags(obj, cfg)
         action, impact, t_imp, v_imp = Action.NO_ACTION, None, None, None
-        dangerous = _static_danger(obj, reasons)
     else:
         k, name, point, v_imp = min(entries, key=lambda e: (e[0], spec.hazard_bodies.index(e[1])))
         obj = OBJECTS[spec.body(name).object_id]
         impact = tuple(round(float(c), 4) for c in point)
         t_imp = round(float(track.times_s[k]) - spec.t0_s, 6)
-        dangerous = _static_danger(obj, reasons)
-        if v_imp >= FAST_SPEED_MPS:
-            reasons.append(f"fast ({v_imp:.1f} m/s)")
-        if obj.mass_kg * v_imp >= DANGER_MOMENTUM_KGMPS:
-            reasons.append(f"momentum ({obj.mass_kg * v_imp:.1f} kg m/s)")
-        dangerous = bool(reasons)
-        action = Action.DODGE if dangerous else Action.CATCH
+        reasons = danger_flags(obj, cfg) + dodge_kinematics(obj, v_imp, cfg)
+        action = Action.DODGE if reasons else Action.CATCH
         v_imp = round(v_imp, 4)
     return GroundTruth(
-        correct_action=action.value, dangerous=dangerous, impact_point=impact,
-        time_to_floor_s=time_to_floor(spec, track, primary), speed_band=spec.speed_band, adversarial=spec.adversarial,
-        impact_time_s=t_imp, impact_speed_mps=v_imp, peak_speed_mps=round(peak, 4), reasons=tuple(reasons), track_sha256=track.digest,
+        correct_action=action.value, dangerous=bool(danger_flags(obj, cfg)), impact_point=impact,
+        time_to_floor_s=time_to_floor(spec, track, primary, cfg), speed_band=spec.speed_band,
+        adversarial=spec.adversarial, impact_time_s=t_imp, impact_speed_mps=v_imp, peak_speed_mps=round(peak, 4),
+        reasons=tuple(reasons), track_sha256=track.digest,
     )
 
 
-def _static_danger(obj, reasons: list[str]) -> bool:
-    reasons += list(obj.hazard_flags)
-    if not obj.graspable:
-        reasons.append("not graspable")
-    return bool(reasons)
+def danger_flags(obj: ObjectEntry, cfg: LabelConfig) -> list[str]:
+    """The intrinsic hazards that make an object dangerous (empty: it is not)."""
+    flags = [n for n in ("sharp", "hot", "shattering") if getattr(obj, n)]
+    if obj.mass_kg >= cfg.heavy_mass_kg:
+        flags.append("heavy")
+    return flags
+
+
+def dodge_kinematics(obj: ObjectEntry, arrival_speed_mps: float, cfg: LabelConfig) -> list[str]:
+    """Reasons besides danger to dodge rather than catch what arrives: it cannot be grasped, or it comes too
+    fast or with too much momentum to take in the hands."""
+    reasons = [] if obj.graspable else ["not graspable"]
+    if arrival_speed_mps >= cfg.fast_speed_mps:
+        reasons.append(f"fast ({arrival_speed_mps:.1f} m/s)")
+    if obj.mass_kg * arrival_speed_mps >= cfg.dodge_momentum_kgmps:
+        reasons.append(f"momentum ({obj.mass_kg * arrival_speed_mps:.1f} kg m/s)")
+    return reasons

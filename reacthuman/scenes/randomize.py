@@ -56,6 +56,9 @@ def choose_object(family: str, seed: int, adversarial_rate: float) -> str:
     rng = _stream("object", family, seed)
     adversarial = fam.adversarial_objects and rng.random() < adversarial_rate
     pool = fam.adversarial_objects if adversarial else fam.genuine_objects
+    if not adversarial and fam.danger_share is not None and fam.dangerous_genuine_objects and fam.benign_genuine_objects:
+        dangerous = rng.random() < fam.danger_share
+        pool = fam.dangerous_genuine_objects if dangerous else fam.benign_genuine_objects
     return rng.choice(sorted(pool))
 
 

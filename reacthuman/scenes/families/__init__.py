@@ -20,6 +20,14 @@ class FamilyDef:
     rooms: tuple[str, ...]
     hints: dict[str, tuple[str, ...]]
     summary: str
+    # Probability that a genuine draw comes from the family's dangerous objects (sharp, hot, shattering,
+    # heavy by the catalogue); None: uniform over the genuine pool. Sets the family's CATCH/DODGE balance by
+    # the choice of objects, never by the labelling rules.
+    danger_share: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.danger_share is not None and not 0.0 <= self.danger_share <= 1.0:
+            raise ValueError(f"family {self.name}: danger_share must be in [0, 1], got {self.danger_share}")
 
     @property
     def adversarial_objects(self) -> tuple[str, ...]:
@@ -28,6 +36,14 @@ class FamilyDef:
     @property
     def genuine_objects(self) -> tuple[str, ...]:
         return tuple(o for o in self.objects if not OBJECTS[o].adversarial)
+
+    @property
+    def dangerous_genuine_objects(self) -> tuple[str, ...]:
+        return tuple(o for o in self.genuine_objects if OBJECTS[o].hazard_flags)
+
+    @property
+    def benign_genuine_objects(self) -> tuple[str, ...]:
+        return tuple(o for o in self.genuine_objects if not OBJECTS[o].hazard_flags)
 
 
 _KITCHEN = ("kitchen", "dining_room")
@@ -40,11 +56,11 @@ _DEFS = [
                "kettle", "cast_iron_pan", "hot_pan", "smartphone", "tv_remote", "apple", "orange", "plastic_cup",
                "jam_jar", "toy_block", "dish_sponge", "stapler", "foam_anvil", "steel_apple", "solid_steel_can",
                "foam_cast_iron_pan", "rubber_chefs_knife", "cold_prop_kettle", "tin_can", "house_brick"),
-              _HOME, SUPPORT_HINT, "an object tips off a table edge"),
+              _HOME, SUPPORT_HINT, "an object tips off a table edge", danger_share=0.3),
     FamilyDef("shelf_slide", falls.shelf_slide, True,
               ("ceramic_vase", "hardcover_book", "paperback", "cardboard_box", "plant_pot", "glass_jar", "toolbox",
                "cereal_box", "tin_can", "plastic_bottle", "foam_plant_pot", "foam_toolbox", "solid_steel_can"),
-              ("living_room", "kitchen", "garage", "office"), {}, "an object slides off a high shelf"),
+              ("living_room", "kitchen", "garage", "office"), {}, "an object slides off a high shelf", danger_share=0.4),
     FamilyDef("hanging_fall", falls.hanging_fall, False,
               ("picture_frame", "glass_picture_frame", "wall_mirror", "wall_clock", "coat_hook_rack", "wall_shelf_board",
                "foam_mirror"),
@@ -55,15 +71,16 @@ _DEFS = [
     FamilyDef("sliding_object", slides.sliding_object, True,
               ("coffee_mug", "cardboard_box", "hardcover_book", "serving_tray", "cutting_board", "laptop", "toolbox",
                "cast_iron_pan", "chefs_knife", "foam_toolbox", "foam_cast_iron_pan", "cereal_box"),
-              ("kitchen", "garage", "office"), {}, "an object slides down a ramp"),
+              ("kitchen", "garage", "office"), {}, "an object slides down a ramp", danger_share=0.25),
     FamilyDef("rolling_ball", slides.rolling_ball, True,
               ("rubber_ball", "tennis_ball", "bowling_ball", "steel_ball", "orange", "apple", "soccer_ball", "baseball",
                "lead_tennis_ball", "foam_bowling_ball", "steel_apple"),
-              _HOME + ("garage",), SUPPORT_HINT, "a ball rolls off a table and across"),
+              _HOME + ("garage",), SUPPORT_HINT, "a ball rolls off a table and across", danger_share=0.15),
     FamilyDef("surface_cascade", slides.surface_cascade, True,
               ("hardcover_book", "smartphone", "cardboard_box", "tv_remote", "plastic_bottle", "toy_block", "laptop",
                "paperback", "ceramic_plate", "foam_anvil"),
-              _HOME, {"surface": tuple(sorted(slides.SURFACES)), **SUPPORT_HINT}, "an object hops table, stool, floor"),
+              _HOME, {"surface": tuple(sorted(slides.SURFACES)), **SUPPORT_HINT}, "an object hops table, stool, floor",
+              danger_share=0.4),
     FamilyDef("furniture_tip", articulated.furniture_tip, False,
               ("bookshelf", "wardrobe", "floor_lamp", "filing_cabinet"),
               ("living_room", "bedroom", "office"), {}, "tall furniture tips over"),
@@ -87,12 +104,12 @@ _DEFS = [
               _HOME + ("garage",), {}, "an object is thrown at the observer"),
     FamilyDef("bouncing_object", ballistic.bouncing_object, True,
               ("rubber_ball", "tennis_ball", "basketball", "superball", "soccer_ball", "beach_ball", "lead_tennis_ball",
-               "steel_beach_ball", "bowling_ball"),
+               "steel_beach_ball"),
               _HOME + ("garage",), {}, "a ball bounces towards the observer"),
     FamilyDef("stair_tumble", slides.stair_tumble, True,
               ("rubber_ball", "soccer_ball", "basketball", "plastic_bottle", "paint_can", "tin_can", "glass_bottle",
                "tennis_ball", "steel_beach_ball", "bowling_ball", "foam_bowling_ball", "lead_tennis_ball"),
-              ("hallway",), {}, "something tumbles down the stairs"),
+              ("hallway",), {}, "something tumbles down the stairs", danger_share=0.35),
     FamilyDef("chain_reaction", ballistic.chain_reaction, True,
               ("plastic_bottle", "tin_can", "glass_bottle", "cereal_box", "plastic_cup", "coffee_mug", "jam_jar",
                "solid_steel_can"),

@@ -45,6 +45,7 @@ def object_drop(ctx: FamilyContext) -> Layout:
     fall_s = math.sqrt(2 * top / G_MPS2)
     target = (pos[0] + ext + 0.5 * fall_s * push_mps / ctx.speed_factor, pos[1], 0.5)
     return Layout(table(ctx, "table", 0.0, top) + [hazard], ["hazard"], pos, target, support="table",
+                  observer_distance_m=(0.25, 0.5),
                   params={"support_top_m": top, "overhang_m": round(overhang, 4), "push_mps": round(push_mps, 4)},
                   duration_s=2.0)
 

@@ -18,7 +18,7 @@ def sliding_object(ctx: FamilyContext) -> Layout:
     # Steeper than the friction cone (atan mu) by a sampled margin: sliding is guaranteed.
     angle = math.atan(mu) + math.radians(rng.uniform(6.0, 16.0))
     half_len = rng.uniform(0.3, 0.45)
-    low_z = rng.uniform(0.5, 0.8)
+    low_z = rng.uniform(0.7, 1.0)  # the ramp ends about hand height: the object leaves it within reach
     t = 0.015
     q = quat_axis_angle((0, 1, 0), angle)
     u = rotate(q, (1, 0, 0))
@@ -37,7 +37,7 @@ def sliding_object(ctx: FamilyContext) -> Layout:
     accel = G_MPS2 * (math.sin(angle) - mu * math.cos(angle))
     v_exit = math.sqrt((v / ctx.speed_factor) ** 2 + 2 * accel * 2 * half_len)
     target = (v_exit * math.cos(angle) * math.sqrt(2 * low_z / G_MPS2) + 0.1, 0.0, 0.4)
-    return Layout([ramp, post, hazard], ["hazard"], pos, target, support="ramp",
+    return Layout([ramp, post, hazard], ["hazard"], pos, target, support="ramp", observer_distance_m=(0.15, 0.45),
                   params={"ramp_angle_rad": round(angle, 5), "friction": mu, "ramp_end_m": round(low_z, 4),
                           "slide_mps": round(v, 4)}, duration_s=2.5)
 
@@ -70,7 +70,7 @@ def surface_cascade(ctx: FamilyContext) -> Layout:
     s_top = round(s_top + rng.uniform(-0.05, 0.05), 4)
     s_x = rng.uniform(0.04, 0.1) + s_hx
     ext, h = half_extent_x(o), rest_half_height(o)
-    v = rng.uniform(0.9, 1.4) * ctx.speed_factor
+    v = rng.uniform(1.3, 1.9) * ctx.speed_factor  # fast enough that the slow band still leaves the stool
     # Rolling things start on the table; others with their centre of mass past the edge, so they go over.
     overhang = -0.3 * ext if o.rolls else rng.uniform(0.03, 0.2) * ext
     pos = (overhang, rng.uniform(-0.08, 0.08), top + h)
@@ -82,7 +82,7 @@ def surface_cascade(ctx: FamilyContext) -> Layout:
     target = (s_x, pos[1], s_top)  # the intermediate surface is within reach, seen from beside it
     side = math.radians(rng.uniform(35.0, 60.0)) * rng.choice((-1.0, 1.0))
     return Layout(table(ctx, "table", 0.0, top) + [seat, base, hazard], ["hazard"], pos, target, support="table",
-                  approach_xy=(math.cos(side), math.sin(side)), observer_distance_m=(0.1, 0.3),
+                  approach_xy=(math.cos(side), math.sin(side)), observer_distance_m=(0.0, 0.2),
                   params={"support_top_m": top, "surface": kind, "surface_top_m": s_top, "launch_mps": round(v, 4)},
                   duration_s=2.5)
 

@@ -1,0 +1,69 @@
+"""Thresholds of the ground-truth labeller (`reacthuman.scenes.label`), with units in their names.
+
+`load_label_config()` reads config/ground_truth.yaml (the values shipped with the repository); tests and
+experiments override single fields with `default_config(**overrides)`. The reach fields describe what the
+G1 can do (body execution measures the envelope and may update them here, in one place).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+CONFIG_PATH = Path(__file__).resolve().parents[2] / "config" / "ground_truth.yaml"
+
+
+@dataclass(frozen=True)
+class LabelConfig:
+    heavy_mass_kg: float = 2.0  # at or above: dangerous (intrinsic)
+    fast_speed_mps: float = 8.0  # arriving at or above: DODGE (not dangerous)
+    dodge_momentum_kgmps: float = 5.0  # mass x arrival speed at or above: DODGE (not dangerous)
+    moving_mps: float = 0.3  # slower points do not count as arriving
+    floor_contact_tol_m: float = 0.002
+    shoulder_height_m: float = 1.049
+    shoulder_half_width_m: float = 0.100
+    arm_reach_m: float = 0.50
+    crouch_drop_m: float = 0.30
+    walk_speed_mps: float = 1.0
+    max_step_m: float = 1.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"label config {f.name} must be a finite number, got {value!r}")
+            if value < 0 or (value == 0 and f.name in ("heavy_mass_kg", "fast_speed_mps", "dodge_momentum_kgmps",
+                                                       "shoulder_height_m", "arm_reach_m")):
+                raise ValueError(f"label config {f.name} must be positive, got {value!r}")
+        if self.crouch_drop_m >= self.shoulder_height_m:
+            raise ValueError(f"label config crouch_drop_m ({self.crouch_drop_m}) must be below shoulder_height_m "
+                             f"({self.shoulder_height_m})")
+
+    def step_m(self, time_after_freeze_s: float) -> float:
+        """How far the base can have moved (any direction) this long after the freeze."""
+        return min(self.max_step_m, self.walk_speed_mps * max(0.0, time_after_freeze_s))
+
+
+def default_config(**overrides: Any) -> LabelConfig:
+    return replace(load_label_config(), **overrides)
+
+
+@lru_cache(maxsize=4)
+def load_label_config(path: Path = CONFIG_PATH) -> LabelConfig:
+    """The config file's values; unknown keys are an error naming them."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text()) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"label config {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"label config {path}: expected a mapping of field: value")
+    known = {f.name for f in fields(LabelConfig)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"label config {path}: unknown field(s) {', '.join(unknown)}")
+    return LabelConfig(**data)
