@@ -98,6 +98,17 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
         worker.stop()
 
 
+def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) -> None:
+    from reacthuman.evaluation.ray_actor import ActorSettings
+    from reacthuman.evaluation.ray_executor import RayPlan, run_pairs
+
+    settings = ActorSettings(args.engine, args.modality, args.videos, args.episode_timeout, args.domain_base)
+    try:
+        run_pairs(run, todo, args.scenes.resolve(), RayPlan(settings, args.workers, args.retries, args.ray_address))
+    except (RuntimeError, ConnectionError) as exc:  # episodes not run stay out of the ledger: a rerun resumes
+        run.progress.note(f"ray executor stopped: {exc}")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="reacthuman eval", description=__doc__.splitlines()[0])
     p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
@@ -111,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
     p.add_argument("--domain-base", type=int, default=100, help="graphs use ROS domains base .. base+99")
+    p.add_argument("--executor", default="local", choices=("local", "ray"),
+                   help="local: graphs on this machine; ray: one graph per Ray worker (--workers of them)")
+    p.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
     args = p.parse_args(argv)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     try:
@@ -140,7 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     run = Run(args.out, progress)
     status, domains = "complete", Domains(args.domain_base)
     try:
-        for model in models:
+        if args.executor == "ray":
+            _run_on_ray(run, todo, args)
+        for model in (models if args.executor == "local" else ()):
             q: "queue.Queue[str]" = queue.Queue()
             for scene_id in todo[model]:
                 q.put(scene_id)
