@@ -40,10 +40,17 @@ class LabelActor:
     """A Ray worker with one Genesis simulator, labelling (and with --render rendering) scene groups."""
 
     def __init__(self) -> None:
-        os.environ.setdefault("OMP_NUM_THREADS", "1")
-        from reacthuman.scenes.genesis_sim import GenesisSimulator
+        self._sim = None
 
-        self.sim = GenesisSimulator()
+    @property
+    def sim(self):
+        """Started at the first task, so a worker that gets none costs no Genesis start."""
+        if self._sim is None:
+            os.environ.setdefault("OMP_NUM_THREADS", "1")
+            from reacthuman.scenes.genesis_sim import GenesisSimulator
+
+            self._sim = GenesisSimulator()
+        return self._sim
 
     def label_group(self, cfg: GenerateConfig, family: str, seed: int, bands: list[str]) -> list[dict]:
         """Every band of the group: {"band", "ok", "error", "archive" (tar of <scene_id>/)}."""
