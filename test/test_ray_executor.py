@@ -130,3 +130,42 @@ def test_episode_folders_come_back_whole(runs):
         assert (on_ray / rel / "bag" / "metadata.yaml").is_file() and list((on_ray / rel / "bag").glob("*.mcap"))
     for model in MODELS.split(","):
         assert (on_ray / "logs" / f"{model}.log").stat().st_size > 0
+
+
+def test_graph_domains_are_unique_on_a_node_and_freed_when_released(tmp_path):
+    from reacthuman.evaluation.ray_actor import NodeDomains
+
+    first, second = NodeDomains(120, tmp_path), NodeDomains(120, tmp_path)
+    a = first.take()
+    b = second.take()
+    assert a != b and 120 <= min(a, b) and max(a, b) < 220
+    again = first.take()  # a restart takes the next free domain, then frees the old one
+    assert again not in (a, b)
+    first.release()
+    taker = NodeDomains(120, tmp_path)
+    taker._next = again - 120 - 1
+    assert taker.take() == again
+
+
+def test_an_unreachable_cluster_is_one_line_naming_the_address(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as s:  # a port with nothing listening on it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    status = eval_cli.main(["--scenes", str(tmp_path), "--models", "oracle", "--out", str(tmp_path / "run"),
+                            "--executor", "ray", "--ray-address", f"127.0.0.1:{port}"])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and err.count("\n") == 0 and f"127.0.0.1:{port}" in err, err
+
+
+def test_tasks_carry_no_secret_from_the_driver_environment(monkeypatch):
+    import pickle
+
+    from reacthuman.evaluation.ray_actor import ActorSettings, EpisodeTask
+
+    secret = "sk-test-" + "x" * 24
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    task = EpisodeTask("gpt-4o", "object_drop-s3-normal", '{"scene_id": "object_drop-s3-normal"}')
+    for payload in (task, ActorSettings()):
+        assert secret.encode() not in pickle.dumps(payload)

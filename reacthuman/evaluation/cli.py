@@ -137,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
         unknown = [m for m in models if not known_model(m)]
         if unknown or not models:
             raise ValueError(f"unknown model(s): {', '.join(unknown) or '(none given)'}")
+        if args.executor == "ray" and args.ray_address:
+            from reacthuman.evaluation.ray_executor import check_address
+
+            check_address(args.ray_address)
         scenes, scene_hash = load_scene_set(args.scenes, args.limit)
         args.out.mkdir(parents=True, exist_ok=True)
         done = done_pairs(args.out)

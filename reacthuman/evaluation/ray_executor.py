@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import shutil
+import socket
 import tarfile
 import time
 from collections import deque
@@ -60,6 +61,20 @@ class _State:
     workers: list = field(default_factory=list)
     spawned: int = 0
     recorded: set = field(default_factory=set)
+
+
+def check_address(address: str, timeout_s: float = 10.0) -> None:
+    """Fail in seconds, with one line, where Ray itself would retry an unreachable head for minutes."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if address == "auto":
+        return
+    if not sep or not host or not port.isdigit():
+        raise ValueError(f"--ray-address must be HOST:PORT (the head's `ray start --head --port`), got {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise ValueError(f"no Ray cluster answers at {address} ({exc.strerror or exc}); "
+                         "start one with `ray start --head --port PORT`") from None
 
 
 def connect(address: str | None) -> None:

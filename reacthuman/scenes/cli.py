@@ -102,6 +102,10 @@ def _generate(args: argparse.Namespace) -> int:
 
     if args.executor == "ray":
         from reacthuman.scenes.ray_labelling import generate_on_ray
+        from reacthuman.evaluation.ray_executor import check_address
+
+        if args.ray_address:
+            check_address(args.ray_address)
 
         rows = generate_on_ray(cfg, args.workers, args.ray_address, progress=wrote)
     else:
