@@ -56,6 +56,7 @@ class _Worker:
 
 @dataclass
 class _State:
+    scenes_dir: Path
     pending: deque = field(default_factory=deque)
     inflight: dict = field(default_factory=dict)  # result ref -> (worker, task)
     workers: list = field(default_factory=list)
@@ -119,10 +120,10 @@ def run_pairs(run, todo: dict[str, list[str]], scenes_dir: Path, plan: RayPlan,
 
     connect(plan.address)
     actor_cls = ray.remote(num_cpus=plan.cpus_per_worker, max_restarts=0, max_task_retries=0)(EpisodeActor)
-    st = _State()
+    st = _State(scenes_dir=scenes_dir)
     for model, scene_ids in todo.items():  # model-major, so a worker keeps its graph for many episodes
         for sid in scene_ids:
-            st.pending.append(EpisodeTask(model, sid, (scenes_dir / sid / "spec.json").read_text()))
+            st.pending.append(EpisodeTask(model, sid, ""))  # the spec is read as the task leaves
     total_workers = min(plan.workers, max(len(st.pending), 1))
     try:
         for _ in range(total_workers):
@@ -160,6 +161,7 @@ def _dispatch(st: _State, on_dispatch) -> None:
         # keep the worker's graph: prefer a task of the model it already runs
         task = next((t for t in st.pending if t.model == w.model), st.pending[0])
         st.pending.remove(task)
+        task = replace(task, spec_json=(st.scenes_dir / task.scene_id / "spec.json").read_text())
         w.busy, w.model = True, task.model
         if on_dispatch is not None:
             on_dispatch(task, w.node_id)
@@ -244,4 +246,4 @@ def _retry(run, st: _State, task: EpisodeTask, error: str, plan: RayPlan) -> Non
         run.fail(task.model, task.scene_id, error, task.attempt)
         return
     run.progress.note(f"{task.scene_id} x {task.model}: attempt {task.attempt} failed ({error}); retrying on another worker")
-    st.pending.appendleft(replace(task, attempt=task.attempt + 1))
+    st.pending.appendleft(replace(task, attempt=task.attempt + 1, spec_json=""))
