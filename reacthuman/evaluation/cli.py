@@ -13,6 +13,7 @@ import sys
 import threading
 from pathlib import Path
 
+from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.progress import Progress
@@ -109,7 +110,7 @@ def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) 
         run.progress.note(f"ray executor stopped: {exc}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="reacthuman eval", description=__doc__.splitlines()[0])
     p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
     p.add_argument("--models", required=True, help="comma-separated model presets or reference brains")
@@ -117,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     p.add_argument("--workers", type=int, default=1, help="independent graphs run side by side")
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
-    p.add_argument("--modality", default="state_text", choices=("images", "state_text", "both"))
+    p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES,
+                   help="what LLM brains see (default: images, the paper's protocol; a text-only model runs on "
+                        "state_text, the privileged-state ablation, and its ledger rows say so)")
     p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
@@ -125,7 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--executor", default="local", choices=("local", "ray"),
                    help="local: graphs on this machine; ray: one graph per Ray worker (--workers of them)")
     p.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     try:
         if args.limit is not None and args.limit < 1:
