@@ -20,6 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from reacthuman.brain.prompt import DEFAULT_MODALITY
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 
 DOMAIN_SPAN = 100
@@ -40,7 +41,7 @@ class EpisodeTask:
 @dataclass(frozen=True)
 class ActorSettings:
     engine: str = "genesis"
-    modality: str = "state_text"
+    modality: str = DEFAULT_MODALITY
     videos: bool = False
     episode_timeout_s: float = 900.0
     domain_base: int = 100
