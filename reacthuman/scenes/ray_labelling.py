@@ -171,8 +171,12 @@ def generate_on_ray(cfg: GenerateConfig, workers: int = 2, address: str | None =
             idle.append(actor)
             fam.results[counter] = ray.get(ref)
             _decide(cfg, fam, progress)
-    finally:  # the index always lists exactly the finished scenes, as after a local run
-        write_index(cfg.out, [r for f in fams for r in f.rows])
+    finally:  # the index and the dataset card list exactly the finished scenes, as after a local run
+        rows = [r for f in fams for r in f.rows]
+        write_index(cfg.out, rows)
+        from reacthuman.scenes.attribution import write_dataset_card
+
+        write_dataset_card(cfg.out, (read_spec(os.path.join(cfg.out, r["scene_id"], "spec.json")) for r in rows))
         for a in actors:
             ray.kill(a)
         if address is None:
