@@ -99,6 +99,17 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
         worker.stop()
 
 
+def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) -> None:
+    from reacthuman.evaluation.ray_actor import ActorSettings
+    from reacthuman.evaluation.ray_executor import RayPlan, run_pairs
+
+    settings = ActorSettings(args.engine, args.modality, args.videos, args.episode_timeout, args.domain_base)
+    try:
+        run_pairs(run, todo, args.scenes.resolve(), RayPlan(settings, args.workers, args.retries, args.ray_address))
+    except (RuntimeError, ConnectionError) as exc:  # episodes not run stay out of the ledger: a rerun resumes
+        run.progress.note(f"ray executor stopped: {exc}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="reacthuman eval", description=__doc__.splitlines()[0])
     p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
@@ -114,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
     p.add_argument("--domain-base", type=int, default=100, help="graphs use ROS domains base .. base+99")
+    p.add_argument("--executor", default="local", choices=("local", "ray"),
+                   help="local: graphs on this machine; ray: one graph per Ray worker (--workers of them)")
+    p.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
     return p
 
 
@@ -130,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
         unknown = [m for m in models if not known_model(m)]
         if unknown or not models:
             raise ValueError(f"unknown model(s): {', '.join(unknown) or '(none given)'}")
+        if args.executor == "ray" and args.ray_address:
+            from reacthuman.evaluation.ray_executor import check_address
+
+            check_address(args.ray_address)
         scenes, scene_hash = load_scene_set(args.scenes, args.limit)
         args.out.mkdir(parents=True, exist_ok=True)
         done = done_pairs(args.out)
@@ -147,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     run = Run(args.out, progress)
     status, domains = "complete", Domains(args.domain_base)
     try:
-        for model in models:
+        if args.executor == "ray":
+            _run_on_ray(run, todo, args)
+        for model in (models if args.executor == "local" else ()):
             q: "queue.Queue[str]" = queue.Queue()
             for scene_id in todo[model]:
                 q.put(scene_id)

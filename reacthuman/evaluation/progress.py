@@ -15,6 +15,7 @@ class Progress:
         self._scores: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._lock = threading.Lock()
         self._tty = stream.isatty()
+        self.workers: int | None = None  # live workers of a distributed executor, shown when set
 
     def add(self, model: str, record: dict | None) -> None:
         with self._lock:
@@ -39,6 +40,8 @@ class Progress:
         width = 24
         filled = int(width * self.done / max(self.total, 1))
         line = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}  ETA {eta}  {per_model}"
+        if self.workers is not None:
+            line += f"  workers {self.workers}"
         self.stream.write(("\r" + line) if self._tty else (line + "\n"))
         self.stream.flush()
 

@@ -35,6 +35,9 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--width", type=int, default=1280)
     g.add_argument("--height", type=int, default=720)
     g.add_argument("--workers", type=int, default=1, help="processes (one Genesis each); same result")
+    g.add_argument("--executor", default="local", choices=("local", "ray"),
+                   help="ray: label on a Ray cluster (--workers Ray workers); same result")
+    g.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
     g.add_argument("--describe", default=None, help="a natural-language description: plan one scene from it")
     g.add_argument("--model", default=None, help="model preset for the planner (default: rule-based parser)")
     v = sub.add_parser("validate", help="re-simulate every scene in DIR and compare bit for bit")
@@ -94,8 +97,19 @@ def _generate(args: argparse.Namespace) -> int:
         raise SpecError(f"--render-interval must be in (0, 1] s, got {args.render_interval}")
     if args.workers < 1:
         raise SpecError(f"--workers must be >= 1, got {args.workers}")
-    rows = generate_dataset(cfg, progress=lambda sid: logging.getLogger("reacthuman.scenes").info("wrote %s", sid),
-                            workers=args.workers)
+    def wrote(sid: str) -> None:
+        logging.getLogger("reacthuman.scenes").info("wrote %s", sid)
+
+    if args.executor == "ray":
+        from reacthuman.scenes.ray_labelling import generate_on_ray
+        from reacthuman.evaluation.ray_executor import check_address
+
+        if args.ray_address:
+            check_address(args.ray_address)
+
+        rows = generate_on_ray(cfg, args.workers, args.ray_address, progress=wrote)
+    else:
+        rows = generate_dataset(cfg, progress=wrote, workers=args.workers)
     split = {a: sum(r["correct_action"] == a for r in rows) for a in ("CATCH", "DODGE", "NO_ACTION")}
     print(f"wrote {len(rows)} scenes to {args.out} (CATCH/DODGE/NO_ACTION {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']})")
     return 0

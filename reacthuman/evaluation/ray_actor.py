@@ -1,0 +1,193 @@
+"""What runs on a Ray worker for `reacthuman eval --executor ray`: a long-lived graph per worker.
+
+Each worker (a Ray actor) keeps one ReactHuman graph (reacthuman.evaluation.graph_worker.GraphWorker) in a
+private folder of its node and runs one episode per task. The scene spec travels with the task and the
+episode's artefacts go back as one tar archive, so the nodes share no file system. API keys are read by
+the graph from the worker's own environment: nothing secret is in a task or its result.
+
+No import of ray here: the actor class is wrapped with `ray.remote` by the driver, so this module stays
+usable (and testable) without a cluster."""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import os
+import shutil
+import socket
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from reacthuman.brain.prompt import DEFAULT_MODALITY
+from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
+
+DOMAIN_SPAN = 100
+DOMAIN_LOCK_DIR = Path(tempfile.gettempdir()) / "reacthuman-ros-domains"
+SHIPPED_FOLDERS = ("episodes", "videos")  # what the graph writes under its run_dir for one episode
+
+
+@dataclass(frozen=True)
+class EpisodeTask:
+    """One (model, scene) pair; `attempt` counts from 1 across workers."""
+
+    model: str
+    scene_id: str
+    spec_json: str
+    attempt: int = 1
+
+
+@dataclass(frozen=True)
+class ActorSettings:
+    engine: str = "genesis"
+    modality: str = DEFAULT_MODALITY
+    videos: bool = False
+    episode_timeout_s: float = 900.0
+    domain_base: int = 100
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.domain_base <= 132:
+            raise ValueError(f"domain_base must be in 0..132, got {self.domain_base}")
+        if self.episode_timeout_s <= 0:
+            raise ValueError(f"episode_timeout_s must be > 0, got {self.episode_timeout_s}")
+
+
+class NodeDomains:
+    """ROS domains unique on this node across every worker on it: a domain is held through an flock on
+    DOMAIN_LOCK_DIR/<id>.lock, which the kernel releases when the worker dies, however it dies. A restart
+    takes the next free domain before releasing the old one, so a graph never reuses a domain whose
+    previous graph may still be shutting down."""
+
+    def __init__(self, base: int, lock_dir: Path = DOMAIN_LOCK_DIR) -> None:
+        self.base, self.lock_dir = base, lock_dir
+        self._next = os.getpid() % DOMAIN_SPAN
+        self._held: tuple[int, int] | None = None  # (domain, fd)
+
+    def take(self) -> int:
+        self.lock_dir.mkdir(parents=True, exist_ok=True)
+        for _ in range(DOMAIN_SPAN):
+            self._next = (self._next + 1) % DOMAIN_SPAN
+            domain = self.base + self._next
+            fd = os.open(self.lock_dir / f"{domain}.lock", os.O_CREAT | os.O_RDWR, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            self.release()
+            self._held = (domain, fd)
+            return domain
+        raise RuntimeError(f"all ROS domains {self.base}..{self.base + DOMAIN_SPAN - 1} are taken on {socket.gethostname()}")
+
+    def release(self) -> None:
+        if self._held is not None:
+            os.close(self._held[1])
+            self._held = None
+
+
+def pack_folders(root: Path, names: tuple[str, ...] = SHIPPED_FOLDERS) -> bytes:
+    """The listed folders under root as one uncompressed tar (PNGs, MCAP and mp4 are compressed already),
+    members in sorted order so the same files give the same bytes."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for name in names:
+            top = root / name
+            if not top.exists():
+                continue
+            for path in [top, *sorted(top.rglob("*"))]:
+                tar.add(path, arcname=str(path.relative_to(root)), recursive=False)
+    return buf.getvalue()
+
+
+def log_name(model: str) -> str:
+    """The graph log's file name under RUN_DIR/logs/, as the local executor names it."""
+    return f"{model.replace('/', '_')}.log"
+
+
+class EpisodeActor:
+    """A Ray worker: one graph, kept across episodes of the same model, restarted after a failure."""
+
+    def __init__(self, settings: ActorSettings) -> None:
+        self.settings = settings
+        self.root = Path(tempfile.mkdtemp(prefix="reacthuman-ray-"))
+        self.scenes_dir, self.run_dir = self.root / "scenes", self.root / "run"
+        self.scenes_dir.mkdir()
+        self.run_dir.mkdir()
+        self.domains = NodeDomains(settings.domain_base)
+        self.worker: GraphWorker | None = None
+        self.model: str | None = None
+        self._log_sent: dict[str, int] = {}  # bytes of each model's graph log already sent to the driver
+
+    def where(self) -> dict:
+        """Which node and process this worker runs in (the driver schedules and reports by it)."""
+        import ray
+
+        return {"node_id": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(), "pid": os.getpid()}
+
+    def _graph_for(self, model: str) -> GraphWorker:
+        if self.worker is not None and self.model == model:
+            return self.worker
+        self._stop_graph()
+        s = self.settings
+        config = WorkerConfig(model, self.scenes_dir, self.run_dir, s.engine, s.modality, videos=s.videos,
+                              episode_timeout_s=s.episode_timeout_s)
+        worker = GraphWorker(config, self.domains, self._log_path(model))
+        try:
+            worker.start()
+        except BaseException:
+            worker.stop()
+            raise
+        self.worker, self.model = worker, model
+        return worker
+
+    def _log_path(self, model: str) -> Path:
+        return self.root / "logs" / log_name(model)
+
+    def _new_log(self, model: str) -> bytes:
+        """The graph log written since the last task: the driver appends it to RUN_DIR/logs/ as a local run has it."""
+        path = self._log_path(model)
+        if not path.is_file():
+            return b""
+        with path.open("rb") as fh:
+            fh.seek(self._log_sent.get(model, 0))
+            data = fh.read()
+        self._log_sent[model] = self._log_sent.get(model, 0) + len(data)
+        return data
+
+    def _stop_graph(self) -> None:
+        if self.worker is not None:
+            self.worker.stop()
+        self.worker, self.model = None, None
+
+    def run(self, task: EpisodeTask) -> dict:
+        """One episode: {"ok", "record", "archive" (tar bytes of episodes/ and videos/), "log", "error", "wall_s"}."""
+        out = self._run(task)
+        out["log"] = self._new_log(task.model)
+        return out
+
+    def _run(self, task: EpisodeTask) -> dict:
+        for name in SHIPPED_FOLDERS:  # a failed earlier attempt may have left files behind
+            shutil.rmtree(self.run_dir / name, ignore_errors=True)
+        scene = self.scenes_dir / task.scene_id
+        scene.mkdir(exist_ok=True)
+        (scene / "spec.json").write_text(task.spec_json)
+        try:
+            result = self._graph_for(task.model).run_episode(task.scene_id)
+        except (TimeoutError, RuntimeError) as exc:
+            self._stop_graph()
+            return {"ok": False, "record": None, "archive": b"", "error": f"graph start failed: {exc}", "wall_s": 0.0}
+        finally:
+            shutil.rmtree(scene, ignore_errors=True)
+        if not result.ok:
+            self._stop_graph()  # the next task starts a fresh graph
+            return {"ok": False, "record": None, "archive": b"", "error": result.error, "wall_s": result.wall_s}
+        archive = pack_folders(self.run_dir)
+        for name in SHIPPED_FOLDERS:
+            shutil.rmtree(self.run_dir / name, ignore_errors=True)
+        return {"ok": True, "record": result.record, "archive": archive, "error": "", "wall_s": result.wall_s}
+
+    def close(self) -> None:
+        self._stop_graph()
+        self.domains.release()
+        shutil.rmtree(self.root, ignore_errors=True)

@@ -1,0 +1,187 @@
+"""`reacthuman scenes generate --executor ray`: scenes labelled on a Ray cluster, bit for bit the scenes a
+local run with the same arguments writes.
+
+A local run walks each family's seed groups (reacthuman.scenes.dataset) in counter order and keeps a group
+unless one of its scenes fails validation. Labelling a scene depends on its spec alone, so the groups can
+be labelled anywhere, in any order: the driver sends each group (family, seed, speed bands) to a worker,
+then takes the answers in counter order with the local rule, asking for one more group per rejected one.
+Workers (one Genesis each, kept across tasks) send each labelled scene's folder back as a tar archive; the
+driver alone writes the dataset, through the same .partial-* rename and index as a local run."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import tarfile
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+from reacthuman.evaluation.ray_actor import pack_folders
+from reacthuman.scenes.dataset import (INDEX, MAX_SEED_TRIES, PARTIAL_PREFIX, GenerateConfig, _quota, index_row,
+                                       read_spec, scene_seed, write_index)
+from reacthuman.scenes.families import get_family
+from reacthuman.scenes.randomize import sample_spec
+from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec
+
+
+def _bands(family: str) -> list[str]:
+    return list(SPEED_BANDS) if get_family(family).speed_swept else ["gravity"]
+
+
+def _sample(cfg: GenerateConfig, family: str, seed: int, band: str) -> SceneSpec:
+    return sample_spec(family, seed, speed_band=band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
+                       height=cfg.height)
+
+
+class LabelActor:
+    """A Ray worker with one Genesis simulator, labelling (and with --render rendering) scene groups."""
+
+    def __init__(self) -> None:
+        self._sim = None
+
+    @property
+    def sim(self):
+        """Started at the first task, so a worker that gets none costs no Genesis start."""
+        if self._sim is None:
+            os.environ.setdefault("OMP_NUM_THREADS", "1")
+            from reacthuman.scenes.genesis_sim import GenesisSimulator
+
+            self._sim = GenesisSimulator()
+        return self._sim
+
+    def label_group(self, cfg: GenerateConfig, family: str, seed: int, bands: list[str]) -> list[dict]:
+        """Every band of the group: {"band", "ok", "error", "archive" (tar of <scene_id>/)}."""
+        from reacthuman.scenes import SceneInvalid, label_spec
+        from reacthuman.scenes.dataset import _store
+
+        out = []
+        with tempfile.TemporaryDirectory(prefix="reacthuman-label-") as tmp:
+            for band in bands:
+                try:
+                    spec = label_spec(_sample(cfg, family, seed, band), self.sim)
+                except SceneInvalid as exc:
+                    out.append({"band": band, "ok": False, "error": str(exc), "archive": b""})
+                    continue
+                _store(replace(cfg, out=tmp), spec, self.sim)
+                out.append({"band": band, "ok": True, "error": "", "archive": pack_folders(Path(tmp), (spec.scene_id,))})
+                shutil.rmtree(os.path.join(tmp, spec.scene_id))
+        return out
+
+
+@dataclass
+class _Family:
+    name: str
+    need: int
+    bands: list[str]
+    made: int = 0
+    rejected: int = 0
+    next_counter: int = 0  # the next group to ask a worker for
+    take_counter: int = 0  # the next group to decide, in order
+    results: dict = field(default_factory=dict)  # counter -> list of per-band answers
+    rows: list = field(default_factory=list)
+
+    def outstanding(self) -> int:
+        return self.next_counter - self.take_counter
+
+
+def _store_archive(out: str, scene_id: str, archive: bytes) -> None:
+    """As dataset._store: written under .partial-<id>, renamed when whole; a finished scene is kept."""
+    final = os.path.join(out, scene_id)
+    if os.path.exists(os.path.join(final, "spec.json")):
+        return
+    partial = os.path.join(out, PARTIAL_PREFIX + scene_id)
+    shutil.rmtree(partial, ignore_errors=True)
+    os.makedirs(partial)
+    prefix = scene_id + "/"
+    with tarfile.open(fileobj=io.BytesIO(archive), mode="r") as tar:
+        for m in tar.getmembers():
+            if m.name.startswith(prefix):
+                m.name = m.name[len(prefix):]
+                tar.extract(m, partial, filter="data")
+    shutil.rmtree(final, ignore_errors=True)
+    os.replace(partial, final)
+
+
+def _decide(cfg: GenerateConfig, fam: _Family, progress: Callable[[str], None] | None) -> None:
+    """Consume answered groups in counter order with the local rule (dataset._generate_family)."""
+    while fam.made < fam.need and fam.take_counter in fam.results:
+        answers = fam.results.pop(fam.take_counter)
+        seed = scene_seed(cfg.seed, fam.name, fam.take_counter)
+        fam.take_counter += 1
+        group = answers[: fam.need - fam.made]
+        bad = [a for a in group if not a["ok"]
+               and not os.path.exists(os.path.join(cfg.out, _sample(cfg, fam.name, seed, a["band"]).scene_id, "spec.json"))]
+        if bad:
+            fam.rejected += 1
+            if fam.rejected > MAX_SEED_TRIES:
+                raise RuntimeError(f"{fam.name}: {fam.rejected} scene groups failed validation; last: {bad[0]['error']}")
+            continue
+        for a in group:
+            scene_id = _sample(cfg, fam.name, seed, a["band"]).scene_id
+            if a["ok"]:
+                _store_archive(cfg.out, scene_id, a["archive"])
+            fam.rows.append(index_row(read_spec(os.path.join(cfg.out, scene_id, "spec.json"))))
+            if progress:
+                progress(scene_id)
+        fam.made += len(group)
+
+
+def _wanted(fam: _Family) -> int:
+    """Groups still to ask for, if every outstanding one is kept."""
+    left = fam.need - fam.made - fam.outstanding() * len(fam.bands)
+    return max(0, -(-left // len(fam.bands)))
+
+
+def generate_on_ray(cfg: GenerateConfig, workers: int = 2, address: str | None = None,
+                    progress: Callable[[str], None] | None = None) -> list[dict]:
+    """The dataset of `cfg`, labelled on Ray; returns the index rows as generate_dataset does."""
+    import ray
+
+    from reacthuman.evaluation.ray_executor import connect
+
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    os.makedirs(cfg.out, exist_ok=True)
+    for name in os.listdir(cfg.out):  # leftovers of an interrupted run
+        if name.startswith(PARTIAL_PREFIX):
+            shutil.rmtree(os.path.join(cfg.out, name), ignore_errors=True)
+    quota = _quota(cfg)
+    fams = [_Family(f, quota[f], _bands(f)) for f in quota if quota[f] > 0]
+    connect(address)
+    actors = [ray.remote(num_cpus=1, max_restarts=2, max_task_retries=2)(LabelActor).remote() for _ in range(workers)]
+    idle, inflight = list(actors), {}
+    try:
+        while any(f.made < f.need for f in fams):
+            for fam in fams:  # families in order, so the earliest ones finish first
+                for _ in range(_wanted(fam)):
+                    if not idle:
+                        break
+                    counter = fam.next_counter
+                    fam.next_counter += 1
+                    actor = idle.pop()
+                    ref = actor.label_group.remote(cfg, fam.name, scene_seed(cfg.seed, fam.name, counter), fam.bands)
+                    inflight[ref] = (actor, fam, counter)
+            if not inflight:
+                raise RuntimeError("no scene groups in flight while scenes are still missing")
+            [ref], _ = ray.wait(list(inflight), num_returns=1)
+            actor, fam, counter = inflight.pop(ref)
+            idle.append(actor)
+            fam.results[counter] = ray.get(ref)
+            _decide(cfg, fam, progress)
+    finally:  # the index and the dataset card list exactly the finished scenes, as after a local run
+        rows = [r for f in fams for r in f.rows]
+        write_index(cfg.out, rows)
+        from reacthuman.scenes.attribution import write_dataset_card
+
+        write_dataset_card(cfg.out, (read_spec(os.path.join(cfg.out, r["scene_id"], "spec.json")) for r in rows))
+        for a in actors:
+            ray.kill(a)
+        if address is None:
+            ray.shutdown()
+    return [r for f in fams for r in f.rows]
+
+
+__all__ = ["INDEX", "LabelActor", "generate_on_ray"]

@@ -1,0 +1,171 @@
+"""The Ray executor on a real Ray cluster on this machine (a head node and a second node, each a raylet of
+its own): scenes labelled on Ray equal a local set byte for byte; an eval through `--executor ray` gives the
+ledger and episode folders of the local executor; a node removed while it holds an episode loses and
+duplicates nothing (the episode is retried on the other node)."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import ray
+from ray.cluster_utils import Cluster
+
+from reacthuman.evaluation import cli as eval_cli
+from reacthuman.evaluation import ray_executor
+from reacthuman.scenes import cli as scenes_cli
+
+MODELS = "oracle,always_dodge"
+GENERATE = ("generate", "--count", "1", "--families", "object_drop", "--seed", "11")
+TIMING_FIELDS = ("latency_s", "tokens")
+NODE_BYTES = 96 * 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = Cluster(initialize_head=True, connect=True,
+                head_node_args={"num_cpus": 1, "object_store_memory": NODE_BYTES, "include_dashboard": False})
+    second = c.add_node(num_cpus=1, object_store_memory=NODE_BYTES)
+    c.wait_for_nodes()
+    yield c, second
+    ray.shutdown()
+    c.shutdown()
+
+
+@pytest.fixture(scope="module")
+def scene_sets(cluster, tmp_path_factory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("scenes")
+    on_ray, local = root / "ray", root / "local"
+    address = cluster[0].address
+    assert scenes_cli.main([*GENERATE, "--out", str(on_ray), "--executor", "ray", "--workers", "1",
+                            "--ray-address", address]) == 0
+    assert scenes_cli.main([*GENERATE, "--out", str(local)]) == 0
+    return on_ray, local
+
+
+def _same_tree(a: Path, b: Path) -> list[str]:
+    cmp = filecmp.dircmp(a, b)
+    diffs = cmp.left_only + cmp.right_only + cmp.diff_files + cmp.funny_files
+    return diffs + [d for sub in cmp.common_dirs for d in _same_tree(a / sub, b / sub)]
+
+
+def test_scenes_labelled_on_ray_equal_a_local_set_byte_for_byte(scene_sets):
+    on_ray, local = scene_sets
+    assert len([d for d in on_ray.iterdir() if d.is_dir()]) == 1
+    assert _same_tree(on_ray, local) == []
+    assert (on_ray / "index.jsonl").read_bytes() == (local / "index.jsonl").read_bytes()
+
+
+def _rows(run: Path) -> list[dict]:
+    return [json.loads(line) for line in (run / "ledger.jsonl").read_text().splitlines() if line.strip()]
+
+
+def _without_timing(rows: list[dict]) -> dict[tuple[str, str], dict]:
+    return {(r["scene_id"], r["model"]): {k: v for k, v in r.items() if k not in TIMING_FIELDS} for r in rows}
+
+
+@pytest.fixture(scope="module")
+def runs(cluster, scene_sets, tmp_path_factory) -> tuple[Path, Path, list[tuple[str, str]]]:
+    """The same pairs by the local executor and by Ray with 2 workers; the second node is removed as soon
+    as its worker is handed an episode."""
+    c, second = cluster
+    scenes = scene_sets[0]
+    root = tmp_path_factory.mktemp("runs")
+    common = ["--scenes", str(scenes), "--models", MODELS, "--engine", "mujoco",
+              "--domain-base", str(20 + os.getpid() % 100)]
+    assert eval_cli.main([*common, "--out", str(root / "local")]) == 0
+    second_id = second.node_id
+    lost: list[tuple[str, str]] = []
+
+    def remove_second_node(task, node_id: str) -> None:
+        if node_id == second_id and not lost:
+            lost.append((task.scene_id, task.model))
+            c.remove_node(second)
+
+    original = ray_executor.run_pairs
+
+    def run_pairs_with_hook(*args, **kw):
+        return original(*args, on_dispatch=remove_second_node, **kw)
+
+    ray_executor.run_pairs = run_pairs_with_hook
+    try:
+        status = eval_cli.main([*common, "--out", str(root / "ray"), "--executor", "ray", "--workers", "2",
+                                "--ray-address", c.address])
+    finally:
+        ray_executor.run_pairs = original
+    assert status == 0
+    return root / "local", root / "ray", lost
+
+
+def test_a_removed_node_costs_only_its_episode_which_is_retried(runs):
+    local, on_ray, lost = runs
+    assert lost, "the second node never got an episode"
+    pairs = [(r["scene_id"], r["model"]) for r in _rows(on_ray)]
+    assert len(pairs) == len(set(pairs)) == 2  # 1 scene x 2 models, none twice
+    assert lost[0] in pairs
+    assert not (on_ray / "failures.jsonl").exists()
+    manifest = json.loads((on_ray / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["counts"]["infrastructure_failures"] == 0
+
+
+def test_the_ray_ledger_equals_the_local_one_in_every_non_timing_field(runs):
+    local, on_ray, _ = runs
+    assert _without_timing(_rows(on_ray)) == _without_timing(_rows(local))
+
+
+def test_episode_folders_come_back_whole(runs):
+    local, on_ray, _ = runs
+    folders = sorted(p.relative_to(on_ray) for p in (on_ray / "episodes").glob("*/*"))
+    assert folders == sorted(p.relative_to(local) for p in (local / "episodes").glob("*/*"))
+    assert not list((on_ray / "episodes").rglob("*.partial"))
+    for rel in folders:
+        for name in ("spec.json", "plan.json", "raw_reply.txt", "outcome.json", "score.json"):
+            assert (on_ray / rel / name).read_bytes() == (local / rel / name).read_bytes(), (rel, name)
+        pngs = sorted(p.name for p in (local / rel).glob("brain_view_*.png"))
+        assert pngs and pngs == sorted(p.name for p in (on_ray / rel).glob("brain_view_*.png"))
+        assert (on_ray / rel / "bag" / "metadata.yaml").is_file() and list((on_ray / rel / "bag").glob("*.mcap"))
+    for model in MODELS.split(","):
+        assert (on_ray / "logs" / f"{model}.log").stat().st_size > 0
+
+
+def test_graph_domains_are_unique_on_a_node_and_freed_when_released(tmp_path):
+    from reacthuman.evaluation.ray_actor import NodeDomains
+
+    first, second = NodeDomains(120, tmp_path), NodeDomains(120, tmp_path)
+    a = first.take()
+    b = second.take()
+    assert a != b and 120 <= min(a, b) and max(a, b) < 220
+    again = first.take()  # a restart takes the next free domain, then frees the old one
+    assert again not in (a, b)
+    first.release()
+    taker = NodeDomains(120, tmp_path)
+    taker._next = again - 120 - 1
+    assert taker.take() == again
+
+
+def test_an_unreachable_cluster_is_one_line_naming_the_address(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as s:  # a port with nothing listening on it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    status = eval_cli.main(["--scenes", str(tmp_path), "--models", "oracle", "--out", str(tmp_path / "run"),
+                            "--executor", "ray", "--ray-address", f"127.0.0.1:{port}"])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and err.count("\n") == 0 and f"127.0.0.1:{port}" in err, err
+
+
+def test_tasks_carry_no_secret_from_the_driver_environment(monkeypatch):
+    import pickle
+
+    from reacthuman.evaluation.ray_actor import ActorSettings, EpisodeTask
+
+    secret = "sk-test-" + "x" * 24
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    task = EpisodeTask("gpt-4o", "object_drop-s3-normal", '{"scene_id": "object_drop-s3-normal"}')
+    for payload in (task, ActorSettings()):
+        assert secret.encode() not in pickle.dumps(payload)
