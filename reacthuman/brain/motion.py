@@ -7,7 +7,7 @@ import math
 
 from reacthuman.brain.schema import DURATION_LIMIT_S
 from reacthuman.brain.prompt import ARM_REACH_M, COMFORT_WALK_SPEED_MPS, SHOULDER_HEIGHT_M
-from reacthuman.classifier import HAZARD_AT_ROBOT_M, WALK_MIN_M
+from reacthuman.classifier import HAZARD_AT_ROBOT_M, WALK_MIN_M, WALK_TOWARD_MAX_ANGLE_DEG
 from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
 
 Vec3 = tuple[float, float, float]
@@ -101,6 +101,11 @@ def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, 
     hx, hy = hazard_robot_xy
     distance_m = math.hypot(hx, hy)
     off_path = _off_path(away_from_xy, object_velocity_xy) if away_from_xy and object_velocity_xy else None
+    if off_path is not None and distance_m >= HAZARD_AT_ROBOT_M:
+        # stepping off the path must not walk toward where the object comes down: that is a catch approach
+        cos_toward = (off_path[0] * hx + off_path[1] * hy) / distance_m
+        if cos_toward >= math.cos(math.radians(WALK_TOWARD_MAX_ANGLE_DEG)):
+            off_path = None
     if off_path is not None:
         ux, uy, walk_m = off_path
         walk_m = min(walk_m, DODGE_WALK_SPEED_MPS * MAX_WALK_S)
