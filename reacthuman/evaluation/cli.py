@@ -15,7 +15,9 @@ from pathlib import Path
 
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
+from reacthuman.evaluation.memory_log import append_sample, graph_rss_mib
 from reacthuman.evaluation.progress import Progress
+from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
 
@@ -41,6 +43,7 @@ class Run:
         self.ledger = LedgerWriter(run_dir)
         self.lock = threading.Lock()
         self.failed: list[dict] = []
+        self.graph_failures = 0
 
     def record(self, model: str, row: dict) -> None:
         with self.lock:
@@ -72,7 +75,8 @@ class Domains:
             return self.base + self._next % self.SPAN
 
 
-def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[str]", retries: int) -> None:
+def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[str]", retries: int,
+          restart_every: int) -> None:
     log = run.run_dir / "logs" / f"{config.model.replace('/', '_')}.log"
     worker = GraphWorker(config, domains, log)
     try:
@@ -82,8 +86,13 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
                 scene_id = todo.get_nowait()
             except queue.Empty:
                 return
+            if restart_every and worker.episodes >= restart_every:
+                # Genesis does not free a built scene: a fresh graph keeps every node's memory flat
+                worker.stop()
+                worker.start()
             for attempt in range(1, retries + 2):
                 result = worker.run_episode(scene_id)
+                _sample_memory(run, worker, scene_id)
                 if result.ok:
                     run.record(config.model, result.record)
                     break
@@ -93,9 +102,17 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
             else:
                 run.fail(config.model, scene_id, result.error, retries + 1)
     except (TimeoutError, RuntimeError) as exc:
-        run.progress.note(f"graph for {config.model} (domain {domain_id}) failed: {exc}")
+        run.progress.note(f"graph for {config.model} (domain {worker.domain_id}) failed: {exc}")
+        with run.lock:
+            run.graph_failures += 1
     finally:
         worker.stop()
+
+
+def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> None:
+    if worker.proc is not None:
+        append_sample(run.run_dir, {"model": worker.config.model, "scene_id": scene_id, "domain": worker.domain_id,
+                                    "graph_episode": worker.episodes, "rss_mib": graph_rss_mib(worker.proc.pid)})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,7 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
+    p.add_argument("--startup-timeout", type=float, default=300.0, help="wall seconds a graph may take to come up")
     p.add_argument("--domain-base", type=int, default=100, help="graphs use ROS domains base .. base+99")
+    p.add_argument("--keep-bags", default="all", choices=("all", "failures"),
+                   help="failures: keep an episode's bag only when the decision was unsafe or wrong")
+    p.add_argument("--restart-every", type=int, default=10,
+                   help="start a fresh graph after this many episodes (0: never); keeps memory flat over long runs")
     args = p.parse_args(argv)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     try:
@@ -118,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--limit must be >= 1")
         if args.workers < 1:
             raise ValueError("--workers must be >= 1")
+        if args.startup_timeout <= 0 or args.episode_timeout <= 0:
+            raise ValueError("--startup-timeout and --episode-timeout must be > 0")
+        if args.restart_every < 0:
+            raise ValueError("--restart-every must be >= 0")
         if not 0 <= args.domain_base <= 132:
             raise ValueError("--domain-base must be in 0..132 (graphs use base..base+99 of ROS's 0..232)")
         unknown = [m for m in models if not known_model(m)]
@@ -125,11 +151,13 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"unknown model(s): {', '.join(unknown) or '(none given)'}")
         scenes, scene_hash = load_scene_set(args.scenes, args.limit)
         args.out.mkdir(parents=True, exist_ok=True)
+        lock = RunLock(args.out)
+        lock.acquire()
         done = done_pairs(args.out)
         config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries,
-                  "videos": args.videos}
+                  "videos": args.videos, "keep_bags": args.keep_bags}
         manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models))
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, RunLockError) as exc:
         print(f"reacthuman eval: {exc}", file=sys.stderr)
         return 2
     todo = {m: [s.scene_id for s in scenes if (s.scene_id, m) not in done] for m in models}
@@ -145,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
             for scene_id in todo[model]:
                 q.put(scene_id)
             config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
-                                  videos=args.videos, episode_timeout_s=args.episode_timeout)
-            threads = [threading.Thread(target=_work, args=(run, config, domains, q, args.retries))
+                                  videos=args.videos, episode_timeout_s=args.episode_timeout,
+                                  startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags)
+            threads = [threading.Thread(target=_work, args=(run, config, domains, q, args.retries, args.restart_every))
                        for _ in range(min(args.workers, max(q.qsize(), 1)))]
             for t in threads:
                 t.start()
@@ -161,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     finished = len(done_pairs(args.out))
     if status == "complete" and finished < total:
         status = "incomplete"
-    finish_manifest(args.out, manifest, {"decisions": finished, "infrastructure_failures": len(run.failed)}, status)
+    finish_manifest(args.out, manifest, {"decisions": finished, "infrastructure_failures": len(run.failed),
+                                         "graph_failures": run.graph_failures}, status)
+    lock.release()  # a kill releases it too: the kernel drops the lock with the process
     print(f"{finished}/{total} decisions in {ledger_path(args.out)} ({status}); report: reacthuman report {args.out}")
     return 0 if status == "complete" else 1
