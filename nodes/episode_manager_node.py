@@ -86,7 +86,7 @@ class EpisodeManagerNode(ContractNode):
                     handle.publish_feedback(RunEpisode.Feedback(phase=phase, elapsed_s=time.monotonic() - started))
                 if time.monotonic() - started > self.timeout_s:
                     raise TimeoutError(f"episode {goal.scene_id} exceeded {self.timeout_s:.0f} s in phase '{phase}'")
-            self._await_complete_bag(goal.scene_id, len(SceneSpec.from_json(spec_json).hazard_bodies))
+            self._await_complete_bag(goal.scene_id, len(set(SceneSpec.from_json(spec_json).hazard_bodies)))
             self.recorder.stop()
             score = self._seen[graph.SCORE]
             if self.keep_bags == "failures" and score.safe and score.saa:

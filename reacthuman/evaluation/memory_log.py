@@ -70,3 +70,39 @@ def summarize(samples: list[dict], warmup: int = 2) -> list[NodeDrift]:
             series.setdefault(node, []).append(mib)
     return [NodeDrift(node, values[warmup - 1], values[-1], max(values[warmup - 1:]))
             for node, values in sorted(series.items()) if len(values) > warmup]
+
+
+def report_lines(run_dir: Path, warmup: int = 2) -> list[str]:
+    """Per episode (resident MiB of each node) and per node whether it stayed flat after warm-up."""
+    samples = read_samples(run_dir)
+    if not samples:
+        return [f"no memory samples in {Path(run_dir) / MEMORY_LOG}"]
+    nodes = sorted({n for row in samples for n in row["rss_mib"]})
+    lines = ["episode  graph_ep  " + "  ".join(f"{n:>15}" for n in nodes) + "  (resident MiB after the episode)"]
+    for k, row in enumerate(samples, 1):
+        cells = "  ".join(f"{row['rss_mib'].get(n, float('nan')):>15.1f}" for n in nodes)
+        lines.append(f"{k:>7}  {row.get('graph_episode', 0):>8}  {cells}")
+    for model in sorted({row["model"] for row in samples}):
+        for d in summarize([row for row in samples if row["model"] == model], warmup):
+            verdict = "flat" if d.flat() else f"GROWS beyond {FLAT_TOLERANCE:.0%}"
+            lines.append(f"{model} {d.node}: {d.after_warmup_mib:.1f} MiB after {warmup} episodes, at most "
+                         f"{d.max_mib:.1f} later ({d.growth:+.1%}): {verdict}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m reacthuman.evaluation.memory_log", description=__doc__.splitlines()[0])
+    p.add_argument("run_dir", type=Path)
+    p.add_argument("--warmup", type=int, default=2, help="episodes before the reference level")
+    args = p.parse_args(argv)
+    if args.warmup < 1:
+        print("memory_log: --warmup must be >= 1")
+        return 2
+    print("\n".join(report_lines(args.run_dir, args.warmup)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

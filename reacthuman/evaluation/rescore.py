@@ -35,7 +35,7 @@ def rescore_bag(bag: Path, model: str) -> dict:
     if graph.SCENE not in last or graph.OUTCOME not in last:
         raise BagError(f"{bag}: the bag lacks the scene announcement or the outcome")
     spec = SceneSpec.from_json(last[graph.SCENE].spec_json)
-    lacks = missing(tally, _end_from_bag(last, tally, len(spec.hazard_bodies)))
+    lacks = missing(tally, _end_from_bag(last, tally, len(set(spec.hazard_bodies))))
     if lacks:
         raise BagError(f"{bag}: incomplete, it lacks {'; '.join(lacks)}")
     return score_episode(spec, last.get(graph.PLAN), last.get(graph.OBSERVATION), last[graph.OUTCOME], model).to_dict()
