@@ -92,7 +92,8 @@ class Graph:
             alive = [p for p in alive if p.poll() is None]
             if not alive:
                 break
-            _say(f"{len(alive)} node(s) ignored {sig.name}; escalating")
+            names = ", ".join(n for n, p in self.procs.items() if p in alive)
+            _say(f"{len(alive)} node(s) ignored {sig.name} ({names}); escalating")
         for t in self._threads:
             t.join(timeout=1.0)
 
