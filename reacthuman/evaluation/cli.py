@@ -15,7 +15,7 @@ from pathlib import Path
 
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
-from reacthuman.evaluation.memory_log import append_sample, graph_rss_mib
+from reacthuman.evaluation.memory_log import RestartPolicy, append_sample, graph_rss_mib
 from reacthuman.evaluation.progress import Progress
 from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
@@ -76,9 +76,10 @@ class Domains:
 
 
 def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[str]", retries: int,
-          restart_every: int) -> None:
+          policy: RestartPolicy) -> None:
     log = run.run_dir / "logs" / f"{config.model.replace('/', '_')}.log"
     worker = GraphWorker(config, domains, log)
+    rss: dict[str, float] = {}
     try:
         worker.start()
         while True:
@@ -86,13 +87,14 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
                 scene_id = todo.get_nowait()
             except queue.Empty:
                 return
-            if restart_every and worker.episodes >= restart_every:
-                # Genesis does not free a built scene: a fresh graph keeps every node's memory flat
+            reason = policy.due(worker.episodes, rss)
+            if reason:  # Genesis does not free a built scene: a fresh graph brings every node's memory back
+                run.progress.note(f"starting a fresh graph for {config.model}: {reason}")
                 worker.stop()
                 worker.start()
             for attempt in range(1, retries + 2):
                 result = worker.run_episode(scene_id)
-                _sample_memory(run, worker, scene_id)
+                rss = _sample_memory(run, worker, scene_id)
                 if result.ok:
                     run.record(config.model, result.record)
                     break
@@ -109,10 +111,13 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
         worker.stop()
 
 
-def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> None:
-    if worker.proc is not None:
-        append_sample(run.run_dir, {"model": worker.config.model, "scene_id": scene_id, "domain": worker.domain_id,
-                                    "graph_episode": worker.episodes, "rss_mib": graph_rss_mib(worker.proc.pid)})
+def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> dict[str, float]:
+    if worker.proc is None:
+        return {}
+    rss = graph_rss_mib(worker.proc.pid)
+    append_sample(run.run_dir, {"model": worker.config.model, "scene_id": scene_id, "domain": worker.domain_id,
+                                "graph_episode": worker.episodes, "rss_mib": rss})
+    return rss
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,8 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--domain-base", type=int, default=100, help="graphs use ROS domains base .. base+99")
     p.add_argument("--keep-bags", default="all", choices=("all", "failures"),
                    help="failures: keep an episode's bag only when the decision was unsafe or wrong")
-    p.add_argument("--restart-every", type=int, default=10,
-                   help="start a fresh graph after this many episodes (0: never); keeps memory flat over long runs")
+    p.add_argument("--restart-every", type=int, default=0,
+                   help="start a fresh graph after this many episodes (0: only when memory grows, see below)")
+    p.add_argument("--restart-above-pct", type=float, default=8.0,
+                   help="start a fresh graph once a node's memory exceeds its level after warm-up by this much (0: never)")
     args = p.parse_args(argv)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     try:
@@ -142,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--workers must be >= 1")
         if args.startup_timeout <= 0 or args.episode_timeout <= 0:
             raise ValueError("--startup-timeout and --episode-timeout must be > 0")
-        if args.restart_every < 0:
-            raise ValueError("--restart-every must be >= 0")
+        if args.restart_every < 0 or not args.restart_above_pct >= 0:
+            raise ValueError("--restart-every and --restart-above-pct must be >= 0")
         if not 0 <= args.domain_base <= 132:
             raise ValueError("--domain-base must be in 0..132 (graphs use base..base+99 of ROS's 0..232)")
         unknown = [m for m in models if not known_model(m)]
@@ -175,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
             config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
                                   videos=args.videos, episode_timeout_s=args.episode_timeout,
                                   startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags)
-            threads = [threading.Thread(target=_work, args=(run, config, domains, q, args.retries, args.restart_every))
+            policy = (args.restart_every, args.restart_above_pct)
+            threads = [threading.Thread(target=_work, args=(run, config, domains, q, args.retries, RestartPolicy(*policy)))
                        for _ in range(min(args.workers, max(q.qsize(), 1)))]
             for t in threads:
                 t.start()

@@ -42,6 +42,41 @@ def append_sample(run_dir: Path, row: dict) -> None:
         fh.write(json.dumps(dict(row, time=round(time.time(), 3)), sort_keys=True) + "\n")
 
 
+@dataclass
+class RestartPolicy:
+    """When a worker starts a fresh graph between episodes: after `every_episodes` episodes (0: never), or
+    once a node's resident memory has grown more than `above_warmup_pct` over its level after the first
+    graph's `warmup_episodes` (0: never), whichever comes first."""
+
+    every_episodes: int = 0
+    above_warmup_pct: float = 8.0
+    warmup_episodes: int = 2
+    reference_mib: dict[str, float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.every_episodes < 0:
+            raise ValueError(f"RestartPolicy.every_episodes must be >= 0, got {self.every_episodes}")
+        if not self.above_warmup_pct >= 0:
+            raise ValueError(f"RestartPolicy.above_warmup_pct must be >= 0, got {self.above_warmup_pct}")
+        if self.warmup_episodes < 1:
+            raise ValueError(f"RestartPolicy.warmup_episodes must be >= 1, got {self.warmup_episodes}")
+
+    def due(self, graph_episodes: int, rss_mib: dict[str, float]) -> str | None:
+        """Why the graph should be restarted before the next episode, or None."""
+        if self.every_episodes and graph_episodes >= self.every_episodes:
+            return f"{graph_episodes} episodes on this graph"
+        if not self.above_warmup_pct:
+            return None
+        if self.reference_mib is None:
+            if graph_episodes >= self.warmup_episodes:
+                self.reference_mib = dict(rss_mib)
+            return None
+        limit = 1.0 + self.above_warmup_pct / 100.0
+        grown = [f"{n} {mib:.0f} MiB" for n, mib in sorted(rss_mib.items())
+                 if n in self.reference_mib and mib > self.reference_mib[n] * limit]
+        return f"memory above {self.above_warmup_pct:g}% over its warm-up level ({', '.join(grown)})" if grown else None
+
+
 @dataclass(frozen=True)
 class NodeDrift:
     node: str
