@@ -10,7 +10,7 @@ from typing import Any, Generator, Protocol
 
 from physment.scene import Scene
 from physment.tools import ToolResult
-from physment.toolspec import TOOLS, call_schema, openai_tools
+from physment.toolspec import call_schema, openai_tools, tools_named
 
 MAX_CALLS_PER_TURN = 48  # beyond this a reply is truncated (and the extra calls reported), not executed
 
@@ -142,7 +142,7 @@ def reasoning_of(text: str) -> str:
 
 
 # ---- the model agent ---------------------------------------------------------------------------------
-def reply_schema(max_calls: int = 4) -> dict:
+def reply_schema(max_calls: int = 4, names: tuple[str, ...] | None = None) -> dict:
     """JSON schema for models without native tools: every call typed per tool and every string bounded, so
     a grammar-constrained small model always produces a usable reply and cannot ramble to max_tokens."""
     return {"type": "json_schema", "json_schema": {"name": "physment_reply", "strict": True, "schema": {
@@ -150,7 +150,7 @@ def reply_schema(max_calls: int = 4) -> dict:
         "properties": {
             "reasoning": {"type": "string", "maxLength": 300},
             "tool_calls": {"type": "array", "minItems": 1, "maxItems": max_calls,
-                           "items": {"anyOf": [call_schema(t) for t in TOOLS]}}}}}}
+                           "items": {"anyOf": [call_schema(t) for t in tools_named(names)]}}}}}}
 
 
 _TOOLS_UNSUPPORTED = ("tool", "function")
@@ -164,12 +164,14 @@ class ModelAgent:
     - 'auto' (default): 'json' for presets that enforce schemas (the embedded model), else 'native', falling
       back to 'json' for the rest of the run if the server rejects the tools parameter."""
 
-    def __init__(self, client: Any, name: str, tool_mode: str = "auto", max_tokens: int = 512) -> None:
+    def __init__(self, client: Any, name: str, tool_mode: str = "auto", max_tokens: int | None = 512,
+                 tools: tuple[str, ...] | None = None) -> None:
         if tool_mode not in ("auto", "native", "json", "text"):
             raise ValueError(f"tool_mode must be auto, native, json or text, got {tool_mode!r}")
         if tool_mode == "auto":
             tool_mode = "json" if self._enforces_schema(client) else "native"
         self.client, self.name, self.tool_mode, self.max_tokens = client, name, tool_mode, max_tokens
+        self.tools = tools  # None: every tool; else the protocol's set (what the API and schema offer)
 
     @staticmethod
     def _enforces_schema(client: Any) -> bool:
@@ -179,11 +181,12 @@ class ModelAgent:
         return None
 
     def _request(self, messages: list[dict]) -> Any:
+        # max_tokens None: the preset's own limit (the paper protocol; reasoning models need thousands)
         kwargs: dict[str, Any] = {"max_tokens": self.max_tokens}
         if self.tool_mode == "native":
-            kwargs["tools"] = openai_tools()
+            kwargs["tools"] = openai_tools(self.tools)
         elif self.tool_mode == "json" and self._enforces_schema(self.client):
-            kwargs["response_format"] = reply_schema()
+            kwargs["response_format"] = reply_schema(names=self.tools)
         res = self.client.chat(messages, **kwargs)
         rejected = res.api_error and res.http_status in (400, 404, 422, 500, 501) and \
             any(w in res.api_error.lower() for w in _TOOLS_UNSUPPORTED)
@@ -217,16 +220,17 @@ class OracleAgent:
 
     name = "oracle"
 
-    def __init__(self) -> None:
+    def __init__(self, tools: tuple[str, ...] | None = None) -> None:
         self._solver: Solver | None = None
         self._error: str | None = None
+        self.tools = tools  # the protocol's tool set: a template's variant without reset_sim when it has one
 
     def begin(self, scene: Scene, budget: int) -> None:
         from physment.scenegen.registry import reference_solver  # lazy: physment.scenegen.build imports this module
 
         self._error = None
         try:
-            self._solver = reference_solver(scene)
+            self._solver = reference_solver(scene, self.tools)
         except KeyError as exc:
             self._solver, self._error = None, str(exc)
 

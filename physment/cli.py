@@ -1,6 +1,8 @@
-"""`physment <command>`: run, report, scenes build|verify|list.
+"""`physment <command>`: run, report, check, scenes build|verify|list.
 
     physment run --scenes physment/scenes --agent local --budget 5 --out runs/pm1
+    physment run --scenes Scenes/ --protocol paper --agent gpt-5.5 --budget 10 --out runs/pm1
+    physment check Scenes/
     physment report runs/pm1
     physment scenes build [--out physment/scenes]
     physment scenes verify [--scenes physment/scenes] [--all-budgets]
@@ -35,8 +37,18 @@ def _parser() -> argparse.ArgumentParser:
                      help="auto: typed JSON for schema-enforcing presets (the local model), else native tool calls")
     run.add_argument("--all-scenes", action="store_true", help="also scenes assigned only to larger budgets")
     run.add_argument("--limit", type=int, default=None, help="at most this many scenes")
-    run.add_argument("--max-tokens", type=int, default=512)
+    run.add_argument("--max-tokens", type=int, default=None,
+                     help="output-token limit per reply (default: strict 512; paper: the preset's own max_tokens)")
     run.add_argument("--brief-api", action="store_true", help="tool signatures only in the prompt (small contexts)")
+    run.add_argument("--protocol", default="strict", choices=("strict", "paper"),
+                     help="strict (default): this project's; paper: Eq. 4, untrimmed context, every scene at "
+                          "every budget, the paper's 26 tools")
+    run.add_argument("--cell-map", type=Path, default=None,
+                     help="YAML/JSON file: scene id -> category (overrides metadata and inference)")
+    chk = sub.add_parser("check", help="lint a scene folder: one line per problem, naming the scene")
+    chk.add_argument("scenes", type=Path)
+    chk.add_argument("--cells", action="store_true", help="also list each scene's cell and where it came from")
+    chk.add_argument("--cell-map", type=Path, default=None, help="scene id -> category overrides (implies --cells)")
     rep = sub.add_parser("report", help="write the report of a run folder")
     rep.add_argument("run_dir", type=Path)
     rep.add_argument("--out", type=Path, default=None)
@@ -53,16 +65,37 @@ def _run(args: argparse.Namespace) -> int:
     try:
         cfg = RunConfig(scenes=args.scenes, agent=args.agent, budget=args.budget, out=args.out,
                         prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
-                        limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api)
+                        limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
+                        protocol=args.protocol, cell_map=args.cell_map)
     except ValueError as exc:
         return _fail(str(exc))
     try:
         rows = run(cfg)
     except RunError as exc:
         return _fail(str(exc))
+    for line in cfg.skipped:
+        print(f"skipped {line}", file=sys.stderr)
     correct = sum(r["correct"] for r in rows)
-    print(f"{len(rows)} episode(s) run, {correct} correct; results in {cfg.out / 'results.jsonl'}")
+    strict, paper = sum(r["correct_strict"] for r in rows), sum(r["correct_paper"] for r in rows)
+    print(f"{len(rows)} episode(s) run ({cfg.protocol} protocol), {correct} correct (strict {strict}, paper Eq. 4 "
+          f"{paper}); {len(cfg.skipped)} scene(s) skipped; results in {cfg.out / 'results.jsonl'}")
     return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from physment.cells import assign_cells, load_cell_map
+    from physment.check import check
+    from physment.scene import load_scenes_lenient
+
+    n, problems = check(args.scenes)
+    for line in problems:
+        print(line)
+    if args.cells or args.cell_map is not None:
+        scenes, _ = load_scenes_lenient(args.scenes)
+        for s in assign_cells(scenes, load_cell_map(args.cell_map) if args.cell_map else None):
+            print(f"{s.scene_id}\t{s.extra['category']}\t{s.problem_type}\t{s.extra['category_source']}")
+    print(f"{'OK' if not problems else 'PROBLEMS'}: {n} scene(s), {len(problems)} problem(s)")
+    return 0 if not problems else 1
 
 
 def _scenes(args: argparse.Namespace) -> int:
@@ -104,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run(args)
         if args.command == "report":
             return _report(args)
+        if args.command == "check":
+            return _check(args)
         return _scenes(args)
     except (SceneError, FileNotFoundError) as exc:
         return _fail(str(exc))

@@ -13,8 +13,11 @@ from physment.agents import MAX_CALLS_PER_TURN, Agent, AgentTurn
 from physment.metrics import episode_metrics
 from physment.prompt import build_prompt, system_prompt
 from physment.scene import Scene
-from physment.scoring import ABS_TOL, REL_TOL, is_correct, regrade, score_answer
+from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS, paper_correct
+from physment.protocol import protocol as named_protocol
+from physment.scoring import ABS_TOL, REL_TOL, is_correct, normalisation_classes, regrade, score_answer
 from physment.tools import ToolBox, ToolResult
+from physment.toolspec import TOOL_NAMES
 
 LOG = logging.getLogger(__name__)
 BUDGETS = (5, 10, 15, 20)
@@ -27,8 +30,16 @@ class EpisodeConfig:
     prompting: str = "zero-shot"
     context_chars_max: int = CONTEXT_CHARS_MAX
     brief_api: bool = False  # tool signatures without descriptions (small local contexts)
+    protocol: str = DEFAULT_PROTOCOL  # physment.protocol: whose matcher decides `correct`
+    trim_context: bool = True  # False: the cumulative context with nothing dropped (the paper's)
+    tools: tuple[str, ...] = TOOL_NAMES
 
     def __post_init__(self) -> None:
+        if self.protocol not in PROTOCOLS:
+            raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
+        unknown = sorted(set(self.tools) - set(TOOL_NAMES))
+        if unknown:
+            raise ValueError(f"tools: unknown tool(s) {unknown}")
         if int(self.budget) < 1:
             raise ValueError(f"budget must be >= 1, got {self.budget}")
         if self.prompting not in ("zero-shot", "one-shot", "few-shot"):
@@ -40,6 +51,14 @@ class EpisodeConfig:
 def default_config(**overrides: object) -> EpisodeConfig:
     """The episode settings of the paper's smallest budget, zero-shot, with overrides."""
     return EpisodeConfig(**overrides)  # type: ignore[arg-type]
+
+
+def protocol_config(protocol: str, **overrides: object) -> EpisodeConfig:
+    """The episode settings a named protocol implies (context trimming, tool set), with overrides."""
+    proto = named_protocol(protocol)
+    fields = {"protocol": proto.name, "trim_context": proto.trim_context, "tools": proto.tools}
+    fields.update(overrides)
+    return EpisodeConfig(**fields)  # type: ignore[arg-type]
 
 
 def _trim(messages: list[dict], limit: int) -> list[dict]:
@@ -72,8 +91,8 @@ def _assistant_message(turn: AgentTurn) -> dict:
 
 def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[dict, dict]:
     """(results row, transcript) for one scene, agent and budget."""
-    toolbox = ToolBox(scene)
-    prompt = build_prompt(toolbox, config.budget, config.prompting, config.brief_api)
+    toolbox = ToolBox(scene, allowed=None if config.tools == TOOL_NAMES else tuple(config.tools))
+    prompt = build_prompt(toolbox, config.budget, config.prompting, config.brief_api, tuple(config.tools))
     messages = [{"role": "system", "content": system_prompt()}, {"role": "user", "content": prompt}]
     agent.begin(scene, config.budget)
     turns: list[dict] = []
@@ -82,7 +101,8 @@ def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[dict
     start = time.monotonic()
     for k in range(1, config.budget + 1):
         try:
-            turn = agent.act(_trim(messages, config.context_chars_max), last)
+            context = _trim(messages, config.context_chars_max) if config.trim_context else list(messages)
+            turn = agent.act(context, last)
         except Exception as exc:  # an agent bug or a client failure is this turn's API error, not the run's end
             LOG.warning("%s on %s, iteration %d: %s: %s", agent.name, scene.scene_id, k, type(exc).__name__, exc)
             turn = AgentTurn(text="", calls=[], api_error=f"agent error: {type(exc).__name__}: {exc}")
@@ -130,15 +150,21 @@ def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: Epi
     categorical = scene.problem_type in ("comparison", "observation")
     answered = answer_iteration is not None
     predicted = toolbox.submitted if answered else None
-    correct = answered and is_correct(predicted, scene.answer, abs_tol, rel_tol, categorical)
+    strict = answered and is_correct(predicted, scene.answer, abs_tol, rel_tol, categorical)
+    paper = answered and paper_correct(predicted, scene.answer, abs_tol, rel_tol)
+    correct = paper if PROTOCOLS[config.protocol].matcher == "paper" else strict
     graded = score_answer(predicted, scene.answer, abs_tol, rel_tol, categorical) if answered else 0.0
     names = {o.object_id: o.name for o in scene.objects}
-    rule = None if correct or not answered else regrade(predicted, scene.answer, names,
-                                                         scene.extra.get("answer_synonyms"))
+    synonyms = scene.extra.get("answer_synonyms")
+    rule = None if strict or not answered else regrade(predicted, scene.answer, names, synonyms)
+    classes = normalisation_classes(predicted, scene.answer, names, synonyms) if answered else {}
     row = {"scene": scene.scene_id, "scene_number": scene.number, "category": scene.category,
+           "category_source": scene.extra.get("category_source", "metadata"),
            "topic": scene.extra.get("topic", ""), "problem_type": scene.problem_type, "budget": config.budget,
-           "answered": answered, "answer_iteration": answer_iteration, "iterations_used": len(turns),
-           "predicted": predicted, "truth": scene.answer, "correct": bool(correct), "graded": graded,
-           "regrade_rule": rule, "correct_after_regrade": bool(correct or rule)}
+           "protocol": config.protocol, "answered": answered, "answer_iteration": answer_iteration,
+           "iterations_used": len(turns), "predicted": predicted, "truth": scene.answer,
+           "correct": bool(correct), "correct_strict": bool(strict), "correct_paper": bool(paper),
+           "graded": graded, "regrade_rule": rule, "normalisation": classes,
+           "correct_after_regrade": bool(strict or rule)}
     row.update(episode_metrics(scene, turns, config.budget, answer_iteration, graded))
     return row

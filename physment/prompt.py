@@ -84,7 +84,8 @@ def system_prompt() -> str:
             "until you measure it: apply forces, step time, read states, change the scene, then answer.")
 
 
-def build_prompt(toolbox: ToolBox, budget: int, prompting: str = "zero-shot", brief_api: bool = False) -> str:
+def build_prompt(toolbox: ToolBox, budget: int, prompting: str = "zero-shot", brief_api: bool = False,
+                 tools: tuple[str, ...] | None = None) -> str:
     if prompting not in PROMPTING:
         raise ValueError(f"prompting must be one of {PROMPTING}, got {prompting!r}")
     scene, lab = toolbox.scene, toolbox.lab
@@ -94,7 +95,7 @@ def build_prompt(toolbox: ToolBox, budget: int, prompting: str = "zero-shot", br
         f"## Objects\n{_objects(toolbox)}",
         "## Conventions\nSI units. Right-handed world frame; " + _axes(lab.gravity) +
         f". Simulation timestep: {lab.timestep_s:g} s. Object ids are the numbers above.",
-        "## Tools\nSI units, world frame; vectors are [x, y, z] lists.\n" + api_listing(brief_api),
+        "## Tools\nSI units, world frame; vectors are [x, y, z] lists.\n" + api_listing(brief_api, tools),
         f"## Budget\nYou have at most {budget} iterations (replies). Each reply may call several tools, run in "
         "order; their results come back in the next message. If you have not called `answer` by the last "
         "iteration, the episode counts as wrong.",

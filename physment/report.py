@@ -1,9 +1,10 @@
 """`physment report RUN_DIR`: report.md, report.html, plots/*.png and tables/*.csv (the suite's report
-conventions), from RUN_DIR/results.jsonl alone.
+conventions), from RUN_DIR/results.jsonl alone (older ledgers included: see paper_tables.upgrade_row).
 
-Tables: accuracy and the six dimensions with the Final Score per model, prompting and budget; accuracy per
-category (the heatmap); failure-mode counts; regrade counts per rule. Plots: the category heatmap in the
-paper's colour buckets and accuracy against budget."""
+In the paper's layout first: Table 2 (accuracy per model x budget, under the paper's Eq. 4 and the strict
+matcher side by side), Figure 2 (the category heatmap in the paper's colour buckets and cell order), Tables
+3/5 (the six dimensions and the Final Score averaged over budgets). Then this project's: the dimensions per
+budget, accuracy per problem type, failure modes, the normalisation classes and accuracy against budget."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from matplotlib.colors import BoundaryNorm, ListedColormap  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from physment.metrics import HELD_OUT_CATEGORIES, final_score  # noqa: E402
+from physment.paper_tables import (PAPER_BUDGETS, accuracy_by_budget, category_table, dimensions_table, model_label,  # noqa: E402
+                                   normalisation_table, upgrade_row)
 from physment.runner import read_results  # noqa: E402
 from physment.scoring import REGRADE_RULES  # noqa: E402
 from reacthuman.scoring.render import (Heading, Image, Paragraph, atomic_write_text, render_html,  # noqa: E402
@@ -36,8 +39,7 @@ class ReportError(ValueError):
     pass
 
 
-def _model(r: dict) -> str:
-    return f"{r['agent']} ({r['prompting']})"
+_model = model_label
 
 
 def _groups(rows: list[dict], key) -> dict:
@@ -62,17 +64,6 @@ def scores_table(rows: list[dict]) -> Table:
                  note="C graded correctness, E efficiency, G groundedness, V action validity, R reasoning "
                       f"diversity, G' accuracy on held-out categories ({', '.join(HELD_OUT_CATEGORIES)}); "
                       "FS = 100 (0.40 C + 0.15 E + 0.15 G + 0.10 V + 0.10 R + 0.10 G').")
-
-
-def category_table(rows: list[dict]) -> Table:
-    cats = sorted({r["category"] for r in rows})
-    body = []
-    for model, rs in _groups(rows, _model).items():
-        by_cat = _groups(rs, lambda r: r["category"])
-        body.append([model] + [sum(x["correct"] for x in by_cat[c]) / len(by_cat[c]) if c in by_cat else None
-                               for c in cats])
-    return Table("categories", "Accuracy per category (averaged over budgets)", ["model"] + cats, body,
-                 formats={c: "pct" for c in cats})
 
 
 def problem_type_table(rows: list[dict]) -> Table:
@@ -125,6 +116,7 @@ def accuracy_vs_budget(rows: list[dict], path: Path) -> Path:
         xs = list(by_budget)
         ax.plot(xs, [100 * sum(x["correct"] for x in by_budget[b]) / len(by_budget[b]) for b in xs],
                 marker="o", label=model)
+    ax.set_xticks(sorted(set(PAPER_BUDGETS) | {int(r["budget"]) for r in rows}))
     ax.set_xlabel("iteration budget I_max")
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(-2, 102)
@@ -136,25 +128,31 @@ def accuracy_vs_budget(rows: list[dict], path: Path) -> Path:
 
 def write_report(run_dir: str | Path, out_dir: str | Path | None = None) -> Path:
     run_dir = Path(run_dir)
-    rows = read_results(run_dir)
+    rows = [upgrade_row(r) for r in read_results(run_dir)]
     if not rows:
         raise ReportError(f"{run_dir}: no results.jsonl rows to report")
     out = Path(out_dir) if out_dir else run_dir
-    tables = [scores_table(rows), category_table(rows), problem_type_table(rows),
-              _count_table(rows, "failure_modes", "Failure modes (episodes not fully correct)", FAILURE_MODES,
-                           lambda r, lab: lab in (r.get("failure_modes") or [])),
-              _count_table(rows, "regrade", "Regraded from fail to pass, per rule", REGRADE_RULES,
-                           lambda r, lab: r.get("regrade_rule") == lab)]
-    heat = heatmap(tables[1], out / "plots" / "category_heatmap.png")  # tables: scores, categories, types, ...
+    acc_paper, acc_strict = accuracy_by_budget(rows, "correct_paper", "paper"), accuracy_by_budget(
+        rows, "correct_strict", "strict")
+    cats, dims = category_table(rows), dimensions_table(rows)
+    ours = [scores_table(rows), problem_type_table(rows),
+            _count_table(rows, "failure_modes", "Failure modes (episodes not fully correct)", FAILURE_MODES,
+                         lambda r, lab: lab in (r.get("failure_modes") or [])),
+            _count_table(rows, "regrade", "Regraded from fail to pass, per rule (first rule that applies)",
+                         REGRADE_RULES, lambda r, lab: r.get("regrade_rule") == lab),
+            normalisation_table(rows)]
+    heat = heatmap(cats, out / "plots" / "category_heatmap.png")
     curve = accuracy_vs_budget(rows, out / "plots" / "accuracy_vs_budget.png")
-    for t in tables:
+    for t in [acc_paper, acc_strict, cats, dims, *ours]:
         atomic_write_text(out / "tables" / f"{t.name}.csv", table_csv(t))
-    blocks = [Paragraph(f"{len(rows)} episodes from {run_dir / 'results.jsonl'}. Accuracy is strict; the regrade "
-                        "column applies the four equivalence rules separately."),
-              Heading("Scores"), tables[0], Heading("Categories"), tables[1],
-              Image(os.path.relpath(heat, out), "Accuracy per category"), tables[2],
-              Image(os.path.relpath(curve, out), "Accuracy against budget"),
-              Heading("Failure modes"), tables[3], Heading("Regrade"), tables[4]]
+    protocols = sorted({r["protocol"] for r in rows})
+    blocks = [Paragraph(f"{len(rows)} episodes from {run_dir / 'results.jsonl'} (protocol: {', '.join(protocols)}). "
+                        "Each answer is scored by both matchers; `correct` is the run's protocol's verdict."),
+              Heading("Table 2: accuracy per model and budget"), acc_paper, acc_strict,
+              Heading("Figure 2: accuracy per category"), cats, Image(os.path.relpath(heat, out), "Accuracy per category"),
+              Heading("Tables 3 and 5: the scoring dimensions"), dims,
+              Heading("Per budget"), ours[0], ours[1], Image(os.path.relpath(curve, out), "Accuracy against budget"),
+              Heading("Failure modes"), ours[2], Heading("Answer normalisation"), ours[3], ours[4]]
     atomic_write_text(out / "report.md", render_markdown("PhysMent report", blocks))
     atomic_write_text(out / "report.html", render_html("PhysMent report", blocks))
     return out / "report.md"

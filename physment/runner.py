@@ -18,8 +18,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from physment.agents import ModelAgent, OracleAgent
-from physment.episode import EpisodeConfig, run_episode
-from physment.scene import Scene, load_scenes
+from physment.cells import assign_cells, load_cell_map
+from physment.episode import protocol_config, run_episode
+from physment.lab import LabError
+from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS
+from physment.scene import Scene, load_scenes_lenient, problem_line
 
 LOG = logging.getLogger(__name__)
 RESULTS_FILE = "results.jsonl"
@@ -41,11 +44,21 @@ class RunConfig:
     tool_mode: str = "auto"
     all_scenes: bool = False  # also scenes whose smallest assigned budget is above this budget
     limit: int | None = None
-    max_tokens: int = 512
+    max_tokens: int | None = None  # None: the protocol's (strict 512; paper: the preset's own limit)
     brief_api: bool = False
+    protocol: str = DEFAULT_PROTOCOL
+    cell_map: Path | None = None  # scene id -> cell, overriding metadata and inference
+    # filled by run(): 'Scene<N>: why' for each scene that could not be loaded or compiled (skipped, not fatal)
+    skipped: list[str] = dataclasses.field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.scenes, self.out = Path(self.scenes), Path(self.out)
+        if self.protocol not in PROTOCOLS:
+            raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
+        if self.max_tokens is not None and int(self.max_tokens) < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
+        if self.cell_map is not None and not Path(self.cell_map).is_file():
+            raise ValueError(f"cell_map {self.cell_map} is not a file")
         if not self.agent:
             raise ValueError("agent must be a name (oracle, local, or a model preset)")
         if int(self.budget) < 1:
@@ -63,7 +76,8 @@ def safe_name(name: str) -> str:
 
 
 def episode_key(row: dict) -> tuple:
-    return (row["scene"], row["agent"], int(row["budget"]), row["prompting"])
+    # rows from runs before protocols existed were run under the strict protocol
+    return (row["scene"], row["agent"], int(row["budget"]), row["prompting"], row.get("protocol", DEFAULT_PROTOCOL))
 
 
 def read_results(run_dir: Path) -> list[dict]:
@@ -103,7 +117,7 @@ def append_row(run_dir: Path, row: dict) -> None:
 @contextlib.contextmanager
 def make_agent(cfg: RunConfig) -> Iterator[Any]:
     if cfg.agent == "oracle":
-        yield OracleAgent()
+        yield OracleAgent(tools=PROTOCOLS[cfg.protocol].tools)
         return
     from reacthuman.llm import make_client  # the shared model clients; the local model is the default
 
@@ -112,12 +126,23 @@ def make_agent(cfg: RunConfig) -> Iterator[Any]:
     except (ValueError, FileNotFoundError) as exc:
         raise RunError(f"agent {cfg.agent!r}: {exc}") from exc
     with client:
-        yield ModelAgent(client, cfg.agent, tool_mode=cfg.tool_mode, max_tokens=cfg.max_tokens)
+        yield ModelAgent(client, cfg.agent, tool_mode=cfg.tool_mode, max_tokens=effective_max_tokens(cfg),
+                         tools=PROTOCOLS[cfg.protocol].tools)
 
 
-def selected_scenes(cfg: RunConfig) -> list[Scene]:
-    scenes = load_scenes(cfg.scenes)
-    if not cfg.all_scenes:
+def effective_max_tokens(cfg: RunConfig) -> int | None:
+    return cfg.max_tokens if cfg.max_tokens is not None else PROTOCOLS[cfg.protocol].max_tokens
+
+
+def selected_scenes(cfg: RunConfig, skipped: list[str] | None = None) -> list[Scene]:
+    """The scenes this run covers; folders that do not load are appended to `skipped` ('Scene<N>: why')."""
+    scenes, problems = load_scenes_lenient(cfg.scenes)
+    for line in problems:
+        LOG.info("skipped %s", line)  # the caller reports them (the command line prints each)
+    if skipped is not None:
+        skipped += problems
+    assign_cells(scenes, load_cell_map(cfg.cell_map) if cfg.cell_map else None)
+    if not (cfg.all_scenes or PROTOCOLS[cfg.protocol].all_scenes):
         skipped = [s.scene_id for s in scenes if cfg.budget < min(s.budgets)]
         if skipped:
             LOG.info("budget %d is below the smallest budget of %d scene(s) (--all-scenes runs them too); "
@@ -129,24 +154,35 @@ def selected_scenes(cfg: RunConfig) -> list[Scene]:
 def run(cfg: RunConfig) -> list[dict]:
     """Run the missing episodes; returns the rows written by this call."""
     cfg.out.mkdir(parents=True, exist_ok=True)
-    scenes = selected_scenes(cfg)
+    skipped = cfg.skipped
+    skipped.clear()
+    scenes = selected_scenes(cfg, skipped)
     done = {episode_key(r) for r in read_results(cfg.out)}
-    todo = [s for s in scenes if (s.scene_id, cfg.agent, cfg.budget, cfg.prompting) not in done]
+    todo = [s for s in scenes if (s.scene_id, cfg.agent, cfg.budget, cfg.prompting, cfg.protocol) not in done]
     written: list[dict] = []
     if not todo:
         LOG.info("nothing to run: all %d episode(s) are in %s", len(scenes), cfg.out / RESULTS_FILE)
         return written
-    ep_cfg = EpisodeConfig(budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api)
+    ep_cfg = protocol_config(cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api)
     with make_agent(cfg) as agent:
         with open(cfg.out / INVOCATIONS_FILE, "a", encoding="utf-8") as fh:
             fh.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                                  "agent": cfg.agent, "tool_mode": getattr(agent, "tool_mode", None),
                                  "budget": cfg.budget, "prompting": cfg.prompting, "scenes": str(cfg.scenes),
-                                 "episodes_to_run": len(todo), "max_tokens": cfg.max_tokens}) + "\n")
+                                 "protocol": cfg.protocol, "episodes_to_run": len(todo),
+                                 "max_tokens": effective_max_tokens(cfg), "skipped_scenes": skipped}) + "\n")
         for scene in todo:
-            row, transcript = run_episode(scene, agent, ep_cfg)
+            try:
+                row, transcript = run_episode(scene, agent, ep_cfg)
+            except LabError as exc:  # the scene's MJCF does not compile: reported by name, the run goes on
+                line = problem_line(scene.folder, exc)
+                LOG.info("skipped %s", line)
+                skipped.append(line)
+                continue
             row["agent"] = cfg.agent
-            rel = Path("transcripts") / safe_name(cfg.agent) / f"b{cfg.budget}" / cfg.prompting / f"{scene.scene_id}.json"
+            proto_dir = [] if cfg.protocol == DEFAULT_PROTOCOL else [cfg.protocol]  # strict keeps the old layout
+            rel = Path("transcripts", safe_name(cfg.agent), f"b{cfg.budget}", cfg.prompting, *proto_dir,
+                       f"{scene.scene_id}.json")
             row["transcript"] = str(rel)
             write_atomic(cfg.out / rel, json.dumps(transcript, indent=1, default=float) + "\n")
             append_row(cfg.out, row)

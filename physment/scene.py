@@ -7,6 +7,7 @@ lists. Fields this project adds (category axes, reference solution, tolerance) a
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import re
@@ -42,6 +43,7 @@ class SceneObject:
     name: str
     permissions: dict[str, bool]
     hidden: bool = False
+    raw_permissions: dict = dataclasses.field(default_factory=dict)  # as written (for `physment check`)
 
     def allowed(self, attribute: str) -> bool:
         return bool(self.permissions.get(attribute, False))
@@ -61,6 +63,7 @@ class Scene:
     objects: list[SceneObject]
     xml_text: str
     extra: dict = dataclasses.field(default_factory=dict)
+    problem_type_declared: bool = True  # False: the metadata names none (physment.cells infers it)
 
     @property
     def scene_id(self) -> str:
@@ -79,10 +82,11 @@ class Scene:
         return next((o for o in self.objects if o.object_id == oid), None)
 
 
-def _permissions_for(perms: dict, key: str, oid: str) -> dict:
+def _permissions_for(perms: dict, key: str, oid: str, path: Path | str) -> dict:
     for candidate in (f"{key}_permissions", key, f"object_{oid}_permissions", f"object_{oid}", oid):
-        if isinstance(perms.get(candidate), dict):
-            return perms[candidate]
+        value = literal_field(perms.get(candidate), f"object_permissions.{candidate}", path)
+        if isinstance(value, dict):
+            return value
     return {}
 
 
@@ -131,25 +135,53 @@ def load_scene(folder: str | Path) -> Scene:
         meta = json.loads(json_path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise SceneError(f"{json_path}: not valid JSON ({exc})") from exc
-    return parse_scene(meta, xml_path.read_text(encoding="utf-8"), number, folder, json_path)
+    except UnicodeDecodeError as exc:
+        raise SceneError(f"{json_path}: not UTF-8 text ({exc.reason})") from exc
+    return parse_scene(meta, xml_path.read_text(encoding="utf-8", errors="replace"), number, folder, json_path)
+
+
+def literal_field(value: object, field: str, path: Path | str) -> object:
+    """A field that the published scenes sometimes store as a string holding a JSON or Python literal
+    (`"{'scene_name': ...}"`): parsed with json, else ast.literal_eval (a literal parser, never eval)."""
+    if not isinstance(value, str) or not value.strip().startswith(("{", "[")):
+        return value
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        pass
+    try:
+        return ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
+        raise SceneError(f"{path}: field '{field}' is a string that is neither JSON nor a Python literal "
+                         f"({type(exc).__name__}: {exc})") from exc
 
 
 def parse_scene(meta: dict, xml_text: str, number: int, folder: Path, json_path: Path | str = "<scene>") -> Scene:
     """A Scene from its metadata dict and MJCF text (what load_scene reads from the two files)."""
     if not isinstance(meta, dict):
         raise SceneError(f"{json_path}: top level must be an object")
+    meta = dict(meta)
+    for field in ("metadata", "objects", "object_permissions"):
+        if field in meta:
+            meta[field] = literal_field(meta[field], field, json_path)
     md = meta.get("metadata") or {}
+    if not isinstance(md, dict):
+        raise SceneError(f"{json_path}: field 'metadata' must be an object, got {type(md).__name__}")
     if "answer" not in meta:
         raise SceneError(f"{json_path}: missing field 'answer'")
     task = md.get("task") or meta.get("task")
     if not task:
         raise SceneError(f"{json_path}: missing field 'metadata.task'")
     problem_type = str(md.get("problem_type", meta.get("problem_type", "calculation"))).strip().lower()
+    declared_type = bool(md.get("problem_type") or meta.get("problem_type")) and problem_type in PROBLEM_TYPES
     perms = meta.get("object_permissions") or {}
+    if not isinstance(perms, dict):
+        raise SceneError(f"{json_path}: field 'object_permissions' must be an object, got {type(perms).__name__}")
     objects = []
     for key, oid, name in _registry(meta, json_path):
-        canon, hidden = _canonical_permissions(_permissions_for(perms, key, oid))
-        objects.append(SceneObject(oid, name, canon, hidden))
+        raw = _permissions_for(perms, key, oid, json_path)
+        canon, hidden = _canonical_permissions(raw)
+        objects.append(SceneObject(oid, name, canon, hidden, dict(raw)))
     known = {"metadata", "answer", "expected_behavior", "reasoning", "number_of_objects", "objects",
              "object_permissions"}
     extra = {k: v for k, v in meta.items() if k not in known}
@@ -158,7 +190,8 @@ def parse_scene(meta: dict, xml_text: str, number: int, folder: Path, json_path:
                  problem_type=problem_type, description=str(md.get("description", "")),
                  answer=meta["answer"], expected_behavior=str(meta.get("expected_behavior", "")),
                  reasoning=str(meta.get("reasoning", "")), objects=objects,
-                 xml_text=xml_text, extra=extra)
+                 xml_text=xml_text, extra=extra,
+                 problem_type_declared=declared_type)
 
 
 def scene_folders(root: str | Path) -> list[Path]:
@@ -177,3 +210,23 @@ def load_scenes(root: str | Path) -> list[Scene]:
     if not scenes:
         raise SceneError(f"{root}: no Scene<N> folders")
     return scenes
+
+
+def problem_line(folder: Path, message: object) -> str:
+    """'Scene<N>: <reason>' on one line, paths inside the folder shortened to the file name."""
+    text = " ".join(str(message).replace(f"{folder}/", "").replace(str(folder), folder.name).split())
+    return f"{folder.name}: {text}"
+
+
+def load_scenes_lenient(root: str | Path) -> tuple[list[Scene], list[str]]:
+    """(scenes that load, one line per folder that does not: 'Scene<N>: <the parser's reason>').
+    A broken scene in a published set is reported and skipped; it never stops the others."""
+    scenes, problems = [], []
+    for folder in scene_folders(root):
+        try:
+            scenes.append(load_scene(folder))
+        except SceneError as exc:
+            problems.append(problem_line(folder, exc))
+    if not scenes and not problems:
+        raise SceneError(f"{root}: no Scene<N> folders")
+    return scenes, problems

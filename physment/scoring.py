@@ -183,6 +183,18 @@ def rule_partial_formatting(predicted: object, truth: object) -> bool:
 REGRADE_RULES = ("object_id_alias", "trivial_rounding", "conceptual_description", "partial_formatting")
 
 
+def normalisation_classes(predicted: object, truth: object, object_names: dict[str, str] | None = None,
+                          synonyms: dict[str, tuple[str, ...]] | None = None) -> dict[str, bool]:
+    """Every one of the four pre-registered classes the answer falls into (not only the first), recorded per
+    answer so a report can count each class whatever matcher decided the verdict."""
+    if predicted is None:
+        return {rule: False for rule in REGRADE_RULES}
+    return {"object_id_alias": rule_object_id_alias(predicted, truth, object_names),
+            "trivial_rounding": rule_trivial_rounding(predicted, truth),
+            "conceptual_description": rule_conceptual_description(predicted, truth, synonyms),
+            "partial_formatting": rule_partial_formatting(predicted, truth)}
+
+
 def regrade(predicted: object, truth: object, object_names: dict[str, str] | None = None,
             synonyms: dict[str, tuple[str, ...]] | None = None) -> str | None:
     """The first regrade rule under which a strictly-failed answer passes, or None."""

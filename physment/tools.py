@@ -43,8 +43,9 @@ class ToolResult:
 class ToolBox:
     """The 26 tools over one scene. `answer` is recorded in `self.submitted` and ends the episode."""
 
-    def __init__(self, scene: Scene, lab: Lab | None = None) -> None:
+    def __init__(self, scene: Scene, lab: Lab | None = None, allowed: tuple[str, ...] | None = None) -> None:
         self.scene = scene
+        self.allowed = allowed  # None: every tool; else the protocol's tool set (others are unknown tools)
         self.lab = lab or Lab(scene.xml_text, assets_dir=str(scene.folder))
         self.revealed: set[str] = set()
         self.submitted: object = None
@@ -103,6 +104,8 @@ class ToolBox:
         if self.answered:
             return ToolResult(name, arguments, False, {"error": "the episode has ended (answer was submitted)"})
         try:
+            if self.allowed is not None and name not in self.allowed:
+                raise LabError(f"unknown tool {name!r} (one of: {', '.join(self.allowed)})")
             args = check_args(name, arguments)
             result = getattr(self, f"_t_{name}")(**args)
         except LabError as exc:

@@ -1,4 +1,5 @@
-"""The 26 tools: names, arguments, descriptions (with units and frames), and argument checking.
+"""The paper's 26 tools (`answer` among them) and this project's `reset_sim`: names, arguments, descriptions
+(with units and frames), and argument checking.
 
 One table serves the prompt's API listing, the JSON schemas for native tool calling, and validation, so the
 three never disagree."""
@@ -197,16 +198,21 @@ def call_schema(spec: ToolSpec) -> dict:
             "properties": {"tool": {"const": spec.name}, "arguments": arguments_schema(spec)}}
 
 
-def openai_tools() -> list[dict]:
+def tools_named(names: tuple[str, ...] | None = None) -> tuple[ToolSpec, ...]:
+    """The specs of the named tools in the API's order (all of them for None)."""
+    return TOOLS if names is None else tuple(t for t in TOOLS if t.name in names)
+
+
+def openai_tools(names: tuple[str, ...] | None = None) -> list[dict]:
     """The tool list in the chat-completions `tools` format."""
     return [{"type": "function", "function": {"name": t.name, "description": t.doc,
-                                               "parameters": arguments_schema(t)}} for t in TOOLS]
+                                               "parameters": arguments_schema(t)}} for t in tools_named(names)]
 
 
-def api_listing(brief: bool = False) -> str:
+def api_listing(brief: bool = False, names: tuple[str, ...] | None = None) -> str:
     """The tool API as prompt text, one tool per line (brief: signatures only, for small contexts)."""
     lines = []
-    for t in TOOLS:
+    for t in tools_named(names):
         sig = ", ".join(a.name if a.required else f"{a.name}?" for a in t.args)
         lines.append(f"- {t.name}({sig})" + ("" if brief else f": {t.doc}"))
     return "\n".join(lines)

@@ -79,9 +79,11 @@ class Template:
 
 
 def all_templates() -> list[Template]:
-    from physment.scenegen import t_creation, t_hard, t_hidden, t_standard  # template modules register here
+    from physment.scenegen import t_cells, t_creation, t_hard, t_hidden, t_measure, t_standard  # they register here
 
-    return t_standard.TEMPLATES + t_hard.TEMPLATES + t_creation.TEMPLATES + t_hidden.TEMPLATES
+    # appended in this order so the scenes of older templates keep their numbers (and ledgers stay comparable)
+    return (t_standard.TEMPLATES + t_hard.TEMPLATES + t_creation.TEMPLATES + t_hidden.TEMPLATES +
+            t_measure.TEMPLATES + t_cells.TEMPLATES)
 
 
 def template(name: str) -> Template:
@@ -91,9 +93,20 @@ def template(name: str) -> Template:
     raise KeyError(f"no scene template named {name!r}")
 
 
-def reference_solver(scene: Scene) -> Solver:
-    """The reference solution of a generated scene; KeyError if the scene has none."""
+def paper_solvers() -> dict[str, Callable[[dict], Solver]]:
+    """Template name -> a reference using only the paper's 26 tools, for templates whose own resets the lab."""
+    from physment.scenegen import t_hard, t_hidden
+
+    return {**t_hard.PAPER_SOLVERS, **t_hidden.PAPER_SOLVERS}
+
+
+def reference_solver(scene: Scene, tools: tuple[str, ...] | None = None) -> Solver:
+    """The reference solution of a generated scene (one within `tools` when the template has such a variant);
+    KeyError if the scene has none."""
     ref = scene.extra.get("reference_solution")
     if not isinstance(ref, dict) or "template" not in ref:
         raise KeyError(f"{scene.scene_id} has no reference solution")
-    return template(ref["template"]).solve(dict(ref.get("params") or {}))
+    params = dict(ref.get("params") or {})
+    if tools is not None and "reset_sim" not in tools and ref["template"] in paper_solvers():
+        return paper_solvers()[ref["template"]](params)
+    return template(ref["template"]).solve(params)

@@ -93,12 +93,15 @@ def _hpush_build(p: dict) -> Draft:
                  "Friction slows the striker, the collision passes momentum on, friction stops the struck block.")
 
 
-def _hpush_solve(p: dict):
+def _hpush_solve(p: dict, by_hand: bool = False):
     r = yield [call("find_objects")]
     oid = _unlisted(r[0], {"1"})
+    # by hand (the paper's 26 tools have no reset_sim): both blocks teleported back, at rest
+    restore = [call("move_object", object_id=1, x=0, y=0, z=0.1),
+               call("move_object", object_id=oid, x=0.5, y=0, z=0.1)] if by_hand else [call("reset_sim")]
 
     def probe(v: float) -> list[dict]:
-        return [call("reset_sim"), call("set_velocity", object_id=1, velocity_vector=[v, 0, 0]),
+        return [*restore, call("set_velocity", object_id=1, velocity_vector=[v, 0, 0]),
                 call("step", duration=4.0), call("get_displacement", object_id=oid)]
 
     lo, hi = yield from bisect(probe, lambda res: res[-1]["distance_m"] > p["distance"], 0.0, 15.0, turns=4)
@@ -173,3 +176,6 @@ TEMPLATES = [
     _t("raise_and_drop", "Hard", "Multi", "scene_manipulation", "energy", "calculation",
        [{"raise": h} for h in (0.5, 1.0, 1.5, 2.0, 3.0)], _raise_build, _raise_solve),
 ]
+
+# references with the paper's 26 tools only (no reset_sim), for `--protocol paper`; keys stay the stored ones
+PAPER_SOLVERS = {"hidden_push": lambda p: _hpush_solve(p, by_hand=True)}
