@@ -15,7 +15,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run an assistant with a human over a task folder (resumable)")
     r.add_argument("--tasks", type=Path, default=default_tasks_dir())
-    r.add_argument("--assistant", required=True, help="oracle | silent | wrong | llm:<model>")
+    r.add_argument("--assistant", required=True, help="oracle | silent | wrong | early | blind | llm:<model>")
     r.add_argument("--human", default="scripted", help="scripted | llm:<model>")
     r.add_argument("--out", type=Path, required=True, help="RUN_DIR")
     r.add_argument("--memory", action="store_true", help="memory-augmentation ablation (a factual ledger)")
@@ -25,11 +25,19 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--bags", action="store_true", help="also record each episode as rosbag2 in RUN_DIR/bags/")
     r.add_argument("--body", choices=("capsule", "cmu"), default="capsule",
                    help="the human's body: primitives capsules or dm_control's CMU humanoid")
+    mx = sub.add_parser("matrix", help="every assistant with every human: pass rate and MCR per pairing")
+    mx.add_argument("--tasks", type=Path, default=default_tasks_dir())
+    mx.add_argument("--assistants", required=True, help="comma-separated assistant names")
+    mx.add_argument("--humans", default="scripted", help="comma-separated human names")
+    mx.add_argument("--out", type=Path, required=True, help="folder of one run folder per pairing")
+    mx.add_argument("--only", default="", help="only task ids starting with this")
+    mx.add_argument("--limit", type=int, default=None)
     rep = sub.add_parser("report", help="tables, efficiency, capability chart and error taxonomy of runs")
     rep.add_argument("run_dirs", type=Path, nargs="+")
     st = sub.add_parser("static", help="the static variant: fixed frames and one question per task")
     st.add_argument("--tasks", type=Path, default=default_tasks_dir())
     st.add_argument("--assistant", required=True)
+    st.add_argument("--judge", default="", help="also grade with the frozen LLM judge llm:<model> (beside the key facts)")
     st.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("tasks", help="task packs")
     tsub = t.add_subparsers(dest="tcmd", required=True)
@@ -52,13 +60,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _validate(folder: Path) -> int:
-    from interactiveworld.bench.taskgen import check_admission
+    from interactiveworld.bench.taskgen import blind_violations, check_admission
     from interactiveworld.bench.taskpack import load_packs
 
     packs = load_packs(folder)
     bad = 0
+    admissions = []
     for pack in packs:
         adm = check_admission(pack)
+        admissions.append(adm)
         problems = [name for name, ok in (("a goal is already true at handoff", adm.handoff_all_false),
                                           ("the oracle does not pass", adm.oracle_passed),
                                           ("silent help passes", adm.silent_failed), ("wrong help passes", adm.wrong_failed),
@@ -67,7 +77,10 @@ def _validate(folder: Path) -> int:
             bad += 1
             print(f"{pack.task_id}: REJECTED ({'; '.join(problems)})")
     print(f"{len(packs) - bad}/{len(packs)} tasks admitted")
-    return 1 if bad else 0
+    family_problems = blind_violations(admissions) if len(packs) >= 20 else []  # a family-level check
+    for problem in family_problems:
+        print(f"task set: REJECTED ({problem})")
+    return 1 if bad or family_problems else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,6 +95,12 @@ def main(argv: list[str] | None = None) -> int:
             rows = run_tasks(args.tasks, args.assistant, args.human, args.out, args.memory, render, args.only, args.limit,
                              args.bags, args.body)
             print(f"ran {len(rows)} episodes -> {args.out / 'results.jsonl'}")
+        elif args.cmd == "matrix":
+            from interactiveworld.bench.matrix import matrix_table, run_matrix
+
+            split = lambda v: [x.strip() for x in v.split(",") if x.strip()]  # noqa: E731
+            cells = run_matrix(args.tasks, split(args.assistants), split(args.humans), args.out, args.only, args.limit)
+            print(matrix_table(cells), end="")
         elif args.cmd == "report":
             from interactiveworld.bench.report import write_report
 
@@ -89,8 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "static":
             from interactiveworld.bench.static import run_static
 
-            rows = run_static(args.tasks, args.assistant, args.out)
-            print(f"static accuracy {sum(r['correct'] for r in rows)}/{len(rows)} -> {args.out / 'static.jsonl'}")
+            rows = run_static(args.tasks, args.assistant, args.out, args.judge)
+            extra = (f"; judge {args.judge}: {sum(r['judge_correct'] for r in rows)}/{len(rows)}" if args.judge else "")
+            print(f"static accuracy (key facts) {sum(r['correct'] for r in rows)}/{len(rows)}{extra} -> {args.out / 'static.jsonl'}")
         elif args.cmd == "ros-episode":
             import json
 

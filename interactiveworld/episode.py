@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from interactiveworld.actions.entities import Catalog
 from interactiveworld.actions.executor import Executor
+from interactiveworld.actions.knowledge import HumanKnowledge
 from interactiveworld.actions.parser import ParseFailure, parse_command, parse_speech
 from interactiveworld.actions.primitives import FAILURE_CODES
 from interactiveworld.actions.result import ActionResult
@@ -40,21 +41,18 @@ class EpisodeResult:
     wall_s: float = 0.0
 
 
-def visible_names(world: World, catalog: Catalog) -> tuple[str, ...]:
-    """Names of what stands in the human's room and is not shut away (what their eyes could ground)."""
+def visible_names(world: World, catalog: Catalog, knowledge: HumanKnowledge) -> tuple[str, ...]:
+    """The furniture and doors of the human's room (it knows its home) and the objects its eyes see now
+    (simulator visibility from the head camera, see `world.visibility`)."""
+    if world.blind:
+        return ()
     room = world.apartment.room_at(world.pose.x, world.pose.y)
-    out = []
+    out = set(knowledge.visible)
     for name, e in catalog.entities.items():
         if e.kind in ("fixture", "person") and world.fixtures[name].room == room:
-            out.append(name)
+            out.add(name)
         elif e.kind == "door" and room in world.doors[name].rooms:
-            out.append(name)
-        elif e.kind == "object" and name != world.held:
-            p = world.object_pos(name)
-            r = world.region_of(name)
-            shut = r is not None and r.kind == "R" and world.openable(r.owner) and not world.is_open(r.owner)
-            if world.apartment.room_at(float(p[0]), float(p[1])) == room and not shut:
-                out.append(name)
+            out.add(name)
     return tuple(sorted(out))
 
 
@@ -71,7 +69,24 @@ class Episode:
             from interactiveworld.world.render import EyeCamera
 
             self.camera = EyeCamera(self.world)
-        self.executor = Executor(self.world, self.catalog, frozenset(pack.actions), self._on_frame)
+        self.knowledge = HumanKnowledge()
+        self.executor = Executor(self.world, self.catalog, frozenset(pack.actions), self._on_frame, self.knowledge)
+        self.know_own_things()
+
+    def know_own_things(self) -> None:
+        """The human knows where the things of its own private plan are."""
+        for text in self.pack.private_plan:
+            c = parse_command(text, self.catalog)
+            if isinstance(c, ParseFailure):
+                continue
+            for name in (c.target, c.dest):
+                if name and self.catalog.kind(name) == "object" and not self.knowledge.knows(name):
+                    r = self.world.region_of(name)
+                    self.knowledge.felt(name, r.owner if r is not None else "")
+
+    def hear(self, speech: str) -> None:
+        """The human hears the assistant: where things are, when it says so."""
+        self.knowledge.hear(speech, self.catalog)
 
     def _on_frame(self, label: str) -> None:
         image = self.camera.frame() if self.camera else None
@@ -92,12 +107,21 @@ class Episode:
         return self.executor.run(parsed)
 
     def run_opening(self) -> list[dict]:
+        """The scripted history before handoff. The human does not carry it over: at handoff it knows only
+        what it sees then and the things of its own private plan (recalling the rest is the assistant's job)."""
         out = []
-        for text in self.pack.opening:
-            r = self.execute(text)
-            if not r.ok:
-                raise RuntimeError(f"task {self.pack.task_id}: opening step '{text}' failed: {r.message}")
-            out.append({"phase": "opening", "command": text, **r.to_json()})
+        self.executor.knowledge = None
+        try:
+            for text in self.pack.opening:
+                r = self.execute(text)
+                if not r.ok:
+                    raise RuntimeError(f"task {self.pack.task_id}: opening step '{text}' failed: {r.message}")
+                out.append({"phase": "opening", "command": text, **r.to_json()})
+        finally:
+            self.executor.knowledge = self.knowledge
+        self.knowledge.place_of.clear()
+        self.knowledge.observe(self.world)
+        self.know_own_things()
         return out
 
 
@@ -157,7 +181,10 @@ def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path
                 ep.bag.speech(ep.world.machine.clock_s, "assistant", reply.text)
             if reply.mode == "done":
                 break
-            view = HumanView(pack.blind, select_frames(human_frames), visible_names(ep.world, ep.catalog), last_results)
+            if reply.mode == "speak":
+                ep.hear(reply.text)
+            view = HumanView(pack.blind, select_frames(human_frames), visible_names(ep.world, ep.catalog, ep.knowledge),
+                             last_results)
             decision = human.decide(reply.text if reply.mode == "speak" else None, view)
             if decision.error:
                 res.voided, res.void_reason = True, f"executor: {decision.error}"

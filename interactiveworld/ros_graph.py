@@ -75,7 +75,7 @@ class WorldNode(Node):
         self._publish_report(0, self.pack.handoff, ())
 
     def _publish_report(self, turn: int, report: str, last: tuple) -> None:
-        vis = [] if self.pack.blind else list(visible_names(self.ep.world, self.ep.catalog))
+        vis = list(visible_names(self.ep.world, self.ep.catalog, self.ep.knowledge))
         self.report.publish(_json_msg({"turn": turn, "report": report, "visible": vis, "last_results": list(last)}))
 
     def _on_commands(self, msg: String) -> None:
@@ -84,6 +84,7 @@ class WorldNode(Node):
             return
         if d.get("done"):
             return self._finish()
+        self.ep.hear(d.get("heard", ""))
         results = [self.ep.execute(t) for t in d["commands"]]
         self.n_actions += len(results)
         events = [e for r in results for e in r.events]
@@ -129,6 +130,7 @@ class HumanNode(Node):
             return
         decision = self.human.decide(msg.text or None, HumanView(self.pack.blind, (), self.visible, self.last))
         self.commands.publish(_json_msg({"turn": self.turn, "commands": decision.commands, "speech": decision.speech,
+                                         "heard": msg.text or "",
                                          "from_assistant": decision.from_assistant, "done": bool(decision.error)}))
 
 

@@ -23,7 +23,11 @@ class SpineNode(ContractNode):
                                    graph.JOINT_STATES: self._on_joints, graph.BASE_STATE: self._on_base})
         timeout_s = self.declare("state_timeout_s", 0.1, "robot-state silence (sim s) that drops to damping", positive)
         decimation = self.declare("policy_decimation", 5, "physics steps per control tick (240 Hz physics)", positive)
-        self.spine = Spine(default_config(state_timeout_s=timeout_s, policy_decimation=decimation))
+        feedback = self.declare("base_position_feedback", True,
+                                "walk to the planned displacement using the base's world position (off on a "
+                                "robot without odometry: the plan's command is passed through)")
+        self.spine = Spine(default_config(state_timeout_s=timeout_s, policy_decimation=decimation,
+                                          base_position_feedback=bool(feedback)))
         self.scene_id, self.plan_scene = "", ""
 
     def _on_scene(self, msg) -> None:

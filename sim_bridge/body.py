@@ -33,7 +33,7 @@ from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, EngineConfig, PhysicsEngine, SimRobotState, make_engine,
                                           quat_rotate_inverse_wxyz, quat_rotate_wxyz)
 from reacthuman.sim_bridge.freeze import EpisodePhase, FreezeConfig, FreezeGate, GateState, Phase, PhaseError, Verdict
-from reacthuman.sim_bridge.outcome import Outcome, OutcomeConfig, OutcomeTracker, StepObservation
+from reacthuman.sim_bridge.outcome import Outcome, OutcomeConfig, OutcomeTracker, StepObservation, arm_links
 from reacthuman.sim_bridge.scene_setup import (hand_points, robot_spec_for, set_initial_velocities, validate_for_body,
                                                world_for)
 from reacthuman.sim_bridge.video import VideoRecorder, VideoConfig
@@ -129,7 +129,7 @@ class Body:
         self._robot_links = frozenset(engine.robot_body_names())
         self._hazards = tuple(spec.hazard_bodies)
         self._tracker = OutcomeTracker(self.config.outcome, frozenset(self._hazards), self._robot_links,
-                                       frozenset(link for link, _ in self._hands))
+                                       frozenset(link for link, _ in self._hands), arm_links(self._robot_links))
         self._cmd: tuple[np.ndarray, ...] | None = None
         self._order_cache: dict[tuple[str, ...], np.ndarray] = {}
         self._fault: str | None = None

@@ -103,13 +103,18 @@ class GenesisEngine(PhysicsEngine):
         self._dof_idx = [j.dofs_idx_local[0] for j in joints]
         self._limits = _np(ent.get_dofs_force_range(self._dof_idx)[1])
         self._robot_bodies = tuple(link.name for link in ent.links)
+        self.place_robot(robot)
 
+    def place_robot(self, robot: RobotSpec) -> None:
+        """Put the G1 at `robot`'s base pose and joint angles, at rest, with zero torque (a rebuild costs
+        seconds to a minute; a grid of runs on one plane reuses the scene)."""
+        ent = self._robot_entity
         qpos = _np(ent.get_qpos())
         qpos[0:3] = robot.base_pos_m
         qpos[3:7] = robot.base_quat_wxyz()
         qpos[self._q_idx] = robot.joint_pos_rad
         ent.set_qpos(qpos, zero_velocity=True)
-        self._torques = np.zeros(len(joints))
+        self._torques = np.zeros(len(self._q_idx))
         ent.control_dofs_force(self._torques, self._dof_idx)
 
     # --- time -----------------------------------------------------------------------------------

@@ -5,7 +5,11 @@ the observation window included) and it keeps the running facts. Times in the ou
 t0, the event start. Rules:
 - a hazard "reaches the floor" at its first contact with a non-robot body at a height at most
   `floor_contact_height_m` (the floor plane is z = 0); that contact point is the impact point;
-- the catch connected (`caught`) when a hand link touched a hazard before that hazard reached the floor;
+- a hand link touching a hazard before that hazard reached the floor is a hand contact; the catch holds
+  (`caught`) when that hazard then stays off the floor for `catch_hold_s` and is still in contact with an arm
+  link (hand, wrist, elbow, shoulder: an object cradled on the forearm is held) within the last
+  `hold_contact_recent_s` of that time; a hand contact that does not hold is `deflected` (a touch that did
+  not stop it). The episode does not end at rest while a hold is still being judged;
 - a strike is contact between a hazard and any robot link other than the hands; its impulse is the
   contact force integrated over the `strike_window_s` after that hazard first touched such a link (N s: the
   impact, not the weight of an object later resting on an arm); `struck` when it reaches
@@ -36,10 +40,15 @@ class OutcomeConfig:
     rest_speed_mps: float = 0.05
     rest_ang_speed_radps: float = 0.5
     rest_hold_s: float = 0.25
+    # a catch holds when the object is kept off the floor this long after the first hand contact ...
+    catch_hold_s: float = 0.5
+    # ... and an arm link still touches it within this long before that time (contacts flicker step to step)
+    hold_contact_recent_s: float = 0.1
 
     def __post_init__(self) -> None:
         for name in ("floor_contact_height_m", "strike_min_impulse_ns", "strike_window_s", "fall_pelvis_height_m",
-                     "rest_speed_mps", "rest_ang_speed_radps", "rest_hold_s"):
+                     "rest_speed_mps", "rest_ang_speed_radps", "rest_hold_s", "catch_hold_s",
+                     "hold_contact_recent_s"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0):
                 raise ValueError(f"OutcomeConfig.{name} must be a finite number >= 0, got {value}")
@@ -75,6 +84,9 @@ class Outcome:
     plan_late: bool
     plan_executed: bool
     wrong_scene_plans: tuple[str, ...] = ()
+    # a hand touched a hazard before it reached the floor (caught or deflected); catch_time_s is when
+    hand_contact: bool = False
+    deflected: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -102,8 +114,11 @@ class OutcomeTracker:
     hazards: frozenset[str]
     robot_links: frozenset[str]
     hand_links: frozenset[str]
+    arm_links: frozenset[str] = frozenset()  # links that can hold an object (hands included)
     # measured so far
-    caught_at_s: float | None = None
+    hand_touch_s: dict[str, float] = field(default_factory=dict)  # hazard -> first hand contact before the floor
+    last_arm_contact_s: dict[str, float] = field(default_factory=dict)
+    held_at_s: float | None = None  # when a hold was confirmed (hand contact + catch_hold_s)
     strike_impulse_by_link: dict[str, float] = field(default_factory=dict)
     first_touch_s: dict[str, float] = field(default_factory=dict)  # hazard -> first non-hand robot contact
     first_strike_s: float | None = None
@@ -126,6 +141,7 @@ class OutcomeTracker:
                     self.min_distance_m, self.min_distance_t_s = d, obs.t_s
         for c in obs.contacts:
             self._contact(c, obs, robot_link_positions)
+        self._judge_holds(obs.t_s)
         if self.fall_t_s is None and self._fallen(obs):
             self.fall_t_s = obs.t_s
         resting = all(obs.hazard_speed_mps[h] <= self.config.rest_speed_mps
@@ -142,9 +158,11 @@ class OutcomeTracker:
             hazard, other = c.body_b, c.body_a
         else:
             return
+        if other in self.hand_links or other in self.arm_links:
+            self.last_arm_contact_s[hazard] = obs.t_s
         if other in self.hand_links:
-            if self.caught_at_s is None and hazard not in self.floor_t_s:
-                self.caught_at_s = obs.t_s
+            if hazard not in self.hand_touch_s and hazard not in self.floor_t_s:
+                self.hand_touch_s[hazard] = obs.t_s
         elif other in self.robot_links:
             start_s = self.first_touch_s.setdefault(hazard, obs.t_s)
             if obs.t_s - start_s > self.config.strike_window_s:
@@ -162,6 +180,27 @@ class OutcomeTracker:
                     planar = np.linalg.norm(links[:, :2] - np.asarray(self.impact_point_m[:2]), axis=1)
                     self.clearance_m = float(planar.min())
 
+    def _judge_holds(self, now_s: float) -> None:
+        if self.held_at_s is not None:
+            return
+        for hazard, touch_s in self.hand_touch_s.items():
+            due_s = touch_s + self.config.catch_hold_s
+            if now_s < due_s or self.floor_t_s.get(hazard, math.inf) <= due_s:
+                continue
+            if self.last_arm_contact_s.get(hazard, -math.inf) >= due_s - self.config.hold_contact_recent_s:
+                self.held_at_s = now_s
+                return
+
+    def _hold_pending(self, now_s: float) -> bool:
+        """A hand contact whose hold is not yet judged (the object neither held long enough nor dropped)."""
+        if self.held_at_s is not None:
+            return False
+        return any(now_s < t + self.config.catch_hold_s and h not in self.floor_t_s for h, t in self.hand_touch_s.items())
+
+    @property
+    def first_hand_contact_s(self) -> float | None:
+        return min(self.hand_touch_s.values()) if self.hand_touch_s else None
+
     def _fallen(self, obs: StepObservation) -> bool:
         tilt_cos = -float(obs.projected_gravity[2])  # 1 upright, 0 lying
         return (float(obs.base_pos_m[2]) < self.config.fall_pelvis_height_m
@@ -172,7 +211,8 @@ class OutcomeTracker:
         return float(sum(self.strike_impulse_by_link.values()))
 
     def at_rest(self, now_s: float) -> bool:
-        return self.rest_since_s is not None and now_s - self.rest_since_s >= self.config.rest_hold_s
+        return (self.rest_since_s is not None and now_s - self.rest_since_s >= self.config.rest_hold_s
+                and not self._hold_pending(now_s))
 
     def outcome(self, *, scene_id: str, engine: str, controller_fault: str | None, plan_received: bool,
                 plan_late: bool, plan_executed: bool, wrong_scene_plans: tuple[str, ...]) -> Outcome:
@@ -186,8 +226,8 @@ class OutcomeTracker:
         return Outcome(
             scene_id=scene_id,
             engine=engine,
-            caught=self.caught_at_s is not None,
-            catch_time_s=self.caught_at_s,
+            caught=self.held_at_s is not None,
+            catch_time_s=self.first_hand_contact_s,
             struck=impulse >= self.config.strike_min_impulse_ns and impulse > 0,
             strike_impulse_ns=impulse,
             strike_link=strike_link,
@@ -210,4 +250,14 @@ class OutcomeTracker:
             plan_late=plan_late,
             plan_executed=plan_executed,
             wrong_scene_plans=wrong_scene_plans,
+            hand_contact=bool(self.hand_touch_s),
+            deflected=bool(self.hand_touch_s) and self.held_at_s is None,
         )
+
+
+_ARM_LINK_PARTS = ("shoulder", "elbow", "wrist", "hand")
+
+
+def arm_links(robot_links: frozenset[str]) -> frozenset[str]:
+    """The robot links an object can be held by: the arm chains from shoulder to hand."""
+    return frozenset(n for n in robot_links if any(part in n for part in _ARM_LINK_PARTS))

@@ -126,7 +126,7 @@ def _dds_config(domain: int):
 def dds_sim(domain: int, seconds: float, out: Path, plan: Plan | None) -> None:
     """Serve the DDS episode, then run the same plan with the spine in this process (the path the ROS graph
     takes: a command source called every physics step) from the same start, for comparison."""
-    from reacthuman.control.spine import Spine
+    from reacthuman.control.spine import Spine, default_config
     from reacthuman.control.watchdog import CommandWatchdog
     from reacthuman.sim_bridge.unitree_bridge import SimulatedG1Endpoint, serve_simulated_robot
 
@@ -163,7 +163,7 @@ def dds_sim(domain: int, seconds: float, out: Path, plan: Plan | None) -> None:
     result["final_mode"] = modes[-1]
     endpoint.close()
     harness.reset()
-    spine = Spine()
+    spine = Spine(default_config(base_position_feedback=False))  # as on the robot: no world position
     spine.reset(plan)
     result["in_process"] = asdict(harness.run(spine.command, seconds))
     tmp = out.with_suffix(".tmp")
@@ -173,10 +173,10 @@ def dds_sim(domain: int, seconds: float, out: Path, plan: Plan | None) -> None:
 
 
 def dds_spine(domain: int, seconds: float, plan: Plan | None) -> None:
-    from reacthuman.control.spine import Spine
+    from reacthuman.control.spine import Spine, default_config
     from reacthuman.sim_bridge.unitree_bridge import G1LowLevelLink, drive_spine
 
-    spine = Spine()
+    spine = Spine(default_config(base_position_feedback=False))  # LowState carries no base position
     link = G1LowLevelLink(_dds_config(domain))
     spine.reset(plan)
     # the sim publishes states 0 .. n-1; the last is (n - 1) dt after the first

@@ -18,7 +18,7 @@ from reacthuman.bench.common import Goal, Repeats
 from reacthuman.bench.memory import children, memory_section, tree_peak_rss
 from reacthuman.bench.table import render_markdown, render_text
 
-TOP_LEVEL = {"physics", "render", "transport", "episode", "scenes", "scoring", "memory", "machine", "run"}
+TOP_LEVEL = {"physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking", "machine", "run"}
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +30,8 @@ def report(tmp_path_factory) -> dict:
 
 def test_json_has_every_section_and_the_machine_with_its_load(report):
     assert set(report) == TOP_LEVEL
-    assert tuple(SECTIONS) == ("physics", "render", "transport", "episode", "scenes", "scoring", "memory")
-    for name in ("physics", "render", "transport", "episode", "scenes"):
+    assert tuple(SECTIONS) == ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
+    for name in ("physics", "render", "transport", "episode", "scenes", "tracking"):
         assert report[name] == {"skipped": "not in --sections"}
     m = report["machine"]
     assert m["cpus"] >= 1 and len(m["load_average_start"]) == 3 and m["memory_gib"] > 0

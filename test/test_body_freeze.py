@@ -99,13 +99,13 @@ def finish(tr: OutcomeTracker):
                       plan_executed=True, wrong_scene_plans=())
 
 
-def test_hand_contact_before_the_floor_is_a_catch_and_distance_is_tracked():
+def test_a_hand_touch_that_does_not_stop_it_is_deflected_and_distance_is_tracked():
     tr = tracker()
     tr.update(obs(0.0, 1.5, []), links)
     tr.update(obs(0.1, 1.0, [Contact("hazard", "left_wrist_yaw_link", (0.3, 0.1, 1.0), 5.0)]), links)
     tr.update(obs(0.2, 0.05, [Contact("world", "hazard", (0.5, 0.0, 0.0), 50.0)]), links)
     o = finish(tr)
-    assert o.caught and o.catch_time_s == pytest.approx(0.1)
+    assert not o.caught and o.deflected and o.hand_contact and o.catch_time_s == pytest.approx(0.1)
     assert not o.struck and o.strike_link is None
     assert o.min_hand_object_distance_m == pytest.approx(np.hypot(0.2, 0.0))  # hand at y=±0.2, z=1.0
     assert o.min_distance_time_s == pytest.approx(0.1)
@@ -113,11 +113,33 @@ def test_hand_contact_before_the_floor_is_a_catch_and_distance_is_tracked():
     assert o.clearance_from_impact_m == pytest.approx(0.5)
 
 
+def test_held_off_the_floor_in_the_hands_is_caught_and_rest_waits_for_the_verdict():
+    tr = tracker()
+    hold = [Contact("hazard", "right_wrist_yaw_link", (0.3, 0.0, 1.0), 5.0)]
+    for k in range(8):  # touched at 0.0, held at rest in the hand until 0.7 s
+        tr.update(obs(0.1 * k, 1.0, hold, speed=0.0), links)
+        if k == 3:  # at rest for 0.3 s, but the hold (0.5 s) is not judged yet: the episode must go on
+            assert not tr.at_rest(0.3)
+    assert tr.at_rest(0.7)
+    o = finish(tr)
+    assert o.caught and not o.deflected and o.catch_time_s == pytest.approx(0.0)
+
+
+def test_off_the_floor_but_no_longer_touching_an_arm_is_not_held():
+    tr = tracker()
+    tr.update(obs(0.0, 1.0, [Contact("hazard", "left_wrist_yaw_link", (0.3, 0.1, 1.0), 5.0)]), links)
+    for k in range(1, 8):  # bounced up and away, still in the air at the hold time
+        tr.update(obs(0.1 * k, 1.2, []), links)
+    o = finish(tr)
+    assert not o.caught and o.deflected
+
+
 def test_hand_contact_after_the_floor_is_no_catch():
     tr = tracker()
     tr.update(obs(0.0, 0.02, [Contact("hazard", "world", (0.3, 0.0, 0.0), 5.0)]), links)
     tr.update(obs(0.1, 0.1, [Contact("hazard", "right_wrist_yaw_link", (0.3, 0.0, 0.1), 5.0)]), links)
-    assert not finish(tr).caught
+    o = finish(tr)
+    assert not o.caught and not o.hand_contact and not o.deflected
 
 
 def test_body_contact_is_a_strike_with_its_impulse_and_a_resting_load_is_not_counted():

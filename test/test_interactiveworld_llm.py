@@ -65,3 +65,26 @@ def test_local_model_as_assistant_with_memory_ledger():
     assert turns and all(t["mode"] in ("speak", "wait", "done") for t in turns)
     assert turns[0]["frames"] >= 1  # the handoff view reached the assistant
     assert isinstance(a.ledger, list) and all(isinstance(f, str) for f in a.ledger)
+
+
+def test_static_variant_with_the_frozen_llm_judge_beside_the_key_facts(tmp_path):
+    """The judge's verdicts are recorded beside the key-fact matcher with the frozen prompt's hash; an empty
+    answer is 'insufficient' (a failure) without asking the model. The embedded SmolLM2 is only plumbing here:
+    it is too small to grade (it accepted wrong help too), so no accuracy of it is asserted."""
+    import json
+    import shutil
+
+    from interactiveworld.bench.judge import JUDGE_PROMPT_SHA256, VERDICTS
+    from interactiveworld.bench.taskpack import default_tasks_dir
+    from interactiveworld.cli import main
+
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    shutil.copy(default_tasks_dir() / "guidance-store-0.json", tasks)
+    for name in ("oracle", "silent"):
+        assert main(["static", "--tasks", str(tasks), "--assistant", name, "--judge", "llm:local",
+                     "--out", str(tmp_path / name)]) == 0
+    oracle = json.loads((tmp_path / "oracle" / "static.jsonl").read_text())
+    silent = json.loads((tmp_path / "silent" / "static.jsonl").read_text())
+    assert oracle["correct"] and oracle["judge_verdict"] in VERDICTS and oracle["judge_prompt_sha256"] == JUDGE_PROMPT_SHA256
+    assert not silent["correct"] and silent["judge_verdict"] == "insufficient" and not silent["judge_correct"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 
 import numpy as np
@@ -106,16 +108,19 @@ def test_ik_reaches_reachable_target_and_respects_limits():
 
 def test_hand_path_interpolates_and_records_clamps():
     ik = ArmIK()
-    plan = walk_plan(keyframes=(Keyframe(1.0, (0.2, 0.0, 0.2), (0.2, 0.0, 0.2)),
-                                Keyframe(2.0, (2.0, 0.0, 0.0), (0.2, 0.0, 0.2))))
-    path = build_hand_path(plan, ik, reach_tolerance_m=0.02)
-    assert path.times_s == (0.0, 1.0, 2.0)
+    plan = dataclasses.replace(walk_plan(keyframes=(Keyframe(1.0, (0.2, 0.0, 0.2), (0.2, 0.0, 0.2)),
+                                                    Keyframe(2.0, (2.0, 0.0, 0.0), (0.2, 0.0, 0.2)))),
+                               catch_duration_s=1.5)
+    path = build_hand_path(plan, ik, reach_tolerance_m=0.02, release_s=0.5)
+    # catch_duration 1.5 s: held at the last keyframe until 3.5 s, back at rest 0.5 s later
+    assert path.times_s == (0.0, 1.0, 2.0, 3.5, 4.0)
     assert path.targets_at(0.0)[0] == REST_LEFT_HAND_M
     mid = path.targets_at(0.5)[0]
     assert mid == pytest.approx(tuple(r + 0.1 * s for r, s in zip(REST_LEFT_HAND_M, (1, 0, 1))))
     assert [(c.keyframe_index, c.side) for c in path.clamps] == [(1, "left")]
     clamp = path.clamps[0]
-    assert clamp.distance_m > 1.0 and path.targets_at(5.0)[0] == clamp.reachable_m
+    assert clamp.distance_m > 1.0 and path.targets_at(3.4)[0] == clamp.reachable_m
+    assert path.targets_at(4.0)[0] == REST_LEFT_HAND_M
     assert build_hand_path(walk_plan(), ik, 0.02) is None
 
 
@@ -168,14 +173,22 @@ def test_nan_plan_is_rejected_as_fault(spine, meta):
     assert "NaN or infinite" in spine.status().fault and spine.status().plan_time_s is None
 
 
-def test_joint_targets_clamped_to_limits_and_knee_bend_reported(spine, meta):
-    spine.reset(walk_plan(keyframes=(Keyframe(0.0, (5.0, 5.0, 5.0), (-5.0, -5.0, -5.0), knee_bend=0.3),)))
+def test_joint_targets_clamped_to_limits_and_knee_bend_folds_the_legs(spine, meta):
+    plan = walk_plan(keyframes=(Keyframe(0.0, (5.0, 5.0, 5.0), (-5.0, -5.0, -5.0), knee_bend=0.3),))
+    spine.reset(dataclasses.replace(plan, catch_duration_s=2.0))
     status = spine.status()
-    assert status.knee_bend_ignored and {c.side for c in status.reach_clamps} == {"left", "right"}
+    assert {c.side for c in status.reach_clamps} == {"left", "right"}
     low, high = spine.ik.limits[:, 0], spine.ik.limits[:, 1]
     for k in range(10):
         cmd = spine.command(k / 48, standing_state(meta, k / 48))
         assert np.all(np.asarray(cmd.q) >= low) and np.all(np.asarray(cmd.q) <= high)
+    # knee_bend 0.3 asks past the measured range: clamped to crouch_max_rad
+    assert spine.status().crouch_rad == pytest.approx(spine.config.crouch_max_rad)
+    straight = Spine(default_config())
+    straight.reset(walk_plan())
+    knee = G1_JOINT_NAMES.index("left_knee_joint")
+    bent_q, straight_q = cmd.q[knee], straight.command(0.0, standing_state(meta)).q[knee]
+    assert bent_q - straight_q > spine.config.crouch_max_rad  # folded by about 2a (the policy adds its own)
 
 
 def test_watchdog_damps_before_and_after_a_stream():

@@ -3,6 +3,7 @@ turning, arms. One scene for the module; the robot is put back at its start pose
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -71,7 +72,8 @@ def test_hands_raised_forward_while_walking_does_not_fall(sim, spine):
 
 def test_reachable_hand_targets_reached_within_5cm(sim, spine):
     offsets = ((0.2, 0.0, 0.25), (0.15, -0.05, 0.1))
-    plan = walk(0.0, 0.0, 0.0, 0.0, (Keyframe(1.0, offsets[0], offsets[1]),))
+    # held for catch_duration (2 s) after the keyframe, then the hands would return to rest
+    plan = dataclasses.replace(walk(0.0, 0.0, 0.0, 0.0, (Keyframe(1.0, offsets[0], offsets[1]),)), catch_duration_s=2.0)
     sim.reset()
     spine.reset(plan)
     assert spine.status().reach_clamps == ()

@@ -13,6 +13,7 @@ import numpy as np
 
 from interactiveworld.actions import navigation as nav
 from interactiveworld.actions.entities import Catalog
+from interactiveworld.actions.knowledge import HumanKnowledge
 from interactiveworld.actions.manipulation import ManipulationMixin
 from interactiveworld.actions.parser import Command
 from interactiveworld.actions.primitives import BY_NAME, FAILURE_CODES
@@ -24,21 +25,29 @@ from interactiveworld.world.sim import World
 MANIPULATION_S = 3.0
 LOOK_S = 1.0
 MAX_WAIT_S = 1800.0
+READ_DISTANCE_M = 0.22  # a page held up to read fills most of the view
 
 
 class Executor(ManipulationMixin):
     def __init__(self, world: World, catalog: Catalog | None = None, allowed: frozenset[str] | None = None,
-                 on_frame: Callable[[str], None] | None = None) -> None:
+                 on_frame: Callable[[str], None] | None = None, knowledge: HumanKnowledge | None = None) -> None:
+        """knowledge: what the human knows of where objects are; None = an all-knowing executor (only for
+        testing primitives in isolation: every episode passes one)."""
         self.world = world
         self.catalog = catalog or Catalog(world)
         self.allowed = allowed
         self.on_frame = on_frame
+        self.knowledge = knowledge
+        if knowledge is not None:
+            knowledge.observe(world)
 
     # --- helpers ------------------------------------------------------------------------------------
     def anchor(self, name: str) -> nav.Anchor:
         return nav.anchor_of(self.world, self.catalog.kind(name), name)
 
     def _frame(self, label: str) -> None:
+        if self.knowledge is not None:
+            self.knowledge.observe(self.world)
         if self.on_frame is not None:
             self.on_frame(label)
 
@@ -102,6 +111,8 @@ class Executor(ManipulationMixin):
             if prim.args == "TD" and not cmd.dest:
                 raise Failure("INVALID_TARGET", "no destination named")
             self._check_applicable(cmd)
+            if self.knowledge is not None:
+                self._locate_objects(cmd, res)
             near = {"T": cmd.target, "D": cmd.dest}.get(prim.near, "")
             if near:
                 if auto_navigate:
@@ -112,10 +123,12 @@ class Executor(ManipulationMixin):
             res.message = res.message or f"done: {cmd.verb.replace('_', ' ')} {display(cmd.target)}".strip()
         except Failure as f:
             res.ok, res.code = False, f.code
-            res.message = f"cannot {cmd.verb.replace('_', ' ')} {display(cmd.target)}: " \
+            res.message = f"cannot {cmd.verb.replace('_', ' ')} {self._spoken(cmd.target)}: " \
                           f"{FAILURE_CODES[f.code]}{' (' + f.detail + ')' if f.detail else ''}"
         finally:
             self.stand()
+        if self.knowledge is not None and res.ok:
+            self._remember_moves(cmd)
         if res.ok or res.navigated:
             res.duration_s += self._base_duration(cmd)
         res.events = self.world.pass_time(res.duration_s) if res.duration_s > 0 else []
@@ -131,6 +144,57 @@ class Executor(ManipulationMixin):
         if BY_NAME[cmd.verb].group == "dialogue":
             return 0.0
         return LOOK_S
+
+    def _spoken(self, name: str) -> str:
+        """How the human names a thing: an object it does not know by sight only by its kind ("the book"),
+        so that a refusal never tells the assistant the colour of something the human has not seen."""
+        if (self.knowledge is not None and name and self.catalog.kind(name) == "object"
+                and name != self.world.held and name not in self.knowledge.identified):
+            return self.catalog.entities[name].sub
+        return display(name)
+
+    # --- what the human knows ------------------------------------------------------------------------
+    def _locate_objects(self, cmd: Command, res: ActionResult) -> None:
+        """Every object the command names must be one the human knows where to find; the human walks to
+        where it believes the object is and looks (or feels, when blind) before acting on it."""
+        if cmd.verb == "pick" and cmd.dest:
+            self.knowledge.tell(cmd.target, cmd.dest)  # "pick up the X from the Y" says where X is
+        for name in (cmd.target, cmd.dest):
+            if name and self.catalog.kind(name) == "object" and name != self.world.held:
+                self._locate(name, res)
+
+    def _locate(self, name: str, res: ActionResult) -> None:
+        k, w = self.knowledge, self.world
+        if name in k.visible:
+            return
+        if not k.knows(name):
+            raise Failure("NOT_KNOWN")
+        place = k.believed_place(name)
+        if place and place != name:
+            self.walk_to(self.anchor(place), display(place), res)
+            self._face(place, look=True)
+            self._frame(f"looking for the {self._spoken(name)}")
+            if name in k.visible:
+                return
+            if w.openable(place) and not w.is_open(place):
+                # said whether or not the object is inside: the human only sees a closed door
+                raise Failure("DOOR_CLOSED", f"the {display(place)} is closed")
+        region = w.region_of(name)
+        if place and region is not None and region.owner == place:
+            return  # there, though out of view (under a cover, at the back): the human reaches for it
+        raise Failure("NOT_FOUND", f"the {self._spoken(name)} is not where I expected" if not place
+                      else f"I do not find the {self._spoken(name)} at the {display(place)}")
+
+    def _remember_moves(self, cmd: Command) -> None:
+        """The human knows where it put things and what it felt in a receptacle."""
+        if cmd.verb in ("place_in", "place_on") :
+            self.knowledge.felt(cmd.target, cmd.dest)
+        elif cmd.verb == "put_down":
+            self.knowledge.felt(cmd.target, "")
+        elif cmd.verb == "search":
+            for obj, r in self.world.contents(cmd.target):
+                if r.kind == "R":
+                    self.knowledge.felt(obj, cmd.target)
 
     # --- navigation and perception ------------------------------------------------------------------
     def _do_navigate_to(self, cmd: Command, res: ActionResult) -> None:
@@ -200,6 +264,8 @@ class Executor(ManipulationMixin):
         if o is None or not o.text:
             raise Failure("NOT_READABLE")
         self._face(cmd.target, look=True)
+        if self.on_frame is not None:  # the assistant sees the page held up in front of the eyes
+            self.world.held_up_view(cmd.target, READ_DISTANCE_M, lambda: self.on_frame(f"reading the {display(cmd.target)}"))
         res.info = o.text
         res.message = f"the {display(cmd.target)} says: {o.text}"
 

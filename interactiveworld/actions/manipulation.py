@@ -24,7 +24,7 @@ class ManipulationMixin:
                 raise Failure("ALREADY_IN_STATE", "already holding it")
             if w.held is not None:
                 raise Failure("HANDS_FULL", f"holding the {display(w.held)}")
-            if cmd.dest:
+            if cmd.dest and self.knowledge is None:  # with knowledge, the human walks there and looks
                 r = w.region_of(cmd.target)
                 if r is None or r.owner != cmd.dest:
                     raise Failure("INVALID_TARGET", f"the {display(cmd.target)} is not at the {display(cmd.dest)}")

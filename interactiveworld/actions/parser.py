@@ -34,6 +34,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ("place_in", r"^(?:put|place|store|move|return) (?P<t>.+?) (?:in|into|inside|back in|back into) (?P<d>.+)$"),
     ("place_on", r"^(?:put|place|set|move|return) (?P<t>.+?) (?:on|onto|on top of|back on) (?P<d>.+)$"),
     ("hand_over", r"^(?:hand over|hand|give) (?P<t>.+?) to (?P<d>.+)$"),
+    ("pick", r"^(?:pick|take|grab|get|lift) (?P<t>.+?) (?:up|out)(?: (?:from|out of|off) (?P<d>.+))?$"),
     ("pick", r"^(?:pick up|pick|take|grab|get) (?P<t>.+?)(?: (?:from|out of|off) (?P<d>.+))?$"),
     ("uncover", r"^(?:uncover|remove cover from|lift cover off|take cover off) (?P<t>.+)$"),
     ("cover", r"^cover (?P<t>.+?)(?: with (?P<d>.+))?$"),
@@ -72,10 +73,40 @@ def clean(text: str) -> str:
     return _LEAD.sub("", t).strip()
 
 
+# words a command can start with (after the polite lead-ins): a comma or an "and" before one of these
+# starts a new command ("open the fridge, take the milk and put it on the table")
+VERB_WORDS = ("go", "walk", "navigate", "move", "head", "come", "pick", "take", "grab", "get", "put", "place", "store",
+              "set", "return", "open", "close", "shut", "turn", "switch", "press", "push", "fill", "pour", "wipe",
+              "clean", "mop", "cover", "uncover", "remove", "lift", "hand", "give", "drop", "search", "look", "check",
+              "feel", "face", "inspect", "examine", "read", "wait", "step", "halt", "stop", "confirm", "ask", "please",
+              "now", "next", "finally", "also", "then")
+_VERB_AHEAD = r"(?=(?:" + "|".join(VERB_WORDS) + r")\b)"
+PRONOUNS = ("it", "them", "that one", "this one")
+PLACE_VERBS = ("open", "close", "navigate_to", "go_to_room", "search", "face", "look_at")
+
+
 def split_clauses(speech: str) -> list[str]:
-    """Speech -> candidate command clauses, in order."""
-    parts = re.split(r"\n|;|(?<![0-9])\.(?![0-9])|,? and then |,? then |!|\?", speech)
+    """Speech -> candidate command clauses, in order: sentences, "then", and commas or "and" before a verb."""
+    parts = re.split(r"\n|;|(?<![0-9])\.(?![0-9])|,? and then |,? then |!|\?|,\s*(?:and\s+)?" + _VERB_AHEAD
+                     + r"|\s+and\s+" + _VERB_AHEAD, speech, flags=re.I)
     return [p.strip() for p in parts if p and p.strip()]
+
+
+_PRONOUN = r"\b(?:" + "|".join(PRONOUNS) + r")\b"
+_PLACE_WORDS = r"(?:in|into|inside|on|onto|on top of|to|from|out of|off|with|at)"
+
+
+def with_referent(clause: str, thing: str, place: str) -> str:
+    """Replaces pronouns by the last named entity: after a preposition by the last named place ("put the milk
+    in it" after "open the fridge"), elsewhere by the last named thing ("take the milk and put it away")."""
+    def name(n: str) -> str:
+        return f"the {n.replace('_', ' ')}"
+
+    if place:
+        clause = re.sub(rf"\b({_PLACE_WORDS}) {_PRONOUN}", lambda m: f"{m.group(1)} {name(place)}", clause, flags=re.I)
+    if thing:
+        clause = re.sub(_PRONOUN, name(thing), clause, flags=re.I)
+    return clause
 
 
 def _seconds(n: str | None, unit: str | None, default: float | None) -> float | None:
@@ -116,12 +147,22 @@ def parse_command(text: str, catalog: Catalog) -> Command | ParseFailure:
 
 
 def parse_speech(speech: str, catalog: Catalog) -> list[Command | ParseFailure]:
-    """Every clause that looks like a command (starts with a known verb) is parsed; chatter is dropped."""
+    """Every clause that looks like a command (starts with a known verb) is parsed; chatter is dropped.
+    A pronoun stands for the entity the previous command acted on."""
     out: list[Command | ParseFailure] = []
+    thing = place = ""
     for clause in split_clauses(speech):
-        r = parse_command(clause, catalog)
+        r = parse_command(with_referent(clause, thing, place), catalog)
         if isinstance(r, ParseFailure) and r.code == "PARSE_ERROR":
             continue
+        if isinstance(r, Command):
+            if r.dest:
+                place = r.dest
+            if r.target and r.verb in PLACE_VERBS:
+                place = r.target  # "open the fridge and put the milk in it"; "it" keeps the thing in hand
+                thing = thing or r.target
+            elif r.target:
+                thing = r.target
         out.append(r)
     return out
 

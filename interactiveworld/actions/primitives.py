@@ -25,7 +25,7 @@ PRIMITIVES: tuple[Primitive, ...] = (
     # navigation
     _P("navigate_to", "navigation", "T", "", "Walk to a collision-checked standing place from which the target can be "
        "reached, on a route planned on the 0.10 m occupancy grid; closed room doors on the route are opened on the way.",
-       ("UNKNOWN_ENTITY", "AMBIGUOUS", "NOT_REACHABLE")),
+       ("UNKNOWN_ENTITY", "AMBIGUOUS", "NOT_KNOWN", "NOT_FOUND", "NOT_REACHABLE")),
     _P("go_to_room", "navigation", "T", "", "Walk into the named room, to the free spot nearest its centre.",
        ("UNKNOWN_ENTITY", "INVALID_TARGET", "NOT_REACHABLE")),
     _P("turn_left", "navigation", "", "", "Turn 90 degrees to the left on the spot."),
@@ -35,23 +35,24 @@ PRIMITIVES: tuple[Primitive, ...] = (
        ("BLOCKED",)),
     _P("step_back", "navigation", "", "", "Take a 0.5 m step backward if the body stays clear of obstacles.",
        ("BLOCKED",)),
-    _P("face", "navigation", "T", "", "Turn the body to face the target.", ("UNKNOWN_ENTITY",)),
+    _P("face", "navigation", "T", "", "Turn the body to face the target.", ("UNKNOWN_ENTITY", "NOT_KNOWN")),
     # perception
     _P("look_at", "perception", "T", "", "Turn body and head so the target is in the centre of view.",
-       ("UNKNOWN_ENTITY",)),
+       ("UNKNOWN_ENTITY", "NOT_KNOWN")),
     _P("look_up", "perception", "", "", "Tilt the head up."),
     _P("look_down", "perception", "", "", "Tilt the head down."),
     _P("look_around", "perception", "", "", "Turn once around on the spot, one view every 90 degrees."),
     _P("inspect", "perception", "T", "T", "Look closely at the target: category, colour and state.",
-       ("CANNOT_SEE", "NOT_CLOSE_ENOUGH")),
-    _P("read", "perception", "T", "T", "Read the text written on the target.",
-       ("CANNOT_SEE", "NOT_READABLE", "NOT_CLOSE_ENOUGH")),
+       ("CANNOT_SEE", "NOT_KNOWN", "NOT_FOUND", "NOT_CLOSE_ENOUGH")),
+    _P("read", "perception", "T", "T", "Read the text written on the target (the page is held up to the eyes for one frame).",
+       ("CANNOT_SEE", "NOT_READABLE", "NOT_KNOWN", "NOT_FOUND", "NOT_CLOSE_ENOUGH")),
     _P("search", "perception", "T", "T", "Feel or look inside a receptacle and list what it holds.",
        ("DOOR_CLOSED", "INVALID_TARGET", "NOT_CLOSE_ENOUGH")),
     # manipulation
     _P("pick", "manipulation", "T?D", "T", "Grasp the target object; it follows the wrist until released. "
-       "'from D' names where it must be (no substitution).",
-       ("HANDS_FULL", "DOOR_CLOSED", "COVERED", "NOT_REACHABLE", "INVALID_TARGET", "NOT_CLOSE_ENOUGH")),
+       "'from D' tells where it is: the human looks there and takes only that one (no substitution).",
+       ("HANDS_FULL", "NOT_KNOWN", "NOT_FOUND", "DOOR_CLOSED", "COVERED", "NOT_REACHABLE", "INVALID_TARGET",
+        "NOT_CLOSE_ENOUGH")),
     _P("place_in", "manipulation", "TD", "D", "Put the held target into a receptacle (fridge, cabinet, drawer, sink, pot).",
        ("HANDS_EMPTY", "NOT_HOLDING", "DOOR_CLOSED", "NO_SPACE", "INVALID_TARGET", "NOT_REACHABLE")),
     _P("place_on", "manipulation", "TD", "D", "Put the held target on a surface (counter, table, desk, shelf, stove).",
@@ -96,7 +97,9 @@ assert len(PRIMITIVES) == 36 and len(BY_NAME) == 36
 FAILURE_CODES: dict[str, str] = {
     "PARSE_ERROR": "the command is not one of the canonical commands",
     "NOT_ALLOWED": "this action is not available in this task",
-    "UNKNOWN_ENTITY": "no such thing here",
+    "UNKNOWN_ENTITY": "I do not know of that",
+    "NOT_KNOWN": "I do not know of that",  # same words: an unseen object and a missing one sound alike
+    "NOT_FOUND": "I do not find it where I expected",
     "AMBIGUOUS": "the name fits more than one thing",
     "INVALID_TARGET": "the action does not apply to that target",
     "NOT_CLOSE_ENOUGH": "not close enough",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
 
-REFERENCE_ASSISTANTS = ("oracle", "silent", "wrong")
+REFERENCE_ASSISTANTS = ("oracle", "silent", "wrong", "early", "blind")
 
 
 class ScriptedAssistant:
@@ -39,18 +39,25 @@ class SilentAssistant:
 
 
 def make_assistant(name: str, pack, memory: bool = False):
-    """'oracle' | 'silent' | 'wrong' | 'llm:<model>' (any model name `reacthuman.llm.make_client` takes)."""
+    """'oracle' | 'silent' | 'wrong' | 'early' | 'blind' | 'llm:<model>' (any model name `reacthuman.llm.make_client` takes)."""
     if name == "oracle":
         return ScriptedAssistant("oracle", pack.oracle)
     if name == "wrong":
         return ScriptedAssistant("wrong", pack.wrong)
+    if name == "early":
+        # the early-help control: all of the reference help at once, at handoff, without watching anything
+        return ScriptedAssistant("early", (" ".join(t for t in pack.oracle if t),))
     if name == "silent":
         return SilentAssistant()
+    if name == "blind":
+        from interactiveworld.agents.blind import BlindAssistant
+
+        return BlindAssistant()
     if name.startswith("llm:"):
         from interactiveworld.agents.llm_assistant import LLMAssistant
 
         return LLMAssistant(name[4:], memory=memory)
-    raise ValueError(f"unknown assistant {name!r} (oracle, silent, wrong or llm:<model>)")
+    raise ValueError(f"unknown assistant {name!r} (oracle, silent, wrong, early, blind or llm:<model>)")
 
 
 def make_human(name: str):

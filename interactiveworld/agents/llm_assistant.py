@@ -5,15 +5,30 @@ appended to a chronological ledger and shown to it on every later turn (the memo
 
 from __future__ import annotations
 
+from interactiveworld.actions.parser import command_text
+from interactiveworld.actions.primitives import PRIMITIVES
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
 from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, json_format
+
+HISTORY_FRAMES = 8  # images of earlier turns kept in the conversation (the most recent ones)
+
+
+def command_grammar() -> str:
+    """The sentences the human understands, one per primitive, from the same table the parser reads."""
+    forms = [command_text(p.name, "X", "Y", 2 if "N" in p.args else None) for p in PRIMITIVES if p.name != "ask"]
+    return "; ".join(f"'{f}'" for f in dict.fromkeys(forms))
+
 
 SYSTEM = (
     "You are a disembodied assistant helping a person at home. You see what they see (first-person frames) and hear "
     "what they say; you cannot act. Each turn choose one mode: 'speak' to give guidance, 'wait' to stay quiet and "
     "watch, 'done' when the task is complete. Give exact, short commands the person can carry out, one per "
     "sentence, e.g. 'Open the fridge. Pick up the milk. Put the milk in the fridge.' Use the names of things as "
-    "spoken in the home (colour + object, 'kitchen cabinet', 'left burner'). Do not guess: use what you saw and heard."
+    "spoken in the home (colour + object, 'kitchen cabinet', 'left burner'). Do not guess: use what you saw and heard. "
+    "The person knows only what they have seen or what you told them: say where a thing is ('The milk is on the "
+    "counter.') before asking them to use something they have not seen. They understand these commands (X and Y "
+    "are names of things, places or rooms; several commands may be joined by commas, 'and' or 'then', and 'it' "
+    "means the last thing named): " + command_grammar() + "."
 )
 MAX_TEXT_CHARS = 400
 MAX_FACTS = 4
@@ -27,10 +42,27 @@ def reply_schema(memory: bool) -> dict:
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
+def keep_recent_images(history: list[dict], limit: int) -> list[dict]:
+    """The conversation with only the `limit` most recent images left in it (older turns keep their words)."""
+    out, left = [], limit
+    for m in reversed(history):
+        if isinstance(m["content"], list):
+            parts = [m["content"][0]]
+            images = m["content"][1:]
+            kept = images[len(images) - min(left, len(images)):] if left > 0 else []
+            left -= len(kept)
+            m = {**m, "content": parts + kept if kept else parts[0]["text"]}
+        out.append(m)
+    return out[::-1]
+
+
 class LLMAssistant:
-    def __init__(self, model: str, memory: bool = False) -> None:
+    def __init__(self, model: str, memory: bool = False, history_frames: int = HISTORY_FRAMES) -> None:
+        if history_frames < 0:
+            raise ValueError(f"history_frames must be >= 0, got {history_frames}")
         self.name = f"llm:{model}" + ("+memory" if memory else "")
         self.memory = memory
+        self.history_frames = history_frames
         self.holder = ClientHolder(model)
         self.history: list[dict] = []
         self.ledger: list[str] = []
@@ -74,7 +106,6 @@ class LLMAssistant:
             mode = "wait"
         facts = tuple(str(f)[:120] for f in (data.get("facts") or [])[:MAX_FACTS]) if self.memory else ()
         self.ledger += list(facts)
-        # images are not kept in the history: later turns carry the words, the ledger carries the facts
-        self.history += [{"role": "user", "content": msg["content"] if isinstance(msg["content"], str) else msg["content"][0]["text"]},
-                         {"role": "assistant", "content": result.text}]
+        self.history += [msg, {"role": "assistant", "content": result.text}]
+        self.history = keep_recent_images(self.history, self.history_frames)
         return AssistantReply(mode, text if mode == "speak" else "", facts)

@@ -1,6 +1,8 @@
-"""A model as the human executor: it hears the assistant, sees its own view (names of what is in sight;
-nothing when blind), may ask to clarify, and must output exact commands without substituting objects,
-destinations or actions. It also carries on with its own private plan when one is given (Prevention)."""
+"""A model as the human executor: it hears the assistant, sees its own view (its own first-person frames as
+images for a vision model, and the names of what is in sight; nothing when blind), keeps its own
+conversation across turns, may ask to clarify, and must output exact commands without substituting objects,
+destinations or actions. It carries on with its own private plan when one is given (Prevention), minus the
+steps an instruction replaced (the same rule as the scripted human)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from interactiveworld.agents.base import HumanDecision, HumanView
 from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, json_format
 
 MAX_COMMANDS = 4
+MAX_OWN_FRAMES = 4  # its latest own frames, as images, when the model takes images
+MAX_MEMORY_TURNS = 6  # earlier exchanges it keeps (its memory across turns)
 SYSTEM = (
     "You are a person at home following an assistant's spoken guidance. Turn the guidance into exact commands, "
     "one per list item, using only these forms: 'go to the X', 'pick up the X', 'put the X in the Y', 'put the X on "
@@ -31,30 +35,55 @@ class LLMHuman:
         self.plan: list[str] = []
         self.blind = False
         self.malformed = 0
+        self.catalog = None
+        self.memory: list[dict] = []
 
     def reset(self, private_plan: tuple[str, ...], blind: bool, catalog) -> None:
-        self.plan, self.blind = list(private_plan), blind
+        self.plan, self.blind, self.catalog, self.memory = list(private_plan), blind, catalog, []
 
     def close(self) -> None:
         self.holder.close()
+
+    def _drop_replaced(self, commands: list[str]) -> None:
+        from interactiveworld.actions.parser import Command, parse_command
+        from interactiveworld.agents.scripted_human import drop_replaced
+
+        for c in commands:
+            parsed = parse_command(c, self.catalog) if self.catalog is not None else None
+            if isinstance(parsed, Command):
+                drop_replaced(self.plan, parsed, self.catalog)
+
+    def _message(self, assistant_speech: str, view: HumanView) -> dict:
+        from reacthuman.llm import image_part, text_part
+
+        sight = "You cannot see." if view.blind else "You can see: " + (", ".join(n.replace("_", " ") for n in view.visible) or "nothing notable") + "."
+        lines = [f"The assistant says: \"{assistant_speech}\"", sight,
+                 "Your last results: " + ("; ".join(view.last_results) or "none") + ".",
+                 "Your own plan still to do: " + ("; ".join(self.plan) or "nothing") + ".",
+                 "Answer as JSON: {\"say\": ..., \"commands\": [...]}."]
+        images = [f.image for f in view.frames[-MAX_OWN_FRAMES:] if f.image is not None] if not view.blind else []
+        if images and self.holder.client.supports_images():
+            return {"role": "user", "content": [text_part("\n".join(lines))] + [image_part(i) for i in images]}
+        return {"role": "user", "content": "\n".join(lines)}
 
     def decide(self, assistant_speech: str | None, view: HumanView) -> HumanDecision:
         if not assistant_speech and self.plan:
             return HumanDecision(commands=[self.plan.pop(0)], from_assistant=False)
         if not assistant_speech:
             return HumanDecision()
-        sight = "You cannot see." if view.blind else "You can see: " + (", ".join(n.replace("_", " ") for n in view.visible) or "nothing notable") + "."
-        lines = [f"The assistant says: \"{assistant_speech}\"", sight,
-                 "Your last results: " + ("; ".join(view.last_results) or "none") + ".",
-                 "Answer as JSON: {\"say\": ..., \"commands\": [...]}."]
-        result = self.holder.client.chat([{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(lines)}],
+        msg = self._message(assistant_speech, view)
+        result = self.holder.client.chat([{"role": "system", "content": SYSTEM}] + self.memory + [msg],
                                          response_format=json_format("human_turn", SCHEMA), max_tokens=200)
         if result.api_error:
             return HumanDecision(error=f"human model error: {result.api_error}")
+        text_only = msg["content"] if isinstance(msg["content"], str) else msg["content"][0]["text"]
+        self.memory = (self.memory + [{"role": "user", "content": text_only},
+                                      {"role": "assistant", "content": result.text or ""}])[-2 * MAX_MEMORY_TURNS:]
         data = decode_json(result.text)
         if data is None or not isinstance(data.get("commands", []), list):
             self.malformed += 1
             LOG.warning("human model reply malformed: %r", (result.text or "")[:200])
             return HumanDecision(speech="Sorry, I did not understand. Could you say that again?")
         cmds = [str(c)[:80] for c in data.get("commands", [])[:MAX_COMMANDS] if isinstance(c, (str, int, float))]
+        self._drop_replaced(cmds)
         return HumanDecision(commands=cmds, speech=str(data.get("say") or "")[:160])

@@ -8,6 +8,19 @@ from interactiveworld.actions.parser import Command, ParseFailure, parse_command
 from interactiveworld.agents.base import HumanDecision, HumanView
 
 
+def drop_replaced(plan: list[str], cmd: Command, catalog: Catalog) -> None:
+    """An instruction replaces the next step of the human's own plan that does the same kind of thing;
+    'halt' drops the whole plan."""
+    if cmd.verb == "halt":
+        plan.clear()
+        return
+    for i, step in enumerate(plan):
+        parsed = parse_command(step, catalog)
+        if isinstance(parsed, Command) and parsed.verb == cmd.verb:
+            del plan[i]
+            return
+
+
 class ScriptedHuman:
     name = "scripted"
 
@@ -20,27 +33,21 @@ class ScriptedHuman:
         self.catalog = catalog
 
     def _drop_replaced(self, cmd: Command) -> None:
-        """An instruction replaces the next step of the human's own plan that does the same kind of thing."""
-        if cmd.verb == "halt":
-            self.plan.clear()
-            return
-        for i, step in enumerate(self.plan):
-            parsed = parse_command(step, self.catalog)
-            if isinstance(parsed, Command) and parsed.verb == cmd.verb:
-                del self.plan[i]
-                return
+        drop_replaced(self.plan, cmd, self.catalog)
 
     def decide(self, assistant_speech: str | None, view: HumanView) -> HumanDecision:
         if assistant_speech and assistant_speech.strip():
             parsed = parse_speech(assistant_speech, self.catalog)
-            unclear = [p for p in parsed if isinstance(p, ParseFailure)]
-            if unclear:
-                return HumanDecision(commands=[], speech=f"Which {unclear[0].detail} do you mean? I am not sure what "
-                                                        f"'{unclear[0].text.strip()}' refers to.")
-            cmds = [p for p in parsed if isinstance(p, Command)]
+            unclear = next((i for i, p in enumerate(parsed) if isinstance(p, ParseFailure)), None)
+            # the clear steps before an unclear one are carried out; then the human asks and waits
+            cmds = [p for p in parsed[:unclear] if isinstance(p, Command)]
             for c in cmds:
                 self._drop_replaced(c)
-            return HumanDecision(commands=[c.text for c in cmds])
+            speech = ""
+            if unclear is not None:
+                u = parsed[unclear]
+                speech = f"Which {u.detail} do you mean? I am not sure what '{u.text.strip()}' refers to."
+            return HumanDecision(commands=[c.text for c in cmds], speech=speech)
         if self.plan:
             return HumanDecision(commands=[self.plan.pop(0)], from_assistant=False)
         return HumanDecision()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 
+from interactiveworld.bench.clutter import add_clutter
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.world.layout import ApartmentSpec, generate_apartment
 from interactiveworld.world.objects import ObjectSpec
@@ -57,12 +59,44 @@ def o(name: str, category: str, color: str, support: str, slot: int = 0, text: s
     return ObjectSpec(name, category, color, support, slot, text, under)
 
 
+RECEPTACLE_WORDS = ("fridge", "cabinet", "drawer", "wardrobe", "sink", "pot", "box")
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(rf"\bthe {re.escape(name.replace('_', ' '))}\b", text, re.I) is not None
+
+
+def with_places(turns: list[str | None], objects: list[ObjectSpec], known: tuple[str, ...]) -> list[str | None]:
+    """Reference help says where an object is the first time it names one the human has not handled itself
+    ("The milk is on the counter."): the human knows only what it has seen or been told."""
+    told = set()
+    out: list[str | None] = []
+    for turn in turns:
+        if turn is None:
+            out.append(None)
+            continue
+        lead = []
+        for ob in objects:
+            if ob.name in told or any(_mentions(k, ob.name) for k in known) or not _mentions(turn, ob.name):
+                continue
+            told.add(ob.name)
+            prep = "in" if any(w in ob.support for w in RECEPTACLE_WORDS) else "on"
+            lead.append(f"The {ob.name.replace('_', ' ')} is {prep} the {ob.support.replace('_', ' ')}.")
+        out.append(" ".join(lead + [turn]))
+    return out
+
+
 def draft(family: str, tid: str, title: str, layout: str, seed: int, objects: list[ObjectSpec], goals: list[tuple],
           oracle: list[str | None], wrong: list[str | None], handoff: str, points: list[dict], *,
           opening: tuple[str, ...] = (), private_plan: tuple[str, ...] = (), deadlines: tuple[int, ...] = (),
           blind: bool = False, human_room: str = "", doors_open: bool | None = None, **scene_kw) -> TaskPack:
     gl = tuple(Predicate(k, tuple(a)) for k, *a in goals)
+    oracle = with_places(oracle, objects, opening + private_plan)
+    wrong = with_places(wrong, objects, opening + private_plan)
     scene = SceneSpec(layout, seed, tuple(objects), human_room=human_room, doors_open=doors_open, **scene_kw)
+    texts = [handoff, *(t for t in oracle + wrong if t), *opening, *private_plan, *(" ".join(a) for _, *a in goals),
+             *scene.open_fixtures, *scene.powered]
+    scene = add_clutter(tid, scene, texts)
     first_speech = next(i for i, t in enumerate(oracle) if t is not None)
     static_turn = deadlines[0] if deadlines else first_speech
     max_turns = max(len(oracle), len(wrong), len(private_plan)) + 4

@@ -71,8 +71,11 @@ def capability_chart(summaries: list[tuple[Path, Summary]], path: Path) -> None:
 
 
 def write_report(run_dirs: list[Path]) -> str:
-    summaries = [(Path(d), summarize(read_results(Path(d)))) for d in run_dirs]
-    text = markdown(summaries)
+    from interactiveworld.bench import horizon
+
+    results = [read_results(Path(d)) for d in run_dirs]
+    summaries = [(Path(d), summarize(rows)) for d, rows in zip(run_dirs, results)]
+    text = markdown(summaries) + "\n" + horizon.markdown([r for rows in results for r in rows])
     out = Path(run_dirs[0])
     write_atomic(out / "report.md", text)
     capability_chart(summaries, out / "capabilities.png")

@@ -73,7 +73,7 @@ def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory
     results = run_dir / "results.jsonl"
     done = _done(results)
     is_llm = assistant.startswith("llm:") or human.startswith("llm:")
-    render = is_llm and assistant.startswith("llm:") if render is None else render
+    render = is_llm if render is None else render  # a model human sees its own frames too
     shared_assistant = None if assistant in REFERENCE_ASSISTANTS else make_assistant(assistant, None, memory)
     h = make_human(human)
     rows = []

@@ -1,6 +1,7 @@
 """The static variant: the same episodes as a fixed image sequence (recorded by replaying the oracle up to
 the decision point) and one question; no acting, no feedback. Judged by key facts: the answer must contain
-the reference instructions of that turn and no contradicting instruction."""
+the reference instructions of that turn and no contradicting instruction; with `--judge llm:<model>` also by
+the frozen semantic judge (`bench.judge`), reported beside it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from pathlib import Path
 
 from interactiveworld.actions.parser import Command, parse_speech
-from interactiveworld.agents.assistants import make_assistant
+from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assistant
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, select_frames
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.taskpack import TaskPack, load_packs, write_atomic
@@ -67,11 +68,17 @@ class _StaticScripted:
         return AssistantReply("speak", self.answer) if self.answer else AssistantReply("wait")
 
 
-def run_static(tasks_dir: Path, assistant: str, out_dir: Path) -> list[dict]:
+def run_static(tasks_dir: Path, assistant: str, out_dir: Path, judge_model: str = "") -> list[dict]:
+    """judge_model: also grade each answer with the frozen LLM judge (`bench.judge`), beside the key facts."""
     packs = load_packs(tasks_dir)
     out_dir = Path(out_dir)
     rows = []
-    shared = None if assistant in ("oracle", "silent", "wrong") else make_assistant(assistant, None)
+    shared = None if assistant in REFERENCE_ASSISTANTS else make_assistant(assistant, None)
+    llm_judge = None
+    if judge_model:
+        from interactiveworld.bench.judge import make_judge
+
+        llm_judge = make_judge(judge_model)
     try:
         for pack in packs:
             if shared is not None:
@@ -85,13 +92,20 @@ def run_static(tasks_dir: Path, assistant: str, out_dir: Path) -> list[dict]:
             try:
                 a.reset(AssistantBrief(pack.family, pack.task_id, 1))
                 reply = a.act(obs)
-                correct = reply.mode == "speak" and judge(reply.text, key, ep)
+                answer = reply.text if reply.mode == "speak" else ""
+                correct = reply.mode == "speak" and judge(answer, key, ep)
             finally:
                 ep.close()
-            rows.append({"task_id": pack.task_id, "family": pack.family, "assistant": assistant, "correct": correct,
-                         "answer": reply.text})
+            row = {"task_id": pack.task_id, "family": pack.family, "assistant": assistant, "correct": correct,
+                   "answer": answer}
+            if llm_judge is not None:
+                v = llm_judge.grade(pack.static_question, pack.oracle[pack.static_turn] or "", answer)
+                row.update(judge=llm_judge.name, judge_verdict=v.verdict, judge_correct=v.correct,
+                           judge_reason=v.reason, judge_prompt_sha256=v.prompt_sha256)
+            rows.append(row)
     finally:
-        if shared is not None and hasattr(shared, "close"):
-            shared.close()
+        for agent in (shared, llm_judge):
+            if agent is not None and hasattr(agent, "close"):
+                agent.close()
     write_atomic(out_dir / "static.jsonl", "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
     return rows

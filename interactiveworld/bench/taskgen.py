@@ -2,7 +2,9 @@
 each admitted task as a JSON pack with a content hash.
 
 Admission (re-run by `interactiveworld tasks validate`): every goal predicate false at handoff; the oracle
-with the scripted executor passes; silent help fails; wrong help fails.
+with the scripted executor passes; silent help fails; wrong help fails. Family-level: the blind assistant
+(no images, only the human's words, the family's usual moves) passes at most `BLIND_MAX_PASS_RATE` of the
+Finding, Accessibility and Planning tasks, so those need the assistant's eyes or memory.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from interactiveworld.bench.templates_b import TEMPLATES as TEMPLATES_B
 from interactiveworld.episode import run_episode
 
 VARIANTS_PER_TEMPLATE = 5
+BLIND_FAMILIES = ("finding", "accessibility", "planning")
+BLIND_MAX_PASS_RATE = 0.10
+CONTROLS = ("oracle", "silent", "wrong", "blind")
 TEMPLATES = {**TEMPLATES_A, **TEMPLATES_B}
 
 
@@ -30,6 +35,7 @@ class Admission:
     silent_failed: bool
     wrong_failed: bool
     oracle_actions: int
+    blind_failed: bool = True
     detail: str = ""
 
     @property
@@ -38,7 +44,7 @@ class Admission:
 
 
 def check_admission(pack: TaskPack) -> Admission:
-    runs = {name: run_episode(pack, make_assistant(name, pack), ScriptedHuman()) for name in ("oracle", "silent", "wrong")}
+    runs = {name: run_episode(pack, make_assistant(name, pack), ScriptedHuman()) for name in CONTROLS}
     voided = [f"{n}: {r.void_reason}" for n, r in runs.items() if r.voided]
     o = runs["oracle"]
     return Admission(
@@ -48,6 +54,7 @@ def check_admission(pack: TaskPack) -> Admission:
         silent_failed=not runs["silent"].passed and not runs["silent"].voided,
         wrong_failed=not runs["wrong"].passed and not runs["wrong"].voided,
         oracle_actions=o.n_actions,
+        blind_failed=not runs["blind"].passed and not runs["blind"].voided,
         detail="; ".join(voided) or f"oracle goals {o.goals_final}, wrong goals {runs['wrong'].goals_final}",
     )
 
@@ -63,13 +70,28 @@ def all_drafts() -> list[TaskPack]:
 def freeze(pack: TaskPack, adm: Admission) -> TaskPack:
     pack = dataclasses.replace(pack, oracle_actions=adm.oracle_actions)
     record = {"handoff_all_false": adm.handoff_all_false, "oracle_passed": adm.oracle_passed,
-              "silent_failed": adm.silent_failed, "wrong_failed": adm.wrong_failed}
+              "silent_failed": adm.silent_failed, "wrong_failed": adm.wrong_failed, "blind_failed": adm.blind_failed}
     return dataclasses.replace(pack, content_hash=pack.compute_hash(), admission=record)
+
+
+def blind_pass_rates(admissions: list[Admission]) -> dict[str, float]:
+    """Blind-assistant pass rate per family (of the families the blind check covers)."""
+    out = {}
+    for fam in BLIND_FAMILIES:
+        rows = [a for a in admissions if a.task_id.startswith(fam + "-")]
+        if rows:
+            out[fam] = sum(not a.blind_failed for a in rows) / len(rows)
+    return out
+
+
+def blind_violations(admissions: list[Admission]) -> list[str]:
+    return [f"the blind assistant passes {rate:.0%} of {fam} (at most {BLIND_MAX_PASS_RATE:.0%})"
+            for fam, rate in blind_pass_rates(admissions).items() if rate > BLIND_MAX_PASS_RATE]
 
 
 def generate(out_dir: Path, only: str | None = None) -> tuple[list[TaskPack], list[Admission]]:
     """Admit and freeze every task (or those whose id starts with `only`); rejected ones are not written."""
-    frozen, rejected = [], []
+    frozen, rejected, admitted = [], [], []
     for pack in all_drafts():
         if only and not pack.task_id.startswith(only):
             continue
@@ -77,6 +99,11 @@ def generate(out_dir: Path, only: str | None = None) -> tuple[list[TaskPack], li
         if not adm.admitted:
             rejected.append(adm)
             continue
+        admitted.append((pack, adm))
+    problems = [] if only else blind_violations([a for _, a in admitted])
+    if problems:
+        raise ValueError("task set not admitted: " + "; ".join(problems))
+    for pack, adm in admitted:
         p = freeze(pack, adm)
         save_pack(p, out_dir)
         frozen.append(p)

@@ -174,12 +174,16 @@ def access_fetch(v: int):
     cs = colors(rng, 3)
     names = [f"{c}_bottle" for c in cs]
     objs = [o(n, "bottle", c, k["counter"], 2 * i) for i, (n, c) in enumerate(zip(names, cs))]
-    oracle = [f"Pick up the {d(names[0])}, then put the {d(names[0])} on the {d(k['table'])}."]
-    wrong = [f"Pick up the {d(names[1])}, then put the {d(names[1])} on the {d(k['table'])}."]
+    # the human took its medicine just now and put the bottle back among the others: only the assistant,
+    # who watched, can tell which bottle it is
+    opening = (f"pick up the {d(names[0])}", f"put the {d(names[0])} on the {d(k['counter'])}")
+    oracle = [f"Pick up the {d(names[0])} from the {d(k['counter'])}, then put the {d(names[0])} on the {d(k['table'])}."]
+    wrong = [f"Pick up the {d(names[1])} from the {d(k['counter'])}, then put the {d(names[1])} on the {d(k['table'])}."]
     return draft("accessibility", f"accessibility-fetch-{v}", "find the medicine bottle for a blind user", layout, seed,
                  objs, [("on", names[0], k["table"])], oracle, wrong,
-                 f"I can't see. My medicine is in the {cs[0]} bottle on the counter; please help me put it on the kitchen table.",
-                 [said("perception", "pick", names[0])], blind=True, human_room="kitchen")
+                 "I can't see. I just took my medicine and put the bottle back with the others; please put my "
+                 "medicine bottle on the kitchen table.",
+                 [said("memory", "pick", names[0])], blind=True, human_room="kitchen", opening=opening)
 
 
 def access_phone(v: int):
@@ -202,12 +206,16 @@ def access_phone(v: int):
 def access_burner(v: int):
     layout, seed = KITCHEN_LAYOUTS[v], 320 + v
     ap, rng = apartment(layout, seed), rng_for(f"a-burner-{v}")
-    on, off = ("left_burner", "right_burner") if rng.random() < 0.5 else ("right_burner", "left_burner")
-    objs = [o("pot", "pot", "gray", "stove", 0 if on == "left_burner" else 1)]
+    cooking, stray = ("left_burner", "right_burner") if rng.random() < 0.5 else ("right_burner", "left_burner")
+    # both burners are on: one under the egg pot (keep it), one with nothing on it (the hazard)
+    objs = [o("pot", "pot", "gray", "stove", 0 if cooking == "left_burner" else 1), o("egg", "egg", "white", "pot", 0)]
     return draft("accessibility", f"accessibility-burner-{v}", "make the stove safe for a blind user", layout, seed, objs,
-                 [("unpowered", on)], [f"Turn off the {d(on)}."], [f"Turn off the {d(off)}."],
-                 "I smell something hot. I can't see the stove - is a burner on? Help me make it safe.",
-                 [said("perception", "turn_off", on)], blind=True, human_room="kitchen", powered=(on,), filled=("pot",))
+                 [("unpowered", stray), ("cooked", "egg")], [f"Turn off the {d(stray)}, then wait 5 minutes."],
+                 [f"Turn off the {d(cooking)}, then wait 5 minutes."],
+                 "I can't see. I just started boiling an egg, but I smell something hot - I may have left another "
+                 "burner on. Make it safe without spoiling my egg.",
+                 [said("perception", "turn_off", stray)], blind=True, human_room="kitchen", powered=(cooking, stray),
+                 filled=("pot",), foods=("egg",))
 
 
 def access_sort(v: int):
@@ -216,14 +224,17 @@ def access_sort(v: int):
     k = _kitchen(ap)
     c1, c2 = colors(rng, 2)
     a, b = f"{c1}_mug", f"{c2}_mug"
-    objs = [o(a, "mug", c1, k["table"], 1), o(b, "mug", c2, k["table"], 4)]
+    # one mug on the table, one on the counter, in an order only the assistant can see
+    first, second = (k["table"], k["counter"]) if rng.random() < 0.5 else (k["counter"], k["table"])
+    objs = [o(a, "mug", c1, first, 1), o(b, "mug", c2, second, 4)]
     oracle = [f"Open the {d(k['cab'])}, then pick up the {d(a)}, then put the {d(a)} in the {d(k['cab'])}.",
               f"Pick up the {d(b)}, then put the {d(b)} in the sink."]
     wrong = [f"Open the {d(k['cab'])}, then pick up the {d(b)}, then put the {d(b)} in the {d(k['cab'])}.",
              f"Pick up the {d(a)}, then put the {d(a)} in the sink."]
     return draft("accessibility", f"accessibility-sort-{v}", "sort look-alike mugs for a blind user", layout, seed, objs,
                  [("in", a, k["cab"]), ("in", b, k["sink"])], oracle, wrong,
-                 f"I can't tell colours apart. The {c1} mug goes in the cabinet and the {c2} mug in the sink; they're both on the table.",
+                 f"I can't tell colours apart. The {c1} mug goes in the cabinet and the {c2} mug in the sink; one is "
+                 "on the table, the other somewhere else in the kitchen.",
                  [said("perception", "pick", a), said("perception", "pick", b)], blind=True, human_room="kitchen")
 
 

@@ -187,7 +187,7 @@ def finding_bottle(v: int):
     wrong = [f"Open the fridge, then pick up the {c2} bottle, then put the {c2} bottle in the fridge."]
     return draft("finding", f"finding-bottle-{v}", "retrieve the right bottle among look-alikes", layout, seed, objs,
                  [("in", target, k["fridge"])], oracle, wrong,
-                 f"Somewhere in the office there's a {c1} bottle of water. Get it into the fridge for me.",
+                 f"I left a {c1} bottle of water somewhere in the house. Get it into the fridge for me.",
                  [said("perception", "pick", target)], human_room="kitchen")
 
 

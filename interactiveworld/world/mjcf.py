@@ -5,7 +5,8 @@ from __future__ import annotations
 from interactiveworld.world.fixtures import fixture_xml
 from interactiveworld.world.human_body import human_xml
 from interactiveworld.world.layout import DOOR_H_M, DOOR_W_M, WALL_H_M, WALL_T_M, ApartmentSpec
-from interactiveworld.world.objects import ObjectSpec, object_xml
+from interactiveworld.world.labels import asset_xml
+from interactiveworld.world.objects import CATEGORIES, ObjectSpec, object_xml
 
 DOOR_OPEN_RAD = 1.6
 WALL_RGBA = "0.88 0.86 0.82 1"
@@ -51,6 +52,11 @@ def spill_xy(spec: ApartmentSpec, room: str) -> tuple[float, float]:
     return (round(r.x0 + 0.35 * (r.x1 - r.x0), 3), round(r.y0 + 0.45 * (r.y1 - r.y0), 3))
 
 
+def _label_assets(objects: tuple[ObjectSpec, ...]) -> str:
+    labelled = [o.name for o in objects if o.text and CATEGORIES[o.category][0] == "box"]
+    return "<asset>" + "".join(asset_xml(n) for n in labelled) + "</asset>" if labelled else ""
+
+
 def build_mjcf(spec: ApartmentSpec, objects: tuple[ObjectSpec, ...], spills: tuple = (), human: bool = True) -> str:
     """human=False leaves the body out (the CMU humanoid is attached afterwards, see cmu_body)."""
     bodies = [fixture_xml(f) for f in spec.fixtures] + [_door(d) for d in spec.doors]
@@ -67,7 +73,8 @@ def build_mjcf(spec: ApartmentSpec, objects: tuple[ObjectSpec, ...], spills: tup
         '<option timestep="0.002" gravity="0 0 -9.81" integrator="implicitfast"/>'
         '<visual><global offwidth="640" offheight="480"/><quality shadowsize="0"/></visual>'
         '<default><geom friction="1.0 0.01 0.001" solref="0.005 1"/></default>'
-        '<worldbody>'
+        + _label_assets(objects)
+        + '<worldbody>'
         '<light name="sun" pos="0 0 6" dir="0.2 0.3 -1" directional="true" diffuse="0.8 0.8 0.8" castshadow="false"/>'
         '<geom name="floor" type="plane" size="60 60 0.1" rgba="0.7 0.65 0.58 1"/>'
         + "".join(_walls(spec)) + "".join(bodies) + (human_xml() if human else "")

@@ -75,6 +75,9 @@ def object_xml(o: ObjectSpec, park_xyz: tuple[float, float, float]) -> str:
     common = f'rgba="{rgba}" friction="1.2 0.01 0.001" condim="4"'
     if shape == "cylinder":
         geoms = f'<geom type="cylinder" size="{size[0]} {size[1]}" mass="{mass_kg}" {common}/>'
+    elif shape == "box" and o.text:  # paper with writing on it: textured, see world.labels
+        geoms = (f'<geom type="box" size="{size[0]} {size[1]} {size[2]}" mass="{mass_kg}" material="M:{o.name}" '
+                 f'friction="1.2 0.01 0.001" condim="4"/>')
     elif shape == "box":
         geoms = f'<geom type="box" size="{size[0]} {size[1]} {size[2]}" mass="{mass_kg}" {common}/>'
     else:  # an open box: bottom and four walls, with a receptacle region inside

@@ -9,8 +9,8 @@ import numpy as np
 
 from interactiveworld.world.sim import World
 
-FRAME_W_PX = 160
-FRAME_H_PX = 120
+FRAME_W_PX = 320  # a note held up to the eyes is readable at this size
+FRAME_H_PX = 240
 
 
 def _headless_gl() -> None:

@@ -14,6 +14,7 @@ import mujoco
 import numpy as np
 
 from interactiveworld.world import human_body as hb
+from interactiveworld.world import labels
 from interactiveworld.world.appliances import ApplianceMachine, SpillState
 from interactiveworld.world.fixtures import DOOR_OPEN_RAD, DRAWER_OPEN_M, HINGED_KINDS, KNOB_RAD_PER_LEVEL
 from interactiveworld.world.layout import ApartmentSpec, generate_apartment
@@ -56,6 +57,7 @@ class World:
         else:
             self.model = mujoco.MjModel.from_xml_string(self.xml)
         self.data = mujoco.MjData(self.model)
+        labels.paint(self.model, {o.name: o.text for o in scene.objects if o.text and CATEGORIES[o.category][0] == "box"})
         self.objects = {o.name: o for o in scene.objects}
         self.fixtures = {f.name: f for f in self.apartment.fixtures}
         self.doors = {d.name: d for d in self.apartment.doors}
@@ -167,6 +169,24 @@ class World:
             self.data.qpos[a + 3:a + 7] = [math.cos(yaw / 2), 0, 0, math.sin(yaw / 2)]
         d = self.model.jnt_dofadr[self._jid[f"O:{obj}:free"]]
         self.data.qvel[d:d + 6] = 0.0
+
+    def held_up_view(self, obj: str, distance_m: float, on_frame) -> None:
+        """Shows obj held up in front of the eyes (reading a note) for one frame, then puts every coordinate
+        back exactly as it was: the world state after the look is bit-identical to the one before."""
+        qpos, qvel = self.data.qpos.copy(), self.data.qvel.copy()
+        cam = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_CAMERA, "H:eye")
+        rot = self.data.cam_xmat[cam].reshape(3, 3)
+        quat = np.zeros(4)
+        mujoco.mju_mat2Quat(quat, self.data.cam_xmat[cam].copy())
+        a = self._qadr(obj)
+        self.data.qpos[a:a + 3] = self.data.cam_xpos[cam] - rot[:, 2] * distance_m
+        self.data.qpos[a + 3:a + 7] = quat
+        mujoco.mj_forward(self.model, self.data)
+        try:
+            on_frame()
+        finally:
+            self.data.qpos[:], self.data.qvel[:] = qpos, qvel
+            mujoco.mj_forward(self.model, self.data)
 
     def _site_frame(self, site_id: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return (self.data.site_xpos[site_id].copy(), self.data.site_xmat[site_id].reshape(3, 3).copy(),

@@ -2,7 +2,7 @@
 
 Measures every stage against its own limit, each figure a median of repeats, ratios measured in the same
 run; prints a table and writes JSON with the top-level sections physics, render, transport, episode,
-scenes, scoring, memory (plus machine and run). No figure is a pass/fail test: a section that cannot run is
+scenes, scoring, memory, tracking (plus machine and run). No figure is a pass/fail test: a section that cannot run is
 reported with its error and the command exits 1."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Callable
 
 from reacthuman.bench.common import load_average, machine
 
-SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory")
+SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
 NEEDS_SCENE = ("physics", "render", "episode")
 
 log = logging.getLogger("reacthuman.bench")
@@ -43,6 +43,7 @@ class BenchConfig:
     scenes_repeats: int = 3
     scoring_decisions: int = 3000
     scoring_repeats: int = 3
+    tracking_quick: bool = False  # the tracking grid's 3-plan version
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -53,7 +54,7 @@ class BenchConfig:
     def quick(cls) -> "BenchConfig":
         return cls(physics_steps=60, physics_repeats=3, render_repeats=2, transport_windows=5, transport_warmup=1,
                    transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=2, scenes_repeats=1,
-                   scoring_decisions=300, scoring_repeats=2)
+                   scoring_decisions=300, scoring_repeats=2, tracking_quick=True)
 
 
 def _parse_sections(text: str | None) -> tuple[str, ...]:
@@ -68,7 +69,7 @@ def _parse_sections(text: str | None) -> tuple[str, ...]:
 
 
 def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_base: int,
-              progress: Callable[[str], None] = lambda s: None) -> dict:
+              progress: Callable[[str], None] = lambda s: None, plot_dir: Path | None = None) -> dict:
     report: dict = {"machine": machine(), "run": {"quick": cfg == BenchConfig.quick(), "config": asdict(cfg),
                                                   "sections": list(sections),
                                                   "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}
@@ -120,6 +121,9 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
             return out
 
         section("episode", run_episode_section)
+    from reacthuman.bench.tracking import tracking_section
+
+    section("tracking", lambda: tracking_section(cfg.tracking_quick, (plot_dir or work) / "tracking.png"))
     from reacthuman.bench.memory import memory_section
 
     section("memory", lambda: memory_section(state.get("nodes_mib")))
@@ -164,13 +168,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # shared machines: one thread per process, as the nodes run
     cfg = BenchConfig.quick() if args.quick else BenchConfig()
+    # plots go beside the JSON report (or the work folder); a temporary work folder keeps none
+    plot_dir = args.json.parent if args.json is not None else args.work_dir
     progress = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     if args.work_dir is not None:
         args.work_dir.mkdir(parents=True, exist_ok=True)
-        report = run_bench(cfg, sections, args.work_dir, domain_base, progress)
+        report = run_bench(cfg, sections, args.work_dir, domain_base, progress, plot_dir)
     else:
         with tempfile.TemporaryDirectory(prefix="reacthuman-bench-") as tmp:
-            report = run_bench(cfg, sections, Path(tmp), domain_base, progress)
+            report = run_bench(cfg, sections, Path(tmp), domain_base, progress, plot_dir)
     from reacthuman.bench.table import render_markdown, render_text, verdicts
 
     report["run"]["verdicts"] = verdicts(report)

@@ -30,7 +30,7 @@ def _med(d: dict, scale: float = 1.0, digits: int = 2) -> str:
 
 def rows(report: dict) -> list[Row]:
     out: list[Row] = []
-    for name in ("physics", "render", "transport", "episode", "scenes", "scoring", "memory"):
+    for name in ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking"):
         section = report.get(name) or {}
         if "error" in section or "skipped" in section:
             out.append(Row(name, "-", section.get("error") or section.get("skipped")))
@@ -113,8 +113,29 @@ def _memory(s: dict) -> list[Row]:
     return out
 
 
+def _tracking(s: dict) -> list[Row]:
+    out = []
+    goals = s["summary"]["goals"]
+    for c in s["cases"]:
+        parts = []
+        if c["hand_error_m"]:
+            parts.append(f"hands {max(c['hand_error_m']) * 100:.1f} cm (held {max(c['hand_error_held_m'] or [0]) * 100:.1f})")
+        if c["displacement_error_rel"] is not None:
+            parts.append(f"displacement off {c['displacement_error_rel'] * 100:.0f}%")
+        if c["yaw_commanded_rad"]:
+            parts.append(f"yaw {c['yaw_change_rad']:.2f}/{c['yaw_commanded_rad']:.2f} rad")
+        parts.append(f"pelvis min {c['min_pelvis_m']:.2f} m" + (" FELL" if c["fell"] else ""))
+        hand_goal = goals["hand_walking_m"] if c["walking"] else goals["hand_standing_m"]
+        ok = (not c["fell"] and all(e <= hand_goal for e in c["hand_error_m"])
+              and (c["displacement_error_rel"] is None or c["displacement_error_rel"] <= goals["displacement_rel"]))
+        out.append(Row("tracking", c["name"], "; ".join(parts), "", "",
+                       f"hands <= {hand_goal * 100:.0f} cm, displacement <= {goals['displacement_rel'] * 100:.0f}%",
+                       "meets goal" if ok else "misses goal"))
+    return out
+
+
 _SECTION_ROWS = {"physics": _physics, "render": _render, "transport": _transport, "episode": _episode,
-                 "scenes": _scenes, "scoring": _scoring, "memory": _memory}
+                 "scenes": _scenes, "scoring": _scoring, "memory": _memory, "tracking": _tracking}
 
 HEADER = Row("section", "stage", "measured", "reference", "ratio", "goal", "verdict")
 

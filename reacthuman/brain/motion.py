@@ -22,6 +22,10 @@ MIN_REACH_TIME_S = 0.3  # the arms need this long to travel from rest
 CATCH_HOLD_S = 1.0
 DODGE_WALK_SPEED_MPS = 0.7
 DODGE_CLEARANCE_M = 1.2  # distance from the hazard point a dodge aims to reach
+# a hazard moving faster than this across the floor has a path: the dodge steps off that line, to the side the
+# robot is already on, this far from it (walking away from the impact point would walk along the path)
+PATH_MIN_SPEED_MPS = 0.3
+PATH_CLEARANCE_M = 1.0
 MAX_WALK_S = DURATION_LIMIT_S
 REST: Vec3 = (0.0, 0.0, 0.0)
 
@@ -66,17 +70,44 @@ def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confiden
     if duration_s > t_reach_s:  # the hands stay on the target while the walk finishes
         frames.append(Keyframe(duration_s, *hands_toward_target(duration_s), knee))
     intent = f"Catch it ({label}): reach for it where it will arrive" + (", walking toward it first." if walk_m > 0 else ".")
-    return Plan(label, intent, confidence, walk_cmd, duration_s, CATCH_HOLD_S, tuple(frames))
+    # hold until the object has arrived and a catch has had time to hold (the hands return to rest after it)
+    arrival_after_last_s = (arrival_s - frames[-1].t_s) if arrival_s is not None else 0.0
+    hold_s = min(DURATION_LIMIT_S, CATCH_HOLD_S + max(0.0, arrival_after_last_s))
+    return Plan(label, intent, confidence, walk_cmd, duration_s, hold_s, tuple(frames))
 
 
-def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, float] | None, label: str, confidence: float) -> Plan:
-    """Walk straight away from the hazard point until DODGE_CLEARANCE_M from it (at least two minimal steps).
+def _off_path(object_xy: tuple[float, float], velocity_xy: tuple[float, float]) -> tuple[float, float, float] | None:
+    """(ux, uy, walk_m) stepping perpendicular off a moving object's planar path, or None when it has none."""
+    speed = math.hypot(*velocity_xy)
+    if speed < PATH_MIN_SPEED_MPS:
+        return None
+    nx, ny = -velocity_xy[1] / speed, velocity_xy[0] / speed  # the path's normal
+    # signed distance of the robot (the origin) from the path line: step further to the side it is on
+    side_m = -(nx * object_xy[0] + ny * object_xy[1])
+    if side_m < 0:
+        nx, ny, side_m = -nx, -ny, -side_m
+    return nx, ny, max(2 * WALK_MIN_M, PATH_CLEARANCE_M - side_m)
 
-    A hazard heading at the robot itself has no direction: then walk away from `away_from_xy` (where the
-    object is now), else backward.
+
+def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, float] | None, label: str, confidence: float,
+               object_velocity_xy: tuple[float, float] | None = None) -> Plan:
+    """Step out of the hazard's way (at least two minimal steps).
+
+    A hazard moving across the floor (`object_velocity_xy`, with `away_from_xy` where it is now): step off
+    its path line, sideways, until PATH_CLEARANCE_M from it. Otherwise walk straight away from the hazard
+    point until DODGE_CLEARANCE_M from it; a hazard heading at the robot itself has no direction: then walk
+    away from `away_from_xy`, else backward.
     """
     hx, hy = hazard_robot_xy
     distance_m = math.hypot(hx, hy)
+    off_path = _off_path(away_from_xy, object_velocity_xy) if away_from_xy and object_velocity_xy else None
+    if off_path is not None:
+        ux, uy, walk_m = off_path
+        walk_m = min(walk_m, DODGE_WALK_SPEED_MPS * MAX_WALK_S)
+        duration_s = walk_m / DODGE_WALK_SPEED_MPS
+        cmd = (DODGE_WALK_SPEED_MPS * ux, DODGE_WALK_SPEED_MPS * uy, 0.0)
+        intent = f"Step aside, out of its path ({label})."
+        return Plan(label, intent, confidence, cmd, duration_s, 0.0, (Keyframe(0.0, REST, REST, 0.0),))
     if distance_m >= HAZARD_AT_ROBOT_M:
         ux, uy = -hx / distance_m, -hy / distance_m
     elif away_from_xy is not None and math.hypot(*away_from_xy) > 1e-6:

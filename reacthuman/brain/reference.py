@@ -91,7 +91,8 @@ def _plan_for(action: Action, obs: Observation, prediction: Prediction | None, c
     if action is Action.CATCH:
         return plan_reach(target, prediction.arrival_s if prediction else None, label, confidence)
     if action is Action.DODGE:
-        return plan_clear((target[0], target[1]), now_xy, label, confidence)
+        velocity_xy = (obs.track[-1].velocity_mps[0], obs.track[-1].velocity_mps[1]) if obs.track else None
+        return plan_clear((target[0], target[1]), now_xy, label, confidence, velocity_xy)
     return plan_stay(label, confidence)
 
 
@@ -146,9 +147,23 @@ class OracleBrain(Brain):
     """Reads the ground truth (observation.ground_truth, a mapping or `reacthuman.scenes.spec.GroundTruth`:
     correct_action, impact_point in the world frame, impact_time_s or time_to_floor_s counted from the
     event's start like frame_times_s) and plans the correct action with an interception the G1 can reach:
-    arms about 0.5 m from the shoulder, walking 0.5 m/s for the rest."""
+    arms about 0.5 m from the shoulder, walking 0.5 m/s for the rest. A catch whose truth impact lies before
+    the freeze (the object entered the reach zone already) is aimed at the object's predicted path.
+    Whether the body can carry the action out at all is `reacthuman.control.envelope.feasibility`."""
 
     name = "oracle"
+
+    @staticmethod
+    def _intercept(obs: Observation, target: Vec3) -> Plan | None:
+        """Where the truth's impact lies before the freeze, aim at the predicted path instead, as long as
+        the plan still classifies as a catch against the truth's point."""
+        arrival = _truth(obs.ground_truth, "impact_time_s")
+        if arrival is None or float(arrival) > obs.freeze_time_s:
+            return None
+        aimed = _intercept_plan(obs)
+        if aimed is None or classify_plan(aimed, (target[0], target[1])) is not Action.CATCH:
+            return None
+        return aimed
 
     def plan(self, obs: Observation) -> BrainDecision:
         gt = obs.ground_truth
@@ -167,10 +182,22 @@ class OracleBrain(Brain):
             target = DEFAULT_TARGET_M
         prediction = Prediction(target, arrival_s if arrival_s is not None else 1.0, 0.0, True)
         plan = _plan_for(action, obs, prediction, 1.0)
+        if action is Action.CATCH:
+            plan = self._intercept(obs, target) or plan
         got = classify_plan(plan, (target[0], target[1]))
         if got is not action:  # a planning bug, not a judgement: fail loudly
             raise RuntimeError(f"oracle planned {got.value} for scene {obs.scene_id} whose correct action is {action.value}")
         return _decision(self.name, plan, "ground_truth")
+
+
+def _intercept_plan(obs: Observation) -> Plan | None:
+    """A catch aimed where the object will be after the freeze (ballistic prediction from the track), or None
+    when there is no moving track. The truth's impact point is where the object first entered the reach
+    zone, which can lie before the freeze: the hands would go where it was."""
+    prediction = predict(obs)
+    if prediction is None or not prediction.moving or prediction.arrival_s <= 0.0:
+        return None
+    return _plan_for(Action.CATCH, obs, prediction, 1.0)
 
 
 register_brain("always_catch", lambda **_: FixedBrain("always_catch", Action.CATCH))

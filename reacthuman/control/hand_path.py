@@ -3,14 +3,16 @@
 Keyframe hand values are offsets from the rest positions (reacthuman.plan), robot frame. The spine applies
 them relative to the body's current heading frame (pelvis projected to the floor, x forward), so the hands
 travel with the walking body exactly as `plan.planned_hand_path_robot` assumes. Targets are linear in time
-between keyframes, start from the rest pose at t = 0 (unless a keyframe sits there) and hold the last
-keyframe afterwards.
+between keyframes, start from the rest pose at t = 0 (unless a keyframe sits there), hold the last keyframe
+for the plan's catch_duration and then return to the rest pose over `release_s` (a plan's hands do not stay
+up for the rest of the episode unless it asks for that with catch_duration).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -38,9 +40,15 @@ class HandPath:
     left_m: tuple[Vec3, ...]
     right_m: tuple[Vec3, ...]
     clamps: tuple[ReachClamp, ...]
+    knee_bend: tuple[float, ...] = ()  # per time, like the hands (empty: straight legs throughout)
 
     def targets_at(self, t_s: float) -> tuple[Vec3, Vec3]:
         return _interpolate(self.times_s, self.left_m, t_s), _interpolate(self.times_s, self.right_m, t_s)
+
+    def knee_bend_at(self, t_s: float) -> float:
+        if not self.knee_bend:
+            return 0.0
+        return _interpolate(self.times_s, tuple((k, 0.0, 0.0) for k in self.knee_bend), t_s)[0]
 
 
 def _interpolate(times: tuple[float, ...], points: tuple[Vec3, ...], t_s: float) -> Vec3:
@@ -59,10 +67,12 @@ def _add(a: Vec3, b: Vec3) -> Vec3:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
-def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float) -> HandPath | None:
+def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float, release_s: float = 0.5,
+                    posture_for: Callable[[float], np.ndarray] | None = None) -> HandPath | None:
     """The plan's hand path, or None when it has no keyframes (the arms then follow the walking policy).
 
-    Each keyframe target is solved once from the default standing posture; a target the IK misses by more
+    Each keyframe target is solved once from the standing posture of that keyframe (`posture_for(knee_bend)`:
+    the joint angles of the crouch it asks for; None: the default pose); a target the IK misses by more
     than reach_tolerance_m is replaced by the reached point and recorded as a ReachClamp.
     """
     if not plan.keyframes:
@@ -71,14 +81,16 @@ def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float) -> HandPath
     times: list[float] = []
     lefts: list[Vec3] = []
     rights: list[Vec3] = []
+    knees: list[float] = []
     clamps: list[ReachClamp] = []
     if frames[0][1].t_s > 0.0:
         times.append(0.0)
         lefts.append(REST_LEFT_HAND_M)
         rights.append(REST_RIGHT_HAND_M)
+        knees.append(0.0)
     for index, kf in frames:
         requested = {"left": _add(REST_LEFT_HAND_M, kf.left_hand), "right": _add(REST_RIGHT_HAND_M, kf.right_hand)}
-        ik.set_posture(ik.default_pose, (1.0, 0.0, 0.0, 0.0))
+        ik.set_posture(ik.default_pose if posture_for is None else posture_for(kf.knee_bend), (1.0, 0.0, 0.0, 0.0))
         solution = ik.solve(requested["left"], requested["right"])
         reached = {"left": solution.left_m, "right": solution.right_m}
         final = {}
@@ -92,4 +104,11 @@ def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float) -> HandPath
         times.append(kf.t_s)
         lefts.append(final["left"])
         rights.append(final["right"])
-    return HandPath(tuple(times), tuple(lefts), tuple(rights), tuple(clamps))
+        knees.append(kf.knee_bend)
+    if (lefts[-1], rights[-1], knees[-1]) != (REST_LEFT_HAND_M, REST_RIGHT_HAND_M, 0.0):
+        release_t_s = times[-1] + max(0.0, plan.catch_duration_s)
+        times += [release_t_s, release_t_s + release_s]
+        lefts += [lefts[-1], REST_LEFT_HAND_M]
+        rights += [rights[-1], REST_RIGHT_HAND_M]
+        knees += [knees[-1], 0.0]
+    return HandPath(tuple(times), tuple(lefts), tuple(rights), tuple(clamps), tuple(knees))

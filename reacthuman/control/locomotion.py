@@ -71,12 +71,17 @@ class LocomotionPolicy:
             self.phase = np.array([0.0, math.pi])
             self._standing = False
 
-    def observation(self, state: RobotState, cmd: VelocityCommand, masked: np.ndarray | None = None) -> np.ndarray:
+    def observation(self, state: RobotState, cmd: VelocityCommand, masked: np.ndarray | None = None,
+                    pose_offset_rad: np.ndarray | None = None) -> np.ndarray:
         """The policy input. Joints in `masked` are reported at the default pose, at rest: joints another
         controller drives (arms following IK) would otherwise put the policy far outside its training
-        distribution (standing with both hands raised it shuffles and sways its torso by ~5 cm)."""
+        distribution (standing with both hands raised it shuffles and sways its torso by ~5 cm).
+        `pose_offset_rad` is subtracted from the measured joint angles (and added to the targets by `step`):
+        the policy balances a crouched body as if it stood at its default pose."""
         q = np.array(state.q, dtype=np.float64)
         dq = np.array(state.dq, dtype=np.float64)
+        if pose_offset_rad is not None:
+            q = q - pose_offset_rad
         if masked is not None:
             q[masked] = self.default_pose[masked]
             dq[masked] = 0.0
@@ -101,12 +106,15 @@ class LocomotionPolicy:
             parts.append(value)
         return np.concatenate(parts).astype(np.float32)[None, :]
 
-    def step(self, state: RobotState, cmd: VelocityCommand, masked: np.ndarray | None = None) -> np.ndarray:
-        """Advance one policy tick; returns the 29 joint position targets (rad). See `observation` for masked."""
+    def step(self, state: RobotState, cmd: VelocityCommand, masked: np.ndarray | None = None,
+             pose_offset_rad: np.ndarray | None = None) -> np.ndarray:
+        """Advance one policy tick; returns the 29 joint position targets (rad). See `observation` for masked
+        and pose_offset_rad."""
         cmd = self.clip_command(cmd)
         self._advance_phase(cmd)
-        obs = self.observation(state, cmd, masked)
+        obs = self.observation(state, cmd, masked, pose_offset_rad)
         action = self._session.run([self.meta.output_name], {self.meta.input_name: obs})[0][0]
         action = np.clip(action, -_ACTION_CLIP, _ACTION_CLIP)
         self.last_action = action.astype(np.float32)
-        return self.default_pose + self.meta.action_scale * action.astype(np.float64)
+        target = self.default_pose + self.meta.action_scale * action.astype(np.float64)
+        return target if pose_offset_rad is None else target + pose_offset_rad

@@ -2,8 +2,8 @@
 
 Legs (and waist) come from the walking policy, which tracks the plan's walking_cmd for walking_duration_s and
 then a zero command (stand). Arms follow the plan's hand keyframes through inverse kinematics when the plan
-has keyframes, otherwise the policy's own arm targets. knee_bend is ignored: the policy observes no height
-command, so the body cannot be lowered without fighting it (recorded in the status).
+has keyframes, otherwise the policy's own arm targets. knee_bend lowers the body: the legs fold by an angle
+proportional to it (reacthuman.control.crouch) and the policy balances the folded body.
 
 Rates: the policy runs every `policy_decimation` physics steps (default 5 at 240 Hz: 48 Hz, the integer
 decimation nearest the 50 Hz it was trained at; its gait clock is advanced by the real period). `command`
@@ -23,6 +23,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from reacthuman.control.arm_ik import ArmIK, ArmIKConfig, arm_joint_indices
+from reacthuman.control.base_tracking import BaseTracker, BaseTrackingConfig, Pose
+from reacthuman.control.crouch import crouch_angle_rad, crouch_offset_rad
 from reacthuman.control.hand_path import HandPath, ReachClamp, build_hand_path
 from reacthuman.control.locomotion import LocomotionPolicy, VelocityCommand
 from reacthuman.control.robot_state import RobotState
@@ -44,20 +46,31 @@ class SpineConfig:
     # (the real robot hangs limp on its gantry; in simulation episodes start in the default pose: 0)
     stand_up_ramp_s: float = 0.0
     reach_tolerance_m: float = 0.02
+    # after the last keyframe and the plan's catch_duration the hands return to rest over this long
+    hand_release_s: float = 0.5
+    # knee_bend -> leg fold angle (crouch.py); 1.8 maps the prompt's deep crouch (0.25) to 0.45 rad, a pelvis
+    # about 0.19 m lower (measured); folds beyond crouch_max_rad are clamped (not measured stable)
+    crouch_rad_per_knee_bend: float = 1.8
+    crouch_max_rad: float = 0.45
     # while IK drives the arms the policy is shown them at its default pose (see LocomotionPolicy.observation)
     mask_ik_arms_in_policy: bool = True
     joint_limit_margin_rad: float = 0.01
     arm_ik: ArmIKConfig = field(default_factory=ArmIKConfig)
+    # close the loop on the base position (base_tracking.py); off where the state has no world position
+    # (a real G1 without odometry reports zeros)
+    base_position_feedback: bool = True
+    base_tracking: BaseTrackingConfig = field(default_factory=BaseTrackingConfig)
 
     def __post_init__(self) -> None:
         if not 0 < self.physics_dt_s <= 0.01:
             raise ValueError(f"SpineConfig.physics_dt_s must be in (0, 0.01], got {self.physics_dt_s}")
         if not 1 <= self.policy_decimation <= 20:
             raise ValueError(f"SpineConfig.policy_decimation must be in [1, 20], got {self.policy_decimation}")
-        for name in ("state_timeout_s", "reach_tolerance_m"):
+        for name in ("state_timeout_s", "reach_tolerance_m", "hand_release_s"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"SpineConfig.{name} must be > 0, got {getattr(self, name)}")
-        for name in ("damping_kd", "stand_up_ramp_s", "joint_limit_margin_rad"):
+        for name in ("damping_kd", "stand_up_ramp_s", "joint_limit_margin_rad", "crouch_rad_per_knee_bend",
+                     "crouch_max_rad"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"SpineConfig.{name} must be >= 0, got {getattr(self, name)}")
 
@@ -77,7 +90,7 @@ class SpineStatus:
     plan_time_s: float | None  # time since the current plan started; None before the first tick
     walking: bool
     reach_clamps: tuple[ReachClamp, ...]
-    knee_bend_ignored: bool
+    crouch_rad: float  # the leg fold angle of the last tick (0: straight legs)
     hand_error_m: tuple[float, float]  # IK residual of the last tick (left, right); 0 when arms follow the policy
 
 
@@ -114,6 +127,8 @@ class Spine:
         self._last: JointCommand | None = None
         self._last_plan_t: float | None = None
         self._hand_error = (0.0, 0.0)
+        self._crouch_rad = 0.0
+        self._base = BaseTracker(self.config.base_tracking)
 
     # --- episode control ----------------------------------------------------------------------------
     def reset(self, plan: Plan | None = None) -> None:
@@ -138,8 +153,14 @@ class Spine:
             self._fault = fault
             return False
         self._plan = plan
-        self._path = build_hand_path(plan, self.ik, self.config.reach_tolerance_m)
+        self._path = build_hand_path(plan, self.ik, self.config.reach_tolerance_m, self.config.hand_release_s,
+                                     self._crouched_pose)
         return True
+
+    def _crouched_pose(self, knee_bend: float) -> np.ndarray:
+        """The default pose with the legs folded for knee_bend (what the IK plans reaches from)."""
+        angle = crouch_angle_rad(knee_bend, self.config.crouch_rad_per_knee_bend, self.config.crouch_max_rad)
+        return self.policy.default_pose + crouch_offset_rad(angle)
 
     def reject_plan(self, reason: str) -> None:
         """A plan that could not even be decoded (a NaN in its message fails Plan's own checks): recorded as
@@ -160,7 +181,7 @@ class Spine:
         return SpineStatus(
             mode=self._mode, fault=self._fault, plan_time_s=self._last_plan_t, walking=walking,
             reach_clamps=self._path.clamps if self._path else (),
-            knee_bend_ignored=plan is not None and any(kf.knee_bend != 0.0 for kf in plan.keyframes),
+            crouch_rad=self._crouch_rad,
             hand_error_m=self._hand_error,
         )
 
@@ -197,17 +218,24 @@ class Spine:
 
     def _policy_target(self, sim_time_s: float, state: RobotState) -> tuple[np.ndarray, np.ndarray]:
         """Joint targets and feed-forward torques for this tick."""
+        pose = Pose(state.base_pos_world[0], state.base_pos_world[1], state.yaw_rad())
         if self._plan_t0 is None:
             self._plan_t0 = sim_time_s
+            self._base.reset(pose)
         t = sim_time_s - self._plan_t0
         self._last_plan_t = t
         plan = self._plan
-        if plan is not None and t < plan.walking_duration_s:
-            cmd = VelocityCommand(*plan.walking_cmd)
-        else:
+        if plan is None:
             cmd = _ZERO
+        elif self.config.base_position_feedback:
+            cmd = self._base.command(VelocityCommand(*plan.walking_cmd), plan.walking_duration_s, t, pose)
+        else:
+            cmd = VelocityCommand(*plan.walking_cmd) if t < plan.walking_duration_s else _ZERO
         masked = self._arms if self._path is not None and self.config.mask_ik_arms_in_policy else None
-        target = self.policy.step(state, cmd, masked)
+        knee_bend = self._path.knee_bend_at(t) if self._path is not None else 0.0
+        self._crouch_rad = crouch_angle_rad(knee_bend, self.config.crouch_rad_per_knee_bend, self.config.crouch_max_rad)
+        offset = crouch_offset_rad(self._crouch_rad) if self._crouch_rad > 0 else None
+        target = self.policy.step(state, cmd, masked, offset)
         if self._path is None:
             self._hand_error = (0.0, 0.0)
             return target, np.zeros(len(target))

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 from reacthuman.brain.base import Brain, BrainDecision
+from reacthuman.control.envelope import scene_feasibility
 from reacthuman.control.spine import Spine
 from reacthuman.evaluation.observe import WindowTracker, build_observation
 from reacthuman.scenes.spec import SceneSpec
@@ -66,5 +67,7 @@ def run_episode(spec: SceneSpec, brain: Brain, body: Body, spine: Spine) -> Epis
     record = score_decision(SceneMeta.from_scene_spec(spec, decision.brain),
                             ScoringTruth.from_scene_spec(spec, tuple(float(v) for v in freeze_pos)),
                             spec.observer.pose(), reply_of(decision), ExecutedOutcome.from_sim_outcome(outcome))
+    # "the model chose wrong" apart from "no plan of this body could succeed" (reacthuman.scoring.outcomes)
+    record.extras["physically_unreachable"] = not scene_feasibility(spec).reachable
     lap("scoring")
     return EpisodeResult(record, decision, outcome, timings)

@@ -27,6 +27,7 @@ from reacthuman.scoring.ledger import read_ledger
 from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
     render_markdown, table_csv
 from reacthuman.scoring.tables import Table
+from reacthuman.scoring import outcomes
 
 
 @dataclass
@@ -78,7 +79,7 @@ def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.An
         Heading("Adversarial probes"), t_adv, t_doubt,
         Heading("Across models"), t_vote,
         Heading("Correct but out of reach"), t_reach,
-        Heading("Execution"), t_out,
+        Heading("Execution"), t_out, *outcomes.execution_tables(d),
     ]
     tables = [b for b in blocks if isinstance(b, Table)]
     made = [p for p in (p_cd, p_freeze, p_fam, p_rules) if p is not None]

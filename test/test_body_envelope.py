@@ -1,0 +1,103 @@
+"""Without a simulator: the walking path the spine tracks, the body envelope's feasibility judgement, and the
+report's executed-outcome tables on hand-built ledger rows."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from reacthuman.control.base_tracking import BaseTracker, BaseTrackingConfig, Pose, planned_pose
+from reacthuman.control.crouch import crouch_angle_rad, crouch_offset_rad
+from reacthuman.control.envelope import feasibility
+from reacthuman.control.locomotion import VelocityCommand
+from reacthuman.scoring.aggregate import select_decisions
+from reacthuman.scoring.ledger import DecisionRecord
+from reacthuman.scoring.outcomes import outcomes_by_action_table, outcomes_by_family_table
+from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
+
+
+def test_planned_pose_integrates_a_constant_twist_exactly():
+    start = Pose(1.0, 2.0, math.pi / 2)  # facing world +y
+    straight = planned_pose(start, VelocityCommand(0.5, 0.0, 0.0), 2.0, 5.0)  # held after the duration
+    assert (straight.x_m, straight.y_m, straight.yaw_rad) == pytest.approx((1.0, 3.0, math.pi / 2))
+    # a quarter circle of radius v/w = 1 m, turning left from facing +y: ends 1 m left (-x) and 1 m ahead (+y)
+    arc = planned_pose(start, VelocityCommand(0.5, 0.0, 0.5), math.pi, math.pi)
+    assert (arc.x_m, arc.y_m, arc.yaw_rad) == pytest.approx((0.0, 3.0, math.pi))
+
+
+def test_base_tracker_corrects_lag_then_settles_and_stays_standing():
+    tracker = BaseTracker(BaseTrackingConfig(gain_per_s=2.0, max_correction_mps=0.5, settle_tolerance_m=0.05))
+    tracker.reset(Pose(0.0, 0.0, 0.0))
+    cmd = VelocityCommand(0.5, 0.0, 0.0)
+    lagging = tracker.command(cmd, 2.0, 1.0, Pose(0.3, 0.1, 0.0))  # 0.2 m behind, 0.1 m off to the left
+    assert lagging.vx_mps == pytest.approx(0.5 + 0.4) and lagging.vy_mps == pytest.approx(-0.2)
+    after = tracker.command(cmd, 2.0, 2.2, Pose(0.8, 0.0, 0.0))  # walk over, still 0.2 m short: keep going
+    assert after.vx_mps == pytest.approx(0.4) and not tracker.settled
+    done = tracker.command(cmd, 2.0, 2.4, Pose(0.98, 0.0, 0.0))
+    assert done == VelocityCommand(0.0, 0.0, 0.0) and tracker.settled
+    assert tracker.command(cmd, 2.0, 2.6, Pose(0.8, 0.0, 0.0)) == VelocityCommand(0.0, 0.0, 0.0)
+
+
+def test_crouch_folds_hip_knee_ankle_and_is_capped():
+    assert crouch_angle_rad(0.25, 1.8, 0.45) == pytest.approx(0.45)
+    assert crouch_angle_rad(0.5, 1.8, 0.45) == pytest.approx(0.45) and crouch_angle_rad(-1.0, 1.8, 0.45) == 0.0
+    offset = crouch_offset_rad(0.3)
+    for side in ("left", "right"):
+        assert offset[G1_JOINT_NAMES.index(f"{side}_knee_joint")] == pytest.approx(0.6)
+        assert offset[G1_JOINT_NAMES.index(f"{side}_hip_pitch_joint")] == pytest.approx(-0.3)
+        assert offset[G1_JOINT_NAMES.index(f"{side}_ankle_pitch_joint")] == pytest.approx(-0.3)
+    assert sum(1 for v in offset if v != 0) == 6
+
+
+def test_feasibility_separates_what_no_plan_of_this_body_could_do():
+    freeze = 0.6
+    landed = feasibility("CATCH", (0.4, 0.0), freeze, 0.1, 0.5, impact_height_m=1.0)
+    assert not landed.reachable and landed.available_s == pytest.approx(-0.1)
+    in_time = feasibility("CATCH", (0.4, 0.0), freeze, 0.7, 1.5, impact_height_m=1.0)
+    assert in_time.reachable
+    far = feasibility("CATCH", (3.0, 0.0), freeze, 0.7, 1.5, impact_height_m=1.0)  # 2.45 m to walk in 0.9 s
+    assert not far.reachable
+    on_the_floor = feasibility("CATCH", (0.4, 0.0), freeze, 2.0, 2.5, impact_height_m=0.15)
+    assert not on_the_floor.reachable and "below" in on_the_floor.reason
+    assert feasibility("DODGE", (0.3, 0.0), freeze, 0.5, 0.7).reachable is False  # lands 0.1 s after the freeze
+    assert feasibility("DODGE", (0.3, 0.0), freeze, 1.2, 1.8).reachable
+    assert feasibility("NO_ACTION", None, freeze, None, None).reachable
+
+
+def _row(scene, model, action, family, caught, struck, unreachable=False):
+    return DecisionRecord(scene_id=scene, family=family, model=model, object="ball", correct_action=action,
+                          action=action, saa=1, safe=1, caught=caught, struck=struck, fell=False,
+                          extras={"physically_unreachable": unreachable})
+
+
+def test_outcome_tables_share_catches_held_and_dodges_clear_per_action_and_family():
+    rows = [_row("a", "m", "CATCH", "object_drop", True, False), _row("b", "m", "CATCH", "rolling_ball", False, True),
+            _row("c", "m", "DODGE", "object_drop", False, False), _row("d", "m", "DODGE", "ladder_slip", False, True),
+            _row("e", "m", "DODGE", "ladder_slip", False, True, unreachable=True)]  # left out
+    d = select_decisions(rows)
+    by_action = outcomes_by_action_table(d)
+    catch = next(r for r in by_action.rows if r[1] == "CATCH")
+    dodge = next(r for r in by_action.rows if r[1] == "DODGE")
+    col = by_action.columns.index
+    assert catch[col("executed")] == 2 and catch[col("catches held")] == 0.5 and catch[col("dodges clear")] is None
+    assert dodge[col("executed")] == 2 and dodge[col("dodges clear")] == 0.5 and dodge[col("struck")] == 0.5
+    by_family = outcomes_by_family_table(d)
+    ladder = next(r for r in by_family.rows if r[1] == "ladder_slip")
+    assert ladder[by_family.columns.index("executed")] == 1 and ladder[by_family.columns.index("dodges clear")] == 0.0
+
+
+def test_bench_tracking_rows_judge_each_plan_against_its_goal():
+    from reacthuman.bench.cli import SECTIONS
+    from reacthuman.bench.table import rows
+
+    case = dict(name="reach", walking=False, hand_error_m=[0.03, 0.02], hand_error_held_m=[0.01, 0.01],
+                displacement_error_rel=None, yaw_commanded_rad=0.0, yaw_change_rad=0.05, min_pelvis_m=0.75, fell=False)
+    walk = dict(case, name="walk", walking=True, hand_error_m=[], hand_error_held_m=[], displacement_error_rel=0.25)
+    section = {"cases": [case, walk], "summary": {"goals": {"hand_standing_m": 0.05, "hand_walking_m": 0.10,
+                                                            "displacement_rel": 0.10, "falls": 0}}}
+    report = {name: {"skipped": "not in --sections"} for name in SECTIONS}
+    report["tracking"] = section
+    out = {r.stage: r for r in rows(report) if r.section == "tracking"}
+    assert out["reach"].verdict == "meets goal" and "hands 3.0 cm" in out["reach"].measured
+    assert out["walk"].verdict == "misses goal" and "displacement off 25%" in out["walk"].measured
