@@ -25,8 +25,18 @@ class BagPlayer(Node):
         self.bag, self.rate, self.topics = Path(bag), rate, topics
         info = bag_info(self.bag)
         self.has_clock = graph.CLOCK in info["topics"]
-        self.pubs = {t: self.create_publisher(msg_type(v["type"]), t, qos_for(t))
-                     for t, v in info["topics"].items() if topics is None or t in topics}
+        self.pubs, self.skipped = {}, {}
+        for t, v in info["topics"].items():
+            if topics is not None and t not in topics:
+                continue
+            try:
+                cls = msg_type(v["type"])
+            except ImportError:
+                # The viewer topics' types (tf2_msgs, visualization_msgs) have no Python package here; a full
+                # ROS 2 install plays them with `ros2 bag play`.
+                self.skipped[t] = v["type"]
+                continue
+            self.pubs[t] = self.create_publisher(cls, t, qos_for(t))
         self.clock_pub = self.pubs.get(graph.CLOCK) or self.create_publisher(Clock, graph.CLOCK, 10)
 
     def wait_for_subscribers(self, timeout_s: float) -> None:
@@ -60,6 +70,8 @@ class BagPlayer(Node):
 def play_bag(bag: Path, rate: float = 1.0, topics: set[str] | None = None, wait_s: float = 5.0) -> int:
     """Play one bag in this process (rclpy must be initialised by the caller). Returns messages sent."""
     player = BagPlayer(bag, rate, topics)
+    for topic, msgtype in sorted(player.skipped.items()):
+        player.get_logger().warning(f"not played: {topic} ({msgtype} has no Python interface package here)")
     try:
         player.wait_for_subscribers(wait_s)
         return player.play()

@@ -10,7 +10,7 @@ import threading
 from reacthuman_msgs.msg import ReactionPlan
 
 from reacthuman import graph
-from reacthuman.brain import MODALITIES, make_brain
+from reacthuman.brain import DEFAULT_MODALITY, MODALITIES, make_brain
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, one_of, run
 
@@ -20,10 +20,12 @@ class BrainNode(ContractNode):
         self._truth: dict[str, dict] = {}
         super().__init__("brain", {graph.OBSERVATION: self._on_observation, graph.GROUND_TRUTH: self._on_truth})
         self.model = self.declare("model", "local", "model preset, openai-compatible:<id>@<url>, or reference brain")
-        self.modality = self.declare("modality", "state_text", "what an LLM brain is shown", one_of(*MODALITIES))
+        self.modality = self.declare("modality", DEFAULT_MODALITY, "what an LLM brain is shown (a text-only model falls back to "
+                                     "state_text, the privileged-state ablation)", one_of(*MODALITIES))
         self.seed = self.declare("seed", 0, "seed of the `random` reference brain")
         self.brain = make_brain(self.model, modality=self.modality, seed=self.seed)
         self._lock = threading.Lock()  # one decision at a time; observations arrive once per episode
+        self.modality = getattr(self.brain, "modality", self.modality)
         self.get_logger().info(f"brain '{self.model}' ready ({self.modality})")
 
     def _on_truth(self, msg) -> None:

@@ -129,6 +129,7 @@ def decision_to_msg(decision, scene_id: str, msg: ReactionPlan) -> ReactionPlan:
     """A reacthuman.brain BrainDecision into a ReactionPlan message."""
     plan_to_msg(decision.plan, msg)
     msg.scene_id, msg.model, msg.raw_text = scene_id, decision.brain, decision.raw_text
+    msg.modality = decision.modality or ""
     msg.parse_ok, msg.parse_error = decision.parse_ok, decision.parse_error or ""
     msg.api_error, msg.api_error_message = decision.api_error is not None, decision.api_error or ""
     msg.latency_s = float(decision.latency_s)

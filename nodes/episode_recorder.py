@@ -5,7 +5,10 @@ in it.
 
 Stamps are the episode's sim time: the latest /clock received since the episode began, 0 before the body's
 first tick (the scene announcement). The body publishes /clock only while it simulates, so any /clock that
-arrives after start() belongs to this episode."""
+arrives after start() belongs to this episode.
+
+The bag is a ViewerBagWriter: when it is closed it adds what a 3D viewer needs (/tf, /tf_static,
+/robot_description, markers, compressed frames), computed from the recorded messages."""
 
 from __future__ import annotations
 
@@ -13,8 +16,8 @@ import threading
 from pathlib import Path
 
 from reacthuman import graph
-from reacthuman.recording.bag import BagWriter
 from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, cdr_stamp_ns, missing
+from reacthuman.recording.viewer_topics import ViewerBagWriter as BagWriter
 
 
 class EpisodeRecorder:

@@ -54,9 +54,11 @@ def score_episode(spec: SceneSpec, plan, observation, outcome, model: str) -> De
     """The decision record of one episode from its messages (the scorer node and `reacthuman rescore`)."""
     freeze_xyz = conv.object_at_freeze(observation) if observation is not None else None
     reply = conv.reply_from_msg(plan) if plan is not None else conv.no_reply("no plan arrived before the freeze timeout")
-    return score_decision(SceneMeta.from_scene_spec(spec, plan.model if plan is not None else model),
-                          ScoringTruth.from_scene_spec(spec, freeze_xyz), spec.observer.pose(), reply,
-                          conv.executed_outcome_from_msg(outcome))
+    record = score_decision(SceneMeta.from_scene_spec(spec, plan.model if plan is not None else model),
+                            ScoringTruth.from_scene_spec(spec, freeze_xyz), spec.observer.pose(), reply,
+                            conv.executed_outcome_from_msg(outcome))
+    record.modality = (plan.modality or None) if plan is not None else None
+    return record
 
 
 def score_msg(row: dict) -> EpisodeScore:

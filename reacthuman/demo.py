@@ -39,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     _step("evaluate through the ROS 2 graph", ["eval", "--scenes", str(scenes), "--models", args.models, "--out", str(run)])
     _step("write the report", ["report", str(run)])
     report = (run / "report.md").read_text()
+    for line in report.splitlines():  # which modality the table is (a text-only model runs on state_text)
+        if line.startswith(("Modality:", "Shown state_text")):
+            print(line)
     start = report.find("## Main results")
     end = report.find("\n## ", start + 1)
     print(report[start:end if end > 0 else None].strip())

@@ -85,7 +85,7 @@ def test_observation_rejects_frame_count_mismatch():
 
 @pytest.fixture(scope="module")
 def local_brain():
-    with make_brain("local", modality="state_text") as brain:
+    with make_brain("local") as brain:  # the default asks for images; the text-only model falls back
         yield brain
 
 
@@ -103,9 +103,9 @@ def test_local_brain_commits_a_decision(local_brain):
     json.dumps(decision.to_dict())  # the record is JSON-ready either way
 
 
-def test_local_model_refuses_images_modality_clearly():
+def test_local_model_refuses_images_modality_clearly_without_fallback():
     with pytest.raises(ValueError, match="text-only .* use modality 'state_text'"):
-        make_brain("local", modality="images")
+        make_brain("local", modality="images", text_only_fallback=False)
 
 
 def test_api_failure_becomes_a_recorded_decision():

@@ -10,6 +10,7 @@ its API key must appear in no file of the run folder."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 import shutil
@@ -32,7 +33,7 @@ from ros_helpers import GraphClient
 
 STUB_MODEL = "stub_endpoint"
 MODELS = ("oracle", "always_dodge", STUB_MODEL)
-SCENES = (("object_drop", 3), ("ceiling_drop", 1))
+SCENES = (("object_drop", 3), ("ceiling_drop", 2))  # ceiling_drop 1: a smoke detector too small to show in two views at the freeze
 STUB_KEY_ENV = "REACTHUMAN_TEST_STUB_KEY"
 STUB_KEY = "sk-stub-" + secrets.token_hex(16)
 # Each reply is preceded by three failed requests (429, 500, a dropped connection): the client retries
@@ -90,7 +91,7 @@ class HostileEndpointStub:
     def models_yaml(self, path: Path) -> Path:
         path.write_text(json.dumps({"defaults": {}, "presets": {STUB_MODEL: {
             "provider": "openai-compatible", "model_id": "stub", "base_url": f"http://127.0.0.1:{self.server.server_port}/v1",
-            "api_key_env": STUB_KEY_ENV, "key_required": True, "vision": False, "max_retries": 4, "backoff_s": 0.05,
+            "api_key_env": STUB_KEY_ENV, "key_required": True, "vision": True, "max_retries": 4, "backoff_s": 0.05,
             "backoff_max_s": 0.2, "timeout_s": 20.0}}}))
         return path
 
@@ -177,6 +178,7 @@ def test_every_pair_is_decided_exactly_once_with_the_ledger_fields(run, scenes):
     assert all(r["saa"] == 1 and r["safe"] == 1 for r in oracle), oracle
     dodge = [r for r in rows if r["model"] == "always_dodge"]
     assert all(r["action"] == "DODGE" for r in dodge), dodge
+    assert {r["modality"] for r in oracle} == {"ground_truth"}  # every row says what its brain was shown
 
 
 def test_a_hostile_endpoint_gives_a_scored_decision_per_scene_and_leaks_no_key(run, stub):
@@ -265,3 +267,126 @@ def test_a_bag_played_into_a_live_scorer_gives_the_same_score(run, ros_domain_id
         scorer.terminate()
         scorer.wait(timeout=30)
     assert json.loads(scores[0].record_json) == row
+
+
+def _bags(run: Path) -> list[Path]:
+    return sorted((run / "episodes").glob("*/*/bag"))
+
+
+def test_bags_carry_what_a_3d_viewer_needs_and_every_frame_resolves(run):
+    """/tf, /tf_static, /robot_description and the scene markers; each marker, image and camera-info frame is
+    placed in `world` by the TF tree at the time it was recorded, and so is every G1 link once it stands."""
+    from reacthuman.recording.bag import deserialize, read_bag
+    from reacthuman.recording.tf_check import TfIndex
+    from reacthuman.recording.urdf import g1_joints
+    from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC
+
+    links = {j.child for j in g1_joints()} | {j.parent for j in g1_joints()}
+    for bag in _bags(run):
+        messages = list(read_bag(bag))
+        counts = {t: sum(1 for m in messages if m.topic == t) for t in
+                  (TF, TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS, graph.JOINT_STATES, graph.HAZARD_STATE)}
+        assert counts[TF_STATIC] == counts[ROBOT_DESCRIPTION] == counts[SCENE_MARKERS] == 1, (bag, counts)
+        # one robot /tf per control tick, one per hazard state, and the hazards' spec pose at the announcement
+        assert counts[TF] == counts[graph.JOINT_STATES] + counts[graph.HAZARD_STATE] + 1, (bag, counts)
+        index = TfIndex.from_messages(messages)
+        used = []
+        for m in messages:
+            if m.topic == SCENE_MARKERS:
+                used += [(mk.header.frame_id, m.stamp_ns) for mk in deserialize(m).markers]
+            elif m.topic.startswith("/camera/"):
+                used.append((deserialize(m).header.frame_id, m.stamp_ns))
+            elif m.topic == graph.OBSERVATION:  # the images the brain got, whichever camera topics the bag holds
+                for view in deserialize(m).views:
+                    used += [(f.header.frame_id, m.stamp_ns) for f in view.frames]
+                    used.append((view.camera_info.header.frame_id, m.stamp_ns))
+            elif m.topic == graph.SCENE:
+                hazards = {f"scene/{h}" for h in json.loads(deserialize(m).spec_json)["hazard_bodies"]}
+        assert {f for f, _ in used} >= set(graph.VIEWS) | hazards, bag
+        unresolved = sorted({f for f, t in used if not index.resolves(f, t)})
+        assert not unresolved, (bag, unresolved)
+        first_state = min(m.stamp_ns for m in messages if m.topic == graph.JOINT_STATES)
+        end = max(m.stamp_ns for m in messages)
+        for t_ns in (first_state, end):
+            assert all(index.resolves(link, t_ns) for link in links), (bag, t_ns)
+
+
+def test_the_standard_mcap_ros2_decoder_decodes_every_message_of_every_topic(run):
+    from mcap.reader import make_reader
+    from mcap_ros2.decoder import DecoderFactory
+
+    for bag in _bags(run):
+        (mcap_file,) = bag.glob("*.mcap")
+        decoded_per_topic: dict[str, int] = {}
+        with open(mcap_file, "rb") as f:
+            for _, channel, _, msg in make_reader(f, decoder_factories=[DecoderFactory()]).iter_decoded_messages():
+                assert msg is not None
+                decoded_per_topic[channel.topic] = decoded_per_topic.get(channel.topic, 0) + 1
+        info = bag_info(bag)
+        assert decoded_per_topic == {t: v["count"] for t, v in info["topics"].items()}, bag
+
+
+def test_the_report_shows_each_episode_in_headless_chromium(run, tmp_path):
+    from browser_helpers import Browser
+
+    from reacthuman.scoring.report import write_report
+
+    files = write_report(run, tmp_path / "report")
+    browser = Browser()
+    try:
+        browser.load(files.html)
+        assert browser.errors() == []
+        links = browser.evaluate("Array.from(document.querySelectorAll('#episodes a')).map(a => a.getAttribute('href'))")
+        assert len(links) == len(SCENES) * len(MODELS)
+        for link in links:
+            browser.load(files.html.parent / link)
+            assert browser.errors() == [], link
+            widths = browser.evaluate("Array.from(document.querySelectorAll('img.frame')).map(i => i.naturalWidth)")
+            assert len(widths) >= 3 and all(w > 0 for w in widths), (link, widths)
+            assert browser.evaluate("document.querySelector('img.overlay').naturalWidth") > 0, link
+    finally:
+        browser.close()
+
+
+def test_tf_puts_the_g1_hands_where_the_simulator_measured_them(run):
+    """Forward kinematics of the recorded /tf (URDF) against /g1/hand_positions (the body's palm sites in
+    Genesis) at the same stamps: the viewer draws the robot where it physically was."""
+    import mujoco
+
+    from reacthuman.recording import ros_msgs, urdf
+    from reacthuman.recording.bag import deserialize, read_bag
+    from reacthuman.sim_bridge.g1_assets import LEFT_HAND_SITE, RIGHT_HAND_SITE, g1_mjcf_path
+
+    model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
+    sites = {}
+    for site in (LEFT_HAND_SITE, RIGHT_HAND_SITE):
+        i = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, site)
+        body = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, model.site_bodyid[i])
+        sites[site] = urdf.Transform(body, site, tuple(model.site_pos[i]), (0.0, 0.0, 0.0, 1.0))
+
+    def transform(t) -> urdf.Transform:
+        tr, q = t.transform.translation, t.transform.rotation
+        return urdf.Transform(t.header.frame_id, t.child_frame_id, (tr.x, tr.y, tr.z), (q.x, q.y, q.z, q.w))
+
+    for bag in _bags(run):
+        messages = list(read_bag(bag))
+        static = [transform(t) for m in messages if m.topic == "/tf_static" for t in deserialize(m).transforms]
+        robot: dict[int, dict[str, urdf.Transform]] = {}
+        for m in messages:
+            if m.topic == "/tf":
+                for t in deserialize(m).transforms:
+                    robot.setdefault(ros_msgs.stamp_ns(t.header), {})[t.child_frame_id] = transform(t)
+        compared = 0
+        for m in messages:
+            if m.topic != graph.HAND_POSITIONS:
+                continue
+            hands = deserialize(m)
+            tick = robot.get(ros_msgs.stamp_ns(hands.header), {})
+            if "pelvis" not in tick:
+                continue
+            poses = urdf.link_poses(tick["pelvis"], [t for t in tick.values() if t.parent != "world"] + static)
+            for site, measured in ((LEFT_HAND_SITE, hands.left), (RIGHT_HAND_SITE, hands.right)):
+                p = urdf.compose(poses[sites[site].parent], sites[site]).translation
+                assert math.dist(p, (measured.x, measured.y, measured.z)) < 1e-4, (bag, site)
+                compared += 1
+        assert compared >= 20, (bag, compared)

@@ -20,8 +20,9 @@ for tool in "$PY" cmake make g++ git; do
   command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed; this suite needs Python 3.11, cmake, make, g++ and git (Debian: apt-get install python3.11-venv cmake make g++ git)"
 done
 
-# --- apt: headless GL for Genesis/MuJoCo rendering, CycloneDDS 0.10 for the Unitree SDK -------------
-APT_PKGS="libegl1 libegl-mesa0 libgl1-mesa-dri libosmesa6 cyclonedds-dev"
+# --- apt: headless GL for Genesis/MuJoCo rendering, CycloneDDS 0.10 for the Unitree SDK, furniture models
+# for recognisable objects, Chromium for the test that loads the HTML report in a real headless browser --
+APT_PKGS="libegl1 libegl-mesa0 libgl1-mesa-dri libosmesa6 cyclonedds-dev sweethome3d-furniture chromium"
 missing=$(for p in $APT_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
   command -v apt-get >/dev/null || die "missing system packages: $missing (and no apt-get to install them)"

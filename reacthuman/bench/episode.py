@@ -26,8 +26,8 @@ BENCH_MODEL = "oracle"  # a reference brain: the plan stage is the scaffolding's
 class BodyShape:
     """The body node's defaults (nodes/body_node.py), so both sides simulate and render the same work."""
 
-    frame_width_px: int = 320
-    frame_height_px: int = 180
+    frame_width_px: int = 640
+    frame_height_px: int = 360
     frame_count: int = 5
     observation_window_s: float = 0.6
     horizon_s: float = 4.0

@@ -16,9 +16,11 @@ from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim_bridge.engine import CameraSpec
 
 FULL_RES = (1280, 720)
-BRAIN_RES = (320, 180)  # the body node's frame_width_px x frame_height_px default
+BRAIN_RES = (640, 360)  # the body node's frame_width_px x frame_height_px default
 STEPS_BETWEEN_FRAME_SETS = 2
 ADAPTER_GOAL = Goal(1.10, "x raw", False, "the adapter (uint8 RGB copy) should add at most 10% to the raw render")
+MESH_GOAL = Goal(1.5, "x primitives", False, "drawing catalogue meshes should cost at most 1.5x the bare primitives")
+MESH_SCENE = ("object_drop", 7, "chefs_knife")  # a scene whose hazard is drawn by a catalogue mesh
 
 
 def _cameras(spec: SceneSpec, resolutions: tuple[tuple[int, int], ...]) -> tuple[CameraSpec, ...]:
@@ -65,4 +67,38 @@ def render_section(spec: SceneSpec, repeats: int, resolutions: tuple[tuple[int, 
             rows.append(row)
     finally:
         engine.close()
-    return {"scene_id": spec.scene_id, "engine": "genesis", "build_s": round(build_s, 2), "resolutions": rows}
+    return {"scene_id": spec.scene_id, "engine": "genesis", "build_s": round(build_s, 2), "resolutions": rows,
+            "meshes_vs_primitives": mesh_cost_section(repeats)}
+
+
+def _frame_set_ms(spec: SceneSpec, res: tuple[int, int], repeats: int) -> tuple[Repeats, float]:
+    cams = _cameras(spec, (res,))
+    engine, build_s = build_engine("genesis", spec, True, cams)
+    try:
+        names = [c.name for c in cams]
+        _frame_set_s(engine.render, names)
+        times = []
+        for _ in range(repeats):
+            engine.step(STEPS_BETWEEN_FRAME_SETS)
+            times.append(_frame_set_s(engine.render, names))
+        return Repeats.of(times), build_s
+    finally:
+        engine.close()
+
+
+def mesh_cost_section(repeats: int, res: tuple[int, int] = BRAIN_RES) -> dict:
+    """The same scene (with the G1) drawn with its catalogue meshes and with its bare primitives."""
+    import dataclasses
+
+    from reacthuman.scenes.randomize import sample_spec
+
+    family, seed, object_id = MESH_SCENE
+    meshed = sample_spec(family, seed, object_id=object_id)
+    bare = dataclasses.replace(meshed, bodies=tuple(dataclasses.replace(b, visual=None) for b in meshed.bodies))
+    (m, m_build), (p, p_build) = _frame_set_ms(meshed, res, repeats), _frame_set_ms(bare, res, repeats)
+    ratio = m.median / p.median
+    return {"scene_id": meshed.scene_id, "object_id": object_id, "resolution": f"{res[0]}x{res[1]}",
+            "meshes_ms_per_frame_set": Repeats(m.median * 1e3, m.min * 1e3, m.max * 1e3, m.n).to_dict(2),
+            "primitives_ms_per_frame_set": Repeats(p.median * 1e3, p.min * 1e3, p.max * 1e3, p.n).to_dict(2),
+            "build_s": {"meshes": round(m_build, 2), "primitives": round(p_build, 2)},
+            "ratio": round(ratio, 3), "goal": MESH_GOAL.to_dict(ratio)}

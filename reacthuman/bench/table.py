@@ -57,6 +57,12 @@ def _render(s: dict) -> list[Row]:
                        f"raw {_med(r['raw_ms_per_frame_set'], digits=1)} ms", f"{r['ratio']:.2f}x", g, v))
         if "window_render_s" in r:
             out.append(Row("render", f"  5 frame-sets (one window) {r['resolution']}", f"{r['window_render_s']:.2f} s"))
+    mesh = s.get("meshes_vs_primitives")
+    if mesh:
+        g, v = _goal(mesh["goal"])
+        out.append(Row("render", f"frame-set {mesh['resolution']}, meshes ({mesh['object_id']} scene)",
+                       f"{_med(mesh['meshes_ms_per_frame_set'], digits=1)} ms",
+                       f"primitives {_med(mesh['primitives_ms_per_frame_set'], digits=1)} ms", f"{mesh['ratio']:.2f}x", g, v))
     return out
 
 

@@ -14,6 +14,10 @@ from reacthuman.llm.images import image_part, text_part
 from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
 
 MODALITIES = ("images", "state_text", "both")
+# The paper's protocol: the model sees the three camera views. state_text (the object's name and exact
+# simulator state every frame) is the privileged-state ablation, the only thing a text-only model can take.
+DEFAULT_MODALITY = "images"
+PRIVILEGED_MODALITY = "state_text"
 ARM_REACH_M = 0.5  # from the shoulder, the G1's arm length
 SHOULDER_HEIGHT_M = 1.0
 COMFORT_WALK_SPEED_MPS = 0.5

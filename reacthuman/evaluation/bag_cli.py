@@ -1,4 +1,4 @@
-"""`reacthuman bag info BAG` and `reacthuman bag play BAG [--rate R]`."""
+"""`reacthuman bag info BAG`, `reacthuman bag play BAG [--rate R]` and `reacthuman bag add-viewer-topics BAG...`."""
 
 from __future__ import annotations
 
@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--rate", type=float, default=1.0, help="playback speed; 0 = as fast as possible")
     play.add_argument("--topics", nargs="*", help="only these topics")
     play.add_argument("--domain-id", type=int, default=None)
+    add = sub.add_parser("add-viewer-topics", help="add /tf, /robot_description and markers to bags recorded without them")
+    add.add_argument("bags", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if getattr(args, "rate", 1.0) < 0:
         print("reacthuman bag: --rate must be >= 0", file=sys.stderr)
@@ -49,6 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.verb == "info":
             return _info(args.bag)
+        if args.verb == "add-viewer-topics":
+            from reacthuman.recording.viewer_topics import add_viewer_topics
+
+            for bag in args.bags:
+                print(f"{bag}: added {add_viewer_topics(bag)} viewer messages")
+            return 0
         return _play(args.bag, args.rate, args.topics, args.domain_id)
     except BagError as exc:
         print(f"reacthuman bag: {exc}", file=sys.stderr)

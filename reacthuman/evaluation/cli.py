@@ -13,6 +13,7 @@ import sys
 import threading
 from pathlib import Path
 
+from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.memory_log import RestartPolicy, append_sample, graph_rss_mib
@@ -120,7 +121,7 @@ def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> dict[str, fl
     return rss
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="reacthuman eval", description=__doc__.splitlines()[0])
     p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
     p.add_argument("--models", required=True, help="comma-separated model presets or reference brains")
@@ -128,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     p.add_argument("--workers", type=int, default=1, help="independent graphs run side by side")
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
-    p.add_argument("--modality", default="state_text", choices=("images", "state_text", "both"))
+    p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES,
+                   help="what LLM brains see (default: images, the paper's protocol; a text-only model runs on "
+                        "state_text, the privileged-state ablation, and its ledger rows say so)")
     p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
@@ -140,7 +143,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="start a fresh graph after this many episodes (0: only when memory grows, see below)")
     p.add_argument("--restart-above-pct", type=float, default=8.0,
                    help="start a fresh graph once a node's memory exceeds its level after warm-up by this much (0: never)")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     try:
         if args.limit is not None and args.limit < 1:

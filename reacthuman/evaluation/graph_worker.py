@@ -33,7 +33,7 @@ class WorkerConfig:
     scenes_dir: Path
     run_dir: Path
     engine: str = "genesis"
-    modality: str = "state_text"
+    modality: str = "images"
     videos: bool = False
     startup_timeout_s: float = 300.0
     accept_timeout_s: float = 60.0

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from rosbags.interfaces import Qos, QosDurability, QosHistory, QosLiveliness, QosReliability, QosTime
 from rosbags.rosbag2 import Reader, Writer
 from rosbags.rosbag2.enums import CompressionFormat, CompressionMode, StoragePlugin
 from rosbags.typesys import Stores, get_types_from_msg, get_typestore
@@ -33,6 +34,13 @@ CHUNK_COMPRESSIONS = ("zstd", "none")
 
 class BagError(ValueError):
     pass
+
+
+# What a latched publisher offers (reliable, transient local, keep last 1): written into the bag's metadata
+# so that `ros2 bag play` republishes such a topic latched and a late subscriber still gets it.
+_ZERO = QosTime(0, 0)
+LATCHED_QOS = Qos(QosHistory.KEEP_LAST, 1, QosReliability.RELIABLE, QosDurability.TRANSIENT_LOCAL, _ZERO, _ZERO,
+                  QosLiveliness.AUTOMATIC, _ZERO, False)
 
 
 def _msg_dirs() -> list[Path]:
@@ -83,10 +91,11 @@ class BagWriter:
         self._connections: dict[str, object] = {}
         self.count = 0
 
-    def write(self, topic: str, msgtype: str, stamp_ns: int, raw: bytes) -> None:
+    def write(self, topic: str, msgtype: str, stamp_ns: int, raw: bytes, latched: bool = False) -> None:
         conn = self._connections.get(topic)
         if conn is None:
-            conn = self._writer.add_connection(topic, msgtype, typestore=typestore())
+            conn = self._writer.add_connection(topic, msgtype, typestore=typestore(),
+                                               offered_qos_profiles=(LATCHED_QOS,) if latched else ())
             self._connections[topic] = conn
         self._writer.write(conn, int(stamp_ns), bytes(raw))
         self.count += 1

@@ -50,7 +50,8 @@ class SceneInvalid(ValueError):
 
 def label_spec(spec: SceneSpec, simulator: "GenesisSimulator | None" = None, check: bool = True) -> SceneSpec:
     """The spec with ground truth computed from its Genesis simulation. With check: cameras are re-placed
-    (seeded) when the hazard leaves a view during the window, and the validators must pass."""
+    (seeded) when the hazard leaves a view during the window or shows too few pixels at the freeze frame
+    (visibility.py), and the validators must pass."""
     import dataclasses
     import random
 
@@ -69,6 +70,12 @@ def label_spec(spec: SceneSpec, simulator: "GenesisSimulator | None" = None, che
             raise SceneInvalid(f"{spec.scene_id}: no camera placement keeps the hazard in all three views") from None
         spec = dataclasses.replace(spec, cameras=cams)
     if check:
+        from reacthuman.scenes.visibility import place_visible_cameras
+
+        try:
+            spec = place_visible_cameras(spec, track)
+        except RuntimeError as exc:
+            raise SceneInvalid(f"{spec.scene_id}: {exc}") from None
         problems = validate_track(spec, track)
         if problems:
             raise SceneInvalid(f"{spec.scene_id}: {problems[0]}")

@@ -85,13 +85,14 @@ def object_body(entry: ObjectEntry, name: str, pos: Vec3, *, quat: tuple[float, 
                 lin_vel: Vec3 = (0, 0, 0), ang_vel: Vec3 = (0, 0, 0), friction: float | None = None,
                 restitution: float | None = None, role: str = "hazard", joint: JointSpec | None = None) -> BodySpec:
     from reacthuman.scenes.catalog import MATERIALS
+    from reacthuman.scenes.object_meshes import visual_for
 
     return BodySpec(
         name=name, pos=r3(pos), quat=tuple(round(q, 6) for q in quat), geoms=object_geoms(entry),
         joint=joint or JointSpec("free"), mass_kg=entry.mass_kg,
         friction=round(MATERIALS[entry.material][2] if friction is None else friction, 4),
         restitution=round(entry.rest if restitution is None else restitution, 4),
-        lin_vel=r3(lin_vel), ang_vel=r3(ang_vel), role=role, object_id=entry.object_id,
+        lin_vel=r3(lin_vel), ang_vel=r3(ang_vel), role=role, object_id=entry.object_id, visual=visual_for(entry),
     )
 
 

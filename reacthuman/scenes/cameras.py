@@ -12,7 +12,10 @@ import random
 from reacthuman.scenes.spec import CameraSpec, ObserverSpec
 
 Vec3 = tuple[float, float, float]
-EYE_HEIGHT_M = (1.35, 1.5)
+# The standing G1's head spans z 1.08-1.29 m and reaches x +0.074 m ahead of the pelvis axis: the eyes sit
+# at head height just in front of its face, so the camera never sees the inside of the robot's own head.
+EYE_HEIGHT_M = (1.17, 1.23)
+EYE_FORWARD_M = 0.12
 FRAME_MARGIN = 0.06  # fraction of the half-image kept clear around a point that must be in frame
 
 
@@ -78,8 +81,9 @@ def _side_view(rng: random.Random, course: tuple[Vec3, ...], side: float, width:
 
 def place_cameras(rng: random.Random, observer: ObserverSpec, origin: Vec3, target: Vec3, width: int, height: int,
                   max_tries: int = 50, also_see: tuple[Vec3, ...] = ()) -> tuple[CameraSpec, ...]:
-    """Egocentric (observer's eyes), close-up (beside the event origin) and overhead cameras, resampled
-    until the event's start and early course are inside all three images (and its target in the overhead)."""
+    """Egocentric (the G1's head camera, looking towards the event), close-up (beside the event origin)
+    and overhead cameras, resampled until the event's start and early course are inside all three images
+    (and its target in the overhead)."""
     early = tuple(origin[i] + 0.4 * (target[i] - origin[i]) for i in range(3))
     # The egocentric and close-up views must hold the event's start and its early course; the overhead the whole.
     must_see = {"egocentric": (origin, early), "closeup": (origin, early), "overhead": (origin, target)}
@@ -87,7 +91,7 @@ def place_cameras(rng: random.Random, observer: ObserverSpec, origin: Vec3, targ
         wide = attempt >= max_tries // 2  # second half of the tries: wider lenses
         eye_z = rng.uniform(*EYE_HEIGHT_M)
         c, s = math.cos(observer.yaw_rad), math.sin(observer.yaw_rad)
-        eye = (observer.x_m + 0.08 * c, observer.y_m + 0.08 * s, eye_z)
+        eye = (observer.x_m + EYE_FORWARD_M * c, observer.y_m + EYE_FORWARD_M * s, eye_z)
         if also_see:  # aim at the middle of the observed course still in front of the eyes, a wider lens
             ahead = [p for p in also_see if (p[0] - eye[0]) * c + (p[1] - eye[1]) * s > EGO_NEAR_M] or [origin]
             centre = tuple(sum(p[i] for p in ahead) / len(ahead) for i in range(3))

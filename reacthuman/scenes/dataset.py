@@ -139,6 +139,9 @@ def generate_dataset(cfg: GenerateConfig, simulator=None, progress: Callable[[st
     finally:  # the index always lists exactly the finished scenes, even after an interruption
         rows = [r for f in families for r in by_family.get(f, [])]
         write_index(cfg.out, rows)
+        from reacthuman.scenes.attribution import write_dataset_card
+
+        write_dataset_card(cfg.out, (read_spec(os.path.join(cfg.out, r["scene_id"], "spec.json")) for r in rows))
     return rows
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import quoteattr
 
+from reacthuman.scenes.meshes import prepared_parts
 from reacthuman.scenes.spec import BodySpec, GeomSpec, SceneSpec
 
 OBSERVER_CLEAR_RADIUS_M = 0.35  # the G1's footprint (about 0.45 x 0.25 m) with margin
@@ -43,11 +44,20 @@ def _solref(restitution: float) -> str:
     return f"0.02 {dampratio!r}"
 
 
+# Collision geoms of a body drawn by a mesh go to group 3, which neither MuJoCo's renderer (groups 0-2 by
+# default) nor Genesis' MJCF loader draws; the mesh geoms (group 1) have no contacts and no mass, so the
+# body's contacts, mass and inertia are those of its primitives, bit for bit.
+HIDDEN_GROUP = 3
+VISUAL_GROUP = 1
+
+
 def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None) -> str:
     attrs = [
         f"name={quoteattr(name)}", f'type="{g.shape}"', f'size="{_f(g.size)}"', f'pos="{_f(g.pos)}"',
         f'quat="{_f(g.quat)}"', f'rgba="{_f(g.rgba)}"', f'friction="{body.friction!r} 0.005 0.0001"',
     ]
+    if body.visual is not None:
+        attrs.append(f'group="{HIDDEN_GROUP}"')
     if body.restitution > 0:
         attrs.append(f'solref="{_solref(body.restitution)}"')
     if density is not None:
@@ -86,8 +96,29 @@ def _body_xml(body: BodySpec) -> str:
                          f' damping="{j.damping!r}"/>')
     for i, g in enumerate(body.geoms):
         lines.append("  " + _geom_xml(g, g.name or f"{body.name}_g{i}", body, density))
+    if body.visual is not None:
+        for i, _ in enumerate(prepared_parts(body.visual)):
+            lines.append(f'  <geom name="{body.name}_vis{i}" type="mesh" mesh="{body.name}_vis{i}" '
+                         f'material="{body.name}_mat{i}" contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>')
     lines.append("</body>")
     return "\n".join("    " + line for line in lines)
+
+
+def _assets_xml(spec: SceneSpec) -> list[str]:
+    """Meshes, textures and materials of the bodies drawn by catalogue models (meshes.py)."""
+    out = []
+    for body in spec.bodies:
+        if body.visual is None:
+            continue
+        for i, part in enumerate(prepared_parts(body.visual)):
+            name = f"{body.name}_vis{i}"
+            out.append(f'    <mesh name="{name}" file={quoteattr(part.obj_path)} inertia="shell"/>')
+            texture = ""
+            if part.texture_png:
+                out.append(f'    <texture name="{body.name}_tex{i}" type="2d" file={quoteattr(part.texture_png)}/>')
+                texture = f' texture="{body.name}_tex{i}"'
+            out.append(f'    <material name="{body.name}_mat{i}"{texture} rgba="{_f(part.rgba)}" specular="0.2"/>')
+    return ["  <asset>", *out, "  </asset>"] if out else []
 
 
 def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: bool = True) -> str:
@@ -96,6 +127,7 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
         f'<mujoco model={quoteattr("reacthuman_" + spec.scene_id)}>',
         f'  <option timestep="{spec.dt_s!r}" gravity="0 0 -9.81" integrator="implicitfast"/>',
         '  <compiler angle="radian"/>',
+        *_assets_xml(spec),
         "  <worldbody>",
     ]
     for light in spec.lights:

@@ -131,6 +131,45 @@ class JointSpec:
 
 
 @dataclass(frozen=True)
+class VisualMeshSpec:
+    """What a body looks like: a textured model from an installed furniture catalogue, drawn over the
+    body's collision geoms (which stay the physics; the mesh has no mass and no contacts).
+
+    Provenance: `package` (Debian), `archive` (.sh3f file) and `member` (the OBJ inside it) locate the
+    model; `catalog_id`, `name`, `creator` and `licence` are the catalogue's. Placement in the body frame:
+    the model is turned from its Y-up file frame to Z-up (after the catalogue's `model_rotation`), stretched
+    to its real catalogue size `size_m` (width x, depth y, height z), centred on the origin, turned by
+    `quat`, scaled uniformly by `scale` (to the body's physical size) and moved to `pos`."""
+
+    package: str
+    archive: str
+    member: str
+    catalog_id: str
+    name: str
+    licence: str
+    creator: str
+    size_m: tuple[float, float, float]
+    model_rotation: tuple[float, ...] = ()
+    quat: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0)
+    scale: float = 1.0
+    pos: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        for name in ("package", "archive", "member"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise SpecError(f"visual mesh {name} must be a non-empty string, got {getattr(self, name)!r}")
+        size = _vec("visual mesh size_m", self.size_m, 3)
+        if min(size) <= 0:
+            raise SpecError(f"visual mesh size_m must be positive, got {size}")
+        object.__setattr__(self, "size_m", size)
+        if self.model_rotation:
+            object.__setattr__(self, "model_rotation", _vec("visual mesh model_rotation", self.model_rotation, 9))
+        object.__setattr__(self, "quat", _vec("visual mesh quat", self.quat, 4))
+        object.__setattr__(self, "pos", _vec("visual mesh pos", self.pos, 3))
+        _num("visual mesh scale", self.scale, 1e-3, 1e3)
+
+
+@dataclass(frozen=True)
 class BodySpec:
     """A rigid body. joint None: welded to the world (room, furniture). mass_kg applies to moving bodies and
     is spread over the geoms by volume; friction (sliding coefficient) and restitution apply to all geoms."""
@@ -147,6 +186,7 @@ class BodySpec:
     ang_vel: tuple[float, float, float] = (0.0, 0.0, 0.0)
     role: str = "static"  # static | support | hazard | trigger | prop
     object_id: str = ""
+    visual: VisualMeshSpec | None = None  # None: the geoms are drawn as they are
 
     def __post_init__(self) -> None:
         if not self.name or not all(c.isalnum() or c in "_-" for c in self.name):
@@ -334,7 +374,8 @@ def _body(data: Any) -> BodySpec:
     name = data.get("name", "?") if isinstance(data, dict) else "?"
     geoms = lambda v: tuple(_build(GeomSpec, g, f"body {name} geom") for g in _items(v, f"body {name}.geoms"))
     joint = lambda v: _build(JointSpec, v, f"body {name}.joint")
-    return _build(BodySpec, data, f"body {name}", {"geoms": geoms, "joint": joint})
+    visual = lambda v: _build(VisualMeshSpec, v, f"body {name}.visual")
+    return _build(BodySpec, data, f"body {name}", {"geoms": geoms, "joint": joint, "visual": visual})
 
 
 def _spec_from_dict(data: Any) -> SceneSpec:

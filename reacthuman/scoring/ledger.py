@@ -97,6 +97,7 @@ class DecisionRecord:
     latency_s: float | None = None
     tokens: int | None = None
     api_error: str | None = None
+    modality: str | None = None  # what the brain was shown (images, state_text, both; ground_truth/track/none: reference brains)
     record_version: int = RECORD_VERSION
     extras: dict[str, Any] = field(default_factory=dict)
 

@@ -32,7 +32,15 @@ class Image:
     caption: str
 
 
-Block = Union[Heading, Paragraph, Table, Image]
+@dataclass(frozen=True)
+class Custom:
+    """A block that renders itself (the episode index: a linked table in Markdown, filters in HTML)."""
+
+    markdown: str
+    html: str
+
+
+Block = Union[Heading, Paragraph, Table, Image, Custom]
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -97,6 +105,8 @@ def render_markdown(title: str, blocks: list[Block]) -> str:
             parts.append(b.text)
         elif isinstance(b, Table):
             parts.append(table_markdown(b))
+        elif isinstance(b, Custom):
+            parts.append(b.markdown)
         else:
             parts.append(f"![{b.caption}]({b.path})")
     return "\n\n".join(parts) + "\n"
@@ -118,6 +128,8 @@ def render_html(title: str, blocks: list[Block]) -> str:
             parts.append(f"<p>{html.escape(b.text)}</p>")
         elif isinstance(b, Table):
             parts.append(table_html(b))
+        elif isinstance(b, Custom):
+            parts.append(b.html)
         else:
             parts.append(f"<figure><img src='{html.escape(b.path)}' alt='{html.escape(b.caption)}'>"
                          f"<figcaption>{html.escape(b.caption)}</figcaption></figure>")

@@ -4,12 +4,18 @@ Writes into OUT (default RUN_DIR): report.md, report.html, plots/*.png and table
 raw values: fractions, metres, counts; empty cells for missing values). Layout follows the paper: the main
 table (SAA, Safety, d_end, AIA, d_min per model, mean row, best per column in bold), the safety rule counts,
 catch vs dodge scenes, per-family tables, then the sec. 5.2 analyses (`analyses` documents each).
+
+Modalities never share a table: each modality the run's models were shown (images, the paper's protocol;
+state_text, the privileged-state ablation; both) gets its own section with every table, and the reference
+brains (which read simulator state, not a prompt) appear in each section as baselines.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from reacthuman.brain.prompt import MODALITIES
 
 from reacthuman.scoring import analyses, plots
 from reacthuman.scoring.aggregate import (
@@ -23,7 +29,7 @@ from reacthuman.scoring.aggregate import (
     rules_table,
     select_decisions,
 )
-from reacthuman.scoring.ledger import read_ledger
+from reacthuman.scoring.ledger import DecisionRecord, read_ledger
 from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
     render_markdown, table_csv
 from reacthuman.scoring.tables import Table
@@ -54,8 +60,47 @@ def _summary(d: Decisions, run_dir: Path) -> Paragraph:
     )
 
 
-def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.AnalysisConfig) -> tuple[list[Block], list[Table], list[Path]]:
-    plot_dir = out_dir / "plots"
+REFERENCE_GROUP = "reference"
+UNRECORDED_GROUP = "unrecorded"
+MODALITY_TITLES = {
+    "images": "Images (the paper's protocol)",
+    "state_text": "state_text: the privileged-state ablation (object name and exact simulator state as text)",
+    "both": "Images plus state_text",
+    REFERENCE_GROUP: "Reference brains only",
+    UNRECORDED_GROUP: "Modality not recorded (ledger rows written before rows carried it)",
+}
+
+
+def modality_group(r: DecisionRecord) -> str:
+    """The report section of a row: the LLM modality, `reference` for reference brains, or `unrecorded`."""
+    if r.modality in MODALITIES:
+        return r.modality
+    return UNRECORDED_GROUP if r.modality is None else REFERENCE_GROUP
+
+
+def split_by_modality(records: list[DecisionRecord]) -> list[tuple[str, list[DecisionRecord]]]:
+    """One group per modality present, in MODALITIES order, each with the reference rows as baselines."""
+    groups = [modality_group(r) for r in records]
+    references = [r for r, g in zip(records, groups) if g == REFERENCE_GROUP]
+    present = [m for m in (*MODALITIES, UNRECORDED_GROUP) if m in groups]
+    if not present:
+        return [(REFERENCE_GROUP, records)]
+    return [(m, [r for r, g in zip(records, groups) if g in (m, REFERENCE_GROUP)]) for m in present] \
+        if references else [(m, [r for r, g in zip(records, groups) if g == m]) for m in present]
+
+
+def _text_only_note(records: list[DecisionRecord], group: str) -> Paragraph | None:
+    if group != "state_text":
+        return None
+    models = sorted({r.model for r in records if r.modality == "state_text"})
+    return Paragraph(f"Shown state_text, not images: {', '.join(models)}. A text-only model (such as the "
+                     "embedded local one) can only take this privileged-state ablation; compare it only with "
+                     "other state_text rows.")
+
+
+def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.AnalysisConfig,
+                 plot_dir: Path | None = None) -> tuple[list[Block], list[Table], list[Path]]:
+    plot_dir = plot_dir or out_dir / "plots"
     t_main, t_counts, t_rules = main_table(d), counts_table(d), rules_table(d)
     t_cd, t_fam = catch_dodge_table(d), family_table(d)
     t_fam_saa, t_fam_safe = family_model_table(d, "saa"), family_model_table(d, "safe")
@@ -86,14 +131,49 @@ def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.An
     return blocks, tables, made
 
 
+def _attribution_blocks(run_dir: Path) -> list[Block]:
+    """Creators and licences of the catalogue models the run's scenes draw (from the episodes' spec.json)."""
+    from reacthuman.scenes.attribution import used_models
+    from reacthuman.scenes.spec import SceneSpec
+
+    specs = {p.parent.name: p for p in sorted(run_dir.glob("episodes/*/*/spec.json"))}
+    models = used_models(SceneSpec.from_json(p.read_text()) for p in specs.values())
+    if not models:
+        return []
+    rows = [[v.name, v.creator or "unknown", v.licence, f"{v.package}: {v.archive} / {v.member}", len(scenes)]
+            for v, scenes in models]
+    table = Table("object_models", "Object models drawn in this run's scenes (CC-BY requires this attribution)",
+                  ["model", "creator", "licence", "source", "scenes"], rows, {"scenes": "int"})
+    return [Heading("Object models"), table]
+
+
 def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
                  config: analyses.AnalysisConfig | None = None) -> ReportFiles:
     """Read the run's ledger and write the report (raises LedgerError on a missing/empty/malformed ledger)."""
     run_dir = Path(run_dir)
     out = Path(out_dir) if out_dir is not None else run_dir
-    d = select_decisions(read_ledger(run_dir))
-    blocks, tables, made = build_blocks(d, run_dir, out, config or analyses.default_config())
+    records = list(read_ledger(run_dir))
+    groups = split_by_modality(records)
+    blocks, tables, made = [], [], []
+    for group, rows in groups:
+        d = select_decisions(rows)
+        if len(groups) == 1:
+            b, t, m = build_blocks(d, run_dir, out, config or analyses.default_config())
+            b.insert(1, Paragraph(f"Modality: {MODALITY_TITLES[group]}."))
+        else:
+            b, t, m = build_blocks(d, run_dir, out, config or analyses.default_config(), out / "plots" / group)
+            renamed = {id(x): replace(x, name=f"{x.name}_{group}") for x in t}
+            b = [Heading(f"Modality: {MODALITY_TITLES[group]}")] + [renamed.get(id(x), x) for x in b]
+            t = [renamed[id(x)] for x in t]
+        note = _text_only_note(rows, group)
+        if note is not None:
+            b.insert(2 if len(groups) == 1 else 1, note)
+        blocks, tables, made = blocks + b, tables + t, made + m
+    blocks += _attribution_blocks(run_dir)
     title = f"ReactHuman report: {run_dir.name}"
+    from reacthuman.scoring.episode_pages import episode_section  # here: beside its one use
+
+    blocks += episode_section(select_decisions(read_ledger(run_dir)), run_dir, out)
     csvs = []
     for t in tables:
         path = out / "tables" / f"{t.name}.csv"

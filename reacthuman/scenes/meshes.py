@@ -1,0 +1,158 @@
+"""Visual meshes ready for MJCF: one OBJ per material (plus its PNG texture), in a cache outside the repo.
+
+`prepared_parts(visual)` extracts the model's folder from its installed archive into
+`<cache>/meshes/src/`, applies the placement the spec records (VisualMeshSpec) to the vertices, simplifies
+untextured parts above a triangle budget (quadric decimation, deterministic) and writes each material as
+an OBJ (with texture coordinates when textured) and its texture as PNG under
+`<cache>/meshes/<digest of the visual spec and PIPELINE_VERSION>/`. Written once, atomically (a folder is
+complete only once its parts.json exists); later calls read parts.json. MuJoCo and Genesis (through its
+MJCF loader, which compiles with MuJoCo) read the same files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import zipfile
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from reacthuman.scenes.furniture import FURNITURE_DIR, FurnitureError
+from reacthuman.scenes.spec import VisualMeshSpec
+
+PIPELINE_VERSION = 1  # bump when the processing below changes, so stale cached files are not reused
+MAX_FACES_PER_PART = 3000  # untextured parts above this are decimated (rendering is the costliest stage)
+
+
+@dataclass(frozen=True)
+class MeshPart:
+    obj_path: str
+    rgba: tuple[float, float, float, float]
+    texture_png: str | None = None
+
+
+def cache_root() -> Path:
+    base = os.environ.get("REACTHUMAN_CACHE") or str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "reacthuman")
+    return Path(base) / "meshes"
+
+
+def _digest(visual: VisualMeshSpec) -> str:
+    text = json.dumps({"pipeline": PIPELINE_VERSION, **asdict(visual)}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def _extract(visual: VisualMeshSpec) -> Path:
+    """The model's folder from its archive, extracted once (members of that folder only)."""
+    archive = FURNITURE_DIR / visual.archive
+    if not archive.is_file():
+        raise FurnitureError(f"{archive} is missing: install the Debian package {visual.package}")
+    folder = os.path.dirname(visual.member)
+    root = cache_root() / "src" / Path(visual.archive).stem
+    if (root / visual.member).is_file():
+        return root / visual.member
+    cache_root().mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=cache_root()))  # same filesystem as the destination: os.replace works
+    try:
+        with zipfile.ZipFile(archive) as z:
+            names = [n for n in z.namelist() if n.startswith(folder + "/") and not n.endswith("/")]
+            if visual.member not in names:
+                raise FurnitureError(f"{visual.member} is not in {archive}")
+            for n in names:
+                z.extract(n, tmp)
+        for n in names:  # move file by file: another process may be extracting the same folder
+            dest = root / n
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp / n, dest)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return root / visual.member
+
+
+def _placement(visual: VisualMeshSpec, vertices: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """File coordinates -> body frame (see VisualMeshSpec). lo/hi: the whole model's Z-up bounds."""
+    from reacthuman.scenes.builders import rotate
+
+    v = _zup(visual, vertices)
+    extent = np.maximum(hi - lo, 1e-9)
+    v = (v - (lo + hi) / 2) * (np.asarray(visual.size_m) / extent)
+    w, x, y, z = visual.quat
+    r = np.array([rotate((w, x, y, z), tuple(e)) for e in np.eye(3)]).T
+    return (v @ r.T) * visual.scale + np.asarray(visual.pos)
+
+
+def _zup(visual: VisualMeshSpec, vertices: np.ndarray) -> np.ndarray:
+    v = vertices.astype(np.float64)
+    if visual.model_rotation:
+        v = v @ np.asarray(visual.model_rotation).reshape(3, 3).T
+    # Sweet Home 3D: width along the file's x, depth along z, height along y.
+    return np.stack([v[:, 0], -v[:, 2], v[:, 1]], axis=1)
+
+
+def _decimate(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    import fast_simplification
+
+    reduction = 1.0 - MAX_FACES_PER_PART / len(faces)
+    v, f = fast_simplification.simplify(vertices.astype(np.float32), faces.astype(np.int64), target_reduction=reduction)
+    return np.asarray(v, np.float64), np.asarray(f)
+
+
+def _write_obj(path: Path, v: np.ndarray, f: np.ndarray, uv: np.ndarray | None) -> None:
+    lines = [f"v {a:.6f} {b:.6f} {c:.6f}" for a, b, c in v]
+    if uv is not None:
+        lines += [f"vt {a:.6f} {b:.6f}" for a, b in uv]
+        lines += [f"f {a + 1}/{a + 1} {b + 1}/{b + 1} {c + 1}/{c + 1}" for a, b, c in f]
+    else:
+        lines += [f"f {a + 1} {b + 1} {c + 1}" for a, b, c in f]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _parts_of(obj: Path):
+    import trimesh
+
+    scene = trimesh.load(str(obj), force="scene", process=False)
+    return [(name, scene.geometry[name]) for name in sorted(scene.geometry)]
+
+
+def _write_parts(visual: VisualMeshSpec, out: Path) -> list[MeshPart]:
+    geoms = [(n, g) for n, g in _parts_of(_extract(visual)) if len(g.faces)]
+    allv = np.concatenate([_zup(visual, np.asarray(g.vertices)) for _, g in geoms])
+    lo, hi = allv.min(axis=0), allv.max(axis=0)
+    parts = []
+    for i, (_, g) in enumerate(geoms):
+        v, f = _placement(visual, np.asarray(g.vertices), lo, hi), np.asarray(g.faces)
+        mat = getattr(g.visual, "material", None)
+        image = getattr(mat, "image", None)
+        uv = getattr(g.visual, "uv", None)
+        diffuse = np.asarray(getattr(mat, "diffuse", (178, 178, 178, 255)), np.float64).ravel()[:4] / 255.0
+        textured = image is not None and uv is not None and len(uv) == len(v)
+        if not textured and len(f) > MAX_FACES_PER_PART:
+            v, f = _decimate(v, f)
+        obj = out / f"part{i}.obj"
+        _write_obj(obj, v, f, np.asarray(uv) if textured else None)
+        png = None
+        if textured:
+            png = out / f"part{i}.png"
+            image.convert("RGBA" if image.mode in ("RGBA", "LA", "P") else "RGB").save(png)
+        rgba = (1.0, 1.0, 1.0, float(diffuse[3])) if textured else tuple(float(c) for c in diffuse)
+        parts.append(MeshPart(str(obj), rgba, str(png) if png else None))  # type: ignore[arg-type]
+    return parts
+
+
+@lru_cache(maxsize=256)
+def prepared_parts(visual: VisualMeshSpec) -> tuple[MeshPart, ...]:
+    """The model's parts as files in the cache (written on first use)."""
+    out = cache_root() / _digest(visual)
+    index = out / "parts.json"
+    if not index.is_file():
+        out.mkdir(parents=True, exist_ok=True)
+        parts = _write_parts(visual, out)
+        tmp = index.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps([asdict(p) for p in parts]))
+        os.replace(tmp, index)
+    return tuple(MeshPart(p["obj_path"], tuple(p["rgba"]), p["texture_png"]) for p in json.loads(index.read_text()))

@@ -1,0 +1,233 @@
+"""Can the brain see the hazard? Pixel counts from a renderer's segmentation mask at the freeze frame.
+
+A projected centre says nothing about size: a tennis ball 4 m away is "in frame" and 3 px wide. This
+validator renders the scene's three cameras at the brain's frame size with every dynamic body at its
+simulated pose of the freeze frame (t0 + observation window), reads MuJoCo's segmentation buffer, and
+counts the pixels that belong to the primary hazard's geoms (its collision proxy and its visual mesh).
+The scene passes when at least `min_views` views show at least `min_pixels` pixels of it.
+
+MuJoCo renders here because its cameras move freely after compilation, so retried camera placements cost
+a render each, not a scene build; both engines load the same MJCF, so the hazard's silhouette is the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from reacthuman.scenes.spec import CameraSpec, SceneSpec
+
+
+@dataclass(frozen=True)
+class VisibilityConfig:
+    min_pixels: int = 256  # the issue's bar: at 640x360 about a 16x16 px patch
+    min_views: int = 2
+    width_px: int = 640  # the brain's frame size (body node default)
+    height_px: int = 360
+
+    def __post_init__(self) -> None:
+        for name in ("min_pixels", "min_views", "width_px", "height_px"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"visibility config {name} must be a positive integer, got {value!r}")
+        if self.min_views > 3:
+            raise ValueError(f"visibility config min_views must be at most 3 (three views), got {self.min_views}")
+
+
+def default_config(**overrides: Any) -> VisibilityConfig:
+    return dataclasses.replace(VisibilityConfig(), **overrides)
+
+
+def freeze_step(spec: SceneSpec) -> int:
+    return int(round((spec.t0_s + spec.observation_window_s) / spec.dt_s))
+
+
+def _pose_at(mujoco, model, data, spec: SceneSpec, track, k: int) -> None:
+    """Every dynamic body of the compiled scene at its simulated pose of step k (free joints: position and
+    orientation; hinges: the angle that turns the body from its start orientation to the simulated one)."""
+    from reacthuman.scenes.builders import quat_mul
+
+    for b in spec.bodies:
+        if not b.dynamic:
+            continue
+        i = track.index(b.name)
+        pos, quat = track.pos[k, i].astype(np.float64), track.quat[k, i].astype(np.float64)
+        if b.joint.kind == "free":
+            adr = model.jnt_qposadr[model.joint(f"{b.name}_free").id]
+            data.qpos[adr:adr + 3], data.qpos[adr + 3:adr + 7] = pos, quat
+        else:
+            w, x, y, z = b.quat
+            rel = quat_mul((w, -x, -y, -z), tuple(quat))
+            angle = 2.0 * math.atan2(float(np.dot(rel[1:], b.joint.axis)) / (np.linalg.norm(b.joint.axis) or 1.0), rel[0])
+            data.qpos[model.jnt_qposadr[model.joint(f"{b.name}_hinge").id]] = angle
+    mujoco.mj_forward(model, data)
+
+
+def _free_camera(mujoco, cam: CameraSpec):
+    """MuJoCo's free camera looking from cam.pos at cam.lookat (world z up, as cameras.project)."""
+    d = np.subtract(cam.lookat, cam.pos)
+    dist = float(np.linalg.norm(d)) or 1e-6
+    f = d / dist
+    v = mujoco.MjvCamera()
+    v.type = mujoco.mjtCamera.mjCAMERA_FREE
+    v.lookat[:] = cam.lookat
+    v.distance = dist
+    v.azimuth = math.degrees(math.atan2(f[1], f[0]))
+    v.elevation = math.degrees(math.asin(max(-1.0, min(1.0, f[2]))))
+    return v
+
+
+class MaskRenderer:
+    """Segmentation renders of one scene at one step of its track from any number of camera placements."""
+
+    def __init__(self, spec: SceneSpec, track, cfg: VisibilityConfig, step: int | None = None) -> None:
+        import mujoco
+
+        from reacthuman.scenes.mjcf import scene_mjcf
+
+        self.mujoco, self.cfg = mujoco, cfg
+        self.model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
+        self.model.vis.global_.offwidth = max(cfg.width_px, self.model.vis.global_.offwidth)
+        self.model.vis.global_.offheight = max(cfg.height_px, self.model.vis.global_.offheight)
+        # MuJoCo's near plane is relative to the model's extent (the 30 m floor slab makes it 0.85 m): 1 cm.
+        self.model.vis.map.znear = 0.01 / self.model.stat.extent
+        self.data = mujoco.MjData(self.model)
+        k = min(freeze_step(spec) if step is None else step, len(track.times_s) - 1)
+        _pose_at(mujoco, self.model, self.data, spec, track, k)
+        body = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, spec.hazard_bodies[0])
+        self.hazard_geoms = np.flatnonzero(self.model.geom_bodyid == body)
+        self.renderer = mujoco.Renderer(self.model, cfg.height_px, cfg.width_px)
+        self.renderer.enable_segmentation_rendering()
+        for flag in (mujoco.mjtRndFlag.mjRND_SHADOW, mujoco.mjtRndFlag.mjRND_REFLECTION, mujoco.mjtRndFlag.mjRND_SKYBOX):
+            self.renderer.scene.flags[flag] = False  # a mask needs none of them; each costs time on llvmpipe
+
+    def pixels(self, cam: CameraSpec) -> int:
+        self.model.vis.global_.fovy = cam.fov_deg
+        self.renderer.update_scene(self.data, camera=_free_camera(self.mujoco, cam))
+        seg = self.renderer.render()
+        geom = seg[..., 1] == int(self.mujoco.mjtObj.mjOBJ_GEOM)
+        return int(np.count_nonzero(geom & np.isin(seg[..., 0], self.hazard_geoms)))
+
+    def close(self) -> None:
+        self.renderer.close()
+
+    def __enter__(self) -> "MaskRenderer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def hazard_pixels(spec: SceneSpec, track, cfg: VisibilityConfig | None = None) -> dict[str, int]:
+    """Pixels of the primary hazard per view at the freeze frame, at the brain's frame size."""
+    cfg = cfg or VisibilityConfig()
+    with MaskRenderer(spec, track, cfg) as r:
+        return {cam.name: r.pixels(cam) for cam in spec.cameras}
+
+
+def visible_enough(counts: dict[str, int], cfg: VisibilityConfig) -> bool:
+    return sum(n >= cfg.min_pixels for n in counts.values()) >= cfg.min_views
+
+
+def check_hazard_visible(spec: SceneSpec, track, cfg: VisibilityConfig | None = None) -> list[str]:
+    cfg = cfg or VisibilityConfig()
+    counts = hazard_pixels(spec, track, cfg)
+    if visible_enough(counts, cfg):
+        return []
+    shown = ", ".join(f"{v} {n}" for v, n in counts.items())
+    return [f"hazard covers fewer than {cfg.min_pixels} px in {cfg.min_views} views at the freeze frame ({shown} px "
+            f"at {cfg.width_px}x{cfg.height_px})"]
+
+
+ZOOM_STEPS = (0.85, 0.7, 0.55, 0.45)  # close-up dolly factors / egocentric fov factors tried in turn
+OVERHEAD_SHIFT_M = 3.0  # the overhead slides sideways by (1 - factor) x this: it can look under a ceiling mount
+CEILING_CLEARANCE_M = 0.15
+PLACEMENT_RETRIES = 4
+
+
+def _zoomed(cam: CameraSpec, factor: float, ceiling_z: float = math.inf) -> CameraSpec:
+    """The close-up moves towards what it looks at; the head camera cannot move, so it narrows its lens."""
+    if cam.name == "closeup":
+        pos = tuple(l + (p - l) * factor for p, l in zip(cam.pos, cam.lookat))
+        return dataclasses.replace(cam, pos=tuple(round(v, 4) for v in pos))
+    if cam.name == "egocentric":
+        return dataclasses.replace(cam, fov_deg=round(max(40.0, cam.fov_deg * factor), 3))
+    # The overhead moves away from the spot straight above what it looks at (where a mount may hide a fall),
+    # comes down under the room's ceiling and narrows its lens.
+    dx, dy = cam.pos[0] - cam.lookat[0], cam.pos[1] - cam.lookat[1]
+    n = math.hypot(dx, dy) or 1.0
+    shift = (1.0 - factor) * OVERHEAD_SHIFT_M
+    z = min(cam.pos[2], ceiling_z - CEILING_CLEARANCE_M)
+    return dataclasses.replace(cam, pos=(round(cam.pos[0] + dx / n * shift, 4), round(cam.pos[1] + dy / n * shift, 4), round(z, 4)),
+                               fov_deg=round(max(30.0, cam.fov_deg * factor), 3))
+
+
+def _aimed_at_freeze(cam: CameraSpec, factor: float, freeze_point) -> CameraSpec:
+    """The close-up turned (1 - factor) of the way from what it looks at towards the hazard's freeze position."""
+    look = tuple(round(l + (1.0 - factor) * (p - l), 4) for l, p in zip(cam.lookat, freeze_point))
+    return dataclasses.replace(cam, lookat=look)
+
+
+def _candidates(cam: CameraSpec, points, ceiling_z: float) -> list[CameraSpec]:
+    out = [cam] + [_zoomed(cam, f, ceiling_z) for f in ZOOM_STEPS]
+    if cam.name == "closeup":
+        out += [_zoomed(_aimed_at_freeze(cam, f, points[-1]), f, ceiling_z) for f in ZOOM_STEPS]
+    return out
+
+
+def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: VisibilityConfig,
+                  ceiling_z: float = math.inf):
+    """cams, or per camera the first variant (zoomed, turned towards the freeze position) that shows the
+    hazard well enough while keeping its observed course in view; None when fewer than min_views do."""
+    from reacthuman.scenes.cameras import keeps_in_view
+
+    counts = {c.name: r.pixels(c) for c in cams}
+    if visible_enough(counts, cfg):
+        return cams
+    chosen = []
+    for cam in cams:
+        pick = cam
+        if counts[cam.name] < cfg.min_pixels:
+            for trial in _candidates(cam, points, ceiling_z)[1:]:
+                if all(keeps_in_view(trial, p) for p in points) and r.pixels(trial) >= cfg.min_pixels:
+                    pick = trial
+                    break
+        chosen.append(pick)
+    chosen_counts = {c.name: r.pixels(c) for c in chosen}
+    return tuple(chosen) if visible_enough(chosen_counts, cfg) else None
+
+
+def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None = None) -> SceneSpec:
+    """The spec with cameras that show its hazard well enough at the freeze frame: its own when they do,
+    else a zoomed variant, else seeded re-placements (as for the in-frame retry). Raises RuntimeError."""
+    import random
+
+    from reacthuman.scenes.cameras import place_cameras
+    from reacthuman.scenes.validators import hazard_window_points
+
+    cfg = cfg or VisibilityConfig()
+    points = tuple(hazard_window_points(spec, track))
+    with MaskRenderer(spec, track, cfg) as r:
+        ceiling_z = float(spec.params.get("room_height_m", math.inf))
+        cams = _best_variant(r, spec.cameras, points, cfg, ceiling_z)
+        rng = random.Random(f"reacthuman/camera-visibility/{spec.family}/{spec.seed}")
+        ego = spec.camera("egocentric")
+        for _ in range(PLACEMENT_RETRIES if cams is None else 0):
+            try:
+                fresh = place_cameras(rng, spec.observer, tuple(spec.params["event_origin"]),
+                                      tuple(spec.params["event_target"]), ego.width, ego.height, max_tries=200,
+                                      also_see=points)
+            except RuntimeError:
+                break
+            cams = _best_variant(r, fresh, points, cfg, ceiling_z)
+            if cams is not None:
+                break
+        if cams is None:
+            counts = ", ".join(f"{c.name} {r.pixels(c)}" for c in spec.cameras)
+            raise RuntimeError(f"no camera placement shows the hazard with {cfg.min_pixels} px in {cfg.min_views} "
+                               f"views at the freeze frame (first placement: {counts} px)")
+    return spec if cams == spec.cameras else dataclasses.replace(spec, cameras=cams)

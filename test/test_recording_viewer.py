@@ -1,0 +1,389 @@
+"""The viewer topics of a bag (/tf, /tf_static, /robot_description, scene markers), without rclpy: URDF
+forward kinematics against MuJoCo's on the same G1, a synthetic episode written through the real bag
+writer, decoded by the standard MCAP ROS 2 decoder, every marker and image frame placed in the TF tree."""
+
+from __future__ import annotations
+
+import math
+
+import mujoco
+import numpy as np
+import pytest
+import yaml
+from mcap.reader import make_reader
+from mcap_ros2.decoder import DecoderFactory
+
+from reacthuman import graph
+from reacthuman.recording import ros_msgs, urdf
+from reacthuman.recording.bag import BagWriter, read_bag, typestore
+from reacthuman.recording.tf_check import TfIndex
+from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC, ViewerBagWriter
+from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, g1_mjcf_path
+
+M = "reacthuman_msgs/msg/"
+
+
+def _spec() -> dict:
+    box = {"shape": "box", "size": [0.3, 0.4, 0.02], "pos": [0, 0, 0], "quat": [1, 0, 0, 0], "rgba": [0.5, 0.3, 0.1, 1]}
+    capsule = {"shape": "capsule", "size": [0.03, 0.1], "pos": [0, 0, 0], "quat": [0.7071, 0.7071, 0, 0],
+               "rgba": [0.9, 0.9, 0.9, 1]}
+    sphere = {"shape": "sphere", "size": [0.05], "rgba": [1, 0, 0, 1]}
+    mug = {"shape": "cylinder", "size": [0.04, 0.05], "rgba": [1, 1, 1, 1]}
+    cams = [{"name": v, "pos": [0.5 * k, -1.0, 1.5 + k], "lookat": [0.0, 0.0, 0.5], "fov_deg": 60.0}
+            for k, v in enumerate(graph.VIEWS)]
+    cams[2]["pos"] = [0.0, 0.0, 4.0]  # overhead, looking straight down: the other up-vector branch
+    return {"scene_id": "synthetic-1", "hazard_bodies": ["hazard"], "observer": {"x_m": 0.0, "y_m": 0.0, "yaw_rad": 0.0},
+            "cameras": cams, "ground_truth": {"impact_point": [0.3, 0.0, 1.0]},
+            "bodies": [{"name": "table", "pos": [1.0, 0.0, 0.7], "quat": [1, 0, 0, 0], "role": "support", "geoms": [box]},
+                       {"name": "mug", "pos": [1.0, 0.1, 0.75], "quat": [1, 0, 0, 0], "role": "prop", "geoms": [mug]},
+                       {"name": "hazard", "pos": [1.0, 0.0, 1.2], "quat": [1, 0, 0, 0], "role": "hazard",
+                        "geoms": [capsule, sphere]}]}
+
+
+def _mesh_parts(visual: dict) -> list:
+    """Stands in for the mesh cache of the scene pipeline: two part files of the mug's model."""
+    return [(f"/cache/meshes/{visual['member']}-part{k}.obj", (0.9, 0.9, 0.9, 1.0)) for k in range(2)]
+
+
+def _raw(typename: str, **fields) -> bytes:
+    return ros_msgs.serialize(ros_msgs.build(typename, **fields))
+
+
+def _episode(spec: dict, ticks: int = 6) -> list[tuple[str, str, int, bytes]]:
+    """What the recorder sees: the announcement, then per control tick the hazard, base and joint states."""
+    import json
+
+    out = [(graph.SCENE, M + "SceneAnnouncement", 0, _raw(M + "SceneAnnouncement", scene_id=spec["scene_id"],
+                                                         spec_json=json.dumps(spec)))]
+    rng = np.random.default_rng(3)
+    for k in range(1, ticks + 1):
+        t_ns = k * 20_833_333
+        h = ros_msgs.header(t_ns, "exec/synthetic-1")
+        out.append((graph.HAZARD_STATE, M + "ObjectState", t_ns, _raw(
+            M + "ObjectState", header=ros_msgs.header(t_ns, ""), name="hazard",
+            pose=ros_msgs.pose((1.0, 0.0, 1.2 - 0.01 * k), (0.0, 0.0, 0.0, 1.0)))))
+        out.append((graph.HAND_POSITIONS, M + "HandPositions", t_ns, _raw(
+            M + "HandPositions", header=ros_msgs.header(t_ns, ""), left=ros_msgs.point((1.0, 0.3, 1.2 - 0.01 * k)),
+            right=ros_msgs.point((1.0, 0.0, 1.0 - 0.01 * k)))))
+        out.append((graph.BASE_STATE, M + "BaseState", t_ns, _raw(
+            M + "BaseState", header=h, pose=ros_msgs.pose((0.01 * k, 0.0, 0.76), (0.0, 0.0, 0.0, 1.0)))))
+        out.append((graph.JOINT_STATES, "sensor_msgs/msg/JointState", t_ns, _raw(
+            "sensor_msgs/msg/JointState", header=h, name=list(G1_JOINT_NAMES),
+            position=rng.uniform(-0.3, 0.3, len(G1_JOINT_NAMES)))))
+    kf = ros_msgs.build(M + "HandKeyframe", t_s=0.5, left_hand=ros_msgs.point((0.1, 0.0, 0.2)),
+                        right_hand=ros_msgs.point((0.1, 0.0, 0.2)))
+    out.append((graph.PLAN, M + "ReactionPlan", 3 * 20_833_333, _raw(
+        M + "ReactionPlan", scene_id=spec["scene_id"], walking_cmd=np.array([0.5, 0.0, 0.0]), walking_duration_s=1.0,
+        keyframes=[kf])))
+    views = [ros_msgs.build(M + "ViewSequence", view_name=view, frames=[ros_msgs.build(
+        "sensor_msgs/msg/Image", header=ros_msgs.header(k * 20_833_333, view), height=18, width=32, encoding="rgb8",
+        step=96, data=np.full(18 * 96, 40 * k + 10 * v, np.uint8)) for k in range(1, 4)])
+        for v, view in enumerate(graph.VIEWS)]
+    out.append((graph.OBSERVATION, M + "ObservationWindow", 4 * 20_833_333, _raw(
+        M + "ObservationWindow", header=ros_msgs.header(4 * 20_833_333, ""), scene_id=spec["scene_id"], views=views)))
+    for view in graph.VIEWS:
+        out.append((graph.image_topic(view), "sensor_msgs/msg/Image", 10 * 20_833_333, _raw(
+            "sensor_msgs/msg/Image", header=ros_msgs.header(10 * 20_833_333, view), height=2, width=2,
+            encoding="rgb8", step=6, data=np.zeros(12, np.uint8))))
+    return out
+
+
+@pytest.fixture(scope="module")
+def bag(tmp_path_factory):
+    """Written as the episode recorder writes it: every message as it arrives, the viewer topics at close."""
+    path = tmp_path_factory.mktemp("viewer") / "bag"
+    writer = ViewerBagWriter(path)
+    for topic, msgtype, stamp, raw in _episode(_spec()):
+        writer.write(topic, msgtype, stamp, raw)
+    return writer.close()
+
+
+def test_urdf_forward_kinematics_equals_mujoco_on_the_same_g1():
+    model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
+    data = mujoco.MjData(model)
+    rng = np.random.default_rng(0)
+    q = rng.uniform(-0.6, 0.6, len(G1_JOINT_NAMES))
+    quat_wxyz = np.array([0.9, 0.1, -0.2, 0.3]) / np.linalg.norm([0.9, 0.1, -0.2, 0.3])
+    data.qpos[:3], data.qpos[3:7], data.qpos[7:] = (0.3, -0.2, 0.8), quat_wxyz, q
+    mujoco.mj_kinematics(model, data)
+    joints = urdf.g1_joints()
+    w, x, y, z = quat_wxyz
+    root = urdf.Transform("world", urdf.root_link(joints), (0.3, -0.2, 0.8), (x, y, z, w))
+    poses = urdf.link_poses(root, urdf.static_transforms(joints) + urdf.moving_transforms(joints, dict(zip(G1_JOINT_NAMES, q))))
+    compared = 0
+    for b in range(1, model.nbody):
+        name = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, b)
+        assert name in poses, f"MuJoCo body {name} is not a URDF link"
+        assert np.linalg.norm(np.array(poses[name].translation) - data.xpos[b]) < 1e-5, name
+        mq = data.xquat[b]
+        assert abs(abs(np.dot([mq[1], mq[2], mq[3], mq[0]], poses[name].rotation)) - 1.0) < 1e-9, name
+        compared += 1
+    assert compared >= 30  # pelvis, the 29 jointed links (and fixed ones the MJCF keeps as bodies)
+
+
+def test_a_missing_joint_is_named():
+    with pytest.raises(urdf.UrdfError, match="left_knee_joint"):
+        urdf.moving_transforms(urdf.g1_joints(), {n: 0.0 for n in G1_JOINT_NAMES if n != "left_knee_joint"})
+
+
+def test_bag_carries_the_viewer_topics_latched_where_a_viewer_needs_it(bag):
+    meta = yaml.safe_load((bag / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+    topics = {t["topic_metadata"]["name"]: t for t in meta["topics_with_message_count"]}
+    for name, msgtype in ((TF, "tf2_msgs/msg/TFMessage"), (TF_STATIC, "tf2_msgs/msg/TFMessage"),
+                          (ROBOT_DESCRIPTION, "std_msgs/msg/String"), (SCENE_MARKERS, "visualization_msgs/msg/MarkerArray")):
+        assert topics[name]["topic_metadata"]["type"] == msgtype
+        assert topics[name]["topic_metadata"]["type_description_hash"] == typestore().hash_rihs01(msgtype)
+    for name in (TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS):
+        qos = topics[name]["topic_metadata"]["offered_qos_profiles"]
+        assert qos and qos[0]["durability"] in ("transient_local", 1), qos
+    assert not topics[TF]["topic_metadata"]["offered_qos_profiles"]
+    assert topics[TF]["message_count"] == 1 + 6 + 6  # hazards at the announcement, then hazard + robot per tick
+
+
+def test_the_standard_mcap_ros2_decoder_decodes_every_message(bag):
+    (mcap_file,) = bag.glob("*.mcap")
+    counts: dict[str, int] = {}
+    with open(mcap_file, "rb") as f:
+        for _, channel, _, decoded in make_reader(f, decoder_factories=[DecoderFactory()]).iter_decoded_messages():
+            counts[channel.topic] = counts.get(channel.topic, 0) + 1
+            if channel.topic == ROBOT_DESCRIPTION:
+                assert decoded.data.startswith("<?xml") or "<robot" in decoded.data[:400]
+                assert 'filename="file:///' in decoded.data and 'filename="meshes/' not in decoded.data
+            if channel.topic == SCENE_MARKERS:
+                kinds = sorted({m.type for m in decoded.markers})
+                assert kinds == [1, 2, 3]  # cube, sphere, cylinder (and capsule ends)
+    assert counts == {m_topic: n for m_topic, n in _topic_counts(bag).items()}
+
+
+def test_plan_markers_show_the_planned_path_and_hands_in_world(bag):
+    from reacthuman.plan import REST_LEFT_HAND_M
+    from reacthuman.recording.bag import deserialize
+    from reacthuman.recording.viewer_topics import PLAN_MARKERS
+
+    (msg,) = [deserialize(m) for m in read_bag(bag) if m.topic == PLAN_MARKERS]
+    path, left, _ = msg.markers
+    assert path.header.frame_id == left.header.frame_id == "world"
+    end = path.points[-1]
+    assert (end.x, end.y, end.z) == pytest.approx((0.5, 0.0, 0.0))  # 0.5 m/s for 1 s from the observer at the origin
+    hand = left.points[0]  # at t = 0.5 s the base has walked 0.25 m
+    assert (hand.x, hand.y, hand.z) == pytest.approx((0.25 + REST_LEFT_HAND_M[0] + 0.1, REST_LEFT_HAND_M[1],
+                                                      REST_LEFT_HAND_M[2] + 0.2))
+
+
+def test_a_body_drawn_by_a_catalogue_model_is_mesh_markers_of_its_part_files():
+    from reacthuman.recording.markers import MESH_RESOURCE, scene_markers
+
+    spec = _spec()
+    spec["bodies"][1]["visual"] = {"member": "mug/mug.obj"}  # the rest of a VisualMeshSpec is not read here
+    msg = scene_markers(spec, mesh_parts=_mesh_parts)
+    mug = [m for m in msg.markers if m.header.frame_id == "scene/mug"]
+    assert [m.type for m in mug] == [MESH_RESOURCE] * 2 and [m.id for m in mug] == [0, 1]
+    assert mug[1].mesh_resource == "file:///cache/meshes/mug/mug.obj-part1.obj"
+    assert (mug[0].scale.x, mug[0].pose.orientation.w, mug[0].pose.position.z) == (1.0, 1.0, 0.0)
+    without = [m for m in scene_markers(spec, mesh_parts=lambda v: None).markers if m.header.frame_id == "scene/mug"]
+    assert [m.type for m in without] == [3]  # no mesh pipeline: the collision cylinder
+
+
+def test_the_frames_the_brain_got_are_compressed_images_at_their_own_stamps(bag):
+    import io
+
+    from PIL import Image as PILImage
+
+    from reacthuman.recording.bag import deserialize
+    from reacthuman.recording.viewer_topics import compressed_topic
+
+    for v, view in enumerate(graph.VIEWS):
+        frames = [m for m in read_bag(bag) if m.topic == compressed_topic(view)]
+        assert [m.stamp_ns for m in frames] == [k * 20_833_333 for k in range(1, 4)]
+        for k, m in enumerate(frames, start=1):
+            msg = deserialize(m)
+            assert msg.format == "jpeg" and msg.header.frame_id == view
+            pixels = np.asarray(PILImage.open(io.BytesIO(bytes(msg.data))))
+            assert pixels.shape == (18, 32, 3) and np.abs(pixels.astype(int) - (40 * k + 10 * v)).max() <= 2
+
+
+def test_hand_to_object_distances_per_tick(bag):
+    from reacthuman.recording.bag import deserialize
+    from reacthuman.recording.viewer_topics import LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE
+
+    messages = list(read_bag(bag))
+    left = [deserialize(m).data for m in messages if m.topic == LEFT_HAND_DISTANCE]
+    right = [deserialize(m).data for m in messages if m.topic == RIGHT_HAND_DISTANCE]
+    assert left == pytest.approx([0.3] * 6) and right == pytest.approx([0.2] * 6)
+
+
+def _topic_counts(bag) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for m in read_bag(bag):
+        counts[m.topic] = counts.get(m.topic, 0) + 1
+    return counts
+
+
+def test_every_marker_and_image_frame_resolves_in_the_tf_tree(bag):
+    messages = list(read_bag(bag))
+    index = TfIndex.from_messages(messages)
+    from reacthuman.recording.bag import deserialize
+
+    used = []
+    for m in messages:
+        if m.topic == SCENE_MARKERS:
+            used += [(mk.header.frame_id, m.stamp_ns) for mk in deserialize(m).markers]
+        elif m.topic.startswith("/camera/"):
+            used.append((deserialize(m).header.frame_id, m.stamp_ns))
+    assert {f for f, _ in used} >= {"scene/hazard", "scene/table", "scene/mug", "world", *graph.VIEWS}
+    for frame, t_ns in used:
+        assert index.resolves(frame, t_ns), frame
+    end = max(m.stamp_ns for m in messages)
+    for link in ("pelvis", "left_wrist_yaw_link", "right_rubber_hand", "head_link"):
+        assert index.resolves(link, end), link
+    assert not index.resolves("pelvis", 0)  # the robot is placed only once its first state arrives
+
+
+def test_camera_optical_frame_matches_the_scene_projection():
+    """A point the camera projects to pixel (u, v) lies along +z of its optical frame at the same offset."""
+    from reacthuman.recording.tf_tree import scene_static_transforms
+    from reacthuman.scenes.cameras import project
+    from reacthuman.scenes.spec import CameraSpec
+
+    spec = _spec()
+    for cam in spec["cameras"]:
+        t = next(t for t in scene_static_transforms(spec) if t.child == cam["name"])
+        cs = CameraSpec(cam["name"], tuple(cam["pos"]), tuple(cam["lookat"]), cam["fov_deg"], 320, 180)
+        p_opt = (0.2, -0.1, 2.0)  # right, up (y down), forward in the optical frame
+        world = tuple(a + b for a, b in zip(t.translation, urdf.quat_rotate(t.rotation, p_opt)))
+        u, v, depth = project(cs, world)
+        f = 90 / math.tan(math.radians(60.0) / 2)
+        assert abs(depth - 2.0) < 1e-9 and abs(u - (160 + f * 0.1)) < 1e-6 and abs(v - (90 - f * 0.05)) < 1e-6
+
+
+def _rosidl_hash(typename: str, workdir) -> str:
+    """RIHS01 computed by rosidl's own generator: installed interface packages' type descriptions where they
+    exist, the others converted from the standard .msg text (rosidl_adapter -> IDL -> rosidl_parser)."""
+    import contextlib
+    import io
+    import json
+    import sys
+    from pathlib import Path
+
+    from rosidl_adapter.msg import convert_msg_to_idl
+    from rosidl_generator_type_description import (
+        calculate_type_hash,
+        extract_full_type_description,
+        serialize_individual_type_description,
+    )
+    from rosidl_parser.definition import IdlLocator, Message
+    from rosidl_parser.parser import parse_idl_file
+
+    share = Path(sys.prefix) / "share"  # the ROS 2 wheels install their interfaces into the venv
+    type_map = {}
+    for f in share.glob("*/msg/*.json"):
+        desc = json.loads(f.read_text())["type_description_msg"]
+        for td in [desc["type_description"], *desc["referenced_type_descriptions"]]:
+            type_map[td["type_name"]] = td
+    pending = [typename]
+    while pending:
+        name = pending.pop()
+        if name in type_map:
+            continue
+        package, _, msg = name.split("/")
+        text = typestore().generate_msgdef(name, ros_version=2)[0].split("=" * 80)[0]
+        pkg_dir = Path(workdir) / package
+        (pkg_dir / "msg").mkdir(parents=True, exist_ok=True)
+        (pkg_dir / "msg" / f"{msg}.msg").write_text(text)
+        with contextlib.redirect_stdout(io.StringIO()):
+            idl = convert_msg_to_idl(pkg_dir, package, Path("msg") / f"{msg}.msg", pkg_dir / "msg")
+        content = parse_idl_file(IdlLocator(pkg_dir, idl.relative_to(pkg_dir))).content
+        structure = content.get_elements_of_type(Message)[0].structure
+        td = serialize_individual_type_description(structure.namespaced_type, structure.members)
+        type_map[name] = td
+        pending += [f["type"]["nested_type_name"] for f in td["fields"] if f["type"]["nested_type_name"]]
+    return calculate_type_hash(extract_full_type_description(typename, type_map))
+
+
+@pytest.mark.parametrize("typename", ["tf2_msgs/msg/TFMessage", "visualization_msgs/msg/MarkerArray",
+                                      "geometry_msgs/msg/TransformStamped", "std_msgs/msg/String", "std_msgs/msg/Float64"])
+def test_written_type_hashes_equal_rosidls(typename, tmp_path):
+    assert typestore().hash_rihs01(typename) == _rosidl_hash(typename, tmp_path)
+
+
+def _graph_topics() -> dict[str, str]:
+    from reacthuman.recording.viewer_topics import TOPIC_TYPES
+
+    topics = dict(TOPIC_TYPES)
+    for node in graph.NODES.values():
+        topics.update(node.publishes)
+    return topics
+
+
+def _field_path_exists(msgtype: str, path: list[str]) -> bool:
+    for name in path:
+        fields = dict(typestore().fielddefs[msgtype][1])
+        if name not in fields:
+            return False
+        kind, arg = fields[name]
+        msgtype = arg if int(kind) == 2 else ""
+    return True
+
+
+def test_the_foxglove_layout_and_rviz_config_name_only_recorded_topics_and_fields():
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "config"
+    topics = _graph_topics()
+    layout = json.loads((root / "foxglove" / "episode_layout.json").read_text())
+    refs = []
+
+    def walk(node, key=""):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k.startswith("/") and key == "topics":
+                    refs.append(k)
+                walk(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, key)
+        elif isinstance(node, str) and node.startswith("/") and key in ("topic", "imageTopic", "calibrationTopic",
+                                                                         "cameraTopic", "value"):
+            refs.append(node)
+
+    walk(layout["configById"])
+    assert len(refs) >= 12 and sum(r.endswith("/image_raw/compressed") for r in refs) == 6  # image + camera topic per panel
+    for ref in refs:
+        topic, *path = ref.split(".")
+        assert topic in topics, ref
+        assert _field_path_exists(topics[topic], path), ref
+    panels = set(layout["configById"])
+    assert {p.split("!")[0] for p in panels} == {"3D", "Image", "Plot"}
+
+    def leaves(node):
+        if isinstance(node, str):
+            return [node]
+        return leaves(node["first"]) + leaves(node["second"])
+
+    assert set(leaves(layout["layout"])) == panels  # every configured panel is placed, and only those
+    rviz = yaml.safe_load((root / "rviz" / "episode.rviz").read_text())["Visualization Manager"]
+    assert rviz["Global Options"]["Fixed Frame"] == "world"
+    rviz_topics = [d["Topic"]["Value"] for d in rviz["Displays"] if "Topic" in d]
+    rviz_topics += [d["Description Topic"]["Value"] for d in rviz["Displays"] if "Description Topic" in d]
+    assert len(rviz_topics) == 6 and all(t in topics for t in rviz_topics), rviz_topics
+
+
+def test_an_old_bag_completed_afterwards_equals_one_recorded_with_the_viewer_topics(bag, tmp_path):
+    from reacthuman.evaluation.bag_cli import main as bag_main
+
+    old = tmp_path / "old"
+    writer = BagWriter(old)
+    for topic, msgtype, stamp, raw in _episode(_spec()):
+        writer.write(topic, msgtype, stamp, raw)
+    writer.close()
+    assert bag_main(["add-viewer-topics", str(old)]) == 0
+    assert [(m.topic, m.stamp_ns, m.raw) for m in read_bag(old)] == [(m.topic, m.stamp_ns, m.raw) for m in read_bag(bag)]
+    def topics(path):
+        meta = yaml.safe_load((path / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+        return sorted((t["topic_metadata"]["name"], t["message_count"], str(t["topic_metadata"]["offered_qos_profiles"]))
+                      for t in meta["topics_with_message_count"])
+
+    assert topics(old) == topics(bag)  # latched QoS included
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old"]  # no scratch folder left
+    assert bag_main(["add-viewer-topics", str(old)]) == 2  # a second time: one line, nothing rewritten

@@ -1,0 +1,193 @@
+"""Catalogue objects drawn with textured meshes from the installed furniture catalogues: every object loads
+and settles in MuJoCo and in Genesis, a twin looks exactly like its genuine object while its mass differs,
+the meshes change no physics, and a knife on a table shows enough pixels in the brain's views."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+
+import numpy as np
+import pytest
+
+from reacthuman.scenes import generate_spec, sample_spec
+from reacthuman.scenes.builders import object_body, quat_axis_angle
+from reacthuman.scenes.catalog import ADVERSARIAL_IDS, OBJECTS, get_object
+from reacthuman.scenes.mjcf import scene_mjcf
+from reacthuman.scenes.object_meshes import OBJECT_MESHES, physical_extent_m, unmatched_objects
+from reacthuman.scenes.spec import CameraSpec, ObserverSpec, SceneSpec
+from reacthuman.scenes.visibility import VisibilityConfig, _free_camera, hazard_pixels
+
+GRID_SPACING_M = 3.0
+SETTLE_S = 1.0
+REST_SPEED_MPS = 0.05
+
+
+def _lying_pose(entry) -> tuple[tuple[float, float, float, float], float]:
+    """An orientation the object rests in on the floor (its smallest extent vertical) and its centre height."""
+    ext = physical_extent_m(entry)
+    if entry.shape == "sphere":
+        return (1.0, 0.0, 0.0, 0.0), ext[2] / 2
+    smallest = int(np.argmin(ext))
+    if smallest == 2 or (entry.shape != "box" and ext[2] <= ext[0]):
+        return (1.0, 0.0, 0.0, 0.0), ext[2] / 2
+    axis = (0.0, 1.0, 0.0) if (entry.shape != "box" or smallest == 0) else (1.0, 0.0, 0.0)
+    lying = ext[0] if axis == (0.0, 1.0, 0.0) else ext[1]
+    return quat_axis_angle(axis, math.pi / 2), lying / 2
+
+
+def _every_object_spec() -> SceneSpec:
+    bodies = []
+    side = math.ceil(math.sqrt(len(OBJECTS)))
+    for i, object_id in enumerate(sorted(OBJECTS)):
+        entry = get_object(object_id)
+        quat, z = _lying_pose(entry)
+        pos = ((i % side) * GRID_SPACING_M, (i // side) * GRID_SPACING_M, z + 0.01)
+        bodies.append(object_body(entry, f"o_{object_id}", pos, quat=quat, role="prop"))
+    cams = (CameraSpec("egocentric", (-2, -2, 2), (0, 0, 0), 60), CameraSpec("closeup", (-2, 2, 2), (0, 0, 0), 60),
+            CameraSpec("overhead", (15, 15, 40), (15, 15, 0), 60))
+    return SceneSpec(scene_id="every-object", family="object_drop", object_id="apple", room="kitchen", seed=0,
+                     speed_band="gravity", speed_group=None, adversarial=False, observer=ObserverSpec(-5, -5, 0),
+                     hazard_bodies=(bodies[0].name,), cameras=cams, bodies=tuple(bodies), duration_s=SETTLE_S)
+
+
+@pytest.fixture(scope="module")
+def every_object() -> SceneSpec:
+    return _every_object_spec()
+
+
+def test_the_mesh_table_covers_the_library_honestly() -> None:
+    drawn = [o for o in OBJECTS if o not in unmatched_objects()]
+    twins = [o for o in ADVERSARIAL_IDS if o in drawn]
+    assert len(OBJECT_MESHES) >= 30 and len(twins) >= 5, (len(OBJECT_MESHES), twins)
+    assert set(OBJECT_MESHES) <= set(OBJECTS)
+
+
+def test_every_object_loads_and_settles_in_mujoco(every_object) -> None:
+    import mujoco
+
+    model = mujoco.MjModel.from_xml_string(scene_mjcf(every_object))
+    data = mujoco.MjData(model)
+    for b in every_object.bodies:  # the mesh adds no mass: the body weighs what the catalogue says
+        assert model.body_mass[model.body(b.name).id] == pytest.approx(b.mass_kg, rel=1e-12), b.name
+        visuals = [g for g in range(model.ngeom) if model.geom_bodyid[g] == model.body(b.name).id
+                   and model.geom_contype[g] == 0 and model.geom_conaffinity[g] == 0]
+        assert (len(visuals) > 0) == (b.visual is not None), b.name
+    for _ in range(int(SETTLE_S / model.opt.timestep)):
+        mujoco.mj_step(model, data)
+    mujoco.mj_forward(model, data)
+    for b in every_object.bodies:
+        bid = model.body(b.name).id
+        assert data.xpos[bid][2] > 0.0, f"{b.name} fell through the floor"
+        speed = np.linalg.norm(data.cvel[bid][3:])
+        assert speed < REST_SPEED_MPS, f"{b.name} still moves at {speed:.3f} m/s"
+
+
+@pytest.fixture(scope="module")
+def sim():
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from reacthuman.scenes.genesis_sim import GenesisSimulator
+
+    return GenesisSimulator()
+
+
+def test_every_object_loads_settles_and_renders_in_genesis(every_object, sim) -> None:
+    frames = {}
+
+    def grab(k: int) -> None:
+        if k == 1:
+            frames["overhead"] = np.asarray(sim.cameras["overhead"].render(rgb=True)[0])
+
+    track = sim.run(every_object, on_step=grab, cameras=True, resolution=(320, 180))
+    assert track.pos[-1, :, 2].min() > 0.0
+    speeds = np.linalg.norm(track.vel[-1], axis=-1)
+    worst = int(np.argmax(speeds))
+    assert speeds[worst] < REST_SPEED_MPS, f"{track.names[worst]} still moves at {speeds[worst]:.3f} m/s"
+    assert frames["overhead"].shape == (180, 320, 3) and frames["overhead"].std() > 5.0
+
+
+def test_meshes_change_no_physics(every_object) -> None:
+    """The same scene with and without its meshes: MuJoCo trajectories equal to the bit."""
+    import mujoco
+
+    bare = dataclasses.replace(every_object, bodies=tuple(dataclasses.replace(b, visual=None) for b in every_object.bodies))
+    runs = []
+    for spec in (every_object, bare):
+        model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
+        data = mujoco.MjData(model)
+        for _ in range(120):
+            mujoco.mj_step(model, data)
+        runs.append(data.qpos.copy())
+    assert runs[0].tobytes() == runs[1].tobytes()
+
+
+def _render(spec: SceneSpec, cam: CameraSpec, segmentation: bool = False) -> np.ndarray:
+    import mujoco
+
+    model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
+    model.vis.map.znear = 0.01 / model.stat.extent
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    with mujoco.Renderer(model, 180, 320) as r:
+        model.vis.global_.fovy = cam.fov_deg
+        r.update_scene(data, camera=_free_camera(mujoco, cam))
+        return r.render().copy(), model.body_mass[model.body("hazard").id]
+
+
+def test_twin_renders_identically_to_its_genuine_object_while_its_mass_differs() -> None:
+    genuine = sample_spec("object_drop", 3, object_id="chefs_knife")
+    h = genuine.hazard
+    twin_body = object_body(get_object("rubber_chefs_knife"), "hazard", h.pos, quat=h.quat, role=h.role)
+    twin = dataclasses.replace(genuine, object_id="rubber_chefs_knife", adversarial=True,
+                               bodies=tuple(twin_body if b.name == "hazard" else b for b in genuine.bodies))
+    cam = CameraSpec("closeup", (h.pos[0] + 0.3, h.pos[1] + 0.3, h.pos[2] + 0.3), h.pos, 40)
+    img_g, mass_g = _render(genuine, cam)
+    img_t, mass_t = _render(twin, cam)
+    assert twin_body.visual == h.visual is not None
+    assert np.array_equal(img_g, img_t)
+    assert mass_g == pytest.approx(0.22) and mass_t == pytest.approx(0.05)
+    assert (img_g.std(axis=-1) < 2).mean() < 0.99  # not a blank frame
+
+
+@pytest.fixture(scope="module")
+def knife_scene(sim):
+    spec = generate_spec("object_drop", 3, simulator=sim, object_id="chefs_knife")
+    return spec, sim.run(spec)
+
+
+def test_meshes_change_no_genesis_track_or_label(knife_scene, sim) -> None:
+    spec, track = knife_scene
+    assert spec.hazard.visual is not None and track.digest == spec.ground_truth.track_sha256
+    bare = dataclasses.replace(spec, bodies=tuple(dataclasses.replace(b, visual=None) for b in spec.bodies))
+    assert sim.run(bare).digest == spec.ground_truth.track_sha256
+
+
+def test_knife_covers_enough_pixels_in_two_brain_views_at_the_freeze(knife_scene) -> None:
+    spec, track = knife_scene
+    counts = hazard_pixels(spec, track, VisibilityConfig())
+    assert sum(n >= 256 for n in counts.values()) >= 2, counts
+    assert max(counts.values()) < 0.25 * 640 * 360, counts  # the knife's silhouette, not the whole frame
+
+
+def test_provenance_is_in_the_spec_and_bad_input_is_named() -> None:
+    from reacthuman.scenes.furniture import FurnitureError, get_model
+    from reacthuman.scenes.spec import SpecError
+
+    spec = sample_spec("object_drop", 3, object_id="chefs_knife")
+    again = SceneSpec.from_json(spec.to_json())
+    v = again.hazard.visual
+    assert v == spec.hazard.visual
+    assert (v.package, v.archive, v.member) == ("sweethome3d-furniture", "BlendSwap-CC-BY.sh3f",
+                                               "blendswap-cc-by/kitchenKnife/kitchenKnife.obj")
+    assert v.licence == "CC-BY-3.0" and v.creator
+    with pytest.raises(FurnitureError, match="'Nowhere#nothing' is not in the installed catalogues"):
+        get_model("Nowhere#nothing")
+    bad = json_replace(spec.to_json(), '"scale": ' + repr(v.scale), '"scale": -1')
+    with pytest.raises(SpecError, match="visual mesh scale must be >= 0.001"):
+        SceneSpec.from_json(bad)
+
+
+def json_replace(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
