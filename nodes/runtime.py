@@ -96,9 +96,9 @@ def positive(v: Any) -> str | None:
     return None if isinstance(v, (int, float)) and v > 0 else f"must be > 0, got {v!r}"
 
 
-# A node whose parent (the launcher) is gone gets SIGTERM from the kernel (PR_SET_PDEATHSIG) and shuts down;
-# these bound how long it may take before the process is ended regardless (a callback stuck in a long wait,
-# a worker thread the interpreter would join at exit).
+# A node whose launcher is killed gets SIGKILL from the kernel (PR_SET_PDEATHSIG); one started some other way
+# and orphaned, or whose shutdown hangs (a callback stuck in a long wait, a worker thread the interpreter
+# would join at exit), is ended after these grace periods, as long as Python threads can still run.
 ORPHAN_GRACE_S = 10.0
 EXIT_GRACE_S = 10.0
 _PARENT_POLL_S = 1.0
