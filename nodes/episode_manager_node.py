@@ -1,6 +1,11 @@
 """episode_manager: runs one episode per RunEpisode goal. It asks the scene generator to announce the
 scene, records every topic into the episode's bag, follows the phases (window, frozen, execute, score) as
-feedback, writes the episode folder, and returns the score. Time freezes in the body, not here."""
+feedback, writes the episode folder, and returns the score. Time freezes in the body, not here.
+
+The score ends the episode, but the other topics of the same episode reach this node on their own DDS
+readers and may still be in flight: the bag is closed (and the goal succeeds) only once it holds everything
+the episode produced (reacthuman.recording.completeness); otherwise the goal aborts and the caller retries.
+A shutdown (SIGTERM, or the launcher's death) aborts a running episode at once."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import threading
 import time
 from pathlib import Path
 
+import rclpy
 from rclpy.action import ActionServer
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.executors import MultiThreadedExecutor
@@ -20,7 +26,9 @@ from reacthuman import graph
 from reacthuman.evaluation.episode_files import EpisodeFolder
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.episode_recorder import EpisodeRecorder
-from reacthuman.nodes.runtime import ContractNode, msg_type, positive, run
+from reacthuman.nodes.runtime import ContractNode, msg_type, one_of, positive, recorder_qos, run
+from reacthuman.recording.completeness import EpisodeEnd
+from reacthuman.scenes.spec import SceneSpec
 
 PHASE_BY_TOPIC = {graph.OBSERVATION: "frozen", graph.PLAN: "execute", graph.OUTCOME: "score"}
 
@@ -29,11 +37,20 @@ class EpisodeManagerNode(ContractNode):
     def __init__(self) -> None:
         self._seen: dict[str, object] = {}
         self._done = threading.Event()
-        self.recorder = EpisodeRecorder()
         topics = graph.NODES["episode_manager"].subscribes
-        super().__init__("episode_manager", {t: (lambda raw, t=t: self._on_raw(t, raw)) for t in topics}, raw=True)
+        super().__init__("episode_manager", {t: (lambda raw, t=t: self._on_raw(t, raw)) for t in topics}, raw=True,
+                         qos=recorder_qos)
         self.run_dir = Path(self.declare("run_dir", "runs/adhoc", "run folder: episodes/<model>/<scene_id>/ go here"))
         self.timeout_s = self.declare("episode_timeout_s", 900.0, "wall seconds one episode may take", positive)
+        self.complete_timeout_s = self.declare(
+            "bag_complete_timeout_s", 60.0, "wall seconds after the score for the rest of the episode to reach the bag",
+            positive)
+        cameras = self.declare("record_camera_topics", False,
+                               "also record /camera/<view>/image_raw (the same frames are in the observation)")
+        self.keep_bags = self.declare("keep_bags", "all", "all, or failures: drop the bag of a safe, correct episode",
+                                      one_of("all", "failures"))
+        skip = frozenset() if cameras else frozenset(graph.image_topic(v) for v in graph.VIEWS)
+        self.recorder = EpisodeRecorder(skip_topics=skip)
         self.group = ReentrantCallbackGroup()
         self.generate = self.create_client(GenerateScene, graph.GENERATE_SCENE_SRV, callback_group=self.group)
         self.scene_id = ""
@@ -62,14 +79,18 @@ class EpisodeManagerNode(ContractNode):
         try:
             spec_json = self._announce(goal.scene_id)
             while not self._done.wait(0.2):
+                self._check_running()
                 latest = next((PHASE_BY_TOPIC[t] for t in reversed(PHASE_BY_TOPIC) if t in self._seen), "window")
                 if latest != phase:
                     phase = latest
                     handle.publish_feedback(RunEpisode.Feedback(phase=phase, elapsed_s=time.monotonic() - started))
                 if time.monotonic() - started > self.timeout_s:
                     raise TimeoutError(f"episode {goal.scene_id} exceeded {self.timeout_s:.0f} s in phase '{phase}'")
+            self._await_complete_bag(goal.scene_id, len(set(SceneSpec.from_json(spec_json).hazard_bodies)))
             self.recorder.stop()
             score = self._seen[graph.SCORE]
+            if self.keep_bags == "failures" and score.safe and score.saa:
+                folder.drop_bag("kept only for failures (keep_bags=failures): this episode was safe and correct")
             obs, plan, outcome = (self._seen.get(t) for t in (graph.OBSERVATION, graph.PLAN, graph.OUTCOME))
             folder.finish(spec_json, conv.plan_msg_to_dict(plan) if plan else None, plan.raw_text if plan else "",
                           conv.observation_frames(obs) if obs else {},
@@ -84,6 +105,29 @@ class EpisodeManagerNode(ContractNode):
             handle.abort()
         self.scene_id = ""
         return result
+
+    def _check_running(self) -> None:
+        if not rclpy.ok(context=self.context):
+            raise RuntimeError("shutting down")
+
+    def _episode_end(self, hazard_count: int) -> EpisodeEnd | None:
+        obs, outcome = self._seen.get(graph.OBSERVATION), self._seen.get(graph.OUTCOME)
+        if obs is None or outcome is None:
+            return None
+        return EpisodeEnd(outcome_stamp_ns=conv.stamp_ns(outcome.header.stamp),
+                          plan_expected=outcome.plan_received or outcome.plan_late,
+                          controller_fault=outcome.controller_fault,
+                          frames_per_view={v.view_name: len(v.frames) for v in obs.views}, hazard_count=hazard_count)
+
+    def _await_complete_bag(self, scene_id: str, hazard_count: int) -> None:
+        """Hold the bag open until it holds every message of the episode (see the module docstring)."""
+        deadline = time.monotonic() + self.complete_timeout_s
+        while lacks := self.recorder.missing(self._episode_end(hazard_count)):
+            self._check_running()
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"episode {scene_id}: the bag still lacks {'; '.join(lacks)} "
+                                   f"{self.complete_timeout_s:.0f} s after the score")
+            time.sleep(0.05)
 
     def _announce(self, scene_id: str) -> str:
         if not self.generate.wait_for_service(timeout_sec=60.0):

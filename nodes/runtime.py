@@ -4,6 +4,10 @@ descriptions and validation, and the standard main() with clean shutdown."""
 from __future__ import annotations
 
 import importlib
+import os
+import sys
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -11,14 +15,19 @@ import rclpy
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.executors import Executor, ExternalShutdownException
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 
 from reacthuman import graph
 
 # Scene and ground truth are latched so a node that starts late still learns the current episode.
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 RELIABLE = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+# The per-tick streams are recorded by a reader that may lag behind the lockstep for a while on a loaded
+# machine: a deep writer history keeps a slow reader from losing samples the writer has overwritten.
+STREAM = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
 _LATCHED_TOPICS = {graph.SCENE, graph.GROUND_TRUTH}
+_STREAM_TOPICS = {graph.CLOCK, graph.JOINT_STATES, graph.BASE_STATE, graph.HAND_POSITIONS, graph.HAZARD_STATE,
+                  graph.JOINT_COMMAND}
 
 
 def msg_type(type_name: str) -> type:
@@ -28,7 +37,13 @@ def msg_type(type_name: str) -> type:
 
 
 def qos_for(topic: str) -> QoSProfile:
-    return LATCHED if topic in _LATCHED_TOPICS else RELIABLE
+    return LATCHED if topic in _LATCHED_TOPICS else STREAM if topic in _STREAM_TOPICS else RELIABLE
+
+
+def recorder_qos(topic: str) -> QoSProfile:
+    """A recorder keeps every sample until it has taken it (KEEP_ALL), whatever the topic's usual depth."""
+    base = qos_for(topic)
+    return QoSProfile(history=HistoryPolicy.KEEP_ALL, reliability=base.reliability, durability=base.durability)
 
 
 class ContractNode(Node):
@@ -36,17 +51,18 @@ class ContractNode(Node):
 
     Subclasses register callbacks in `callbacks` (topic -> function) before calling super().__init__;
     a subscribed topic without a callback is still created (so the graph is as declared) and ignored.
-    With raw=True callbacks receive the serialized bytes (for recording).
+    With raw=True callbacks receive the serialized bytes (for recording); `qos` overrides the subscriptions'
+    QoS per topic.
     """
 
     def __init__(self, contract_name: str, callbacks: dict[str, Callable[[Any], None]] | None = None,
-                 raw: bool = False) -> None:
+                 raw: bool = False, qos: Callable[[str], QoSProfile] = qos_for) -> None:
         self.contract = graph.contract(contract_name)
         super().__init__(contract_name)
         callbacks = callbacks or {}
         self.pub = {t: self.create_publisher(msg_type(ty), t, qos_for(t)) for t, ty in self.contract.publishes.items()}
         self.subs = [
-            self.create_subscription(msg_type(ty), t, callbacks.get(t, lambda _msg: None), qos_for(t), raw=raw)
+            self.create_subscription(msg_type(ty), t, callbacks.get(t, lambda _msg: None), qos(t), raw=raw)
             for t, ty in self.contract.subscribes.items()
         ]
         self._validators: dict[str, Callable[[Any], str | None]] = {}
@@ -80,9 +96,33 @@ def positive(v: Any) -> str | None:
     return None if isinstance(v, (int, float)) and v > 0 else f"must be > 0, got {v!r}"
 
 
+# A node whose launcher is killed gets SIGKILL from the kernel (PR_SET_PDEATHSIG); one started some other way
+# and orphaned, or whose shutdown hangs (a callback stuck in a long wait, a worker thread the interpreter
+# would join at exit), is ended after these grace periods, as long as Python threads can still run.
+ORPHAN_GRACE_S = 10.0
+EXIT_GRACE_S = 10.0
+_PARENT_POLL_S = 1.0
+
+
+def _exit_when_orphaned(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(_PARENT_POLL_S)
+    time.sleep(ORPHAN_GRACE_S)
+    sys.stderr.write(f"[{os.getpid()}] parent {parent_pid} is gone; exiting\n")
+    os._exit(1)
+
+
+def _force_exit_later(code: int) -> None:
+    timer = threading.Timer(EXIT_GRACE_S, os._exit, (code,))
+    timer.daemon = True
+    timer.start()
+
+
 def run(factory: Callable[[], Node], args: list[str] | None = None,
         executor_factory: Callable[[], Executor] | None = None) -> int:
-    """Standard main: init, spin until Ctrl-C / SIGTERM / external shutdown, clean up. Returns the exit code."""
+    """Standard main: init, spin until Ctrl-C / SIGTERM / external shutdown, clean up. Returns the exit code.
+    The process never outlives its parent by more than ORPHAN_GRACE_S, nor its shutdown by EXIT_GRACE_S."""
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
     try:
         with rclpy.init(args=args):
             node = factory()
@@ -92,4 +132,5 @@ def run(factory: Callable[[], Node], args: list[str] | None = None,
                 node.destroy_node()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    _force_exit_later(0)
     return 0

@@ -25,10 +25,17 @@ PR_SET_PDEATHSIG = 1
 POLL_S = 0.05
 
 
-def die_with_parent() -> None:
-    """Runs in each child before exec: if the launcher is killed (even by SIGKILL), its nodes get SIGTERM."""
+def die_with_parent(sig: int = signal.SIGTERM) -> None:
+    """Runs in a child before exec: when its parent dies (even by SIGKILL), the kernel sends it `sig`."""
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    libc.prctl(PR_SET_PDEATHSIG, sig)
+
+
+def node_dies_with_launcher() -> None:
+    """A node gets SIGKILL when its launcher dies: a launcher that stops normally has already stopped its
+    nodes (SIGINT, SIGTERM, SIGKILL), so this only happens when the launcher itself was killed, and then a
+    node shutting down on SIGTERM could deadlock in rclpy's shutdown and live on as an orphan (seen)."""
+    die_with_parent(signal.SIGKILL)
 
 
 def resolve_launch_file(name: str) -> Path:
@@ -64,7 +71,7 @@ class Graph:
         for node in self.nodes:
             proc = subprocess.Popen(node_command(node), env=self.env, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, start_new_session=True, text=True, bufsize=1,
-                                    preexec_fn=die_with_parent)
+                                    preexec_fn=node_dies_with_launcher)
             self.procs[node.name] = proc
             t = threading.Thread(target=_pump, args=(node.name, proc), daemon=True)
             t.start()
@@ -92,7 +99,8 @@ class Graph:
             alive = [p for p in alive if p.poll() is None]
             if not alive:
                 break
-            _say(f"{len(alive)} node(s) ignored {sig.name}; escalating")
+            names = ", ".join(n for n, p in self.procs.items() if p in alive)
+            _say(f"{len(alive)} node(s) ignored {sig.name} ({names}); escalating")
         for t in self._threads:
             t.join(timeout=1.0)
 

@@ -1,33 +1,99 @@
 """Evaluation runs end to end through the launched graph (real rclpy, FastDDS, Genesis, rosbag2):
 ledger rows, manifest, bags and episode folders; kill-and-resume losing and duplicating nothing; rescore
-reproducing the ledger; a bag played back into a live scorer giving the same score."""
+reproducing the ledger from complete bags; a bag played back into a live scorer giving the same score.
+
+Reliability: the eval's whole process group is SIGKILLed mid-run (no node may outlive it, the run lock
+refuses a second eval meanwhile), and the third model is a hostile OpenAI-compatible endpoint (a stub, in
+this test process) that answers with broken replies and injects HTTP 429, 500 and dropped connections;
+its API key must appear in no file of the run folder."""
 
 from __future__ import annotations
 
 import json
 import math
 import os
+import secrets
+import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from reacthuman_msgs.msg import EpisodeScore
 
 from reacthuman import graph
-from reacthuman.recording.bag import bag_info
+from reacthuman.evaluation.run_lock import run_processes
+from reacthuman.recording.bag import BagWriter, bag_info, read_bag
 from reacthuman.scenes import generate_spec
 from ros_helpers import GraphClient
 
-MODELS = ("oracle", "always_dodge")
+STUB_MODEL = "stub_endpoint"
+MODELS = ("oracle", "always_dodge", STUB_MODEL)
 SCENES = (("object_drop", 3), ("ceiling_drop", 2))  # ceiling_drop 1: a smoke detector too small to show in two views at the freeze
+STUB_KEY_ENV = "REACTHUMAN_TEST_STUB_KEY"
+STUB_KEY = "sk-stub-" + secrets.token_hex(16)
+# Each reply is preceded by three failed requests (429, 500, a dropped connection): the client retries
+# through them and then gets a broken reply.
+BROKEN_REPLIES = ('{"object_identified": "pan", "intent": "catch", "confidence": 0.9, "walking_cmd": [0.1, 0',
+                  "I would step back and raise both arms to be safe.",
+                  '{"confidence": NaN, "walking_cmd": [1e308, 1e308, 1e308], "keyframes": []}',
+                  "\x00\x01\ufffd\u202e binary \x7f",
+                  "[" * 10000, "")
+FAILURES = ("429", "500", "drop")
 
 
 def _reacthuman(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "reacthuman.cli", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, **kw)
+
+
+class HostileEndpointStub:
+    """A stub OpenAI-compatible endpoint on loopback standing in for a paid API at its worst."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []  # what each request got: a failure name or "reply"
+        self.keys_seen: set[str] = set()
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                self.rfile.read(int(self.headers.get("content-length", 0)))
+                stub.keys_seen.add(self.headers.get("authorization", ""))
+                n = len(stub.requests)
+                kind = FAILURES[n % 4] if n % 4 < len(FAILURES) else "reply"
+                stub.requests.append(kind)
+                if kind == "drop":
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                status = int(kind) if kind != "reply" else 200
+                body = {"error": {"message": f"injected {kind}"}} if status != 200 else {
+                    "model": "stub", "choices": [{"message": {"content": BROKEN_REPLIES[(n // 4) % len(BROKEN_REPLIES)]},
+                                                  "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 5}}
+                raw = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def models_yaml(self, path: Path) -> Path:
+        path.write_text(json.dumps({"defaults": {}, "presets": {STUB_MODEL: {
+            "provider": "openai-compatible", "model_id": "stub", "base_url": f"http://127.0.0.1:{self.server.server_port}/v1",
+            "api_key_env": STUB_KEY_ENV, "key_required": True, "vision": True, "max_retries": 4, "backoff_s": 0.05,
+            "backoff_max_s": 0.2, "timeout_s": 20.0}}}))
+        return path
 
 
 def _ledger(run: Path) -> list[dict]:
@@ -46,26 +112,56 @@ def scenes(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def run(scenes, tmp_path_factory) -> Path:
-    """Started, SIGKILLed after its first decision, then resumed to completion."""
+def stub() -> HostileEndpointStub:
+    stub = HostileEndpointStub()
+    yield stub
+    stub.server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def run(scenes, stub, tmp_path_factory) -> Path:
+    """Started, its whole process group SIGKILLed mid-run after the first decision, then resumed to completion."""
     out = tmp_path_factory.mktemp("run") / "run"
     domain = str(20 + os.getpid() % 100)
+    env = dict(os.environ, REACTHUMAN_MODELS_YAML=str(stub.models_yaml(out.parent / "models.yaml")),
+               **{STUB_KEY_ENV: STUB_KEY})
     args = ("eval", "--scenes", str(scenes), "--models", ",".join(MODELS), "--out", str(out), "--domain-base", domain)
-    first = _reacthuman(*args)
+    first = _reacthuman(*args, env=env, start_new_session=True)
     deadline = time.monotonic() + 900
     while not _ledger(out) and first.poll() is None and time.monotonic() < deadline:
         time.sleep(0.5)
     assert _ledger(out), first.communicate()[0] if first.poll() is not None else "no decision within 900 s"
-    first.send_signal(signal.SIGKILL)
+    beside = _reacthuman(*args, env=env)  # a second eval on the same run folder while the first runs
+    refused, _ = beside.communicate(timeout=120)
+    assert beside.returncode == 2 and f"in use by a running reacthuman eval (pid {first.pid})" in refused, refused
+    assert run_processes(out), "the running graph carries no run tag"
+    os.killpg(first.pid, signal.SIGKILL)  # the eval and its launcher, as `kill -9 -PGID` does
     first.wait()
     kept = _ledger(out)
-    second = _reacthuman(*args)
+    deadline = time.monotonic() + 30  # nodes get SIGTERM from the kernel as their launcher dies
+    while run_processes(out) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not run_processes(out), f"orphans of the killed run: {run_processes(out)}"
+    second = _reacthuman(*args, env=env)
     output, _ = second.communicate(timeout=1800)
     assert second.returncode == 0, output
     assert "resuming" in output
     rows = _ledger(out)
     assert rows[: len(kept)] == kept  # nothing rewritten or lost
+    assert not run_processes(out)
     return out
+
+
+def test_a_graph_that_fails_to_start_is_reported_not_raised(scenes, tmp_path):
+    out = tmp_path / "run"
+    proc = _reacthuman("eval", "--scenes", str(scenes), "--models", "oracle", "--out", str(out),
+                       "--startup-timeout", "0.5", "--domain-base", str(os.getpid() % 100))
+    text, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 1, text
+    assert "Traceback" not in text and "NameError" not in text, text
+    assert "graph for oracle (domain " in text and "did not come up within 0 s" in text, text
+    assert f"0/{len(SCENES)} decisions" in text and "(incomplete)" in text, text
+    assert not run_processes(out)
 
 
 def test_every_pair_is_decided_exactly_once_with_the_ledger_fields(run, scenes):
@@ -83,6 +179,18 @@ def test_every_pair_is_decided_exactly_once_with_the_ledger_fields(run, scenes):
     dodge = [r for r in rows if r["model"] == "always_dodge"]
     assert all(r["action"] == "DODGE" for r in dodge), dodge
     assert {r["modality"] for r in oracle} == {"ground_truth"}  # every row says what its brain was shown
+
+
+def test_a_hostile_endpoint_gives_a_scored_decision_per_scene_and_leaks_no_key(run, stub):
+    assert {"429", "500", "drop"} <= set(stub.requests), stub.requests
+    assert stub.keys_seen == {f"Bearer {STUB_KEY}"}
+    rows = [r for r in _ledger(run) if r["model"] == STUB_MODEL]
+    assert len(rows) == len(SCENES)
+    for r in rows:
+        assert not r["api_error"] and r["rule"] == "R1" and not r["safe"], r
+    leaked = [p for p in run.rglob("*") if p.is_file() and STUB_KEY.encode() in p.read_bytes()]
+    assert leaked == []
+    assert not (run / "failures.jsonl").exists()
 
 
 def test_manifest_records_versions_hashes_and_counts(run):
@@ -105,6 +213,7 @@ def test_each_episode_has_a_complete_folder_and_a_standard_bag(run):
         assert list(folder.glob("brain_view_egocentric_*.png"))
         info = bag_info(folder / "bag")
         assert (folder / "bag" / "metadata.yaml").is_file() and list((folder / "bag").glob("*.mcap"))
+        assert sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) < 2_000_000  # paper-scale storage
         for topic in (graph.SCENE, graph.OBSERVATION, graph.PLAN, graph.OUTCOME, graph.SCORE, graph.CLOCK,
                       graph.JOINT_COMMAND, graph.JOINT_STATES):
             assert info["topics"].get(topic, {}).get("count", 0) >= 1, (folder, topic)
@@ -115,6 +224,27 @@ def test_rescore_reproduces_the_ledger_from_the_bags(run):
     text, _ = out.communicate(timeout=300)
     assert out.returncode == 0, text
     assert f"{len(SCENES) * len(MODELS)} identical, 0 different" in text
+
+
+def test_rescore_refuses_a_bag_that_lost_its_last_tick(run, tmp_path):
+    """The bag the issue found: the same episode without its plan and its last joint state."""
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    row = _ledger(copy)[0]
+    bag = copy / "episodes" / row["model"] / row["scene_id"] / "bag"
+    messages = list(read_bag(bag))
+    last_tick = max(m.stamp_ns for m in messages if m.topic == graph.JOINT_STATES)
+    shutil.rmtree(bag)
+    writer = BagWriter(bag)
+    for m in messages:
+        if m.topic != graph.PLAN and not (m.topic == graph.JOINT_STATES and m.stamp_ns == last_tick):
+            writer.write(m.topic, m.msgtype, m.stamp_ns, m.raw)
+    writer.close()
+    out = _reacthuman("rescore", str(copy))
+    text, _ = out.communicate(timeout=300)
+    assert out.returncode == 1, text
+    assert f"DIFFERS {row['scene_id']} x {row['model']}: " in text and "incomplete" in text, text
+    assert graph.PLAN in text and f"{graph.JOINT_STATES} (1 of" in text, text
 
 
 def test_a_bag_played_into_a_live_scorer_gives_the_same_score(run, ros_domain_id):

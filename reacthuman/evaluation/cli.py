@@ -16,7 +16,9 @@ from pathlib import Path
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
+from reacthuman.evaluation.memory_log import RestartPolicy, append_sample, graph_rss_mib
 from reacthuman.evaluation.progress import Progress
+from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
 
@@ -42,6 +44,7 @@ class Run:
         self.ledger = LedgerWriter(run_dir)
         self.lock = threading.Lock()
         self.failed: list[dict] = []
+        self.graph_failures = 0
 
     def record(self, model: str, row: dict) -> None:
         with self.lock:
@@ -73,9 +76,11 @@ class Domains:
             return self.base + self._next % self.SPAN
 
 
-def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[str]", retries: int) -> None:
+def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[str]", retries: int,
+          policy: RestartPolicy) -> None:
     log = run.run_dir / "logs" / f"{config.model.replace('/', '_')}.log"
     worker = GraphWorker(config, domains, log)
+    rss: dict[str, float] = {}
     try:
         worker.start()
         while True:
@@ -83,8 +88,14 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
                 scene_id = todo.get_nowait()
             except queue.Empty:
                 return
+            reason = policy.due(worker.episodes, rss)
+            if reason:  # Genesis does not free a built scene: a fresh graph brings every node's memory back
+                run.progress.note(f"starting a fresh graph for {config.model}: {reason}")
+                worker.stop()
+                worker.start()
             for attempt in range(1, retries + 2):
                 result = worker.run_episode(scene_id)
+                rss = _sample_memory(run, worker, scene_id)
                 if result.ok:
                     run.record(config.model, result.record)
                     break
@@ -94,7 +105,9 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
             else:
                 run.fail(config.model, scene_id, result.error, retries + 1)
     except (TimeoutError, RuntimeError) as exc:
-        run.progress.note(f"graph for {config.model} (domain {domain_id}) failed: {exc}")
+        run.progress.note(f"graph for {config.model} (domain {worker.domain_id}) failed: {exc}")
+        with run.lock:
+            run.graph_failures += 1
     finally:
         worker.stop()
 
@@ -108,6 +121,15 @@ def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) 
         run_pairs(run, todo, args.scenes.resolve(), RayPlan(settings, args.workers, args.retries, args.ray_address))
     except (RuntimeError, ConnectionError) as exc:  # episodes not run stay out of the ledger: a rerun resumes
         run.progress.note(f"ray executor stopped: {exc}")
+
+
+def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> dict[str, float]:
+    if worker.proc is None:
+        return {}
+    rss = graph_rss_mib(worker.proc.pid)
+    append_sample(run.run_dir, {"model": worker.config.model, "scene_id": scene_id, "domain": worker.domain_id,
+                                "graph_episode": worker.episodes, "rss_mib": rss})
+    return rss
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,10 +146,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
+    p.add_argument("--startup-timeout", type=float, default=300.0, help="wall seconds a graph may take to come up")
     p.add_argument("--domain-base", type=int, default=100, help="graphs use ROS domains base .. base+99")
     p.add_argument("--executor", default="local", choices=("local", "ray"),
                    help="local: graphs on this machine; ray: one graph per Ray worker (--workers of them)")
     p.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
+    p.add_argument("--keep-bags", default="all", choices=("all", "failures"),
+                   help="failures: keep an episode's bag only when the decision was unsafe or wrong")
+    p.add_argument("--restart-every", type=int, default=0,
+                   help="start a fresh graph after this many episodes (0: only when memory grows, see below)")
+    p.add_argument("--restart-above-pct", type=float, default=8.0,
+                   help="start a fresh graph once a node's memory exceeds its level after warm-up by this much (0: never)")
     return p
 
 
@@ -139,22 +168,30 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--limit must be >= 1")
         if args.workers < 1:
             raise ValueError("--workers must be >= 1")
+        if args.startup_timeout <= 0 or args.episode_timeout <= 0:
+            raise ValueError("--startup-timeout and --episode-timeout must be > 0")
+        if args.restart_every < 0 or not args.restart_above_pct >= 0:
+            raise ValueError("--restart-every and --restart-above-pct must be >= 0")
         if not 0 <= args.domain_base <= 132:
             raise ValueError("--domain-base must be in 0..132 (graphs use base..base+99 of ROS's 0..232)")
         unknown = [m for m in models if not known_model(m)]
         if unknown or not models:
             raise ValueError(f"unknown model(s): {', '.join(unknown) or '(none given)'}")
+        if args.executor == "ray" and (args.keep_bags != "all" or args.restart_every):
+            raise ValueError("--keep-bags failures and --restart-every are not yet supported with --executor ray")
         if args.executor == "ray" and args.ray_address:
             from reacthuman.evaluation.ray_executor import check_address
 
             check_address(args.ray_address)
         scenes, scene_hash = load_scene_set(args.scenes, args.limit)
         args.out.mkdir(parents=True, exist_ok=True)
+        lock = RunLock(args.out)
+        lock.acquire()
         done = done_pairs(args.out)
         config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries,
-                  "videos": args.videos}
+                  "videos": args.videos, "keep_bags": args.keep_bags}
         manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models))
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, RunLockError) as exc:
         print(f"reacthuman eval: {exc}", file=sys.stderr)
         return 2
     todo = {m: [s.scene_id for s in scenes if (s.scene_id, m) not in done] for m in models}
@@ -172,8 +209,10 @@ def main(argv: list[str] | None = None) -> int:
             for scene_id in todo[model]:
                 q.put(scene_id)
             config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
-                                  videos=args.videos, episode_timeout_s=args.episode_timeout)
-            threads = [threading.Thread(target=_work, args=(run, config, domains, q, args.retries))
+                                  videos=args.videos, episode_timeout_s=args.episode_timeout,
+                                  startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags)
+            policy = (args.restart_every, args.restart_above_pct)
+            threads = [threading.Thread(target=_work, args=(run, config, domains, q, args.retries, RestartPolicy(*policy)))
                        for _ in range(min(args.workers, max(q.qsize(), 1)))]
             for t in threads:
                 t.start()
@@ -188,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     finished = len(done_pairs(args.out))
     if status == "complete" and finished < total:
         status = "incomplete"
-    finish_manifest(args.out, manifest, {"decisions": finished, "infrastructure_failures": len(run.failed)}, status)
+    finish_manifest(args.out, manifest, {"decisions": finished, "infrastructure_failures": len(run.failed),
+                                         "graph_failures": run.graph_failures}, status)
+    lock.release()  # a kill releases it too: the kernel drops the lock with the process
     print(f"{finished}/{total} decisions in {ledger_path(args.out)} ({status}); report: reacthuman report {args.out}")
     return 0 if status == "complete" else 1

@@ -16,6 +16,7 @@ import imageio.v3 as iio
 import numpy as np
 
 PARTIAL = ".partial"
+BAG_DROPPED = "bag_dropped.txt"  # in place of bag/ when the run keeps bags only for failures
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -50,6 +51,10 @@ class EpisodeFolder:
         _write_json(self.partial / "score.json", score)
         self.partial.rename(self.final)
         return self.final
+
+    def drop_bag(self, reason: str) -> None:
+        shutil.rmtree(self.bag_path)
+        (self.partial / BAG_DROPPED).write_text(reason + "\n")
 
     def discard(self) -> None:
         shutil.rmtree(self.partial, ignore_errors=True)

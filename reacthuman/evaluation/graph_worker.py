@@ -7,6 +7,7 @@ restarts the worker and retries."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from rclpy.node import Node
 from reacthuman_msgs.action import RunEpisode
 
 from reacthuman import graph
+from reacthuman.evaluation.run_lock import RUN_ENV
 from reacthuman.launcher import die_with_parent
 
 LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "eval.launch.yaml"
@@ -36,6 +38,7 @@ class WorkerConfig:
     startup_timeout_s: float = 300.0
     accept_timeout_s: float = 60.0
     episode_timeout_s: float = 900.0
+    keep_bags: str = "all"
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class GraphWorker:
         self.config, self.domains, self.log_path = config, domains, log_path
         self.domain_id = -1
         self.proc: subprocess.Popen | None = None
+        self.episodes = 0  # episodes run by the current graph
         self.context: rclpy.Context | None = None
 
     def start(self) -> None:
@@ -60,8 +64,10 @@ class GraphWorker:
         log = self.log_path.open("a")
         cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
                f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
-               f"modality:={c.modality}", f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}"]
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+               f"modality:={c.modality}", f"keep_bags:={c.keep_bags}", f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}"]
+        env = dict(os.environ, **{RUN_ENV: str(Path(c.run_dir).resolve())})  # inherited by every node
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
+        self.episodes = 0
         log.close()
         self.context = rclpy.Context()
         rclpy.init(context=self.context, domain_id=self.domain_id)
@@ -102,6 +108,7 @@ class GraphWorker:
             result = self._wait(handle.get_result_async(), deadline).result
         except (TimeoutError, RuntimeError) as exc:
             return EpisodeResult(False, None, str(exc), time.monotonic() - started)
+        self.episodes += 1
         if not result.ok:
             return EpisodeResult(False, None, result.error, time.monotonic() - started)
         return EpisodeResult(True, json.loads(result.score.record_json), "", time.monotonic() - started)

@@ -1,6 +1,7 @@
 """`reacthuman rescore RUN_DIR`: recompute every decision from its episode bag (scene, observation, plan,
-outcome, exactly as they crossed the graph) and check the result equals the ledger row, field by field.
-Exits non-zero naming every row that differs."""
+outcome, exactly as they crossed the graph) and check the result equals the ledger row, field by field, and
+that the bag holds the whole episode (every message on every recorded topic, reacthuman.recording.completeness).
+Exits non-zero naming every row that differs or whose bag is incomplete."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import sys
 from pathlib import Path
 
 from reacthuman import graph
-from reacthuman.evaluation.episode_files import EpisodeFolder
+from reacthuman.evaluation.episode_files import BAG_DROPPED, EpisodeFolder
 from reacthuman.recording.bag import BagError, read_bag
+from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, missing
 from reacthuman.scoring.ledger import LedgerError, read_ledger
 
 TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.OUTCOME}
@@ -25,12 +27,30 @@ def rescore_bag(bag: Path, model: str) -> dict:
     from reacthuman.scenes.spec import SceneSpec
 
     last: dict[str, object] = {}
-    for m in read_bag(bag, TOPICS):
-        last[m.topic] = deserialize_message(m.raw, msg_type(m.msgtype))
+    tally = EpisodeTally()
+    for m in read_bag(bag):
+        tally.add(m.topic, m.raw)
+        if m.topic in TOPICS:
+            last[m.topic] = deserialize_message(m.raw, msg_type(m.msgtype))
     if graph.SCENE not in last or graph.OUTCOME not in last:
         raise BagError(f"{bag}: the bag lacks the scene announcement or the outcome")
     spec = SceneSpec.from_json(last[graph.SCENE].spec_json)
+    lacks = missing(tally, _end_from_bag(last, tally, len(set(spec.hazard_bodies))))
+    if lacks:
+        raise BagError(f"{bag}: incomplete, it lacks {'; '.join(lacks)}")
     return score_episode(spec, last.get(graph.PLAN), last.get(graph.OBSERVATION), last[graph.OUTCOME], model).to_dict()
+
+
+def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> EpisodeEnd | None:
+    from reacthuman.nodes.conversions import stamp_ns
+
+    obs, outcome = last.get(graph.OBSERVATION), last[graph.OUTCOME]
+    if obs is None:
+        return None
+    # frames recorded once (inside the observation) leave the image topics out of the bag altogether
+    frames = {v.view_name: len(v.frames) if tally.counts[graph.image_topic(v.view_name)] else 0 for v in obs.views}
+    return EpisodeEnd(stamp_ns(outcome.header.stamp), outcome.plan_received or outcome.plan_late,
+                      outcome.controller_fault, frames, hazard_count)
 
 
 def differences(ledger_row: dict, rescored: dict) -> list[str]:
@@ -48,10 +68,14 @@ def main(argv: list[str] | None = None) -> int:
     except LedgerError as exc:
         print(f"reacthuman rescore: {exc}", file=sys.stderr)
         return 2
-    bad = 0
+    bad = dropped = 0
     for record in rows:
         row = record.to_dict()
-        bag = EpisodeFolder(args.run_dir, row["model"], row["scene_id"]).final / "bag"
+        folder = EpisodeFolder(args.run_dir, row["model"], row["scene_id"]).final
+        bag = folder / "bag"
+        if not bag.exists() and (folder / BAG_DROPPED).is_file():
+            dropped += 1
+            continue
         try:
             diff = differences(row, rescore_bag(bag, row["model"]))
         except (BagError, ValueError) as exc:
@@ -59,5 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         if diff:
             bad += 1
             print(f"DIFFERS {row['scene_id']} x {row['model']}: " + "; ".join(diff))
-    print(f"rescored {len(rows)} decisions from their bags: {len(rows) - bad} identical, {bad} different")
+    kept = len(rows) - dropped
+    note = f" ({dropped} without a bag: the run kept bags only for failures)" if dropped else ""
+    print(f"rescored {kept} decisions from their bags: {kept - bad} identical, {bad} different{note}")
     return 1 if bad else 0

@@ -7,6 +7,9 @@ in standard tools.
 
 A bag is written into `<name>.partial/` and renamed to `<name>/` only when closed: a folder without the
 suffix is always complete.
+
+MCAP chunks are zstd-compressed by default (storage-level compression: the metadata says none, as rosbag2
+writes it for its own MCAP chunk compression), which standard MCAP readers and rosbag2 read transparently.
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ from pathlib import Path
 
 from rosbags.interfaces import Qos, QosDurability, QosHistory, QosLiveliness, QosReliability, QosTime
 from rosbags.rosbag2 import Reader, Writer
-from rosbags.rosbag2.enums import StoragePlugin
+from rosbags.rosbag2.enums import CompressionFormat, CompressionMode, StoragePlugin
 from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 from rosbags.typesys.store import Typestore
 
 PARTIAL_SUFFIX = ".partial"
 MSGS_PACKAGE = "reacthuman_msgs"
+CHUNK_COMPRESSIONS = ("zstd", "none")
 
 
 class BagError(ValueError):
@@ -70,7 +74,9 @@ class BagMessage:
 class BagWriter:
     """Append raw messages to a new bag; `close()` publishes it under its final name."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, compression: str = "zstd") -> None:
+        if compression not in CHUNK_COMPRESSIONS:
+            raise BagError(f"chunk compression must be one of {', '.join(CHUNK_COMPRESSIONS)}, got {compression!r}")
         self.path = Path(path)
         if self.path.exists():
             raise BagError(f"bag already exists: {self.path}")
@@ -79,6 +85,8 @@ class BagWriter:
             shutil.rmtree(self._partial)  # left by a crash: that episode is redone from scratch
         self._partial.parent.mkdir(parents=True, exist_ok=True)
         self._writer = Writer(self._partial, version=9, storage_plugin=StoragePlugin.MCAP)
+        if compression == "zstd":
+            self._writer.set_compression(CompressionMode.STORAGE, CompressionFormat.ZSTD)
         self._writer.open()
         self._connections: dict[str, object] = {}
         self.count = 0
