@@ -19,8 +19,14 @@ from ros_helpers import GraphClient
 def _call(client: GraphClient, service: str, tool: str = "", args: dict | None = None) -> tuple[bool, dict]:
     cli = client.node.create_client(CallTool, service)
     assert client.wait_for(cli.service_is_ready, 20.0), f"{service} never appeared"
-    future = cli.call_async(CallTool.Request(tool=tool, arguments_json=json.dumps(args or {})))
-    assert client.wait_for(future.done, 20.0), f"{service} did not answer"
+    request = CallTool.Request(tool=tool, arguments_json=json.dumps(args or {}))
+    # FastDDS may drop the first response while the client's reply reader is still being discovered
+    # ("failed to send response (timeout)", seen on a loaded machine): a client sends the request again
+    for _ in range(3):
+        future = cli.call_async(request)
+        if client.wait_for(future.done, 10.0):
+            break
+    assert future.done(), f"{service} did not answer three requests"
     res = future.result()
     return res.ok, json.loads(res.result_json)
 
