@@ -121,6 +121,7 @@ def ground_truth_dict(msg: GroundTruth) -> dict:
         "correct_action": msg.correct_action, "dangerous": msg.dangerous,
         "impact_point": list(xyz(msg.impact_point)) if msg.has_impact_point else None,
         "time_to_floor_s": msg.time_to_floor_s if math.isfinite(msg.time_to_floor_s) else None,
+        "impact_time_s": msg.impact_time_s if math.isfinite(msg.impact_time_s) else None,
         "speed_band": msg.speed_band, "adversarial": msg.adversarial,
     }
 

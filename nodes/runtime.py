@@ -129,8 +129,9 @@ def run(factory: Callable[[], Node], args: list[str] | None = None,
             try:
                 rclpy.spin(node, executor=executor_factory() if executor_factory else None)
             finally:
+                # armed before the clean-up: destroying the node or rclpy's shutdown can hang on a SIGTERM
+                _force_exit_later(0)
                 node.destroy_node()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
-    _force_exit_later(0)
     return 0

@@ -68,6 +68,7 @@ class SceneGeneratorNode(ContractNode):
         truth = GroundTruth(scene_id=spec.scene_id, correct_action=gt.correct_action, dangerous=gt.dangerous,
                             has_impact_point=gt.impact_point is not None,
                             time_to_floor_s=gt.time_to_floor_s if gt.time_to_floor_s is not None else math.nan,
+                            impact_time_s=gt.impact_time_s if gt.impact_time_s is not None else math.nan,
                             speed_band=gt.speed_band, adversarial=gt.adversarial)
         if gt.impact_point is not None:
             truth.impact_point = conv.point(gt.impact_point)
