@@ -108,17 +108,22 @@ def _family_groups(cfg: GenerateConfig, family: str) -> Iterator[tuple[int, list
         yield scene_seed(cfg.seed, family, counter), bands
 
 
+def prepare_output(cfg: GenerateConfig) -> dict[str, int]:
+    """Create the output folder, drop the partial scenes of an interrupted run; the scenes wanted per family."""
+    os.makedirs(cfg.out, exist_ok=True)
+    for name in os.listdir(cfg.out):
+        if name.startswith(PARTIAL_PREFIX):
+            shutil.rmtree(os.path.join(cfg.out, name), ignore_errors=True)
+    return _quota(cfg)
+
+
 def generate_dataset(cfg: GenerateConfig, simulator=None, progress: Callable[[str], None] | None = None,
                      workers: int = 1) -> list[dict]:
     """Generate (or resume) the dataset; returns the index rows (family by family, in --families order).
     workers > 1 splits the families over that many processes (one Genesis each); the result is the same."""
     if workers < 1:
         raise SpecError(f"workers must be >= 1, got {workers}")
-    os.makedirs(cfg.out, exist_ok=True)
-    for name in os.listdir(cfg.out):  # leftovers of an interrupted run
-        if name.startswith(PARTIAL_PREFIX):
-            shutil.rmtree(os.path.join(cfg.out, name), ignore_errors=True)
-    quota = _quota(cfg)
+    quota = prepare_output(cfg)
     families = [f for f in quota if quota[f] > 0]
     by_family: dict[str, list[dict]] = {}
     try:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from reacthuman.evaluation.ray_actor import pack_folders
-from reacthuman.scenes.dataset import (INDEX, MAX_SEED_TRIES, PARTIAL_PREFIX, GenerateConfig, _quota, index_row,
+from reacthuman.scenes.dataset import (INDEX, MAX_SEED_TRIES, PARTIAL_PREFIX, GenerateConfig, index_row, prepare_output,
                                        read_spec, scene_seed, write_index)
 from reacthuman.scenes.families import get_family
 from reacthuman.scenes.randomize import sample_spec
@@ -144,11 +144,7 @@ def generate_on_ray(cfg: GenerateConfig, workers: int = 2, address: str | None =
 
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    os.makedirs(cfg.out, exist_ok=True)
-    for name in os.listdir(cfg.out):  # leftovers of an interrupted run
-        if name.startswith(PARTIAL_PREFIX):
-            shutil.rmtree(os.path.join(cfg.out, name), ignore_errors=True)
-    quota = _quota(cfg)
+    quota = prepare_output(cfg)
     fams = [_Family(f, quota[f], _bands(f)) for f in quota if quota[f] > 0]
     connect(address)
     actors = [ray.remote(num_cpus=1, max_restarts=2, max_task_retries=2)(LabelActor).remote() for _ in range(workers)]
