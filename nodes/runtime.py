@@ -4,7 +4,9 @@ descriptions and validation, and the standard main() with clean shutdown."""
 from __future__ import annotations
 
 import importlib
+import math
 import os
+import signal
 import sys
 import threading
 import time
@@ -97,8 +99,10 @@ def positive(v: Any) -> str | None:
 
 
 # A node whose launcher is killed gets SIGKILL from the kernel (PR_SET_PDEATHSIG); one started some other way
-# and orphaned, or whose shutdown hangs (a callback stuck in a long wait, a worker thread the interpreter
-# would join at exit), is ended after these grace periods, as long as Python threads can still run.
+# and orphaned is ended after ORPHAN_GRACE_S. One whose shutdown hangs (a callback stuck in a long wait, a
+# worker thread the interpreter would join at exit, or DDS destroying an entity while holding the GIL, which
+# starves every Python thread) is ended by the kernel EXIT_GRACE_S after shutdown began: SIGALRM's default
+# action needs no Python code to run.
 ORPHAN_GRACE_S = 10.0
 EXIT_GRACE_S = 10.0
 _PARENT_POLL_S = 1.0
@@ -112,10 +116,9 @@ def _exit_when_orphaned(parent_pid: int) -> None:
     os._exit(1)
 
 
-def _force_exit_later(code: int) -> None:
-    timer = threading.Timer(EXIT_GRACE_S, os._exit, (code,))
-    timer.daemon = True
-    timer.start()
+def _force_exit_later() -> None:
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.alarm(math.ceil(EXIT_GRACE_S))
 
 
 def run(factory: Callable[[], Node], args: list[str] | None = None,
@@ -130,7 +133,7 @@ def run(factory: Callable[[], Node], args: list[str] | None = None,
                 rclpy.spin(node, executor=executor_factory() if executor_factory else None)
             finally:
                 # armed before the clean-up: destroying the node or rclpy's shutdown can hang on a SIGTERM
-                _force_exit_later(0)
+                _force_exit_later()
                 node.destroy_node()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass

@@ -285,6 +285,32 @@ def test_hand_to_object_distances_per_tick(bag):
     assert left == pytest.approx([0.3] * 6) and right == pytest.approx([0.2] * 6)
 
 
+def test_a_recorder_that_takes_the_ticks_interleaved_still_gets_every_ticks_tf_and_distances():
+    """On a loaded machine the recorder may take tick t+1's base state before tick t's joint state (CI found a bag
+    four /tf short): the viewer topics of an interleaved episode equal those of the ordered one."""
+    from reacthuman.recording.viewer_topics import viewer_extras
+
+    ordered = _episode(_spec(), ticks=8)
+    per_tick = [m for m in ordered if m[0] in (graph.HAZARD_STATE, graph.HAND_POSITIONS, graph.BASE_STATE,
+                                                   graph.JOINT_STATES)]
+    rest = [m for m in ordered if m not in per_tick]
+    # base states run two ticks and hazard states three ticks ahead of the joint states and hand positions
+    by_topic = {t: [m for m in per_tick if m[0] == t] for t in (graph.BASE_STATE, graph.HAZARD_STATE,
+                                                                  graph.JOINT_STATES, graph.HAND_POSITIONS)}
+    interleaved = rest[:1] + by_topic[graph.BASE_STATE][:2] + by_topic[graph.HAZARD_STATE][:3] + [
+        m for k in range(8) for m in (by_topic[graph.JOINT_STATES][k], by_topic[graph.HAND_POSITIONS][k])
+        + ((by_topic[graph.BASE_STATE][k + 2],) if k + 2 < 8 else ())
+        + ((by_topic[graph.HAZARD_STATE][k + 3],) if k + 3 < 8 else ())] + rest[1:]
+    assert sorted(interleaved) == sorted(ordered)
+
+    def viewer(messages):
+        return sorted((e.topic, e.raw) for e in viewer_extras(messages))
+
+    want, got = viewer(ordered), viewer(interleaved)
+    assert sum(1 for t, _ in want if t == TF) == 8 + 8 + 1
+    assert got == want
+
+
 def _topic_counts(bag) -> dict[str, int]:
     counts: dict[str, int] = {}
     for m in read_bag(bag):

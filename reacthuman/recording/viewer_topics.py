@@ -100,17 +100,18 @@ def _pose(msg_pose: Any) -> tuple[tuple[float, float, float], urdf.Quat]:
 
 
 class ViewerTopics:
-    """Per-episode state: the latest base state waits for the joint state of the same tick."""
+    """Per-episode state. The streams of one control tick arrive on different topics, and a loaded recorder
+    may take them interleaved with the next tick's (base of t+1 before joints of t): each tick's parts are
+    kept by tick stamp until all are in, so no tick loses its /tf or its hand distances."""
+
+    # ticks still waiting for a part; a part that never comes (a lost sample) must not grow the state forever
+    MAX_PENDING_TICKS = 256
 
     def __init__(self, config: ViewerConfig = DEFAULT) -> None:
         self.config = config
-        self._base: tuple[int, Any] | None = None
-        self._joints: tuple[int, Any] | None = None
-        self._done_ns = -1
+        self._robot_parts: dict[int, dict[str, Any]] = {}
         self._hazard_names: tuple[str, ...] = ()
-        self._hazards: dict[str, tuple[int, tuple[float, float, float]]] = {}
-        self._hands: tuple[int, tuple[float, float, float], tuple[float, float, float]] | None = None
-        self._distance_done_ns = -1
+        self._tick_points: dict[int, dict[str, Any]] = {}
         self._observer: Pose2D | None = None
 
     def on_message(self, topic: str, msgtype: str, stamp_ns: int, raw: bytes) -> list[Extra]:
@@ -120,13 +121,12 @@ class ViewerTopics:
             msg = typestore().deserialize_cdr(raw, msgtype)
             pos, quat = _pose(msg.pose)
             tick_ns = ros_msgs.stamp_ns(msg.header)
-            self._hazards[msg.name] = (tick_ns, pos)
             t = urdf.Transform(tf_tree.WORLD_FRAME, tf_tree.scene_frame(msg.name), pos, quat)
-            return [_extra(TF, stamp_ns, tf_tree.tf_message([t], tick_ns))] + self._distances(stamp_ns)
+            return [_extra(TF, stamp_ns, tf_tree.tf_message([t], tick_ns))] + self._distances(stamp_ns, tick_ns,
+                                                                                             msg.name, pos)
         if topic == graph.HAND_POSITIONS:
             msg = typestore().deserialize_cdr(raw, msgtype)
-            self._hands = (ros_msgs.stamp_ns(msg.header), _xyz(msg.left), _xyz(msg.right))
-            return self._distances(stamp_ns)
+            return self._distances(stamp_ns, ros_msgs.stamp_ns(msg.header), _HANDS, (_xyz(msg.left), _xyz(msg.right)))
         if topic == graph.OBSERVATION:
             msg = typestore().deserialize_cdr(raw, msgtype)
             return [_extra(compressed_topic(v.view_name), ros_msgs.stamp_ns(f.header), jpeg_frame(f, self.config.jpeg_quality))
@@ -139,12 +139,7 @@ class ViewerTopics:
             return [_extra(PLAN_MARKERS, stamp_ns, markers.plan_markers(plan_geometry(plan, self._observer), self.config))]
         if topic in (graph.BASE_STATE, graph.JOINT_STATES):
             msg = typestore().deserialize_cdr(raw, msgtype)
-            tick = (ros_msgs.stamp_ns(msg.header), msg)
-            if topic == graph.BASE_STATE:
-                self._base = tick
-            else:
-                self._joints = tick
-            return self._robot(stamp_ns)
+            return self._robot(stamp_ns, ros_msgs.stamp_ns(msg.header), topic, msg)
         return []
 
     def _on_scene(self, stamp_ns: int, msg: Any) -> list[Extra]:
@@ -159,29 +154,41 @@ class ViewerTopics:
                 _extra(SCENE_MARKERS, stamp_ns, markers.scene_markers(spec, config=self.config)),
                 _extra(TF, stamp_ns, tf_tree.tf_message(tf_tree.hazard_initial_transforms(spec), stamp_ns))]
 
-    def _robot(self, stamp_ns: int) -> list[Extra]:
-        if self._base is None or self._joints is None or self._base[0] != self._joints[0] or self._base[0] == self._done_ns:
+    def _robot(self, stamp_ns: int, tick_ns: int, topic: str, msg: Any) -> list[Extra]:
+        parts = _gather(self._robot_parts, tick_ns, topic, msg)
+        if len(parts) < 2:
             return []
-        tick_ns, base, joints = self._base[0], self._base[1], self._joints[1]
-        self._done_ns = tick_ns
-        pos, quat = _pose(base.pose)
+        del self._robot_parts[tick_ns]
+        pos, quat = _pose(parts[graph.BASE_STATE].pose)
+        joints = parts[graph.JOINT_STATES]
         positions = dict(zip(joints.name, (float(q) for q in joints.position)))
         return [_extra(TF, stamp_ns, tf_tree.tf_message(tf_tree.robot_transforms(pos, quat, positions), tick_ns))]
 
-
-    def _distances(self, stamp_ns: int) -> list[Extra]:
+    def _distances(self, stamp_ns: int, tick_ns: int, part: str, value: Any) -> list[Extra]:
         """Once per tick, when the hands and every hazard of that tick have arrived (in any order)."""
-        if self._hands is None or not self._hazard_names or self._hands[0] == self._distance_done_ns:
+        if not self._hazard_names:
             return []
-        tick_ns = self._hands[0]
-        if any(self._hazards.get(name, (None,))[0] != tick_ns for name in self._hazard_names):
+        parts = _gather(self._tick_points, tick_ns, part, value)
+        if _HANDS not in parts or any(name not in parts for name in self._hazard_names):
             return []
-        self._distance_done_ns = tick_ns
+        del self._tick_points[tick_ns]
         out = []
-        for topic, hand in ((LEFT_HAND_DISTANCE, self._hands[1]), (RIGHT_HAND_DISTANCE, self._hands[2])):
-            d = min(math.dist(hand, self._hazards[name][1]) for name in self._hazard_names)
+        for topic, hand in zip((LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE), parts[_HANDS]):
+            d = min(math.dist(hand, parts[name]) for name in self._hazard_names)
             out.append(_extra(topic, stamp_ns, ros_msgs.build(FLOAT_TYPE, data=d)))
         return out
+
+
+_HANDS = "/hands"  # the key of a tick's hand positions beside its hazards' names (a topic, never a body name)
+
+
+def _gather(pending: dict[int, dict[str, Any]], tick_ns: int, part: str, value: Any) -> dict[str, Any]:
+    """Adds one part of a tick to `pending` and returns that tick's parts; drops the oldest incomplete ticks."""
+    parts = pending.setdefault(tick_ns, {})
+    parts[part] = value
+    while len(pending) > ViewerTopics.MAX_PENDING_TICKS:
+        del pending[min(pending)]
+    return parts
 
 
 def viewer_extras(messages: Iterable[tuple[str, str, int, bytes]], config: ViewerConfig = DEFAULT) -> Iterator[Extra]:

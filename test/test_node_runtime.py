@@ -1,0 +1,44 @@
+"""The shared node main (reacthuman.nodes.runtime.run) in a real process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from reacthuman.nodes.runtime import EXIT_GRACE_S
+
+# A node whose clean-up blocks in C while holding the GIL (as a DDS entity's destruction did once on CI): no
+# Python thread can run, so only the kernel can end it.
+_STUCK_NODE = """
+import ctypes
+from rclpy.node import Node
+from reacthuman.nodes.runtime import run
+
+class Stuck(Node):
+    def __init__(self):
+        super().__init__("stuck_on_shutdown")
+        self.create_timer(0.05, lambda: print("spinning", flush=True))
+
+    def destroy_node(self):
+        ctypes.PyDLL(None).sleep(600)  # PyDLL keeps the GIL across the call
+
+run(Stuck)
+"""
+
+
+def test_a_node_whose_clean_up_holds_the_gil_is_ended_by_the_kernel_after_the_grace_period(ros_domain_id):
+    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST")
+    proc = subprocess.Popen([sys.executable, "-c", _STUCK_NODE], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "spinning"
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=EXIT_GRACE_S + 30)
+    finally:
+        proc.kill()
+    took_s = time.monotonic() - started
+    assert code == -signal.SIGALRM, code
+    assert EXIT_GRACE_S - 1 <= took_s <= EXIT_GRACE_S + 15, took_s
