@@ -27,7 +27,8 @@ from reacthuman_msgs.msg import EpisodeScore
 
 from reacthuman import graph
 from reacthuman.evaluation.run_lock import run_processes
-from reacthuman.recording.bag import BagWriter, bag_info, read_bag
+from reacthuman.recording.bag import BagWriter, bag_info, deserialize, read_bag
+from reacthuman.recording.ros_msgs import stamp_ns
 from reacthuman.scenes import generate_spec
 from ros_helpers import GraphClient
 
@@ -233,11 +234,13 @@ def test_rescore_refuses_a_bag_that_lost_its_last_tick(run, tmp_path):
     row = _ledger(copy)[0]
     bag = copy / "episodes" / row["model"] / row["scene_id"] / "bag"
     messages = list(read_bag(bag))
-    last_tick = max(m.stamp_ns for m in messages if m.topic == graph.JOINT_STATES)
+    # by the tick's own stamp: two ticks taken while the clock stood still share a log stamp
+    ticks = [i for i, m in enumerate(messages) if m.topic == graph.JOINT_STATES]
+    last = max(ticks, key=lambda i: stamp_ns(deserialize(messages[i]).header))
     shutil.rmtree(bag)
     writer = BagWriter(bag)
-    for m in messages:
-        if m.topic != graph.PLAN and not (m.topic == graph.JOINT_STATES and m.stamp_ns == last_tick):
+    for i, m in enumerate(messages):
+        if m.topic != graph.PLAN and i != last:
             writer.write(m.topic, m.msgtype, m.stamp_ns, m.raw)
     writer.close()
     out = _reacthuman("rescore", str(copy))
