@@ -8,6 +8,7 @@ import math
 import os
 import queue
 import threading
+import time
 import traceback
 from pathlib import Path
 
@@ -30,7 +31,8 @@ class BodyNode(ContractNode):
     def __init__(self) -> None:
         self._scenes: "queue.Queue" = queue.Queue()
         self._plans: "queue.Queue" = queue.Queue()
-        super().__init__("body", {graph.SCENE: self._scenes.put, graph.PLAN: self._plans.put,
+        self._started_ns = time.time_ns()
+        super().__init__("body", {graph.SCENE: self._on_scene, graph.PLAN: self._plans.put,
                                   graph.JOINT_COMMAND: lambda m: self.lockstep.on_command(m)})
         d = self.declare
         engine = d("engine", "genesis", "physics engine: genesis or mujoco", one_of("genesis", "mujoco"))
@@ -48,6 +50,14 @@ class BodyNode(ContractNode):
                                         video=VideoConfig(enabled=bool(self.video_dir))))
         self.lockstep = LockstepSource(self, self.body, decimation, reply_timeout_s=60.0)
         threading.Thread(target=self._episodes, daemon=True).start()
+
+    def _on_scene(self, msg, info) -> None:
+        # The announcement is latched: a body respawned between episodes (the eval restarts it when Genesis
+        # cannot free its scenes) is handed the last episode's scene on discovery; that one is not for it.
+        if info["source_timestamp"] < self._started_ns:
+            self.get_logger().info(f"ignoring {msg.scene_id}: announced before this body started (a respawned body)")
+            return
+        self._scenes.put(msg)
 
     def _episodes(self) -> None:
         while True:

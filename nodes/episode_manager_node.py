@@ -24,6 +24,7 @@ from reacthuman_msgs.srv import GenerateScene
 
 from reacthuman import graph
 from reacthuman.evaluation.episode_files import EpisodeFolder
+from reacthuman.evaluation.memory_log import AllocationTracer, heap_stats, release_memory, tune_allocator
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.episode_recorder import EpisodeRecorder
 from reacthuman.nodes.runtime import ContractNode, msg_type, one_of, positive, recorder_qos, run
@@ -49,6 +50,15 @@ class EpisodeManagerNode(ContractNode):
                                "also record /camera/<view>/image_raw (the same frames are in the observation)")
         self.keep_bags = self.declare("keep_bags", "all", "all, or failures: drop the bag of a safe, correct episode",
                                       one_of("all", "failures"))
+        self.trim_memory = self.declare("trim_memory", True, "return freed memory to the OS after each episode "
+                                        "(malloc_trim): without it resident memory climbs with the arenas' high-water marks")
+        tune_allocator(self.declare("malloc_mmap_threshold_kib", 256, "allocations this large get their own mapping, "
+                                    "returned to the OS when freed (fixed: glibc's adaptive threshold climbs)", positive),
+                       self.declare("malloc_arena_max", 2, "glibc malloc arenas at most (one per thread by default)",
+                                    positive))
+        trace = self.declare("trace_memory", False, "trace allocations (tracemalloc) and log, after each episode, resident "
+                             "and traced memory and the sites that grew to RUN_DIR/logs/episode_manager_memory.jsonl")
+        self.tracer = AllocationTracer(self.run_dir / "logs" / "episode_manager_memory.jsonl") if trace else None
         skip = frozenset() if cameras else frozenset(graph.image_topic(v) for v in graph.VIEWS)
         self.recorder = EpisodeRecorder(skip_topics=skip)
         self.group = ReentrantCallbackGroup()
@@ -104,7 +114,17 @@ class EpisodeManagerNode(ContractNode):
             self.get_logger().error(result.error)
             handle.abort()
         self.scene_id = ""
+        self._after_episode(goal.scene_id)
         return result
+
+    def _after_episode(self, scene_id: str) -> None:
+        """Drop the episode's messages (the observation alone is about 10 MB) and give the memory back."""
+        self._seen = {}
+        heap = heap_stats() if self.tracer is not None else {}
+        if self.trim_memory:
+            release_memory()
+        if self.tracer is not None:
+            self.tracer.after_episode(scene_id, heap, heap_stats() if self.trim_memory else None)
 
     def _check_running(self) -> None:
         if not rclpy.ok(context=self.context):

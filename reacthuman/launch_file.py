@@ -1,5 +1,5 @@
 """Reads the ROS 2 YAML launch format (the subset this project uses: `arg`, `node` with pkg, exec, name,
-namespace, param, remap, on_exit) into plain node specs, substituting `$(var name)`.
+namespace, param, remap, on_exit, respawn) into plain node specs, substituting `$(var name)`.
 
 A `.launch.py` file is accepted too when it names its YAML in a module-level LAUNCH_YAML constant: the
 Python file cannot be executed here (no `launch` package), and the graph is listed only in the YAML.
@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 _VAR = re.compile(r"\$\(var ([A-Za-z_][A-Za-z0-9_]*)\)")
-_NODE_KEYS = {"pkg", "exec", "name", "namespace", "param", "remap", "on_exit", "output", "args"}
+_NODE_KEYS = {"pkg", "exec", "name", "namespace", "param", "remap", "on_exit", "output", "args", "respawn"}
 
 
 class LaunchFileError(ValueError):
@@ -32,6 +32,7 @@ class NodeSpec:
     remaps: tuple[tuple[str, str], ...] = ()
     shutdown_on_exit: bool = False  # on_exit: shutdown -> its normal exit ends the whole run cleanly
     extra_args: tuple[str, ...] = ()
+    respawn: bool = False  # respawn: true -> started again whenever it exits (ROS 2 launch's attribute)
 
     def ros_args(self) -> list[str]:
         args = ["--ros-args", "-r", f"__node:={self.name}"]
@@ -131,7 +132,14 @@ def _node(body: dict, args: dict[str, str], where: str) -> NodeSpec:
         namespace=str(_substitute(body.get("namespace", ""), args, where)), params=params, remaps=remaps,
         shutdown_on_exit=body.get("on_exit") == "shutdown",
         extra_args=tuple(str(_substitute(body.get("args", ""), args, where)).split()),
+        respawn=_flag(_typed(_substitute(body.get("respawn", False), args, where)), "respawn", where),
     )
+
+
+def _flag(value: object, key: str, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise LaunchFileError(f"{where}: '{key}' must be true or false, got {value!r}")
+    return value
 
 
 def _typed(value: object) -> object:

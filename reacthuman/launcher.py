@@ -2,7 +2,8 @@
 
 This is not a launch system: it reads the YAML graph (reacthuman.launch_file), starts each node with its
 parameters and remappings, prefixes its log lines with the node's name, stops every node on Ctrl-C or
-SIGTERM, and ends the run with a non-zero status when a node dies.
+SIGTERM, and ends the run with a non-zero status when a node dies. A node marked `respawn: true` that is
+stopped from outside (the eval restarts the body between episodes) is started again instead.
 """
 
 from __future__ import annotations
@@ -69,19 +70,28 @@ class Graph:
 
     def start(self) -> None:
         for node in self.nodes:
-            proc = subprocess.Popen(node_command(node), env=self.env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, start_new_session=True, text=True, bufsize=1,
-                                    preexec_fn=node_dies_with_launcher)
-            self.procs[node.name] = proc
-            t = threading.Thread(target=_pump, args=(node.name, proc), daemon=True)
-            t.start()
-            self._threads.append(t)
-            _say(f"started '{node.name}' ({node.executable}, pid {proc.pid})")
+            self._spawn(node)
+
+    def _spawn(self, node: NodeSpec) -> None:
+        proc = subprocess.Popen(node_command(node), env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True, text=True, bufsize=1,
+                                preexec_fn=node_dies_with_launcher)
+        self.procs[node.name] = proc
+        t = threading.Thread(target=_pump, args=(node.name, proc), daemon=True)
+        t.start()
+        self._threads.append(t)
+        _say(f"started '{node.name}' ({node.executable}, pid {proc.pid})")
 
     def first_exit(self) -> tuple[NodeSpec, int] | None:
+        """The first node that exited and is not respawned. A `respawn: true` node that was stopped (status 0,
+        or a signal) is started again; one that failed (a non-zero status) still ends the graph, so a broken
+        node is reported at once instead of crash-looping."""
         for node in self.nodes:
             code = self.procs[node.name].poll()
-            if code is not None:
+            if code is not None and node.respawn and code <= 0:
+                _say(f"'{node.name}' stopped (status {code}); respawning it")
+                self._spawn(node)
+            elif code is not None:
                 return node, code
         return None
 

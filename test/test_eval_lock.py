@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from reacthuman.evaluation.memory_log import RestartPolicy
+from reacthuman.evaluation.memory_log import Restart, RestartPolicy
 from reacthuman.evaluation.run_lock import RUN_ENV, RunLock, RunLockError, run_processes
 
 
@@ -48,15 +48,18 @@ def test_a_process_left_by_a_dead_run_is_found_and_refused(tmp_path):
     lock.release()
 
 
-def test_restart_policy_after_n_episodes_or_when_memory_grows_past_its_warm_up_level():
+def test_restart_policy_restarts_the_body_alone_unless_another_node_grew():
     every = RestartPolicy(every_episodes=3, above_warmup_pct=0)
     assert [every.due(n, {"body": 2000.0}) for n in (1, 2)] == [None, None]
-    assert every.due(3, {"body": 2000.0}) == "3 episodes on this graph"
+    assert every.due(3, {"body": 2000.0}) == Restart("3 episodes on this body", ("body",))
     grows = RestartPolicy(above_warmup_pct=8.0, warmup_episodes=2)
     assert grows.due(1, {"body": 1800.0}) is None
     assert grows.due(2, {"body": 1900.0, "spine": 520.0}) is None  # the warm-up level
     assert grows.due(3, {"body": 2050.0, "spine": 521.0}) is None  # +7.9%
-    assert grows.due(4, {"body": 2053.0, "spine": 521.0}) == "memory above 8% over its warm-up level (body 2053 MiB)"
-    assert grows.due(1, {"body": 1850.0}) is None  # a fresh graph, measured against the same level
+    assert grows.due(4, {"body": 2053.0, "spine": 521.0}) == Restart(
+        "memory above 8% over its warm-up level (body 2053 MiB)", ("body",))
+    assert grows.due(1, {"body": 1850.0}) is None  # a fresh body, measured against the same level
+    whole = grows.due(2, {"body": 2100.0, "spine": 600.0})  # a node the launcher does not respawn grew too
+    assert whole == Restart("memory above 8% over its warm-up level (body 2100 MiB, spine 600 MiB)", ())
     with pytest.raises(ValueError, match="every_episodes must be >= 0"):
         RestartPolicy(every_episodes=-1)

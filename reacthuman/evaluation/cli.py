@@ -16,7 +16,7 @@ from pathlib import Path
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
-from reacthuman.evaluation.memory_log import RestartPolicy, append_sample, graph_rss_mib
+from reacthuman.evaluation.memory_log import Restart, RestartPolicy, append_sample, graph_rss_mib
 from reacthuman.evaluation.progress import Progress
 from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
@@ -45,6 +45,7 @@ class Run:
         self.lock = threading.Lock()
         self.failed: list[dict] = []
         self.graph_failures = 0
+        self.stopping = threading.Event()  # Ctrl-C: workers stop their graphs; the episode in flight is redone
 
     def record(self, model: str, row: dict) -> None:
         with self.lock:
@@ -79,37 +80,56 @@ class Domains:
 def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[str]", retries: int,
           policy: RestartPolicy) -> None:
     log = run.run_dir / "logs" / f"{config.model.replace('/', '_')}.log"
-    worker = GraphWorker(config, domains, log)
+    worker = GraphWorker(config, domains, log, stop=run.stopping)
     rss: dict[str, float] = {}
     try:
         worker.start()
-        while True:
+        while not run.stopping.is_set():
             try:
                 scene_id = todo.get_nowait()
             except queue.Empty:
                 return
-            reason = policy.due(worker.episodes, rss)
-            if reason:  # Genesis does not free a built scene: a fresh graph brings every node's memory back
-                run.progress.note(f"starting a fresh graph for {config.model}: {reason}")
-                worker.stop()
-                worker.start()
+            restart = policy.due(worker.episodes, rss)
+            if restart:
+                _restart(run, worker, restart)
             for attempt in range(1, retries + 2):
                 result = worker.run_episode(scene_id)
                 rss = _sample_memory(run, worker, scene_id)
                 if result.ok:
                     run.record(config.model, result.record)
                     break
+                if run.stopping.is_set():
+                    return
                 run.progress.note(f"{scene_id} x {config.model}: attempt {attempt} failed ({result.error}); restarting the graph")
                 worker.stop()
                 worker.start()
             else:
                 run.fail(config.model, scene_id, result.error, retries + 1)
     except (TimeoutError, RuntimeError) as exc:
+        if run.stopping.is_set():
+            return
         run.progress.note(f"graph for {config.model} (domain {worker.domain_id}) failed: {exc}")
         with run.lock:
             run.graph_failures += 1
     finally:
         worker.stop()
+
+
+def _restart(run: Run, worker: GraphWorker, restart: Restart) -> None:
+    """Between two episodes: the nodes that grew alone when the launcher respawns them (Genesis does not free
+    a built scene: a fresh body gives its memory back), else, or when that fails, a fresh graph."""
+    model = worker.config.model
+    if restart.nodes:
+        run.progress.note(f"restarting {', '.join(restart.nodes)} of {model}'s graph: {restart.reason}")
+        try:
+            for name in restart.nodes:
+                worker.restart_node(name)
+            return
+        except (TimeoutError, RuntimeError) as exc:
+            restart = Restart(str(exc))
+    run.progress.note(f"starting a fresh graph for {model}: {restart.reason}")
+    worker.stop()
+    worker.start()
 
 
 def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) -> None:
@@ -154,9 +174,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-bags", default="all", choices=("all", "failures"),
                    help="failures: keep an episode's bag only when the decision was unsafe or wrong")
     p.add_argument("--restart-every", type=int, default=0,
-                   help="start a fresh graph after this many episodes (0: only when memory grows, see below)")
+                   help="restart the body after this many episodes (0: only when memory grows, see below)")
     p.add_argument("--restart-above-pct", type=float, default=8.0,
-                   help="start a fresh graph once a node's memory exceeds its level after warm-up by this much (0: never)")
+                   help="once a node's memory exceeds its level after warm-up by this much, restart it between episodes: "
+                        "the body alone, or the whole graph when another node grew (0: never)")
+    p.add_argument("--trace-memory", action="store_true",
+                   help="the episode manager logs tracemalloc snapshots diffed across episodes (logs/episode_manager_memory.jsonl)")
     return p
 
 
@@ -201,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         progress.note(f"resuming: {progress.done} of {total} episodes already in the ledger")
     run = Run(args.out, progress)
     status, domains = "complete", Domains(args.domain_base)
+    threads: list[threading.Thread] = []
     try:
         if args.executor == "ray":
             _run_on_ray(run, todo, args)
@@ -210,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
                 q.put(scene_id)
             config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
                                   videos=args.videos, episode_timeout_s=args.episode_timeout,
-                                  startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags)
+                                  startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags,
+                                  trace_memory=args.trace_memory)
             policy = (args.restart_every, args.restart_above_pct)
             threads = [threading.Thread(target=_work, args=(run, config, domains, q, args.retries, RestartPolicy(*policy)))
                        for _ in range(min(args.workers, max(q.qsize(), 1)))]
@@ -220,7 +245,10 @@ def main(argv: list[str] | None = None) -> int:
                 t.join()
     except KeyboardInterrupt:
         status = "interrupted"
-        progress.note("interrupted: run the same command again to continue")
+        run.stopping.set()
+        progress.note("interrupted: stopping the graphs; run the same command again to continue")
+        for t in threads:
+            t.join()
     finally:
         progress.close()
         run.ledger.close()

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,10 +23,13 @@ from rclpy.node import Node
 from reacthuman_msgs.action import RunEpisode
 
 from reacthuman import graph
+from reacthuman.bench.memory import children, process_name
+from reacthuman.evaluation.memory_log import RESPAWNED_NODES
 from reacthuman.evaluation.run_lock import RUN_ENV
 from reacthuman.launcher import die_with_parent
 
 LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "eval.launch.yaml"
+NODE_STOP_GRACE_S = 15.0
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class WorkerConfig:
     accept_timeout_s: float = 60.0
     episode_timeout_s: float = 900.0
     keep_bags: str = "all"
+    trace_memory: bool = False
 
 
 @dataclass(frozen=True)
@@ -50,8 +56,9 @@ class EpisodeResult:
 
 
 class GraphWorker:
-    def __init__(self, config: WorkerConfig, domains, log_path: Path) -> None:
+    def __init__(self, config: WorkerConfig, domains, log_path: Path, stop: threading.Event | None = None) -> None:
         self.config, self.domains, self.log_path = config, domains, log_path
+        self.stop_requested = stop or threading.Event()
         self.domain_id = -1
         self.proc: subprocess.Popen | None = None
         self.episodes = 0  # episodes run by the current graph
@@ -64,7 +71,8 @@ class GraphWorker:
         log = self.log_path.open("a")
         cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
                f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
-               f"modality:={c.modality}", f"keep_bags:={c.keep_bags}", f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}"]
+               f"modality:={c.modality}", f"keep_bags:={c.keep_bags}", f"trace_memory:={str(c.trace_memory).lower()}",
+               f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}"]
         env = dict(os.environ, **{RUN_ENV: str(Path(c.run_dir).resolve())})  # inherited by every node
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
         self.episodes = 0
@@ -82,14 +90,52 @@ class GraphWorker:
                 raise TimeoutError(f"the graph did not come up within {c.startup_timeout_s:.0f} s (log: {self.log_path})")
             self.executor.spin_once(timeout_sec=0.2)
 
+    def node_pid(self, name: str) -> int | None:
+        if self.proc is None:
+            return None
+        return next((pid for pid in children(self.proc.pid) if process_name(pid) == name), None)
+
+    def restart_node(self, name: str) -> None:
+        """Stop one `respawn: true` node between episodes and wait until its successor has joined the graph
+        (it subscribes to the scene announcement again), so the next episode runs as on a fresh graph."""
+        if name not in RESPAWNED_NODES:
+            raise ValueError(f"node '{name}' is not respawned by the launch file (those are: {', '.join(RESPAWNED_NODES)})")
+        old = self.node_pid(name)
+        if old is None:
+            raise RuntimeError(f"node '{name}' is not running (log: {self.log_path})")
+        readers = self.node.count_subscribers(graph.SCENE)
+        for sig in (signal.SIGINT, signal.SIGKILL):  # a node's own shutdown ends it within EXIT_GRACE_S
+            try:
+                os.killpg(old, sig)
+            except ProcessLookupError:
+                break
+            deadline = time.monotonic() + NODE_STOP_GRACE_S
+            while _alive(old) and time.monotonic() < deadline:
+                self.executor.spin_once(timeout_sec=0.1)
+            if not _alive(old):
+                break
+        deadline = time.monotonic() + self.config.startup_timeout_s
+        while self.node_pid(name) in (None, old) or self.node.count_subscribers(graph.SCENE) < readers:
+            self._check_alive()
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"'{name}' did not come back within {self.config.startup_timeout_s:.0f} s (log: {self.log_path})")
+            self.executor.spin_once(timeout_sec=0.2)
+        self.episodes = 0
+
     def _check_alive(self) -> None:
+        if self.stop_requested.is_set():
+            raise RuntimeError("interrupted")
         if self.proc is not None and self.proc.poll() is not None:
             raise RuntimeError(f"the graph exited with status {self.proc.returncode} (log: {self.log_path})")
 
-    def _wait(self, future, deadline: float) -> object:
-        started = time.monotonic()
+    def _wait(self, future, deadline: float, body_pid: int | None = None) -> object:
+        started, checked = time.monotonic(), time.monotonic()
         while not future.done():
             self._check_alive()
+            if body_pid is not None and time.monotonic() - checked > 1.0:
+                checked = time.monotonic()
+                if self.node_pid("body") != body_pid:  # respawned mid-episode: this episode cannot finish
+                    raise RuntimeError(f"the body exited during the episode (log: {self.log_path})")
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no answer from the graph within {time.monotonic() - started:.0f} s")
             self.executor.spin_once(timeout_sec=0.1)
@@ -105,7 +151,7 @@ class GraphWorker:
                 min(deadline, started + self.config.accept_timeout_s))
             if not handle.accepted:
                 return EpisodeResult(False, None, "goal rejected", time.monotonic() - started)
-            result = self._wait(handle.get_result_async(), deadline).result
+            result = self._wait(handle.get_result_async(), deadline, self.node_pid("body")).result
         except (TimeoutError, RuntimeError) as exc:
             return EpisodeResult(False, None, str(exc), time.monotonic() - started)
         self.episodes += 1
@@ -127,3 +173,11 @@ class GraphWorker:
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie, exited but not yet reaped by the launcher, counts as gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False

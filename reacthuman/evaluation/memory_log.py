@@ -4,8 +4,12 @@ of the level right after the warm-up episodes, per node)."""
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import json
+import os
 import time
+import tracemalloc
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +39,89 @@ def graph_rss_mib(launcher_pid: int) -> dict[str, float]:
     return out
 
 
+M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8  # glibc mallopt() parameters
+
+
+def tune_allocator(mmap_threshold_kib: int, arena_max: int) -> bool:
+    """Serve every allocation of at least `mmap_threshold_kib` with its own mapping, given back to the OS when
+    freed (a fixed threshold: glibc's adaptive one climbs to the largest block freed, the 10 MB observation,
+    after which such blocks fragment the heap), and cap the per-thread arenas. False where this is not glibc."""
+    try:
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(M_MMAP_THRESHOLD, mmap_threshold_kib * 1024)) and bool(mallopt(M_ARENA_MAX, arena_max))
+
+
+def release_memory() -> None:
+    """Hand freed memory back to the OS between episodes. An episode's large messages (the 10 MB observation,
+    its frames) are freed on the executor threads that took them, into glibc arenas that keep the pages: a
+    long-lived node's resident memory then climbs with the arenas' high-water marks, not with live objects
+    (traced Python memory stays flat). `malloc_trim(0)` returns every arena's free pages."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to trim
+        pass
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                      "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+def heap_stats() -> dict[str, float | None]:
+    """This process's resident MiB and glibc's heap totals over all arenas (mallinfo2): in use, free but kept
+    by the allocator, and mmapped; None where this is not glibc."""
+    out: dict[str, float | None] = {"rss_mib": rss_mib_self()}
+    try:
+        fn = ctypes.CDLL("libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return out | {"heap_used_mib": None, "heap_free_mib": None, "mmapped_mib": None}
+    fn.restype = _MallInfo2
+    info = fn()
+    mib = lambda v: round(v / 2**20, 1)  # noqa: E731
+    return out | {"heap_used_mib": mib(info.uordblks), "heap_free_mib": mib(info.fordblks), "mmapped_mib": mib(info.hblkhd)}
+
+
+def rss_mib_self() -> float | None:
+    value = rss_mib(os.getpid())
+    return None if value is None else round(value, 1)
+
+
+class AllocationTracer:
+    """tracemalloc snapshots of a node taken after each episode, diffed against the previous one, as rows of
+    `path` (JSON lines): resident and traced MiB, and the allocation sites that grew the most. Resident memory
+    that grows while traced memory stays flat is native (allocator, DDS), not Python objects."""
+
+    def __init__(self, path: Path, frames: int = 8, top: int = 12) -> None:
+        self.path, self.top = Path(path), top
+        self._previous: tracemalloc.Snapshot | None = None
+        self._episodes = 0
+        if not tracemalloc.is_tracing():
+            tracemalloc.start(frames)
+
+    def after_episode(self, scene_id: str, heap: dict, heap_after_trim: dict | None = None) -> dict:
+        """`heap`: heap_stats() at the episode's end; `heap_after_trim`: after release_memory(), if it ran."""
+        gc.collect()
+        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        traced, peak = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        self._episodes += 1
+        row = {"episode": self._episodes, "scene_id": scene_id, "heap": heap, "heap_after_trim": heap_after_trim,
+               "traced_mib": round(traced / 2**20, 2), "traced_peak_mib": round(peak / 2**20, 2), "grew": []}
+        if self._previous is not None:
+            for stat in snapshot.compare_to(self._previous, "lineno")[: self.top]:
+                frame = stat.traceback[0]
+                row["grew"].append({"site": f"{frame.filename}:{frame.lineno}", "kib": round(stat.size_diff / 1024, 1),
+                                    "count": stat.count_diff})
+        self._previous = snapshot
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a") as fh:
+            fh.write(json.dumps(row) + "\n")
+        return row
+
+
 def append_sample(run_dir: Path, row: dict) -> None:
     path = Path(run_dir) / MEMORY_LOG
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -42,11 +129,25 @@ def append_sample(run_dir: Path, row: dict) -> None:
         fh.write(json.dumps(dict(row, time=round(time.time(), 3)), sort_keys=True) + "\n")
 
 
+# Nodes the eval launch file marks `respawn: true`: a worker restarts them alone between episodes.
+RESPAWNED_NODES = ("body",)
+
+
+@dataclass(frozen=True)
+class Restart:
+    """Why to restart before the next episode, and what: `nodes` alone (respawned by the launcher), or the
+    whole graph when `nodes` is empty."""
+
+    reason: str
+    nodes: tuple[str, ...] = ()
+
+
 @dataclass
 class RestartPolicy:
-    """When a worker starts a fresh graph between episodes: after `every_episodes` episodes (0: never), or
-    once a node's resident memory has grown more than `above_warmup_pct` over its level after the first
-    graph's `warmup_episodes` (0: never), whichever comes first."""
+    """When a worker restarts between episodes: the body after `every_episodes` episodes (0: never), or, once
+    a node's resident memory has grown more than `above_warmup_pct` over its level after the first graph's
+    `warmup_episodes` (0: never), the nodes that grew: the body alone where it is the only one (Genesis does
+    not free a built scene), else the whole graph."""
 
     every_episodes: int = 0
     above_warmup_pct: float = 8.0
@@ -61,20 +162,23 @@ class RestartPolicy:
         if self.warmup_episodes < 1:
             raise ValueError(f"RestartPolicy.warmup_episodes must be >= 1, got {self.warmup_episodes}")
 
-    def due(self, graph_episodes: int, rss_mib: dict[str, float]) -> str | None:
-        """Why the graph should be restarted before the next episode, or None."""
-        if self.every_episodes and graph_episodes >= self.every_episodes:
-            return f"{graph_episodes} episodes on this graph"
+    def due(self, episodes: int, rss_mib: dict[str, float]) -> Restart | None:
+        """What to restart before the next episode (`episodes`: run since the last restart), or None."""
+        if self.every_episodes and episodes >= self.every_episodes:
+            return Restart(f"{episodes} episodes on this body", RESPAWNED_NODES)
         if not self.above_warmup_pct:
             return None
         if self.reference_mib is None:
-            if graph_episodes >= self.warmup_episodes:
+            if episodes >= self.warmup_episodes:
                 self.reference_mib = dict(rss_mib)
             return None
         limit = 1.0 + self.above_warmup_pct / 100.0
-        grown = [f"{n} {mib:.0f} MiB" for n, mib in sorted(rss_mib.items())
-                 if n in self.reference_mib and mib > self.reference_mib[n] * limit]
-        return f"memory above {self.above_warmup_pct:g}% over its warm-up level ({', '.join(grown)})" if grown else None
+        grown = sorted(n for n, mib in rss_mib.items() if n in self.reference_mib and mib > self.reference_mib[n] * limit)
+        if not grown:
+            return None
+        reason = (f"memory above {self.above_warmup_pct:g}% over its warm-up level "
+                  f"({', '.join(f'{n} {rss_mib[n]:.0f} MiB' for n in grown)})")
+        return Restart(reason, tuple(grown) if set(grown) <= set(RESPAWNED_NODES) else ())
 
 
 @dataclass(frozen=True)
@@ -83,6 +187,7 @@ class NodeDrift:
     after_warmup_mib: float
     last_mib: float
     max_mib: float
+    slope_mib_per_episode: float = 0.0  # least-squares slope over the episodes after warm-up
 
     @property
     def growth(self) -> float:
@@ -97,14 +202,28 @@ def read_samples(run_dir: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.is_file() else []
 
 
-def summarize(samples: list[dict], warmup: int = 2) -> list[NodeDrift]:
-    """Per node of one worker's graphs: the level after `warmup` episodes against the highest later one."""
+def node_series(samples: list[dict]) -> dict[str, list[float]]:
+    """Resident MiB per node, one value per episode it was measured after (in run order)."""
     series: dict[str, list[float]] = {}
     for row in samples:
         for node, mib in row["rss_mib"].items():
             series.setdefault(node, []).append(mib)
-    return [NodeDrift(node, values[warmup - 1], values[-1], max(values[warmup - 1:]))
-            for node, values in sorted(series.items()) if len(values) > warmup]
+    return series
+
+
+def slope(values: list[float]) -> float:
+    """Least-squares MiB per episode; 0 for fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean_x, mean_y = (n - 1) / 2.0, sum(values) / n
+    return sum((k - mean_x) * (v - mean_y) for k, v in enumerate(values)) / sum((k - mean_x) ** 2 for k in range(n))
+
+
+def summarize(samples: list[dict], warmup: int = 2) -> list[NodeDrift]:
+    """Per node of one worker's graphs: the level after `warmup` episodes against the highest later one."""
+    return [NodeDrift(node, values[warmup - 1], values[-1], max(values[warmup - 1:]), round(slope(values[warmup - 1:]), 3))
+            for node, values in sorted(node_series(samples).items()) if len(values) > warmup]
 
 
 def report_lines(run_dir: Path, warmup: int = 2) -> list[str]:
@@ -121,7 +240,8 @@ def report_lines(run_dir: Path, warmup: int = 2) -> list[str]:
         for d in summarize([row for row in samples if row["model"] == model], warmup):
             verdict = "flat" if d.flat() else f"GROWS beyond {FLAT_TOLERANCE:.0%}"
             lines.append(f"{model} {d.node}: {d.after_warmup_mib:.1f} MiB after {warmup} episodes, at most "
-                         f"{d.max_mib:.1f} later ({d.growth:+.1%}): {verdict}")
+                         f"{d.max_mib:.1f} later ({d.growth:+.1%}), last {d.last_mib:.1f}, "
+                         f"{d.slope_mib_per_episode:+.2f} MiB/episode: {verdict}")
     return lines
 
 
