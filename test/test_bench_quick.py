@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from reacthuman.bench.cli import SECTIONS
 from reacthuman.bench.common import Goal, Repeats
 from reacthuman.bench.memory import children, memory_section, tree_peak_rss
 from reacthuman.bench.table import render_markdown, render_text
+from reacthuman.evaluation.memory_log import append_sample
 
 TOP_LEVEL = {"physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking", "machine", "run"}
 
@@ -56,6 +58,7 @@ def test_memory_without_a_graph_says_so(report):
     m = report["memory"]
     assert m["nodes_peak_mib"] is None and "did not run" in m["note"]
     assert m["bench_process_peak_mib"] > 10
+    assert "--quick does not" in m["per_episode"]["note"]
 
 
 def test_table_lists_each_section_with_verdicts(report):
@@ -106,11 +109,31 @@ def test_peak_memory_is_read_per_node_from_a_real_process_tree():
 
 
 @pytest.mark.parametrize("args, words", [(["--sections", "scoring,warp"], "unknown section(s) warp"),
-                                         (["--domain-base", "400"], "--domain-base must be in")])
+                                         (["--domain-base", "400"], "--domain-base must be in"),
+                                         (["--memory-run", "/nonexistent"], "no logs/memory.jsonl")])
 def test_bad_input_is_one_line_and_exit_2(args, words, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert words in err and len(err.splitlines()) == 1
+
+
+def test_memory_per_episode_over_a_run_gives_each_node_its_slope_verdict_and_plot(tmp_path):
+    """The section over a run folder's memory log as the eval writes it (append_sample): a body restarted
+    every third episode stays flat, a node that gains 4% per episode does not."""
+    run = tmp_path / "run"
+    for k in range(12):
+        append_sample(run, {"model": "oracle", "scene_id": f"s{k}", "domain": 1, "graph_episode": k % 3 + 1,
+                            "rss_mib": {"body": 1800.0 + 60.0 * (k % 3), "episode_manager": 100.0 * (1.04 ** k)}})
+    out = tmp_path / "bench.json"
+    assert main(["--quick", "--sections", "memory", "--memory-run", str(run), "--json", str(out)]) == 0
+    per = json.loads(out.read_text())["memory"]["per_episode"]
+    assert per["episodes"] == 12 and per["restarts"] == 3 and per["all_flat"] is False
+    body, manager = per["nodes"]["body"], per["nodes"]["episode_manager"]
+    assert body["verdict"] == "flat" and body["after_warmup_mib"] == 1860.0 and body["max_mib"] == 1920.0
+    assert manager["verdict"] == "grows beyond 10%" and manager["slope_mib_per_episode"] > 4.0
+    assert manager["rss_mib"][0] == 100.0 and len(manager["rss_mib"]) == 12
+    assert Path(per["plot"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "episode_manager per episode (12 episodes, 3 restarts)" in render_text(json.loads(out.read_text()))
 
 
 def test_reacthuman_bench_reaches_this_main():

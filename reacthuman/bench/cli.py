@@ -44,17 +44,21 @@ class BenchConfig:
     scoring_decisions: int = 3000
     scoring_repeats: int = 3
     tracking_quick: bool = False  # the tracking grid's 3-plan version
+    memory_episodes: int = 20  # episodes of the memory-per-episode run (0: none)
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
-            if isinstance(value, int) and not isinstance(value, bool) and value < (0 if name == "transport_warmup" else 1):
+            if isinstance(value, int) and not isinstance(value, bool) and value < (0 if name in _MAY_BE_ZERO else 1):
                 raise ValueError(f"BenchConfig.{name} must be >= 1, got {value}")
 
     @classmethod
     def quick(cls) -> "BenchConfig":
         return cls(physics_steps=60, physics_repeats=3, render_repeats=2, transport_windows=5, transport_warmup=1,
                    transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=2, scenes_repeats=1,
-                   scoring_decisions=300, scoring_repeats=2, tracking_quick=True)
+                   scoring_decisions=300, scoring_repeats=2, tracking_quick=True, memory_episodes=0)
+
+
+_MAY_BE_ZERO = ("transport_warmup", "memory_episodes")
 
 
 def _parse_sections(text: str | None) -> tuple[str, ...]:
@@ -69,7 +73,8 @@ def _parse_sections(text: str | None) -> tuple[str, ...]:
 
 
 def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_base: int,
-              progress: Callable[[str], None] = lambda s: None, plot_dir: Path | None = None) -> dict:
+              progress: Callable[[str], None] = lambda s: None, plot_dir: Path | None = None,
+              memory_run: Path | None = None) -> dict:
     report: dict = {"machine": machine(), "run": {"quick": cfg == BenchConfig.quick(), "config": asdict(cfg),
                                                   "sections": list(sections),
                                                   "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}
@@ -126,12 +131,32 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
     section("tracking", lambda: tracking_section(cfg.tracking_quick, (plot_dir or work) / "tracking.png"))
     from reacthuman.bench.memory import memory_section
 
-    section("memory", lambda: memory_section(state.get("nodes_mib")))
+    def run_memory_section() -> dict:
+        return memory_section(state.get("nodes_mib"), per_episode=_memory_per_episode(cfg, work, domain_base + 2,
+                                                                                      memory_run, plot_dir, progress))
+
+    section("memory", run_memory_section)
     for name in SECTIONS:
         report.setdefault(name, {"skipped": "not in --sections"})
     report["run"].update({"ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "section_wall_s": durations,
                           "load_average_end": load_average()})
     return report
+
+
+def _memory_per_episode(cfg: BenchConfig, work: Path, domain_base: int, memory_run: Path | None,
+                        plot_dir: Path | None, progress: Callable[[str], None]) -> dict | None:
+    """Each node's memory per episode: over an existing run (--memory-run), or over a run of
+    cfg.memory_episodes episodes of the benchmark scene made here."""
+    from reacthuman.bench.memory import per_episode_section, run_memory_episodes
+    from reacthuman.bench.scene_set import generate_scenes
+
+    if memory_run is None and not cfg.memory_episodes:
+        return None
+    if memory_run is None:
+        progress(f"bench: memory over {cfg.memory_episodes} episodes through the graph ...")
+        generate_scenes(work / "memory_source", 1)
+        memory_run = run_memory_episodes(work / "memory_source", work, cfg.memory_episodes, domain_base)
+    return per_episode_section(memory_run, (plot_dir or work) / "memory_per_episode.png")
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
@@ -155,12 +180,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sections", default=None, help=f"comma-separated subset of: {', '.join(SECTIONS)}")
     p.add_argument("--domain-base", type=int, default=None, help="ROS domains used: base .. base+2 (default from pid)")
     p.add_argument("--work-dir", type=Path, default=None, help="scratch folder (default: a temporary one)")
+    p.add_argument("--memory-run", type=Path, default=None,
+                   help="memory section: each node's memory per episode over this eval run (its logs/memory.jsonl) "
+                        "instead of running one")
     args = p.parse_args(argv)
     try:
         sections = _parse_sections(args.sections)
         domain_base = 30 + os.getpid() % 60 if args.domain_base is None else args.domain_base
         if not 0 <= domain_base <= 99:
             raise ValueError(f"--domain-base must be in [0, 99], got {domain_base}")
+        if args.memory_run is not None and not (args.memory_run / "logs" / "memory.jsonl").is_file():
+            raise ValueError(f"--memory-run {args.memory_run}: no logs/memory.jsonl (not an eval run folder)")
         if args.json is not None and args.json.is_dir():
             raise ValueError(f"--json {args.json} is a folder, not a file")
     except ValueError as exc:
@@ -173,10 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     progress = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     if args.work_dir is not None:
         args.work_dir.mkdir(parents=True, exist_ok=True)
-        report = run_bench(cfg, sections, args.work_dir, domain_base, progress, plot_dir)
+        report = run_bench(cfg, sections, args.work_dir, domain_base, progress, plot_dir, args.memory_run)
     else:
         with tempfile.TemporaryDirectory(prefix="reacthuman-bench-") as tmp:
-            report = run_bench(cfg, sections, Path(tmp), domain_base, progress, plot_dir)
+            report = run_bench(cfg, sections, Path(tmp), domain_base, progress, plot_dir, args.memory_run)
     from reacthuman.bench.table import render_markdown, render_text, verdicts
 
     report["run"]["verdicts"] = verdicts(report)

@@ -116,6 +116,14 @@ def _memory(s: dict) -> list[Row]:
     if s.get("graph_total_peak_mib") is not None:
         g, v = _goal(s["goal"])
         out.append(Row("memory", "graph total peak", f"{s['graph_total_peak_mib']:.0f} MiB", "", "", g, v))
+    per = s.get("per_episode") or {}
+    if "nodes" not in per:
+        return out + [Row("memory", "per episode", per.get("note", "not measured"))]
+    for node, d in per["nodes"].items():
+        out.append(Row("memory", f"  {node} per episode ({per['episodes']} episodes, {per['restarts']} restarts)",
+                       f"{d['slope_mib_per_episode']:+.2f} MiB/ep, max {d['max_mib']:.0f} MiB",
+                       f"{d['after_warmup_mib']:.0f} MiB after warm-up", f"{1 + d['growth']:.3f}x",
+                       f"<= {1 + per['tolerance']:.2f}x", d["verdict"]))
     return out
 
 
