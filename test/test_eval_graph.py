@@ -3,7 +3,8 @@ ledger rows, manifest, bags and episode folders; kill-and-resume losing and dupl
 reproducing the ledger from complete bags; a bag played back into a live scorer giving the same score.
 
 Reliability: the eval's whole process group is SIGKILLed mid-run (no node may outlive it, the run lock
-refuses a second eval meanwhile), and the third model is a hostile OpenAI-compatible endpoint (a stub, in
+refuses a second eval meanwhile) and resumed with the body restarted alone between episodes (every check
+below holds for the episodes after a restart), and the third model is a hostile OpenAI-compatible endpoint (a stub, in
 this test process) that answers with broken replies and injects HTTP 429, 500 and dropped connections;
 its API key must appear in no file of the run folder."""
 
@@ -143,10 +144,12 @@ def run(scenes, stub, tmp_path_factory) -> Path:
     while run_processes(out) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not run_processes(out), f"orphans of the killed run: {run_processes(out)}"
-    second = _reacthuman(*args, env=env)
+    # resumed with the body restarted before every episode after a graph's first (Genesis cannot free a scene)
+    second = _reacthuman(*args, "--restart-every", "1", env=env)
     output, _ = second.communicate(timeout=1800)
     assert second.returncode == 0, output
     assert "resuming" in output
+    (out.parent / "resumed_output.txt").write_text(output)
     rows = _ledger(out)
     assert rows[: len(kept)] == kept  # nothing rewritten or lost
     assert not run_processes(out)
@@ -163,6 +166,19 @@ def test_a_graph_that_fails_to_start_is_reported_not_raised(scenes, tmp_path):
     assert "graph for oracle (domain " in text and "did not come up within 0 s" in text, text
     assert f"0/{len(SCENES)} decisions" in text and "(incomplete)" in text, text
     assert not run_processes(out)
+
+
+def test_the_body_alone_is_restarted_between_episodes_and_ignores_the_previous_scene(run):
+    """The resumed eval restarts the body before each graph's second episode: the launcher respawns it, the
+    new body drops the latched announcement of the episode before it, and the rest of the graph stays."""
+    output = (run.parent / "resumed_output.txt").read_text()
+    restarts = output.count("restarting body of ")
+    assert restarts >= 2 and "starting a fresh graph" not in output, output
+    logs = "".join(p.read_text() for p in (run / "logs").glob("*.log"))
+    assert logs.count("'body' stopped (status 0); respawning it") == restarts
+    assert logs.count("announced before this body started (a respawned body)") == restarts
+    samples = [json.loads(line) for line in (run / "logs" / "memory.jsonl").read_text().splitlines()]
+    assert sum(1 for s in samples if s["graph_episode"] == 1) >= len(MODELS) + restarts  # counted from each restart
 
 
 def test_every_pair_is_decided_exactly_once_with_the_ledger_fields(run, scenes):

@@ -61,5 +61,7 @@ def test_restart_policy_restarts_the_body_alone_unless_another_node_grew():
     assert grows.due(1, {"body": 1850.0}) is None  # a fresh body, measured against the same level
     whole = grows.due(2, {"body": 2100.0, "spine": 600.0})  # a node the launcher does not respawn grew too
     assert whole == Restart("memory above 8% over its warm-up level (body 2100 MiB, spine 600 MiB)", ())
+    small = RestartPolicy(above_warmup_pct=8.0, reference_mib={"body": 1900.0, "brain": 108.0})
+    assert small.due(3, {"body": 1900.0, "brain": 118.0}) is None  # +9% but 10 MiB: an allocator plateau
     with pytest.raises(ValueError, match="every_episodes must be >= 0"):
         RestartPolicy(every_episodes=-1)

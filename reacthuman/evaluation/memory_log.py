@@ -146,12 +146,14 @@ class Restart:
 class RestartPolicy:
     """When a worker restarts between episodes: the body after `every_episodes` episodes (0: never), or, once
     a node's resident memory has grown more than `above_warmup_pct` over its level after the first graph's
-    `warmup_episodes` (0: never), the nodes that grew: the body alone where it is the only one (Genesis does
-    not free a built scene), else the whole graph."""
+    `warmup_episodes` (0: never) and by at least `min_growth_mib` (a small node's allocator moving between
+    plateaus, 10 MiB on a 110 MiB brain, is not worth a restart), the nodes that grew: the body alone where
+    it is the only one (Genesis does not free a built scene), else the whole graph."""
 
     every_episodes: int = 0
     above_warmup_pct: float = 8.0
     warmup_episodes: int = 2
+    min_growth_mib: float = 32.0
     reference_mib: dict[str, float] | None = None
 
     def __post_init__(self) -> None:
@@ -161,6 +163,8 @@ class RestartPolicy:
             raise ValueError(f"RestartPolicy.above_warmup_pct must be >= 0, got {self.above_warmup_pct}")
         if self.warmup_episodes < 1:
             raise ValueError(f"RestartPolicy.warmup_episodes must be >= 1, got {self.warmup_episodes}")
+        if not self.min_growth_mib >= 0:
+            raise ValueError(f"RestartPolicy.min_growth_mib must be >= 0, got {self.min_growth_mib}")
 
     def due(self, episodes: int, rss_mib: dict[str, float]) -> Restart | None:
         """What to restart before the next episode (`episodes`: run since the last restart), or None."""
@@ -173,7 +177,9 @@ class RestartPolicy:
                 self.reference_mib = dict(rss_mib)
             return None
         limit = 1.0 + self.above_warmup_pct / 100.0
-        grown = sorted(n for n, mib in rss_mib.items() if n in self.reference_mib and mib > self.reference_mib[n] * limit)
+        ref = self.reference_mib
+        grown = sorted(n for n, mib in rss_mib.items()
+                       if n in ref and mib > ref[n] * limit and mib - ref[n] >= self.min_growth_mib)
         if not grown:
             return None
         reason = (f"memory above {self.above_warmup_pct:g}% over its warm-up level "
