@@ -122,17 +122,18 @@ def stub() -> HostileEndpointStub:
 
 @pytest.fixture(scope="module")
 def run(scenes, stub, tmp_path_factory) -> Path:
-    """Started, its whole process group SIGKILLed mid-run after the first decision, then resumed to completion."""
+    """Started, its whole process group SIGKILLed mid-run after the third decision (the second model's
+    second episode is running), then resumed to completion."""
     out = tmp_path_factory.mktemp("run") / "run"
     domain = str(20 + os.getpid() % 100)
     env = dict(os.environ, REACTHUMAN_MODELS_YAML=str(stub.models_yaml(out.parent / "models.yaml")),
                **{STUB_KEY_ENV: STUB_KEY})
     args = ("eval", "--scenes", str(scenes), "--models", ",".join(MODELS), "--out", str(out), "--domain-base", domain)
     first = _reacthuman(*args, env=env, start_new_session=True)
-    deadline = time.monotonic() + 900
-    while not _ledger(out) and first.poll() is None and time.monotonic() < deadline:
+    deadline = time.monotonic() + 1200
+    while len(_ledger(out)) < 3 and first.poll() is None and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert _ledger(out), first.communicate()[0] if first.poll() is not None else "no decision within 900 s"
+    assert len(_ledger(out)) >= 3, first.communicate()[0] if first.poll() is not None else "no 3 decisions in 1200 s"
     beside = _reacthuman(*args, env=env)  # a second eval on the same run folder while the first runs
     refused, _ = beside.communicate(timeout=120)
     assert beside.returncode == 2 and f"in use by a running reacthuman eval (pid {first.pid})" in refused, refused
@@ -144,7 +145,8 @@ def run(scenes, stub, tmp_path_factory) -> Path:
     while run_processes(out) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not run_processes(out), f"orphans of the killed run: {run_processes(out)}"
-    # resumed with the body restarted before every episode after a graph's first (Genesis cannot free a scene)
+    # resumed with the body restarted before every episode after a graph's first (Genesis cannot free a scene):
+    # once here, before the last model's second episode
     second = _reacthuman(*args, "--restart-every", "1", env=env)
     output, _ = second.communicate(timeout=1800)
     assert second.returncode == 0, output
@@ -169,11 +171,11 @@ def test_a_graph_that_fails_to_start_is_reported_not_raised(scenes, tmp_path):
 
 
 def test_the_body_alone_is_restarted_between_episodes_and_ignores_the_previous_scene(run):
-    """The resumed eval restarts the body before each graph's second episode: the launcher respawns it, the
-    new body drops the latched announcement of the episode before it, and the rest of the graph stays."""
+    """The resumed eval restarts the body before a graph's second episode: the launcher respawns it, the new
+    body drops the latched announcement of the episode before it, and the rest of the graph stays."""
     output = (run.parent / "resumed_output.txt").read_text()
     restarts = output.count("restarting body of ")
-    assert restarts >= 2 and "starting a fresh graph" not in output, output
+    assert restarts >= 1 and "starting a fresh graph" not in output, output
     logs = "".join(p.read_text() for p in (run / "logs").glob("*.log"))
     assert logs.count("'body' stopped (status 0); respawning it") == restarts
     assert logs.count("announced before this body started (a respawned body)") == restarts
