@@ -142,3 +142,22 @@ def test_reacthuman_bench_reaches_this_main():
     from reacthuman.cli import COMMANDS
 
     assert importlib.import_module(COMMANDS["bench"][0]).main is main
+
+
+def test_the_memory_run_repeats_a_scene_set_in_order_under_new_ids_with_the_same_physics(tmp_path):
+    from reacthuman.bench.memory import looped_scene_set
+    from reacthuman.scenes import sample_spec
+    from reacthuman.scenes.spec import SceneSpec
+
+    src = tmp_path / "src"
+    specs = [sample_spec("object_drop", 3), sample_spec("ceiling_drop", 2)]
+    for spec in specs:
+        (src / spec.scene_id).mkdir(parents=True)
+        (src / spec.scene_id / "spec.json").write_text(spec.to_json())
+    looped = looped_scene_set(src, tmp_path / "looped", 5)
+    out = [SceneSpec.from_json(p.read_text()) for p in sorted(looped.glob("*/spec.json"))]
+    assert [s.scene_id.split("-", 1)[0] for s in out] == ["r000", "r000", "r001", "r001", "r002"]
+    by_id = {s.scene_id: s for s in specs}
+    for s in out:
+        original = by_id[s.scene_id.split("-", 1)[1]]
+        assert s.to_json() == original.to_json().replace(original.scene_id, s.scene_id)
