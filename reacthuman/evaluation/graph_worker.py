@@ -114,6 +114,11 @@ class GraphWorker:
                 self.executor.spin_once(timeout_sec=0.1)
             if not _alive(old):
                 break
+        # the old reader leaves the graph first (at once after a clean exit, after its DDS lease when killed),
+        # so that counting readers again below means the successor's own subscription
+        deadline = time.monotonic() + NODE_STOP_GRACE_S
+        while self.node.count_subscribers(graph.SCENE) >= readers and time.monotonic() < deadline:
+            self.executor.spin_once(timeout_sec=0.1)
         deadline = time.monotonic() + self.config.startup_timeout_s
         while self.node_pid(name) in (None, old) or self.node.count_subscribers(graph.SCENE) < readers:
             self._check_alive()
