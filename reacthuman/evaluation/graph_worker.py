@@ -30,6 +30,8 @@ from reacthuman.launcher import die_with_parent
 
 LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "eval.launch.yaml"
 NODE_STOP_GRACE_S = 15.0
+DISCOVERY_WAIT_S = 1.0  # discovery on loopback takes 5-90 ms
+DOMAIN_TRIES = 10
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ class GraphWorker:
 
     def start(self) -> None:
         c = self.config
-        self.domain_id = self.domains.take()
+        self._join_free_domain()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("a")
         cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
@@ -77,11 +79,6 @@ class GraphWorker:
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
         self.episodes = 0
         log.close()
-        self.context = rclpy.Context()
-        rclpy.init(context=self.context, domain_id=self.domain_id)
-        self.node = Node(f"eval_client_{self.domain_id}", context=self.context)
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
         self.client = ActionClient(self.node, RunEpisode, graph.RUN_EPISODE_ACTION)
         deadline = time.monotonic() + c.startup_timeout_s
         while not self.client.server_is_ready():
@@ -89,6 +86,40 @@ class GraphWorker:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the graph did not come up within {c.startup_timeout_s:.0f} s (log: {self.log_path})")
             self.executor.spin_once(timeout_sec=0.2)
+
+    def _join_free_domain(self) -> None:
+        """Join the next ROS domain where no other node is seen: another eval on this machine (other run
+        folders pick their domains independently) could otherwise serve this run's goals (seen once)."""
+        tried: list[int] = []
+        for _ in range(DOMAIN_TRIES):
+            self.domain_id = self.domains.take()
+            if self.domain_id in tried:  # a fixed domain (the bench's): use it as it is
+                break
+            tried.append(self.domain_id)
+            self._open_domain()
+            deadline = time.monotonic() + DISCOVERY_WAIT_S
+            while time.monotonic() < deadline:
+                self.executor.spin_once(timeout_sec=0.1)
+            others = [n for n in self.node.get_node_names() if n != self.node.get_name()]
+            if not others:
+                return
+            self._leave_domain()
+        if len(tried) == DOMAIN_TRIES:
+            raise RuntimeError(f"no free ROS domain among {', '.join(map(str, tried))} (other graphs run on this machine)")
+        self._open_domain()
+
+    def _open_domain(self) -> None:
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context, domain_id=self.domain_id)
+        self.node = Node(f"eval_client_{self.domain_id}", context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+
+    def _leave_domain(self) -> None:
+        self.executor.shutdown()
+        self.node.destroy_node()
+        rclpy.shutdown(context=self.context)
+        self.context = None
 
     def node_pid(self, name: str) -> int | None:
         if self.proc is None:
@@ -166,10 +197,7 @@ class GraphWorker:
 
     def stop(self) -> None:
         if self.context is not None:
-            self.executor.shutdown()
-            self.node.destroy_node()
-            rclpy.shutdown(context=self.context)
-            self.context = None
+            self._leave_domain()
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
