@@ -135,19 +135,22 @@ def per_episode_section(run_dir: Path, plot_path: Path | None, warmup: int = MEM
                       "max_mib": d.max_mib, "growth": round(d.growth, 4), "slope_mib_per_episode": d.slope_mib_per_episode,
                       "verdict": "flat" if d.flat() else f"grows beyond {FLAT_TOLERANCE:.0%}"}
              for d in summarize(samples, warmup)}
-    restarts = sum(1 for prev, row in zip(samples, samples[1:]) if row.get("graph_episode", 0) <= prev.get("graph_episode", 0))
+    restarted = [k + 2 for k, (prev, row) in enumerate(zip(samples, samples[1:]))
+                 if row.get("graph_episode", 0) <= prev.get("graph_episode", 0)]  # episodes run on a fresh body or graph
+    restarts = len(restarted)
     out = {"source": str(run_dir), "episodes": len(samples), "warmup_episodes": warmup, "restarts": restarts,
            "tolerance": FLAT_TOLERANCE, "nodes": nodes, "all_flat": all(n["verdict"] == "flat" for n in nodes.values())}
     if plot_path is not None:
-        out["plot"] = str(plot_memory(series, nodes, plot_path))
+        out["plot"] = str(plot_memory(series, nodes, restarted, plot_path))
     return out
 
 
-def plot_memory(series: dict[str, list[float]], nodes: dict[str, dict], path: Path) -> Path:
+def plot_memory(series: dict[str, list[float]], nodes: dict[str, dict], restarted: list[int], path: Path) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, axes = plt.subplots(len(series), 1, figsize=(8, 1.6 * len(series) + 0.6), sharex=True, squeeze=False)
     for ax, (node, values) in zip(axes[:, 0], sorted(series.items(), key=lambda kv: -max(kv[1]))):
@@ -156,10 +159,14 @@ def plot_memory(series: dict[str, list[float]], nodes: dict[str, dict], path: Pa
             level = nodes[node]["after_warmup_mib"]
             ax.axhline(level, color="grey", lw=0.8, ls=":")
             ax.axhline(level * 1.10, color="red", lw=0.8, ls="--")
+        for k in restarted:
+            ax.axvline(k - 0.5, color="green", lw=0.6, alpha=0.5)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("MiB", fontsize=8)
         ax.set_title(f"{node}: {nodes.get(node, {}).get('verdict', 'warm-up only')}", fontsize=9, loc="left")
         ax.tick_params(labelsize=7)
-    axes[-1, 0].set_xlabel("episode (resident memory after it; dotted: level after warm-up, dashed: +10%)", fontsize=8)
+    axes[-1, 0].set_xlabel("episode (resident memory after it; dotted: level after warm-up, dashed: +10%, "
+                           "green: a restart before it)", fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
