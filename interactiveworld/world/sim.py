@@ -20,7 +20,7 @@ from interactiveworld.world.fixtures import DOOR_OPEN_RAD, DRAWER_OPEN_M, HINGED
 from interactiveworld.world.layout import ApartmentSpec, generate_apartment
 from interactiveworld.world.mjcf import DOOR_OPEN_RAD as ROOM_DOOR_OPEN_RAD
 from interactiveworld.world.mjcf import build_mjcf, spill_xy
-from interactiveworld.world.objects import CATEGORIES, footprint_m, half_height_m
+from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA, footprint_m, half_height_m
 from interactiveworld.world.scene import SceneSpec
 
 SETTLE_STEPS = 30
@@ -57,7 +57,9 @@ class World:
         else:
             self.model = mujoco.MjModel.from_xml_string(self.xml)
         self.data = mujoco.MjData(self.model)
-        labels.paint(self.model, {o.name: o.text for o in scene.objects if o.text and CATEGORIES[o.category][0] == "box"})
+        written = [o for o in scene.objects if o.text and CATEGORIES[o.category][0] == "box"]
+        labels.paint(self.model, {o.name: o.text for o in written},
+                     {o.name: None if o.category == "note" else labels.rgb_of(COLORS_RGBA[o.color]) for o in written})
         self.objects = {o.name: o for o in scene.objects}
         self.fixtures = {f.name: f for f in self.apartment.fixtures}
         self.doors = {d.name: d for d in self.apartment.doors}
@@ -178,10 +180,16 @@ class World:
         qpos, qvel = self.data.qpos.copy(), self.data.qvel.copy()
         cam = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_CAMERA, "H:eye")
         rot = self.data.cam_xmat[cam].reshape(3, 3)
+        # its largest face towards the eyes, upright (a page lies flat, a carton's label is on its side),
+        # that face `distance_m` from the eyes: a thick carton's centre nearer would be cut by the near plane
+        _, size, _ = CATEGORIES[self.objects[obj].category]
+        thin = int(np.argmin(size)) if len(size) == 3 else 2
+        cx, cy, cz = rot[:, 0], rot[:, 1], rot[:, 2]
+        axes = {0: (cz, cx, cy), 1: (-cx, cz, cy), 2: (cx, cy, cz)}[thin]
         quat = np.zeros(4)
-        mujoco.mju_mat2Quat(quat, self.data.cam_xmat[cam].copy())
+        mujoco.mju_mat2Quat(quat, np.column_stack(axes).reshape(-1))
         a = self._qadr(obj)
-        self.data.qpos[a:a + 3] = self.data.cam_xpos[cam] - rot[:, 2] * distance_m
+        self.data.qpos[a:a + 3] = self.data.cam_xpos[cam] - cz * (distance_m + size[thin])
         self.data.qpos[a + 3:a + 7] = quat
         mujoco.mj_forward(self.model, self.data)
         try:
