@@ -34,3 +34,39 @@ def test_labelled_carton_shows_its_colour_and_its_label():
     rows, cols = np.flatnonzero(label.any(axis=1)), np.flatnonzero(label.any(axis=0))
     panel = centre[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
     assert (panel.max(axis=2) < 130).mean() > 0.03, "the label carries no writing"
+
+
+def test_closed_box_hides_what_is_inside_until_the_human_opens_it():
+    """The mug really lies inside the box (simulator regions and positions); with the lid closed no ray
+    from the eyes reaches it, so the human, told where it is, finds the box closed; opened, it sees the
+    mug and takes it."""
+    from interactiveworld.actions.executor import Executor
+    from interactiveworld.actions.knowledge import HumanKnowledge
+    from interactiveworld.actions.parser import parse_command
+    from interactiveworld.world.objects import ObjectSpec
+    from interactiveworld.world.scene import SceneSpec
+    from interactiveworld.world.sim import World
+    from interactiveworld.world.visibility import visible_objects
+
+    objs = (ObjectSpec("blue_box", "box", "blue", "kitchen_table", 0), ObjectSpec("red_mug", "mug", "red", "blue_box", 0),
+            ObjectSpec("green_mug", "mug", "green", "counter", 0))
+    w = World(SceneSpec("studio", 3, objs, human_room="kitchen"))
+    assert w.region_of("red_mug").owner == "blue_box" and not w.is_open("blue_box")
+    box, mug = w.object_pos("blue_box"), w.object_pos("red_mug")
+    assert np.hypot(*(mug[:2] - box[:2])) < 0.05 and mug[2] < box[2]  # in it, below its rim
+    k = HumanKnowledge()
+    ex = Executor(w, knowledge=k)
+
+    def do(text: str):
+        return ex.run(parse_command(text, ex.catalog))
+
+    assert do("pick up the red mug").code == "NOT_KNOWN"
+    k.hear("The red mug is in the blue box.", ex.catalog)
+    r = do("pick up the red mug")
+    assert r.code == "DOOR_CLOSED" and "red" not in r.message  # it walked there and saw only a closed box
+    assert "blue_box" in k.visible and "red_mug" not in k.visible
+    assert do("inspect the blue box").message.endswith("closed")
+    assert do("open the blue box").ok and w.is_open("blue_box")
+    assert "red_mug" in visible_objects(w) and "red_mug" in k.identified
+    assert do("pick up the red mug").ok and w.held == "red_mug"
+    assert do("close the blue box").ok and not w.is_open("blue_box")

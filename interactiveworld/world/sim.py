@@ -20,7 +20,7 @@ from interactiveworld.world.fixtures import DOOR_OPEN_RAD, DRAWER_OPEN_M, HINGED
 from interactiveworld.world.layout import ApartmentSpec, generate_apartment
 from interactiveworld.world.mjcf import DOOR_OPEN_RAD as ROOM_DOOR_OPEN_RAD
 from interactiveworld.world.mjcf import build_mjcf, spill_xy
-from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA, footprint_m, half_height_m
+from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA, LIDDED_CATEGORIES, footprint_m, half_height_m
 from interactiveworld.world.scene import SceneSpec
 
 SETTLE_STEPS = 30
@@ -124,21 +124,22 @@ class World:
         return float(self.data.qpos[self.model.jnt_qposadr[self._jid[joint]]])
 
     def openable(self, name: str) -> bool:
-        return name in self.doors or (name in self.fixtures and self.fixtures[name].kind in HINGED_KINDS + ("drawer",))
+        return (name in self.doors or (name in self.fixtures and self.fixtures[name].kind in HINGED_KINDS + ("drawer",))
+                or (name in self.objects and self.objects[name].category in LIDDED_CATEGORIES))
 
     def is_open(self, name: str) -> bool:
-        """Read from the joint angle: a door counts as open past ~30 degrees, a drawer past 15 cm."""
+        """Read from the joint angle: a door or lid counts as open past ~30 degrees, a drawer past 15 cm."""
         q = self.joint(f"J:{name}")
         if name in self.doors:
             return q > 0.5
-        if self.fixtures[name].kind == "drawer":
+        if name in self.fixtures and self.fixtures[name].kind == "drawer":
             return q > 0.15
         return q < -0.5
 
     def set_open(self, name: str, is_open: bool) -> None:
         if name in self.doors:
             target = ROOM_DOOR_OPEN_RAD if is_open else 0.0
-        elif self.fixtures[name].kind == "drawer":
+        elif name in self.fixtures and self.fixtures[name].kind == "drawer":
             target = DRAWER_OPEN_M if is_open else 0.0
         else:
             target = DOOR_OPEN_RAD if is_open else 0.0
