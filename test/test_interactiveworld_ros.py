@@ -12,6 +12,18 @@ from interactiveworld.cli import main
 from interactiveworld.episode import run_episode
 
 
+class EyesHuman(ScriptedHuman):
+    """The scripted human, keeping the frames it is given at each decision."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[list] = []
+
+    def decide(self, text, view):
+        self.seen.append([f.image for f in view.frames])
+        return super().decide(text, view)
+
+
 def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
     from reacthuman.recording.bag import bag_info, deserialize, read_bag
 
@@ -30,5 +42,12 @@ def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
     assert any(s.speaker == "assistant" and "fridge" in s.text for s in said)
     silent = run_ros_episode(pack, make_assistant("silent", pack), ScriptedHuman())
     assert not silent["passed"]
+    # the human sees through its own eyes in the graph as in process: the same frames at every decision
+    graph_eyes, own_eyes = EyesHuman(), EyesHuman()
+    assert run_ros_episode(pack, make_assistant("oracle", pack), graph_eyes)["passed"]
+    assert run_episode(pack, make_assistant("oracle", pack), own_eyes, render=True).passed
+    assert [len(f) for f in graph_eyes.seen] == [len(f) for f in own_eyes.seen] and graph_eyes.seen[0]
+    for got, ref_frames in zip(graph_eyes.seen, own_eyes.seen):
+        assert all(a.shape == (240, 320, 3) and (a == b).all() for a, b in zip(got, ref_frames))
     assert main(["ros-episode", "--task", "finding-moved-1", "--assistant", "oracle"]) == 0
     assert json.loads(capsys.readouterr().out)["passed"] is True
