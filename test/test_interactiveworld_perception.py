@@ -70,3 +70,27 @@ def test_closed_box_hides_what_is_inside_until_the_human_opens_it():
     assert "red_mug" in visible_objects(w) and "red_mug" in k.identified
     assert do("pick up the red mug").ok and w.held == "red_mug"
     assert do("close the blue box").ok and not w.is_open("blue_box")
+
+
+def test_mug_in_the_wrong_closed_box_fails_the_distractor_task():
+    """finding-box: two closed boxes, each holding a mug; the human looked into both before handoff. Help that
+    opens the other box and fetches its mug is carried out exactly as said and leaves the goal false; the
+    box the opening showed holding the named mug passes."""
+    from interactiveworld.agents.assistants import ScriptedAssistant
+    from interactiveworld.agents.scripted_human import ScriptedHuman
+    from interactiveworld.episode import run_episode
+
+    p = load_pack(default_tasks_dir() / "finding-box-0.json")
+    mine, dest = p.goals[0].args
+    inside = {o.name: o.support for o in p.scene.objects if o.support.endswith("_box")}
+    other = next(m for m in inside if m != mine and m.endswith("_mug"))
+
+    def fetch(mug: str):
+        box, table = inside[mug].replace("_", " "), next(o.support for o in p.scene.objects if o.name == inside[mug])
+        return (f"The {box} is on the {table.replace('_', ' ')}. Open the {box}, then pick up the "
+                f"{mug.replace('_', ' ')}, then put the {mug.replace('_', ' ')} on the {dest.replace('_', ' ')}.")
+
+    wrong = run_episode(p, ScriptedAssistant("other box", (fetch(other),)), ScriptedHuman())
+    acts = [a for t in wrong.trace if t.get("role") == "human" for a in t["actions"]]
+    assert not wrong.passed and acts and all(a["ok"] for a in acts)  # executable, only the choice was wrong
+    assert run_episode(p, ScriptedAssistant("right box", (fetch(mine),)), ScriptedHuman()).passed
