@@ -94,3 +94,42 @@ def test_mug_in_the_wrong_closed_box_fails_the_distractor_task():
     acts = [a for t in wrong.trace if t.get("role") == "human" for a in t["actions"]]
     assert not wrong.passed and acts and all(a["ok"] for a in acts)  # executable, only the choice was wrong
     assert run_episode(p, ScriptedAssistant("right box", (fetch(mine),)), ScriptedHuman()).passed
+
+
+def test_catalogue_meshes_change_the_looks_only():
+    """Objects with a faithful model in the installed furniture catalogue are drawn with its textured mesh,
+    tinted with their colour; physics and sight stay the primitives': same digests and the same visible
+    objects through the same actions. A labelled object keeps its primitive (its label is the point)."""
+    import mujoco
+
+    from interactiveworld.actions.executor import Executor
+    from interactiveworld.actions.parser import parse_command
+    from interactiveworld.world.objects import ObjectSpec, PROXY_GROUP
+    from interactiveworld.world.render import EyeCamera
+    from interactiveworld.world.scene import SceneSpec
+    from interactiveworld.world.sim import World
+    from interactiveworld.world.visibility import visible_objects
+
+    objs = (ObjectSpec("red_mug", "mug", "red", "kitchen_table", 2), ObjectSpec("white_milk", "milk", "white", "kitchen_table", 4),
+            ObjectSpec("blue_book", "book", "blue", "kitchen_table", 8, text="RECIPES"),
+            ObjectSpec("black_phone", "phone", "black", "counter", 1))
+    scene = SceneSpec("studio", 3, objs, human_room="kitchen")
+    plain, drawn = World(scene), World(scene, meshes=True)
+    m = drawn.model
+    mesh_geoms = {mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, int(m.geom_bodyid[g])) for g in range(m.ngeom)
+                  if m.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH}
+    assert mesh_geoms == {"O:red_mug", "O:white_milk", "O:black_phone"}
+    assert all(m.geom_contype[g] == 0 and m.geom_conaffinity[g] == 0 for g in range(m.ngeom)
+               if m.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH)
+    assert np.array_equal(m.body_mass, plain.model.body_mass) and np.array_equal(m.body_inertia, plain.model.body_inertia)
+    mug = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, "O:red_mug")
+    assert all(m.geom_group[g] == PROXY_GROUP for g in range(m.ngeom)
+               if m.geom_bodyid[g] == mug and m.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH)
+    assert plain.digest() == drawn.digest()
+    for text in ("look at the red mug", "pick up the red mug", "put the red mug on the counter", "look at the black phone"):
+        for w in (plain, drawn):
+            ex = Executor(w)
+            assert ex.run(parse_command(text, ex.catalog)).ok
+        assert plain.digest() == drawn.digest() and visible_objects(plain) == visible_objects(drawn)
+    with EyeCamera(plain) as a, EyeCamera(drawn) as b:
+        assert np.abs(a.frame().astype(int) - b.frame().astype(int)).sum() > 0  # the meshes are what is drawn

@@ -40,6 +40,10 @@ WIPING_CATEGORIES = ("cloth", "sponge")
 FILLABLE_CATEGORIES = ("kettle", "pot", "bottle", "mug", "cup")
 COVER_CATEGORIES = ("cloth", "lid")
 WALL_T_M = 0.008
+# geom groups when an object is drawn with a catalogue mesh (world.meshes): mujoco.Renderer draws groups
+# 0-2 by default, so the primitive (physics, sight) is hidden and the mesh (looks only) is shown
+MESH_GROUP = 1
+PROXY_GROUP = 3
 
 
 @dataclass(frozen=True)
@@ -74,11 +78,15 @@ def footprint_m(category: str) -> float:
     return size[0] if shape == "cylinder" else max(size[0], size[1])
 
 
-def object_xml(o: ObjectSpec, park_xyz: tuple[float, float, float]) -> str:
+def object_xml(o: ObjectSpec, park_xyz: tuple[float, float, float], mesh: str = "") -> str:
+    """mesh: the textured mesh geoms drawn over the primitive (world.meshes), which then only the eyes' rays
+    and the physics meet (a geom group the renderer leaves out)."""
     shape, size, mass_kg = CATEGORIES[o.category]
     rgba = COLORS_RGBA[o.color]
     p = " ".join(f"{v:.3f}" for v in park_xyz)
     common = f'rgba="{rgba}" friction="1.2 0.01 0.001" condim="4"'
+    if mesh:
+        common += f' group="{PROXY_GROUP}"'
     if shape == "cylinder":
         geoms = f'<geom type="cylinder" size="{size[0]} {size[1]}" mass="{mass_kg}" {common}/>'
     elif shape == "box" and o.text:  # paper with writing on it: textured, see world.labels
@@ -99,6 +107,7 @@ def object_xml(o: ObjectSpec, park_xyz: tuple[float, float, float]) -> str:
                  f'size="{hx - 2 * t:.4f} {hy - 2 * t:.4f} {hz - t:.4f}" rgba="0 0 0 0"/>')
         if shape == "lidbox":
             geoms += _lid_xml(o.name, size, rgba)
+    geoms += mesh
     return f'<body name="O:{o.name}" pos="{p}"><freejoint name="O:{o.name}:free"/>{geoms}</body>'
 
 

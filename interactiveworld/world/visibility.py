@@ -14,13 +14,15 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from interactiveworld.world.objects import half_height_m
+from interactiveworld.world.objects import MESH_GROUP, half_height_m
 from interactiveworld.world.sim import World
 
 EYE_CAMERA = "H:eye"
 MAX_SIGHT_M = 9.0
 RAY_RESTARTS = 6
 RAY_RESTART_STEP_M = 0.002
+# rays meet the primitives only, never a drawn mesh: sight is the same whether or not a world is rendered
+RAY_GEOM_GROUPS = np.array([0 if g == MESH_GROUP else 1 for g in range(mujoco.mjNGROUP)], dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ def _first_hit_body(world: World, start: np.ndarray, target: np.ndarray, skip: s
     travelled = 0.0
     point = start.copy()
     for _ in range(RAY_RESTARTS):
-        dist = mujoco.mj_ray(m, d, point, unit * (length - travelled), None, 1, -1, geom)
+        dist = mujoco.mj_ray(m, d, point, unit * (length - travelled), RAY_GEOM_GROUPS, 1, -1, geom)
         if dist < 0 or geom[0] < 0:
             return -1
         body = int(m.geom_bodyid[geom[0]])
