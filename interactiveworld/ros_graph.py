@@ -161,7 +161,9 @@ class HumanNode(Node):
 
 
 class AssistantNode(Node):
-    """Sees only first-person frames and the human's speech; answers with speech, silence or done."""
+    """Sees only first-person frames and the human's speech; answers with speech, silence or done. It acts
+    on a turn once it has the human's words and all of the turn's frames (the world's report counts them),
+    so it sees what the in-process assistant sees."""
 
     def __init__(self, assistant, pack: TaskPack) -> None:
         super().__init__("interactiveworld_assistant")
@@ -170,16 +172,33 @@ class AssistantNode(Node):
         self.speech = self.create_publisher(Speech, SPEECH, QOS)
         self.create_subscription(Image, EYE, self._on_eye, QOS)
         self.create_subscription(Speech, SPEECH, self._on_speech, QOS)
+        self.create_subscription(String, REPORT, self._on_report, QOS)
         self.frames: list[Frame] = []
         self.turn = 0
+        self.frames_of_turn: dict[int, int] = {}
+        self.heard: str | None = None
 
     def _on_eye(self, msg: Image) -> None:
         self.frames.append(Frame(_image_array(msg), "view"))
+        self._act_when_ready()
+
+    def _on_report(self, msg: String) -> None:
+        d = json.loads(msg.data)
+        self.frames_of_turn[d["turn"]] = d["n_frames"]
+        self._act_when_ready()
 
     def _on_speech(self, msg: Speech) -> None:
         if msg.speaker != "human":
             return
-        reply = self.assistant.act(AssistantObservation(self.turn, select_frames(self.frames), msg.text))
+        self.heard = msg.text
+        self._act_when_ready()
+
+    def _act_when_ready(self) -> None:
+        expected = self.frames_of_turn.get(self.turn)
+        if self.heard is None or expected is None or len(self.frames) < expected:
+            return
+        heard, self.heard = self.heard, None
+        reply = self.assistant.act(AssistantObservation(self.turn, select_frames(self.frames), heard))
         self.frames, self.turn = [], self.turn + 1
         text = {"speak": reply.text, "wait": "", "done": DONE_TEXT}[reply.mode]
         out = Speech(speaker="assistant", text=text)
