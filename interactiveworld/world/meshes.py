@@ -3,13 +3,13 @@ over the objects' primitives (reacthuman's catalogue loader and mesh cache prepa
 
 The physics stays the primitive: the mesh geoms have no mass and no contacts (contype = conaffinity = 0),
 so trajectories, regions and digests are those of the primitive world, bit for bit. The primitive moves to
-geom group `PROXY_GROUP`, which the renderer does not draw; the eyes' rays meet it and never the mesh
-(world.visibility leaves `MESH_GROUP` out), so what the human sees is the same with or without meshes. Each model is scaled uniformly so that its real proportions fit the
-object's size (along the axes in `fit`) and stood on the primitive's bottom; its materials are tinted with
-the object's colour, so a red mug stays red and look-alikes stay apart. Objects whose catalogue has no
-faithful model (a can, a wallet, an egg, a cloth, a pot, a lidded box, a juice carton: the only carton
-model is printed "Milk") and objects with writing on them
-(their label texture is the point) keep their primitives.
+geom group `objects.PROXY_GROUP`, which the renderer does not draw; the eyes' rays meet it and never the
+mesh (world.visibility leaves `MESH_GROUP` out), so what the human sees is the same with or without meshes.
+Each model is scaled uniformly so that its real proportions fit the object's size (along the axes in
+`fit`) and stood on the primitive's bottom; its materials are tinted with the object's colour, so a red mug
+stays red and look-alikes stay apart. Objects whose catalogue has no faithful model (a can, a wallet, an
+egg, a cloth, a pot, a lidded box, a juice carton: the only carton model is printed "Milk") and objects
+with writing on them (their label texture is the point) keep their primitives.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from reacthuman.scenes.furniture import PACKAGE, get_model
 from reacthuman.scenes.meshes import MeshPart, prepared_parts
 from reacthuman.scenes.spec import VisualMeshSpec
 
-from interactiveworld.world.objects import MESH_GROUP, PROXY_GROUP
+from interactiveworld.world.objects import MESH_GROUP
 
 
 @dataclass(frozen=True)
