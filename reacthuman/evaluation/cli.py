@@ -126,6 +126,8 @@ def _restart(run: Run, worker: GraphWorker, restart: Restart) -> None:
                 worker.restart_node(name)
             return
         except (TimeoutError, RuntimeError) as exc:
+            if run.stopping.is_set():
+                raise
             restart = Restart(str(exc))
     run.progress.note(f"starting a fresh graph for {model}: {restart.reason}")
     worker.stop()
