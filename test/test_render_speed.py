@@ -1,0 +1,74 @@
+"""Speed-only changes to the labelling renders change no pixel: the visibility masks drawn with the 1 px shadow
+map equal those drawn with MuJoCo's default one, and a camera placement asked twice is drawn once with the same
+count. MuJoCo only (real EGL renders of a sampled kitchen scene with a catalogue mesh)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import reacthuman.scenes.visibility as visibility
+from reacthuman.scenes import sample_spec
+from reacthuman.scenes.genesis_sim import Track
+from reacthuman.scenes.visibility import MaskRenderer, VisibilityConfig, _zoomed
+
+
+def _initial_track(spec) -> Track:
+    """One sample: every dynamic body at its spec pose (the masks are drawn at that sample)."""
+    dyn = [b for b in spec.bodies if b.dynamic]
+    pos = np.array([[b.pos for b in dyn]], np.float32)
+    quat = np.array([[b.quat for b in dyn]], np.float32)
+    zeros = np.zeros_like(pos)
+    return Track(tuple(b.name for b in dyn), np.zeros(1, np.float32), pos, quat, zeros, zeros)
+
+
+@pytest.fixture(scope="module")
+def knife_scene():
+    spec = sample_spec("object_drop", 3, object_id="chefs_knife")
+    return spec, _initial_track(spec)
+
+
+def _cameras(spec) -> list:
+    return [c for cam in spec.cameras for c in (cam, _zoomed(cam, 0.7), _zoomed(cam, 0.45))]
+
+
+def test_masks_with_the_small_shadow_map_equal_the_default_ones(knife_scene, monkeypatch) -> None:
+    spec, track = knife_scene
+    cfg = VisibilityConfig()
+    masks = {}
+    for shadow_px in (None, visibility.MASK_SHADOW_MAP_PX):
+        if shadow_px is None:  # MuJoCo's default map, as before the change
+            monkeypatch.setattr(visibility, "MASK_SHADOW_MAP_PX", 4096)
+        else:
+            monkeypatch.setattr(visibility, "MASK_SHADOW_MAP_PX", shadow_px)
+        with MaskRenderer(spec, track, cfg) as r:
+            assert r.model.vis.quality.shadowsize == visibility.MASK_SHADOW_MAP_PX
+            drawn = []
+            for cam in _cameras(spec):
+                r.model.vis.global_.fovy = cam.fov_deg
+                r.renderer.update_scene(r.data, camera=visibility._free_camera(r.mujoco, cam))
+                drawn.append(r.renderer.render().copy())
+            masks[shadow_px] = drawn
+    assert visibility.MASK_SHADOW_MAP_PX == 1
+    for before, after in zip(masks[None], masks[1]):
+        assert np.array_equal(before, after)
+    # the scene is seen: the masks hold the knife, so equal masks are not two blank frames
+    import mujoco
+
+    assert any(np.count_nonzero(m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM)) for m in masks[1])
+
+
+def test_a_placement_asked_twice_is_drawn_once_with_the_same_count(knife_scene) -> None:
+    spec, track = knife_scene
+    with MaskRenderer(spec, track, VisibilityConfig()) as r:
+        calls = []
+        draw = r._render_pixels
+        r._render_pixels = lambda cam: calls.append(cam) or draw(cam)
+        cams = _cameras(spec)
+        first = [r.pixels(c) for c in cams]
+        again = [r.pixels(dataclasses.replace(c)) for c in cams]  # equal placements, new objects
+        assert first == again and len(calls) == len(set(cams))
+        fresh = [draw(c) for c in cams]  # drawn again from scratch: the remembered counts are the drawn ones
+        assert fresh == first and sum(first) > 0
