@@ -1,6 +1,6 @@
-"""Speed-only changes to the labelling renders change no pixel: the visibility masks drawn with the 1 px shadow
-map equal those drawn with MuJoCo's default one, and a camera placement asked twice is drawn once with the same
-count. MuJoCo only (real EGL renders of a sampled kitchen scene with a catalogue mesh)."""
+"""Speed-only changes to the labelling renders change no pixel: the visibility masks drawn with a 1 px shadow
+map and no multisampling equal those drawn with MuJoCo's defaults, and a camera placement asked twice is drawn
+once with the same count. MuJoCo only (real EGL renders of a sampled kitchen scene with a catalogue mesh)."""
 
 from __future__ import annotations
 
@@ -34,30 +34,29 @@ def _cameras(spec) -> list:
     return [c for cam in spec.cameras for c in (cam, _zoomed(cam, 0.7), _zoomed(cam, 0.45))]
 
 
-def test_masks_with_the_small_shadow_map_equal_the_default_ones(knife_scene, monkeypatch) -> None:
+def test_masks_with_the_speed_settings_equal_mujocos_default_ones(knife_scene, monkeypatch) -> None:
+    import mujoco
+
     spec, track = knife_scene
     cfg = VisibilityConfig()
+    assert (visibility.MASK_SHADOW_MAP_PX, visibility.MASK_MULTISAMPLES) == (1, 0)
     masks = {}
-    for shadow_px in (None, visibility.MASK_SHADOW_MAP_PX):
-        if shadow_px is None:  # MuJoCo's default map, as before the change
-            monkeypatch.setattr(visibility, "MASK_SHADOW_MAP_PX", 4096)
-        else:
-            monkeypatch.setattr(visibility, "MASK_SHADOW_MAP_PX", shadow_px)
+    for shadow_px, samples in ((4096, 4), (1, 0)):  # MuJoCo's defaults (as before the change), then ours
+        monkeypatch.setattr(visibility, "MASK_SHADOW_MAP_PX", shadow_px)
+        monkeypatch.setattr(visibility, "MASK_MULTISAMPLES", samples)
         with MaskRenderer(spec, track, cfg) as r:
-            assert r.model.vis.quality.shadowsize == visibility.MASK_SHADOW_MAP_PX
+            q = r.model.vis.quality
+            assert (q.shadowsize, q.offsamples) == (shadow_px, samples)
             drawn = []
             for cam in _cameras(spec):
                 r.model.vis.global_.fovy = cam.fov_deg
                 r.renderer.update_scene(r.data, camera=visibility._free_camera(r.mujoco, cam))
                 drawn.append(r.renderer.render().copy())
-            masks[shadow_px] = drawn
-    assert visibility.MASK_SHADOW_MAP_PX == 1
-    for before, after in zip(masks[None], masks[1]):
+            masks[samples] = drawn
+    for before, after in zip(masks[4], masks[0]):
         assert np.array_equal(before, after)
-    # the scene is seen: the masks hold the knife, so equal masks are not two blank frames
-    import mujoco
-
-    assert any(np.count_nonzero(m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM)) for m in masks[1])
+    # the scene is seen: the masks hold geoms, so equal masks are not two blank frames
+    assert any(np.count_nonzero(m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM)) for m in masks[0])
 
 
 def test_a_placement_asked_twice_is_drawn_once_with_the_same_count(knife_scene) -> None:
