@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from reacthuman.brain.observation import TrackSample
+from reacthuman.core.physics import GRAVITY_MPS2
 
-GRAVITY_MPS2 = 9.81
 
 
 @dataclass(frozen=True)
