@@ -47,10 +47,9 @@ class OutcomeConfig:
     hold_contact_recent_s: float = 0.1
 
     def __post_init__(self) -> None:
-        for name in ("floor_contact_height_m", "strike_min_impulse_ns", "strike_window_s", "fall_pelvis_height_m",
-                     "rest_speed_mps", "rest_ang_speed_radps", "rest_hold_s", "catch_hold_s",
-                     "hold_contact_recent_s"):
-            require_positive(self, (name,), "OutcomeConfig.", allow_zero=True)
+        require_positive(self, ("floor_contact_height_m", "strike_min_impulse_ns", "strike_window_s",
+                                "fall_pelvis_height_m", "rest_speed_mps", "rest_ang_speed_radps", "rest_hold_s",
+                                "catch_hold_s", "hold_contact_recent_s"), "OutcomeConfig.", allow_zero=True)
         if not 0 < self.fall_tilt_deg < 180:
             raise ValueError(f"OutcomeConfig.fall_tilt_deg must be in (0, 180), got {self.fall_tilt_deg}")
 
