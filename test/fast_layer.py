@@ -45,6 +45,8 @@ FAST_MODULES = frozenset({
     "test_brain_classifier",
     "test_brain_parse",
     "test_brain_reference",
+    "test_core_layering",
+    "test_core_suite",
     "test_eval_lock",
     "test_interactiveworld_actions",
     "test_interactiveworld_controls",
