@@ -1,5 +1,6 @@
 """`respawn: true` in a launch file (real processes through `reacthuman launch`): a node stopped from outside
-is started again and the graph goes on; a node that fails still ends the graph with its status."""
+is started again and the graph goes on; a node that fails still ends the graph with its status. And the eval's
+graph worker keeps out of a ROS domain where another graph runs (real rclpy)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,37 @@ def test_a_respawned_node_stopped_from_outside_comes_back_and_one_that_fails_end
     output = broken.communicate(timeout=120)[0]
     assert broken.returncode != 0 and "node 'scene_generator' died with exit code" in output, output
     assert "respawning" not in output
+
+
+class _Domains:
+    def __init__(self, *domains: int) -> None:
+        self.domains = list(domains)
+
+    def take(self) -> int:
+        return self.domains.pop(0) if len(self.domains) > 1 else self.domains[0]
+
+
+def test_a_graph_worker_skips_a_ros_domain_where_another_graph_runs(tmp_path, ros_domain_id):
+    """Another eval on this machine picked the same domain once; its graph answered this run's requests."""
+    import rclpy
+    from rclpy.node import Node
+
+    from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
+
+    busy, free = ros_domain_id, ros_domain_id + 1
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=busy)
+    other = Node("other_runs_node", context=context)
+    try:
+        config = WorkerConfig(model="oracle", scenes_dir=tmp_path, run_dir=tmp_path)
+        worker = GraphWorker(config, _Domains(busy, free), tmp_path / "log")
+        worker._join_free_domain()
+        assert worker.domain_id == free
+        worker.stop()
+        fixed = GraphWorker(config, _Domains(busy), tmp_path / "log")  # one domain only (the bench's): kept
+        fixed._join_free_domain()
+        assert fixed.domain_id == busy
+        fixed.stop()
+    finally:
+        other.destroy_node()
+        rclpy.shutdown(context=context)

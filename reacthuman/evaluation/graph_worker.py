@@ -2,11 +2,14 @@
 
 The graph is started with `reacthuman launch` as a child process; its log goes to RUN_DIR/logs/. An episode
 that fails (the action aborts, times out, or the graph dies) is an infrastructure failure: the caller
-restarts the worker and retries."""
+restarts the worker and retries. The action client is a ROS 2 node (`reacthuman.nodes.eval_client`),
+imported only when a graph starts: this module, like the rest of the core, imports without rclpy.
+
+Between episodes the worker can restart the body alone (`restart_node`): the launch file marks it
+`respawn: true`, so the launcher starts it again once it is stopped."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -16,13 +19,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import rclpy
-from rclpy.action import ActionClient
-from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
-from reacthuman_msgs.action import RunEpisode
-
-from reacthuman import graph
 from reacthuman.bench.memory import children, process_name
 from reacthuman.evaluation.memory_log import RESPAWNED_NODES
 from reacthuman.evaluation.run_lock import RUN_ENV
@@ -32,6 +28,7 @@ LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "eval.launch.yaml
 NODE_STOP_GRACE_S = 15.0
 DISCOVERY_WAIT_S = 1.0  # discovery on loopback takes 5-90 ms
 DOMAIN_TRIES = 10
+BODY_CHECK_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -63,8 +60,10 @@ class GraphWorker:
         self.stop_requested = stop or threading.Event()
         self.domain_id = -1
         self.proc: subprocess.Popen | None = None
-        self.episodes = 0  # episodes run by the current graph
-        self.context: rclpy.Context | None = None
+        self.episodes = 0  # episodes run by the current graph (or body, after a body restart)
+        self.client = None  # a reacthuman.nodes.eval_client.EpisodeClient while a graph runs
+        self._body_pid: int | None = None  # the body of the episode in flight
+        self._body_checked = 0.0
 
     def start(self) -> None:
         c = self.config
@@ -79,47 +78,27 @@ class GraphWorker:
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
         self.episodes = 0
         log.close()
-        self.client = ActionClient(self.node, RunEpisode, graph.RUN_EPISODE_ACTION)
-        deadline = time.monotonic() + c.startup_timeout_s
-        while not self.client.server_is_ready():
-            self._check_alive()
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the graph did not come up within {c.startup_timeout_s:.0f} s (log: {self.log_path})")
-            self.executor.spin_once(timeout_sec=0.2)
+        self.client.wait_ready(c.startup_timeout_s, f"log: {self.log_path}")
 
     def _join_free_domain(self) -> None:
         """Join the next ROS domain where no other node is seen: another eval on this machine (other run
         folders pick their domains independently) could otherwise serve this run's goals (seen once)."""
+        from reacthuman.nodes.eval_client import EpisodeClient  # the ROS side, only once a graph runs
+
         tried: list[int] = []
         for _ in range(DOMAIN_TRIES):
             self.domain_id = self.domains.take()
             if self.domain_id in tried:  # a fixed domain (the bench's): use it as it is
                 break
             tried.append(self.domain_id)
-            self._open_domain()
-            deadline = time.monotonic() + DISCOVERY_WAIT_S
-            while time.monotonic() < deadline:
-                self.executor.spin_once(timeout_sec=0.1)
-            others = [n for n in self.node.get_node_names() if n != self.node.get_name()]
-            if not others:
+            self.client = EpisodeClient(self.domain_id, self._check_alive)
+            if not self.client.other_nodes(DISCOVERY_WAIT_S):
                 return
-            self._leave_domain()
+            self.client.close()
+            self.client = None
         if len(tried) == DOMAIN_TRIES:
             raise RuntimeError(f"no free ROS domain among {', '.join(map(str, tried))} (other graphs run on this machine)")
-        self._open_domain()
-
-    def _open_domain(self) -> None:
-        self.context = rclpy.Context()
-        rclpy.init(context=self.context, domain_id=self.domain_id)
-        self.node = Node(f"eval_client_{self.domain_id}", context=self.context)
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
-
-    def _leave_domain(self) -> None:
-        self.executor.shutdown()
-        self.node.destroy_node()
-        rclpy.shutdown(context=self.context)
-        self.context = None
+        self.client = EpisodeClient(self.domain_id, self._check_alive)
 
     def node_pid(self, name: str) -> int | None:
         if self.proc is None:
@@ -134,7 +113,7 @@ class GraphWorker:
         old = self.node_pid(name)
         if old is None:
             raise RuntimeError(f"node '{name}' is not running (log: {self.log_path})")
-        readers = self.node.count_subscribers(graph.SCENE)
+        readers = self.client.scene_readers()
         for sig in (signal.SIGINT, signal.SIGKILL):  # a node's own shutdown ends it within EXIT_GRACE_S
             try:
                 os.killpg(old, sig)
@@ -142,20 +121,20 @@ class GraphWorker:
                 break
             deadline = time.monotonic() + NODE_STOP_GRACE_S
             while _alive(old) and time.monotonic() < deadline:
-                self.executor.spin_once(timeout_sec=0.1)
+                self.client.spin(0.1)
             if not _alive(old):
                 break
         # the old reader leaves the graph first (at once after a clean exit, after its DDS lease when killed),
         # so that counting readers again below means the successor's own subscription
         deadline = time.monotonic() + NODE_STOP_GRACE_S
-        while self.node.count_subscribers(graph.SCENE) >= readers and time.monotonic() < deadline:
-            self.executor.spin_once(timeout_sec=0.1)
+        while self.client.scene_readers() >= readers and time.monotonic() < deadline:
+            self.client.spin(0.1)
         deadline = time.monotonic() + self.config.startup_timeout_s
-        while self.node_pid(name) in (None, old) or self.node.count_subscribers(graph.SCENE) < readers:
+        while self.node_pid(name) in (None, old) or self.client.scene_readers() < readers:
             self._check_alive()
             if time.monotonic() > deadline:
                 raise TimeoutError(f"'{name}' did not come back within {self.config.startup_timeout_s:.0f} s (log: {self.log_path})")
-            self.executor.spin_once(timeout_sec=0.2)
+            self.client.spin(0.2)
         self.episodes = 0
 
     def _check_alive(self) -> None:
@@ -163,41 +142,32 @@ class GraphWorker:
             raise RuntimeError("interrupted")
         if self.proc is not None and self.proc.poll() is not None:
             raise RuntimeError(f"the graph exited with status {self.proc.returncode} (log: {self.log_path})")
-
-    def _wait(self, future, deadline: float, body_pid: int | None = None) -> object:
-        started, checked = time.monotonic(), time.monotonic()
-        while not future.done():
-            self._check_alive()
-            if body_pid is not None and time.monotonic() - checked > 1.0:
-                checked = time.monotonic()
-                if self.node_pid("body") != body_pid:  # respawned mid-episode: this episode cannot finish
-                    raise RuntimeError(f"the body exited during the episode (log: {self.log_path})")
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no answer from the graph within {time.monotonic() - started:.0f} s")
-            self.executor.spin_once(timeout_sec=0.1)
-        return future.result()
+        if self._body_pid is not None and time.monotonic() - self._body_checked > BODY_CHECK_S:
+            self._body_checked = time.monotonic()
+            if self.node_pid("body") != self._body_pid:  # respawned mid-episode: this episode cannot finish
+                raise RuntimeError(f"the body exited during the episode (log: {self.log_path})")
 
     def run_episode(self, scene_id: str, on_phase=None) -> EpisodeResult:
         started = time.monotonic()
         deadline = started + self.config.episode_timeout_s
-        goal = RunEpisode.Goal(scene_id=scene_id, scenes_dir=str(self.config.scenes_dir), model=self.config.model)
+        self._body_pid, self._body_checked = self.node_pid("body"), started
         try:
-            handle = self._wait(self.client.send_goal_async(
-                goal, feedback_callback=(lambda fb: on_phase(fb.feedback.phase)) if on_phase else None),
-                min(deadline, started + self.config.accept_timeout_s))
-            if not handle.accepted:
-                return EpisodeResult(False, None, "goal rejected", time.monotonic() - started)
-            result = self._wait(handle.get_result_async(), deadline, self.node_pid("body")).result
+            answer = self.client.run(scene_id, str(self.config.scenes_dir), self.config.model,
+                                     min(deadline, started + self.config.accept_timeout_s), deadline, on_phase)
         except (TimeoutError, RuntimeError) as exc:
             return EpisodeResult(False, None, str(exc), time.monotonic() - started)
+        finally:
+            self._body_pid = None
+        if answer is None:
+            return EpisodeResult(False, None, "goal rejected", time.monotonic() - started)
         self.episodes += 1
-        if not result.ok:
-            return EpisodeResult(False, None, result.error, time.monotonic() - started)
-        return EpisodeResult(True, json.loads(result.score.record_json), "", time.monotonic() - started)
+        ok, record, error = answer
+        return EpisodeResult(ok, record, error, time.monotonic() - started)
 
     def stop(self) -> None:
-        if self.context is not None:
-            self._leave_domain()
+        if self.client is not None:
+            self.client.close()
+            self.client = None
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
