@@ -159,7 +159,14 @@ def check_answer(text: str, description: str) -> Selection:
 
 def plan(description: str, client: Any | None = None, retries: int = DEFAULT_RETRIES) -> Selection:
     """Stage 1. With a client: ask, validate, retry with the error (retries extra tries); then fall back
-    to rule_parse. Without one: rule_parse."""
+    to rule_parse. Without one: rule_parse. An object the library lacks is sourced from the installed
+    catalogues (sourcing.resolve_object)."""
+    from reacthuman.scenes.sourcing import resolve_object
+
+    return resolve_object(_select(description, client, retries), description)
+
+
+def _select(description: str, client: Any | None, retries: int) -> Selection:
     if client is not None:
         messages = _prompt(description)
         for attempt in range(retries + 1):
