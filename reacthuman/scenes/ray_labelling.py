@@ -23,7 +23,6 @@ from reacthuman.evaluation.ray_actor import pack_folders
 from reacthuman.scenes.dataset import (INDEX, MAX_SEED_TRIES, PARTIAL_PREFIX, GenerateConfig, index_row, prepare_output,
                                        read_spec, scene_seed, write_index)
 from reacthuman.scenes.families import get_family
-from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec
 
 
@@ -32,8 +31,9 @@ def _bands(family: str) -> list[str]:
 
 
 def _sample(cfg: GenerateConfig, family: str, seed: int, band: str) -> SceneSpec:
-    return sample_spec(family, seed, speed_band=band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
-                       height=cfg.height)
+    from reacthuman.scenes.dataset import planned
+
+    return planned(cfg, family, seed, band)  # the description stage, as local generation
 
 
 class LabelActor:
