@@ -122,25 +122,32 @@ def _singular(word: str) -> str:
     return word
 
 
-def _known_words(table: MaterialTable) -> frozenset[str]:
-    """Words that are never the object: the planner's phrases, the library's names, the table's ignore list."""
+def _word_forms(text: str) -> set[str]:
+    """The words of a text as written and in the singular ("Knives" -> knives, knife)."""
+    words = _tokens(text)
+    return set(words) | {_singular(w) for w in words}
+
+
+def _known_words(table: MaterialTable) -> tuple[frozenset[str], frozenset[str]]:
+    """Words that end a noun phrase (the planner's family, room and hint phrases, the table's ignore list),
+    and words of the library's names, which may stand in one ("toy trains") but are never its noun."""
     from reacthuman.scenes.planner import FAMILY_PHRASES, HINT_PHRASES, ROOM_PHRASES
 
     phrases = [p for d in FAMILY_PHRASES.values() for p in d] + [p for ps in ROOM_PHRASES.values() for p in ps]
-    phrases += [p for h in HINT_PHRASES.values() for ps in h.values() for p in ps]
-    phrases += [o.name for o in OBJECTS.values()] + list(table.ignore_words)
-    return frozenset(w for p in phrases for w in _tokens(p))
+    phrases += [p for h in HINT_PHRASES.values() for ps in h.values() for p in ps] + list(table.ignore_words)
+    ends = frozenset(w for p in phrases for w in _tokens(p))
+    return ends, frozenset(w for o in OBJECTS.values() for w in _tokens(o.name)) - ends
 
 
 def noun_phrase(description: str, table: MaterialTable | None = None) -> NounPhrase | None:
-    """The first run of object words (unknown words and material/hot modifiers) holding an unknown word;
-    its last unknown word is the noun. None: the description names no object outside the planner's words."""
+    """The first run of object words (unknown words; material, hot and library words) holding an unknown
+    word; its last unknown word is the noun. None: the description names no object outside the planner's words."""
     table = table or load_material_table()
-    known = _known_words(table)
-    modifiers = {w for phrase in table.material_words for w in _tokens(phrase)} | set(table.hot_words)
+    ends, library = _known_words(table)
+    modifiers = {w for phrase in table.material_words for w in _tokens(phrase)} | set(table.hot_words) | library
     run: list[str] = []
     for tok in _tokens(description) + [""]:
-        content = tok and tok not in known and tok not in modifiers and not tok.endswith("ly") and not tok.isdigit()
+        content = tok and tok not in ends and tok not in modifiers and not tok.endswith("ly") and not tok.isdigit()
         if tok in modifiers or content:
             run.append(tok)
             continue
@@ -156,7 +163,8 @@ def _material(phrase: NounPhrase, model: FurnitureModel, table: MaterialTable) -
         for word in sorted(table.material_words, key=len, reverse=True):  # "cast iron" before "iron"
             if re.search(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", text):
                 return table.material_words[word]
-    return table.noun_materials.get(_singular(phrase.head), table.noun_materials.get(phrase.head, table.default_material))
+    usual = table.noun_materials
+    return usual.get(phrase.head) or usual.get(_singular(phrase.head)) or table.default_material
 
 
 def _proxy(size_m: tuple[float, float, float]) -> tuple[str, tuple[float, ...]]:
@@ -192,7 +200,7 @@ def find_model(head: str, table: MaterialTable | None = None) -> FurnitureModel:
         raise SourcingError(f"cannot source {head!r}: {exc}") from None
     nouns = {head, _singular(head)}
     for field in ("name", "category"):
-        hits = [m for m in models if nouns & {_singular(w) for w in _tokens(getattr(m, field))} | nouns & set(_tokens(getattr(m, field)))]
+        hits = [m for m in models if nouns & _word_forms(getattr(m, field))]
         if hits:
             break
     if not hits:
