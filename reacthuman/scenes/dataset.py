@@ -57,6 +57,10 @@ class GenerateConfig:
             raise SpecError(f"adversarial rate must be in [0, 1], got {self.adversarial_rate}")
         if self.width < 16 or self.height < 16:
             raise SpecError(f"image size must be at least 16x16, got {self.width}x{self.height}")
+        if self.planner_model is not None:  # an unknown preset fails before anything is written
+            from reacthuman.llm.presets import resolve_preset
+
+            resolve_preset(self.planner_model)
 
 
 def scene_seed(dataset_seed: int, family: str, counter: int) -> int:
