@@ -12,7 +12,7 @@ import pytest
 from reacthuman.scenes import label_spec, sample_spec
 from reacthuman.scenes import sourcing
 from reacthuman.scenes.catalog import OBJECTS
-from reacthuman.scenes.cli import main
+from reacthuman.scenes.cli import describe, main
 from reacthuman.scenes.dataset import GenerateConfig, generate_dataset, planned, read_spec, validate_scene
 from reacthuman.scenes.descriptions import scene_description
 from reacthuman.scenes.families import FAMILY_DEFS
@@ -71,6 +71,7 @@ def test_the_sourced_scene_is_labelled_and_its_spec_alone_validates_bit_for_bit(
     stored = read_spec(str(path))
     assert OBJECTS[spec.object_id].mass_kg == spec.sourced_object.mass_kg
     assert stored.to_json() == spec.to_json()
+    assert f"sourced  {spec.sourced_object.sourced}" in describe(stored)
     assert validate_scene(stored, sim) == []
 
 

@@ -183,6 +183,7 @@ def describe(spec) -> str:
     look = f" (looks like {OBJECTS[o.looks_like].name})" if o.adversarial else ""
     lines = [f"scene {spec.scene_id}: {spec.family} in the {spec.room.replace('_', ' ')}, seed {spec.seed}",
              f"  object   {o.name}{look}: {o.mass_kg} kg {o.material}, flags {', '.join(o.hazard_flags) or 'none'}",
+             *([f"  sourced  {spec.sourced_object.sourced} (not in the library)"] if spec.sourced_object else []),
              f"  speed    band {spec.speed_band}, group {spec.speed_group or '-'}; planner {spec.planner}",
              f"  observer x {spec.observer.x_m:.2f} m, y {spec.observer.y_m:.2f} m, yaw {spec.observer.yaw_rad:.2f} rad",
              f"  hazards  {', '.join(spec.hazard_bodies)}; t0 {spec.t0_s} s, window {spec.observation_window_s} s",
