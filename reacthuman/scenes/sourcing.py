@@ -28,12 +28,15 @@ import statistics
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
 from reacthuman.scenes.furniture import PACKAGE, FurnitureError, FurnitureModel, catalogue
 from reacthuman.scenes.material_table import MaterialTable, load_material_table
-from reacthuman.scenes.spec import BodySpec, SceneSpec, SourcedObjectSpec, VisualMeshSpec
+from reacthuman.scenes.spec import SceneSpec, SourcedObjectSpec, VisualMeshSpec
+
+if TYPE_CHECKING:
+    from reacthuman.scenes.randomize import Selection
 
 PREFIX = "sourced_"
 ROUND_TOLERANCE = 0.05  # width and depth within 5 %: the model is round in plan (pans, pots, vases)
@@ -261,7 +264,7 @@ def dress(spec: SceneSpec) -> SceneSpec:
     return replace(spec, bodies=bodies, sourced_object=record)
 
 
-def resolve_object(selection, description: str, table: MaterialTable | None = None):
+def resolve_object(selection: "Selection", description: str, table: MaterialTable | None = None) -> "Selection":
     """Stage 1's object when the description's noun names none in the library: the library object a synonym
     names (in the selection's family), else one sourced from the catalogues. Otherwise the selection as is."""
     from reacthuman.scenes.planner import match_object
