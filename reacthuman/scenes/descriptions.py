@@ -58,9 +58,13 @@ def scene_description(family: str, object_id: str, room: str, hints: dict[str, s
 
 @lru_cache(maxsize=4)
 def _client(model: str) -> Any:
+    import atexit
+
     from reacthuman.llm import make_client
 
-    return make_client(model)  # one per process, kept for the run
+    client = make_client(model)  # one per process, kept for the run (an embedded model starts once)
+    atexit.register(client.close)
+    return client
 
 
 def planned_spec(family: str, seed: int, band: str, *, adversarial_rate: float, width: int, height: int,
