@@ -7,12 +7,12 @@ Units are in the names (kg/m^3, m). The physics rules that use the table live in
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from reacthuman.core.validate import require_positive
 from reacthuman.scenes.catalog import MATERIALS
 
 CONFIG_PATH = Path(__file__).resolve().parents[2] / "config" / "materials.yaml"
@@ -47,20 +47,14 @@ class MaterialTable:
         for name, m in self.materials.items():
             if name not in MATERIALS:
                 raise ValueError(f"material table materials.{name} is not a library material ({', '.join(MATERIALS)})")
-            for key in ("density_kg_m3", "wall_thickness_m"):
-                value = getattr(m, key)
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-                    raise ValueError(f"material table materials.{name}.{key} must be a positive number, got {value!r}")
+            require_positive(m, ("density_kg_m3", "wall_thickness_m"), f"material table materials.{name}.")
         for where, table in (("material_words", self.material_words), ("noun_materials", self.noun_materials)):
             for word, material in table.items():
                 if material not in self.materials:
                     raise ValueError(f"material table {where}.{word} names unknown material {material!r}")
         if self.default_material not in self.materials:
             raise ValueError(f"material table default_material {self.default_material!r} is not in materials")
-        for key in ("min_extent_m", "max_extent_m", "graspable_max_extent_m"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-                raise ValueError(f"material table {key} must be a positive number, got {value!r}")
+        require_positive(self, ("min_extent_m", "max_extent_m", "graspable_max_extent_m"), "material table")
         if self.min_extent_m >= self.max_extent_m:
             raise ValueError(f"material table min_extent_m ({self.min_extent_m}) must be below max_extent_m "
                              f"({self.max_extent_m})")
