@@ -74,9 +74,10 @@ class WindowTracker:
         body.add_frame_hook(self._on_frame)
 
     def _on_frame(self, sim_time_s: float) -> None:
-        step = int(round(sim_time_s / self.spec.dt_s))
-        if step in self._due and self._due[step] not in self.samples:
-            self.samples[self._due[step]] = self.freeze_state()
+        # keyed by the rendered frame's own time (FrameSet.t_s, computed the same way): the observation is built
+        # from those times, and a frame time computed otherwise (window * i / (n - 1)) can differ in the last bit
+        if int(round(sim_time_s / self.spec.dt_s)) in self._due:
+            self.samples[sim_time_s - self.spec.t0_s] = self.freeze_state()
 
     def __call__(self, sim_time_s: float, state):
         return self.source(sim_time_s, state)
