@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from reacthuman.bench.common import load_average, machine
+from reacthuman.core.atomic import atomic_write_text
 
 SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
 NEEDS_SCENE = ("physics", "render", "episode")
@@ -135,16 +136,7 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh, indent=1)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_text(path, json.dumps(data, indent=1) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
