@@ -59,6 +59,7 @@ FAST_MODULES = frozenset({
     "test_physment_tools",
     "test_plan_path",
     "test_recording_viewer",
+    "test_render_speed",
     "test_report_episodes",
     "test_scenes_cli",
     "test_scoring_aggregate",

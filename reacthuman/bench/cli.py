@@ -53,8 +53,8 @@ class BenchConfig:
 
     @classmethod
     def quick(cls) -> "BenchConfig":
-        return cls(physics_steps=60, physics_repeats=3, render_repeats=2, transport_windows=5, transport_warmup=1,
-                   transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=2, scenes_repeats=1,
+        return cls(physics_steps=60, physics_repeats=3, render_repeats=3, transport_windows=5, transport_warmup=1,
+                   transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=3, scenes_repeats=3,
                    scoring_decisions=300, scoring_repeats=2, tracking_quick=True)
 
 
