@@ -104,8 +104,12 @@ def _run(args: argparse.Namespace) -> int:
         check_address(args.ray_address)
     settings = RunSettings(args.assistant, args.human, args.memory, default_render(args.assistant, args.human, render),
                            args.bags, args.body)
-    rows, failed = run_tasks_on_ray(args.tasks, settings, args.out, PoolPlan(args.workers, args.retries, args.ray_address),
-                                    args.only, args.limit)
+    try:
+        rows, failed = run_tasks_on_ray(args.tasks, settings, args.out, PoolPlan(args.workers, args.retries, args.ray_address),
+                                        args.only, args.limit)
+    except RuntimeError as exc:  # the Ray executor ran out of workers
+        print(f"interactiveworld: {exc}", file=sys.stderr)
+        return 1
     print(f"ran {len(rows)} episodes on Ray -> {args.out / 'results.jsonl'}")
     if failed:
         print(f"interactiveworld: {len(failed)} episode(s) lost with their Ray workers; run the same command again "

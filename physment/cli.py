@@ -99,7 +99,7 @@ def _run(args: argparse.Namespace) -> int:
             from physment.ray_run import run_on_ray
 
             rows, failed = run_on_ray(cfg, plan)
-    except RunError as exc:
+    except (RunError, RuntimeError) as exc:  # RuntimeError: the Ray executor ran out of workers
         return _fail(str(exc))
     for line in cfg.skipped:
         print(f"skipped {line}", file=sys.stderr)

@@ -16,10 +16,11 @@ import tempfile
 from pathlib import Path
 
 from physment.lab import LabError
-from physment.runner import (RunConfig, episode_config, episode_row, make_agent, pending_scenes, record_episode,
+from physment.runner import (RunConfig, RunError, episode_config, episode_row, make_agent, pending_scenes, record_episode,
                              write_invocation)
 from physment.scene import Scene, problem_line
-from reacthuman.evaluation.ray_pool import PoolPlan, QuietSink, executor_info, extract_folder, node_info, pack_folders, run_tasks
+from reacthuman.evaluation.ray_pool import (PoolPlan, QuietSink, executor_info, extract_folder, check_model, node_info,
+                                            pack_folders, run_tasks)
 
 LOG = logging.getLogger(__name__)
 
@@ -100,6 +101,11 @@ class _Sink(QuietSink):
 
 def run_on_ray(cfg: RunConfig, plan: PoolPlan) -> tuple[list[dict], list[str]]:
     """Run the missing episodes of `cfg` on Ray: (the rows written by this call, one line per episode given up)."""
+    if cfg.agent != "oracle":
+        try:
+            check_model(cfg.agent)
+        except ValueError as exc:
+            raise RunError(f"agent {cfg.agent!r}: {exc}") from None
     todo, _ = pending_scenes(cfg)
     if not todo:
         return [], []

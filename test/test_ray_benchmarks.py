@@ -153,3 +153,11 @@ def test_a_bad_ray_address_is_one_line_for_both_benchmarks(tmp_path, capsys):
         status = main([*args, "--out", str(tmp_path / "run"), "--executor", "ray", "--ray-address", address])
         err = capsys.readouterr().err.strip()
         assert status == 2 and err.count("\n") == 0 and address in err, err
+
+
+def test_an_unknown_model_fails_on_the_driver_in_one_line(tmp_path, capsys):
+    for main, args in ((pm_cli.main, ("run", "--agent", "no-such-model", "--budget", "5")),
+                       (iw_cli.main, ("run", "--assistant", "llm:no-such-model"))):
+        status = main([*args, "--out", str(tmp_path / "run"), "--executor", "ray"])
+        err = capsys.readouterr().err.strip()
+        assert status == 2 and err.count("\n") == 0 and "no-such-model" in err, err

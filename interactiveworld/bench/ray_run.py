@@ -19,7 +19,8 @@ from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assist
 from interactiveworld.bench.runner import log_invocation, prepare_run, record_result, result_row
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.episode import run_episode
-from reacthuman.evaluation.ray_pool import PoolPlan, QuietSink, executor_info, extract_folder, node_info, pack_folders, run_tasks
+from reacthuman.evaluation.ray_pool import (PoolPlan, QuietSink, executor_info, extract_folder, check_model, node_info,
+                                            pack_folders, run_tasks)
 
 BAGS = "bags"  # as in RUN_DIR: the bag folder's name (the task id) names its MCAP file too
 
@@ -108,6 +109,9 @@ def run_tasks_on_ray(tasks_dir: Path, settings: RunSettings, run_dir: Path, plan
                      limit: int | None = None) -> tuple[list[dict], list[str]]:
     """The missing episodes of a run folder on Ray: (the rows written by this call, one line per task given up)."""
     s = settings
+    for name in (s.assistant, s.human):
+        if name.startswith("llm:"):
+            check_model(name[4:])
     packs, done = prepare_run(tasks_dir, s.assistant, s.human, run_dir, s.memory, only, limit, s.body)
     todo = [p for p in packs if p.task_id not in done]
     log_invocation(run_dir, executor_info("ray", plan.workers, plan.address), len(todo))

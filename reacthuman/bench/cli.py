@@ -2,7 +2,7 @@
 
 Measures every stage against its own limit, each figure a median of repeats, ratios measured in the same
 run; prints a table and writes JSON with the top-level sections physics, render, transport, episode,
-scenes, scoring, memory, tracking (plus machine and run). No figure is a pass/fail test: a section that cannot run is
+scenes, scoring, memory, tracking (plus machine and run), and ray when named in --sections. No figure is a pass/fail test: a section that cannot run is
 reported with its error and the command exits 1."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Callable
 from reacthuman.bench.common import load_average, machine
 
 SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
+OPT_IN_SECTIONS = ("ray",)  # run only when named in --sections: minutes of graphs, three evals on a local Ray
 NEEDS_SCENE = ("physics", "render", "episode")
 
 log = logging.getLogger("reacthuman.bench")
@@ -44,6 +45,8 @@ class BenchConfig:
     scoring_decisions: int = 3000
     scoring_repeats: int = 3
     tracking_quick: bool = False  # the tracking grid's 3-plan version
+    ray_scenes: int = 4  # scenes of each of the ray section's three evals (local, 1 and 2 Ray workers)
+    ray_engine: str = "genesis"
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -54,17 +57,17 @@ class BenchConfig:
     def quick(cls) -> "BenchConfig":
         return cls(physics_steps=60, physics_repeats=3, render_repeats=2, transport_windows=5, transport_warmup=1,
                    transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=2, scenes_repeats=1,
-                   scoring_decisions=300, scoring_repeats=2, tracking_quick=True)
+                   scoring_decisions=300, scoring_repeats=2, tracking_quick=True, ray_scenes=2)
 
 
 def _parse_sections(text: str | None) -> tuple[str, ...]:
     if not text:
         return SECTIONS
     names = tuple(s.strip() for s in text.split(",") if s.strip())
-    unknown = [n for n in names if n not in SECTIONS]
+    unknown = [n for n in names if n not in SECTIONS + OPT_IN_SECTIONS]
     if unknown or not names:
         raise ValueError(f"--sections: unknown section(s) {', '.join(unknown) or '(none given)'} "
-                         f"(choose from {', '.join(SECTIONS)})")
+                         f"(choose from {', '.join(SECTIONS + OPT_IN_SECTIONS)})")
     return names
 
 
@@ -127,11 +130,21 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
     from reacthuman.bench.memory import memory_section
 
     section("memory", lambda: memory_section(state.get("nodes_mib")))
+    if "ray" in sections:
+        section("ray", lambda: _ray(cfg, work, domain_base + 20))
     for name in SECTIONS:
         report.setdefault(name, {"skipped": "not in --sections"})
     report["run"].update({"ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "section_wall_s": durations,
                           "load_average_end": load_average()})
     return report
+
+
+def _ray(cfg: BenchConfig, work: Path, domain_base: int) -> dict:
+    from reacthuman.bench.ray_workers import ray_section
+    from reacthuman.bench.scene_set import generate_scenes
+
+    generate_scenes(work / "ray-scenes", cfg.ray_scenes)
+    return ray_section(work / "ray-scenes", work, cfg.ray_engine, domain_base)
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
@@ -152,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="a tiny version of every section (a few minutes)")
     p.add_argument("--json", type=Path, default=None, help="write the JSON report here")
     p.add_argument("--markdown", type=Path, default=None, help="also write the table as Markdown here")
-    p.add_argument("--sections", default=None, help=f"comma-separated subset of: {', '.join(SECTIONS)}")
+    p.add_argument("--sections", default=None, help=f"comma-separated subset of: {', '.join(SECTIONS)} (default: all "
+                   f"of them); also {', '.join(OPT_IN_SECTIONS)}, run only when named")
     p.add_argument("--domain-base", type=int, default=None, help="ROS domains used: base .. base+2 (default from pid)")
     p.add_argument("--work-dir", type=Path, default=None, help="scratch folder (default: a temporary one)")
     args = p.parse_args(argv)
@@ -189,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown is not None:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(render_markdown(report) + "\n")
-    failed = [n for n in SECTIONS if "error" in report.get(n, {})]
+    failed = [n for n in SECTIONS + OPT_IN_SECTIONS if "error" in report.get(n, {})]
     if failed:
         print(f"reacthuman bench: section(s) failed: {', '.join(failed)}", file=sys.stderr)
         return 1

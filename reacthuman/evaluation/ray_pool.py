@@ -265,7 +265,8 @@ def _loop(pool: _Pool) -> None:
         starting = {w.ready_ref: w for w in pool.workers if w.node_id is None}
         refs = list(pool.inflight) + list(starting)
         if not refs:
-            raise RuntimeError("no Ray workers left to run the remaining tasks")
+            raise RuntimeError("no Ray workers left to run the remaining tasks (see the lines above for why); "
+                               "run the same command again to resume")
         done, _ = ray.wait(refs, num_returns=1, timeout=None if pool.inflight else WORKER_START_TIMEOUT_S)
         if not done:
             for t in pool.pending:
@@ -285,11 +286,25 @@ def _on_started(pool: _Pool, w: _Worker) -> None:
         info = ray.get(w.ready_ref)
     except ray.exceptions.RayError as exc:
         pool.workers.remove(w)
-        pool.sink.note(f"a Ray worker failed to start: {type(exc).__name__}")
+        pool.sink.note(f"a Ray worker failed to start: {type(exc).__name__}: {_last_line(exc)}")
         _replace(pool)
         return
     w.node_id = info["node_id"]
     pool.sink.started(info)
+
+
+def _last_line(exc: BaseException) -> str:
+    """The last line of Ray's message: for an actor whose constructor raised, the constructor's error."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def check_model(name: str) -> None:
+    """Raise ValueError, naming it, for a model no worker could start: checked on the driver, which reads no
+    API key (each worker reads its own)."""
+    from reacthuman.llm.presets import resolve_preset
+
+    resolve_preset(name)
 
 
 def _replace(pool: _Pool) -> None:
