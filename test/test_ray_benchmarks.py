@@ -161,3 +161,18 @@ def test_an_unknown_model_fails_on_the_driver_in_one_line(tmp_path, capsys):
         status = main([*args, "--out", str(tmp_path / "run"), "--executor", "ray"])
         err = capsys.readouterr().err.strip()
         assert status == 2 and err.count("\n") == 0 and "no-such-model" in err, err
+
+
+def test_what_travels_to_the_workers_carries_no_secret(monkeypatch, tmp_path):
+    import pickle
+
+    from interactiveworld.bench.ray_run import PackTask, RunSettings
+    from physment.runner import RunConfig
+    from reacthuman.evaluation.ray_pool import PoolPlan
+
+    secret = "sk-test-" + "y" * 24
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    payloads = (RunConfig(scenes=tmp_path, agent="gpt-5.5", budget=5, out=tmp_path / "run"),
+                RunSettings("llm:gpt-5.5", "llm:gpt-5.5"), PackTask("guidance-kettle-0", '{"task_id": "x"}'), PoolPlan(2))
+    for payload in payloads:
+        assert secret.encode() not in pickle.dumps(payload)

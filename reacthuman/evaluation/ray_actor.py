@@ -116,7 +116,8 @@ def log_name(model: str) -> str:
 
 
 class EpisodeActor:
-    """A Ray worker: one graph, kept across episodes of the same model, restarted after a failure."""
+    """A Ray worker: one graph, kept across episodes of the same model, restarted after a failure and when the
+    local executor's restart policy says so."""
 
     def __init__(self, settings: ActorSettings) -> None:
         self.settings = settings
