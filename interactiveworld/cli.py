@@ -98,7 +98,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"ran {len(rows)} episodes -> {args.out / 'results.jsonl'}")
         return 0
     from interactiveworld.bench.ray_run import RunSettings, run_tasks_on_ray
-    from reacthuman.evaluation.ray_pool import PoolPlan, check_address
+    from reacthuman.evaluation.ray_cluster import check_address
+    from reacthuman.evaluation.ray_pool import PoolPlan
 
     if args.ray_address:
         check_address(args.ray_address)

@@ -73,7 +73,8 @@ def _ray_plan(args: argparse.Namespace):
     """The Ray plan of `--executor ray` (None for a local run); ValueError names a bad option."""
     if args.executor != "ray":
         return None
-    from reacthuman.evaluation.ray_pool import PoolPlan, check_address
+    from reacthuman.evaluation.ray_cluster import check_address
+    from reacthuman.evaluation.ray_pool import PoolPlan
 
     if args.ray_address:
         check_address(args.ray_address)

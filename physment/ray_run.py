@@ -19,8 +19,8 @@ from physment.lab import LabError
 from physment.runner import (RunConfig, RunError, episode_config, episode_row, make_agent, pending_scenes, record_episode,
                              write_invocation)
 from physment.scene import Scene, problem_line
-from reacthuman.evaluation.ray_pool import (PoolPlan, QuietSink, executor_info, extract_folder, check_model, node_info,
-                                            pack_folders, run_tasks)
+from reacthuman.evaluation.ray_cluster import check_model, executor_info, node_info
+from reacthuman.evaluation.ray_pool import PoolPlan, QuietSink, extract_folder, pack_folders, run_tasks
 
 LOG = logging.getLogger(__name__)
 

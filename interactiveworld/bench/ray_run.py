@@ -19,8 +19,8 @@ from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assist
 from interactiveworld.bench.runner import log_invocation, prepare_run, record_result, result_row
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.episode import run_episode
-from reacthuman.evaluation.ray_pool import (PoolPlan, QuietSink, executor_info, extract_folder, check_model, node_info,
-                                            pack_folders, run_tasks)
+from reacthuman.evaluation.ray_cluster import check_model, executor_info, node_info
+from reacthuman.evaluation.ray_pool import PoolPlan, QuietSink, extract_folder, pack_folders, run_tasks
 
 BAGS = "bags"  # as in RUN_DIR: the bag folder's name (the task id) names its MCAP file too
 

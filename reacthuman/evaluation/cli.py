@@ -18,7 +18,7 @@ from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.memory_log import RestartPolicy, append_sample, graph_rss_mib
 from reacthuman.evaluation.progress import Progress
-from reacthuman.evaluation.ray_pool import executor_info
+from reacthuman.evaluation.ray_cluster import executor_info
 from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger

@@ -19,8 +19,8 @@ from typing import Callable
 from reacthuman.evaluation.episode_files import EpisodeFolder, safe_name
 from reacthuman.evaluation.memory_log import append_sample
 from reacthuman.evaluation.ray_actor import ActorSettings, EpisodeActor, EpisodeTask, log_name
-from reacthuman.evaluation.ray_pool import (LOCAL_NUM_CPUS, LOCAL_OBJECT_STORE_BYTES, WORKER_START_TIMEOUT_S, PoolPlan,
-                                            check_address, connect, run_tasks)
+from reacthuman.evaluation.ray_cluster import LOCAL_NUM_CPUS, LOCAL_OBJECT_STORE_BYTES, check_address, connect
+from reacthuman.evaluation.ray_pool import WORKER_START_TIMEOUT_S, PoolPlan, run_tasks
 
 __all__ = ["LOCAL_NUM_CPUS", "LOCAL_OBJECT_STORE_BYTES", "WORKER_START_TIMEOUT_S", "RayPlan", "check_address",
            "connect", "run_pairs", "unpack_episode"]

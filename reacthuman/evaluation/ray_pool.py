@@ -1,11 +1,12 @@
 """The suite's one Ray executor: a pool of long-lived Ray workers (actors) running tasks whose inputs travel
 with them, answering through Ray, while the driver alone writes. ReactHuman's eval (ray_executor),
 PhysMent's and InteractiveWorld's runs (their ray_run modules) supply the actor class and a Sink; this
-module does the scheduling and the faults.
+module does the scheduling and the faults (reacthuman.evaluation.ray_cluster joins or starts the cluster).
 
 A task is a frozen dataclass with an `attempt` field (counting from 1 across workers) and a `key` (what the
-ledger holds once, whatever the cluster did) and may have a `label` for messages and an `affinity` (a worker keeps taking tasks of the
-affinity it already has, so a ReactHuman graph is kept across episodes of one model). The pool keeps the
+ledger holds once, whatever the cluster did); it may have a `label` for messages and an `affinity` (a
+worker keeps taking tasks of the affinity it already has, so a ReactHuman graph is kept across episodes
+of one model). The pool keeps the
 task light while it waits and asks Sink.prepare for its inputs only as it leaves.
 
 An actor class has where() -> {"node_id", ...} (its readiness; the rest goes to Sink.started),
@@ -17,19 +18,16 @@ times."""
 from __future__ import annotations
 
 import io
-import os
 import shutil
-import socket
 import sys
 import tarfile
 from collections import deque
 from dataclasses import dataclass, field, replace
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
-LOCAL_NUM_CPUS = 2
-LOCAL_OBJECT_STORE_BYTES = 256 * 1024 * 1024
+from reacthuman.evaluation.ray_cluster import connect
+
 WORKER_START_TIMEOUT_S = 600.0  # how long the driver waits for any worker when none is alive
 
 
@@ -99,54 +97,6 @@ class QuietSink:
 
     def note(self, line: str) -> None:
         print(f"{self.prefix}: {line}", file=sys.stderr)
-
-
-def executor_info(executor: str, workers: int, address: str | None = None) -> dict:
-    """What a run's manifest records of how it ran: the executor, the number of workers, Ray's version."""
-    info: dict = {"name": executor, "workers": workers}
-    if executor == "ray":
-        try:
-            info["ray_version"] = version("ray")
-        except PackageNotFoundError:
-            info["ray_version"] = None
-        info["ray_address"] = address or "local"
-    return info
-
-
-def check_address(address: str, timeout_s: float = 10.0) -> None:
-    """Fail in seconds, with one line, where Ray itself would retry an unreachable head for minutes."""
-    host, sep, port = address.removeprefix("ray://").rpartition(":")
-    if address == "auto":
-        return
-    if not sep or not host or not port.isdigit():
-        raise ValueError(f"--ray-address must be HOST:PORT (the head's `ray start --head --port`), got {address!r}")
-    try:
-        socket.create_connection((host, int(port)), timeout=timeout_s).close()
-    except OSError as exc:
-        raise ValueError(f"no Ray cluster answers at {address} ({exc.strerror or exc}); "
-                         "start one with `ray start --head --port PORT`") from None
-
-
-def connect(address: str | None) -> bool:
-    """Join the cluster at `address`, or start a small local Ray instance (no dashboard) on this machine.
-    True when this call started or joined Ray (the caller then shuts it down), False when already connected."""
-    import ray
-
-    if ray.is_initialized():
-        return False
-    if address:
-        ray.init(address=address, log_to_driver=False, configure_logging=False)
-    else:
-        ray.init(num_cpus=LOCAL_NUM_CPUS, include_dashboard=False, object_store_memory=LOCAL_OBJECT_STORE_BYTES,
-                 log_to_driver=False, configure_logging=False)
-    return True
-
-
-def node_info() -> dict:
-    """Which node and process the calling worker runs in (an actor's where() starts from it)."""
-    import ray
-
-    return {"node_id": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(), "pid": os.getpid()}
 
 
 def pack_folders(root: Path, names: tuple[str, ...]) -> bytes:
@@ -297,14 +247,6 @@ def _last_line(exc: BaseException) -> str:
     """The last line of Ray's message: for an actor whose constructor raised, the constructor's error."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     return lines[-1][:300] if lines else ""
-
-
-def check_model(name: str) -> None:
-    """Raise ValueError, naming it, for a model no worker could start: checked on the driver, which reads no
-    API key (each worker reads its own)."""
-    from reacthuman.llm.presets import resolve_preset
-
-    resolve_preset(name)
 
 
 def _replace(pool: _Pool) -> None:
