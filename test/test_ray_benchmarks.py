@@ -14,6 +14,8 @@ import pytest
 import ray
 from ray.cluster_utils import Cluster
 
+from reacthuman.evaluation.ray_cluster import WORKER_NICENESS_ENV
+
 import physment.ray_run
 from interactiveworld import cli as iw_cli
 from physment import cli as pm_cli
@@ -26,6 +28,12 @@ IW_ARGS = ("run", "--assistant", "oracle", "--bags", "--render", "no")
 
 @pytest.fixture(scope="module")
 def cluster():
+    with pytest.MonkeyPatch.context() as env:  # workers (and their graphs) at the priority of a local run
+        env.setenv(WORKER_NICENESS_ENV, "0")
+        yield from _cluster()
+
+
+def _cluster():
     c = Cluster(initialize_head=True, connect=True,
                 head_node_args={"num_cpus": 0, "object_store_memory": NODE_BYTES, "include_dashboard": False})
     for _ in range(2):  # workers run only here: whichever gets the first episode can be removed

@@ -17,6 +17,8 @@ import pytest
 import ray
 from ray.cluster_utils import Cluster
 
+from reacthuman.evaluation.ray_cluster import WORKER_NICENESS_ENV
+
 from reacthuman.evaluation import cli as eval_cli
 from reacthuman.evaluation import ray_executor
 from reacthuman.evaluation.episode_files import BAG_DROPPED
@@ -30,6 +32,12 @@ NODE_BYTES = 96 * 1024 * 1024
 
 @pytest.fixture(scope="module")
 def cluster():
+    with pytest.MonkeyPatch.context() as env:  # workers (and their graphs) at the priority of a local run
+        env.setenv(WORKER_NICENESS_ENV, "0")
+        yield from _cluster()
+
+
+def _cluster():
     c = Cluster(initialize_head=True, connect=True,
                 head_node_args={"num_cpus": 1, "object_store_memory": NODE_BYTES, "include_dashboard": False})
     second = c.add_node(num_cpus=1, object_store_memory=NODE_BYTES)

@@ -9,6 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 LOCAL_NUM_CPUS = 2
 LOCAL_OBJECT_STORE_BYTES = 256 * 1024 * 1024
+WORKER_NICENESS_ENV = "RAY_worker_niceness"  # read by a raylet as it starts (`ray start`, ray.init, Cluster)
 
 
 def executor_info(executor: str, workers: int, address: str | None = None) -> dict:
@@ -47,6 +48,9 @@ def connect(address: str | None) -> bool:
     if address:
         ray.init(address=address, log_to_driver=False, configure_logging=False)
     else:
+        # Ray starts workers at niceness 15, and the graphs they launch inherit it: on a machine shared with
+        # other work they would starve where the local executor's graphs (niceness 0) do not
+        os.environ.setdefault(WORKER_NICENESS_ENV, "0")
         ray.init(num_cpus=LOCAL_NUM_CPUS, include_dashboard=False, object_store_memory=LOCAL_OBJECT_STORE_BYTES,
                  log_to_driver=False, configure_logging=False)
     return True
