@@ -1,26 +1,22 @@
 """Ray: episodes per minute of `reacthuman eval` with the local executor, and with `--executor ray` on 1 and
 2 Ray workers (a local Ray instance on this machine), the same (oracle, scene) pairs each time, end to end
 (graph start-up, Ray start-up and the driver writing every episode folder included), each in a child
-process as a user runs it. Beside the end-to-end rate (which a few episodes leave dominated by start-up),
-the steady rate: from the run's own memory samples (one per episode, stamped, per graph), the median
-time between two episodes on the same graph, times the number of workers. The verdicts, on the steady
-rate (a study's thousands of episodes amortise start-up): what Ray costs one worker against the local
-executor, and how far a second worker scales. Memory-triggered graph restarts are off in all three (--restart-above-pct 0):
+process as a user runs it. The verdicts: what Ray costs one worker against the local executor, and how
+far a second worker scales. A "steady" rate (median gap between episodes of one graph) was tried and left
+out: with two workers it came out at half the time any single-graph episode takes, so it did not measure
+episodes; end to end is what a run of this size costs. Memory-triggered graph restarts are off in all three (--restart-above-pct 0):
 one costs a whole graph start and falls on whichever run a node's memory happens to cross the threshold in,
 which would measure the restart policy, not the executor."""
 
 from __future__ import annotations
 
 import json
-import statistics
 import subprocess
-from collections import defaultdict
 import sys
 import time
 from pathlib import Path
 
 from reacthuman.bench.common import Goal
-from reacthuman.evaluation.memory_log import read_samples
 
 RAY_TAX_GOAL = Goal(0.8, "x local", True, "one Ray worker keeps at least 80% of the local executor's episodes/min")
 SCALING_GOAL = Goal(1.5, "x 1 worker", True, "a second Ray worker (a core of its own) adds at least half a worker")
@@ -39,23 +35,8 @@ def _eval(scenes_dir: Path, out: Path, extra: tuple[str, ...], engine: str, doma
         raise RuntimeError(f"{' '.join(cmd[3:])} failed ({done.returncode}): {done.stderr.strip()[-1500:]}")
     episodes = sum(1 for line in (out / "ledger.jsonl").read_text().splitlines() if line.strip())
     manifest = json.loads((out / "manifest.json").read_text())
-    workers = manifest["executor"]["workers"]
-    steady_s = steady_s_per_episode(read_samples(out))
     return {"wall_s": round(wall_s, 1), "episodes": episodes, "episodes_per_min": round(episodes / wall_s * 60.0, 2),
-            "steady_s_per_episode": round(steady_s, 2), "steady_episodes_per_min": round(60.0 * workers / steady_s, 2),
             "executor": manifest.get("executor")}
-
-
-def steady_s_per_episode(samples: list[dict]) -> float:
-    """The median wall time between consecutive episodes of one graph (its ROS domain), so neither a graph's
-    start nor its first episode counts."""
-    times: dict[int, list[float]] = defaultdict(list)
-    for s in samples:
-        times[s["domain"]].append(s["time"])
-    gaps = [b - a for t in times.values() for a, b in zip(sorted(t), sorted(t)[1:])]
-    if not gaps:
-        raise RuntimeError("no graph ran two episodes: the steady rate needs at least 2 scenes per worker")
-    return statistics.median(gaps)
 
 
 def ray_section(scenes_dir: Path, work: Path, engine: str, domain_base: int, timeout_s: float = 3600.0) -> dict:
@@ -63,7 +44,7 @@ def ray_section(scenes_dir: Path, work: Path, engine: str, domain_base: int, tim
     runs = {}
     for i, (label, extra) in enumerate(RUNS):
         runs[label] = _eval(scenes_dir, work / f"ray-bench-{label}", extra, engine, domain_base + 10 * i, timeout_s)
-    rate = {label: r["steady_episodes_per_min"] for label, r in runs.items()}
+    rate = {label: r["episodes_per_min"] for label, r in runs.items()}
     tax, scaling = rate["ray_1_worker"] / rate["local"], rate["ray_2_workers"] / rate["ray_1_worker"]
     return {"engine": engine, "model": MODEL, "scenes": runs["local"]["episodes"], "runs": runs,
             "ray_1_vs_local": round(tax, 3), "ray_2_vs_ray_1": round(scaling, 3),

@@ -146,10 +146,9 @@ def _ray(s: dict) -> list[Row]:
     runs = s["runs"]
 
     def rates(label: str) -> str:
-        r = runs[label]
-        return f"{r['steady_episodes_per_min']:.2f} ({r['episodes_per_min']:.2f} end to end)"
+        return f"{runs[label]['episodes_per_min']:.2f} ({runs[label]['wall_s']:.0f} s)"
 
-    local, one = runs["local"]["steady_episodes_per_min"], runs["ray_1_worker"]["steady_episodes_per_min"]
+    local, one = runs["local"]["episodes_per_min"], runs["ray_1_worker"]["episodes_per_min"]
     out = [Row("ray", f"episodes/min, local executor ({s['scenes']} x {s['model']}, {s['engine']})", rates("local"))]
     g, v = _goal(s["goal"])
     out.append(Row("ray", "episodes/min, Ray 1 worker", rates("ray_1_worker"), f"local {local:.2f}",
