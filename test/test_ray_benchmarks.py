@@ -12,36 +12,21 @@ from pathlib import Path
 import pytest
 
 import ray
-from ray.cluster_utils import Cluster
-
-from reacthuman.evaluation.ray_cluster import WORKER_NICENESS_ENV
 
 import physment.ray_run
 from interactiveworld import cli as iw_cli
 from physment import cli as pm_cli
+from ray_helpers import NODE_BYTES, local_cluster
 
 TIMING_FIELDS = ("wall_s", "latency_s")
-NODE_BYTES = 96 * 1024 * 1024
 PM_ARGS = ("run", "--agent", "oracle", "--budget", "5")
 IW_ARGS = ("run", "--assistant", "oracle", "--bags", "--render", "no")
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    with pytest.MonkeyPatch.context() as env:  # workers (and their graphs) at the priority of a local run
-        env.setenv(WORKER_NICENESS_ENV, "0")
-        yield from _cluster()
-
-
-def _cluster():
-    c = Cluster(initialize_head=True, connect=True,
-                head_node_args={"num_cpus": 0, "object_store_memory": NODE_BYTES, "include_dashboard": False})
-    for _ in range(2):  # workers run only here: whichever gets the first episode can be removed
-        c.add_node(num_cpus=1, object_store_memory=NODE_BYTES)
-    c.wait_for_nodes()
-    yield c
-    ray.shutdown()
-    c.shutdown()
+    with local_cluster(head_cpus=0, worker_nodes=2) as (c, _):  # workers only on the two removable nodes
+        yield c
 
 
 def _rows(run: Path) -> dict[str, dict]:

@@ -15,36 +15,22 @@ from pathlib import Path
 import pytest
 
 import ray
-from ray.cluster_utils import Cluster
-
-from reacthuman.evaluation.ray_cluster import WORKER_NICENESS_ENV
 
 from reacthuman.evaluation import cli as eval_cli
 from reacthuman.evaluation import ray_executor
 from reacthuman.evaluation.episode_files import BAG_DROPPED
 from reacthuman.scenes import cli as scenes_cli
+from ray_helpers import local_cluster
 
 MODELS = "oracle"
 GENERATE = ("generate", "--count", "2", "--families", "object_drop", "--seed", "11")
 TIMING_FIELDS = ("latency_s", "tokens")
-NODE_BYTES = 96 * 1024 * 1024
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    with pytest.MonkeyPatch.context() as env:  # workers (and their graphs) at the priority of a local run
-        env.setenv(WORKER_NICENESS_ENV, "0")
-        yield from _cluster()
-
-
-def _cluster():
-    c = Cluster(initialize_head=True, connect=True,
-                head_node_args={"num_cpus": 1, "object_store_memory": NODE_BYTES, "include_dashboard": False})
-    second = c.add_node(num_cpus=1, object_store_memory=NODE_BYTES)
-    c.wait_for_nodes()
-    yield c, second
-    ray.shutdown()
-    c.shutdown()
+    with local_cluster(head_cpus=1, worker_nodes=1) as (c, [second]):
+        yield c, second
 
 
 @pytest.fixture(scope="module")
