@@ -181,6 +181,45 @@ def test_meshes_change_no_genesis_track_or_label(knife_scene, sim) -> None:
     assert sim.run(bare).digest == spec.ground_truth.track_sha256
 
 
+def test_furnished_room_changes_no_genesis_track_when_rendered(knife_scene, sim) -> None:
+    spec, _ = knife_scene
+    assert len(spec.furnishings) >= 2, spec.furnishings
+    rendered = sim.run(spec, cameras=True, resolution=(64, 36))  # the furniture is in the rendered scene
+    assert rendered.digest == spec.ground_truth.track_sha256
+
+
+def test_every_room_type_is_furnished_clear_of_the_event_and_the_observer() -> None:
+    import mujoco
+
+    from reacthuman.scenes.rooms import FURNISH_CLEARANCE_M, OBSERVER_CLEAR_M, ROOM_TYPES, furnishing_boxes
+
+    for i, room in enumerate(ROOM_TYPES):
+        spec = sample_spec("object_drop", 20 + i, room=room)
+        assert spec.furnishings and spec == sample_spec("object_drop", 20 + i, room=room)  # a function of the seed
+        assert SceneSpec.from_json(spec.to_json()).furnishings == spec.furnishings
+        o = spec.observer
+        for box in furnishing_boxes(spec.furnishings):
+            gap_x = max(box[0] - o.x_m, o.x_m - box[1], 0.0)
+            gap_y = max(box[2] - o.y_m, o.y_m - box[3], 0.0)
+            assert max(gap_x, gap_y) >= OBSERVER_CLEAR_M, (room, box)
+            for b in spec.bodies:
+                if b.name.startswith("wall_"):
+                    continue
+                inside = box[0] - FURNISH_CLEARANCE_M < b.pos[0] < box[1] + FURNISH_CLEARANCE_M and \
+                    box[2] - FURNISH_CLEARANCE_M < b.pos[1] < box[3] + FURNISH_CLEARANCE_M
+                assert not inside, (room, b.name, box)
+    # Drawn only: MuJoCo steps the furnished and the bare scene to the same bits.
+    spec = sample_spec("object_drop", 20, room="kitchen")
+    runs = []
+    for s in (spec, dataclasses.replace(spec, furnishings=())):
+        model = mujoco.MjModel.from_xml_string(scene_mjcf(s))
+        data = mujoco.MjData(model)
+        for _ in range(120):
+            mujoco.mj_step(model, data)
+        runs.append((data.qpos.copy(), model.nbody))
+    assert runs[0][0].tobytes() == runs[1][0].tobytes() and runs[0][1] > runs[1][1]
+
+
 def test_knife_covers_enough_pixels_in_two_brain_views_at_the_freeze(knife_scene) -> None:
     spec, track = knife_scene
     counts = hazard_pixels(spec, track, VisibilityConfig())

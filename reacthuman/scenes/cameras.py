@@ -179,15 +179,19 @@ class RoomBounds:
     back_wall_x_m: float = -math.inf
     side_wall_y_m: float = math.inf  # signed: the side wall is at this y; the other side is open
     ceiling_z_m: float = math.inf
+    furniture: tuple[tuple[float, ...], ...] = ()  # (x0, x1, y0, y1, z0, z1) boxes a camera must stay out of
 
     @staticmethod
-    def of(params: dict) -> "RoomBounds":
+    def of(params: dict, furniture: tuple[tuple[float, ...], ...] = ()) -> "RoomBounds":
         return RoomBounds(float(params.get("back_wall_x_m", -math.inf)), float(params.get("side_wall_y_m", math.inf)),
-                          float(params.get("room_height_m", math.inf)))
+                          float(params.get("room_height_m", math.inf)), furniture)
 
     def inside(self, p: Vec3, clearance_m: float) -> bool:
         side_ok = abs(p[1]) < abs(self.side_wall_y_m) - clearance_m or p[1] * self.side_wall_y_m < 0.0
-        return p[0] > self.back_wall_x_m + clearance_m and side_ok and p[2] < self.ceiling_z_m - clearance_m
+        in_furniture = any(b[0] - clearance_m < p[0] < b[1] + clearance_m and b[2] - clearance_m < p[1] < b[3] + clearance_m
+                           and p[2] < b[5] + clearance_m for b in self.furniture)
+        return p[0] > self.back_wall_x_m + clearance_m and side_ok and p[2] < self.ceiling_z_m - clearance_m \
+            and not in_furniture
 
 
 def _distance_to_hold(f: Vec3, lookat: Vec3, points: tuple[Vec3, ...], radius_m: float, fov_deg: float,

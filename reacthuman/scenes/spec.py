@@ -251,6 +251,8 @@ class SceneSpec:
     cameras: tuple[CameraSpec, ...]
     bodies: tuple[BodySpec, ...]
     lights: tuple[LightSpec, ...] = ()
+    # Room furniture drawn in the world frame (rooms.furnish): visual only, no contacts and no mass.
+    furnishings: tuple[VisualMeshSpec, ...] = ()
     params: dict[str, Any] = field(default_factory=dict)  # family parameters, for reading (not re-read)
     t0_s: float = 0.0
     observation_window_s: float = DEFAULT_OBSERVATION_WINDOW_S
@@ -389,6 +391,7 @@ def _spec_from_dict(data: Any) -> SceneSpec:
         "cameras": lambda v: tuple(_build(CameraSpec, c, "camera") for c in _items(v, "cameras")),
         "bodies": lambda v: tuple(_body(b) for b in _items(v, "bodies")),
         "lights": lambda v: tuple(_build(LightSpec, x, "light") for x in _items(v, "lights")),
+        "furnishings": lambda v: tuple(_build(VisualMeshSpec, x, "furnishing") for x in _items(v, "furnishings")),
         "ground_truth": lambda v: _build(GroundTruth, v, "ground_truth"),
     }
     if not isinstance(data.get("params", {}), dict):

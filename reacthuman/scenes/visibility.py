@@ -214,9 +214,11 @@ def with_hazard_closeup(rng, spec: SceneSpec, cams: tuple[CameraSpec, ...], poin
     """cams with the close-up framing the hazard object over its observed course (cameras.closeup_on_hazard);
     cams unchanged when no such placement fits in the room."""
     from reacthuman.scenes.cameras import RoomBounds, closeup_on_hazard
+    from reacthuman.scenes.rooms import furnishing_boxes
 
     old = next(c for c in cams if c.name == "closeup")
-    new = closeup_on_hazard(rng, tuple(points), radius_m, old.width, old.height, RoomBounds.of(spec.params), spec.observer)
+    room = RoomBounds.of(spec.params, furnishing_boxes(spec.furnishings))
+    new = closeup_on_hazard(rng, tuple(points), radius_m, old.width, old.height, room, spec.observer)
     return cams if new is None else tuple(new if c.name == "closeup" else c for c in cams)
 
 
