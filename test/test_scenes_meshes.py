@@ -188,6 +188,25 @@ def test_furnished_room_changes_no_genesis_track_when_rendered(knife_scene, sim)
     assert rendered.digest == spec.ground_truth.track_sha256
 
 
+def test_catalogue_models_are_read_with_trimesh_own_loader_after_genesis_is_imported(sim) -> None:
+    """Importing Genesis swaps trimesh's OBJ loader for one that rejects this bedside table's faces; the cached
+    parts must not depend on which process wrote them first."""
+    import trimesh.exchange.load
+
+    from reacthuman.scenes.furniture import get_model
+    from reacthuman.scenes.meshes import _extract, _parts_of
+    from reacthuman.scenes.spec import VisualMeshSpec
+
+    m = get_model("BlendSwap-CC-BY#bedsideTable")
+    v = VisualMeshSpec(package=m.package, archive=m.archive, member=m.member, catalog_id=m.catalog_id, name=m.name,
+                       licence=m.licence, creator=m.creator, size_m=(0.5, 0.414, 0.48))
+    patched = trimesh.exchange.load.mesh_loaders["obj"]
+    assert "genesis" in patched.__module__, patched.__module__  # the situation this guards against
+    parts = _parts_of(_extract(v))
+    assert parts and sum(len(g.faces) for _, g in parts) > 100
+    assert trimesh.exchange.load.mesh_loaders["obj"] is patched  # Genesis gets its own loader back
+
+
 def test_every_room_type_is_furnished_clear_of_the_event_and_the_observer() -> None:
     import mujoco
 
@@ -210,6 +229,10 @@ def test_every_room_type_is_furnished_clear_of_the_event_and_the_observer() -> N
                 assert not inside, (room, b.name, box)
     # Drawn only: MuJoCo steps the furnished and the bare scene to the same bits.
     spec = sample_spec("object_drop", 20, room="kitchen")
+    from reacthuman.scenes.attribution import used_models
+
+    credited = {v.member for v, _ in used_models([spec])}
+    assert {v.member for v in spec.furnishings} <= credited  # CC-BY: furniture is credited like objects
     runs = []
     for s in (spec, dataclasses.replace(spec, furnishings=())):
         model = mujoco.MjModel.from_xml_string(scene_mjcf(s))

@@ -26,7 +26,7 @@ import numpy as np
 from reacthuman.scenes.furniture import FURNITURE_DIR, PACKAGE, FurnitureError, pypi_model_path
 from reacthuman.scenes.spec import VisualMeshSpec
 
-PIPELINE_VERSION = 1  # bump when the processing below changes, so stale cached files are not reused
+PIPELINE_VERSION = 2  # bump when the processing below changes, so stale cached files are not reused
 MAX_FACES_PER_PART = 3000  # untextured parts above this are decimated (rendering is the costliest stage)
 
 
@@ -117,10 +117,32 @@ def _write_obj(path: Path, v: np.ndarray, f: np.ndarray, uv: np.ndarray | None) 
     path.write_text("\n".join(lines) + "\n")
 
 
+@lru_cache(maxsize=1)
+def _trimesh_obj_loader():
+    """trimesh's own OBJ loader. Importing Genesis replaces it process-wide with a variant that rejects some
+    catalogue files and may read others differently; the cached parts must not depend on whether Genesis
+    was imported first, so they are always read with trimesh's own, loaded afresh from its module file."""
+    import importlib.util
+
+    import trimesh.exchange.obj
+
+    spec = importlib.util.spec_from_file_location("trimesh.exchange.reacthuman_own_obj", trimesh.exchange.obj.__file__)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module.load_obj
+
+
 def _parts_of(obj: Path):
     import trimesh
+    import trimesh.exchange.load
 
-    scene = trimesh.load(str(obj), force="scene", process=False)
+    loaders = trimesh.exchange.load.mesh_loaders
+    current = loaders["obj"]
+    loaders["obj"] = _trimesh_obj_loader()
+    try:
+        scene = trimesh.load(str(obj), force="scene", process=False)
+    finally:
+        loaders["obj"] = current
     return [(name, scene.geometry[name]) for name in sorted(scene.geometry)]
 
 

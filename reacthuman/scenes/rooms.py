@@ -76,10 +76,10 @@ _C0, _BY, _KL, _SC = "BlendSwap-CC-0#", "BlendSwap-CC-BY#", "KatorLegaz#", "Scop
 ROOM_FURNITURE: dict[str, tuple[str, ...]] = {
     "kitchen": (_C0 + "refrigerator", _C0 + "lowerCabinet", _C0 + "sinkCabinet", _C0 + "highCabinet"),
     "living_room": (_C0 + "sofa2", _BY + "bookcase", _BY + "mediumIndoorPlant", _C0 + "televisionCabinet"),
-    "bedroom": (_C0 + "bed1", _BY + "bedsideTable", _C0 + "cupboard"),
+    "bedroom": (_C0 + "bed1", _C0 + "bedsideTable2", _C0 + "cupboard"),
     "office": (_BY + "biurko3", _KL + "filing-cabinet", _C0 + "armchair", _KL + "utility-shelving"),
     "dining_room": (_BY + "dresserWithDrawers", _BY + "kitchenChair", _BY + "kitchenChair", _C0 + "plant"),
-    "hallway": (_KL + "painted-bench", _SC + "clothes-rack", _C0 + "plant"),
+    "hallway": (_KL + "painted-bench", _C0 + "radiator3", _C0 + "plant"),
     "garage": (_KL + "utility-shelving", _KL + "utility-shelving", _SC + "step-ladder-metal"),
 }
 FURNISH_CLEARANCE_M = 0.15  # between a piece and any scene body (at t = 0) or another piece
