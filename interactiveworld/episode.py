@@ -60,7 +60,7 @@ def visible_names(world: World, catalog: Catalog, knowledge: HumanKnowledge) -> 
 class Episode:
     def __init__(self, pack: TaskPack, render: bool = False, body: str = "capsule") -> None:
         self.pack = pack
-        self.world = build_world(pack.scene, body)
+        self.world = build_world(pack.scene, body, meshes=render)  # meshes only matter to a camera
         self.world.blind = pack.blind
         self.catalog = Catalog(self.world)
         self.pending: list[Frame] = []

@@ -7,7 +7,7 @@ Topics (all reliable, depth 200):
                                   text "" means wait and "[done]" means done
   /interactiveworld/human/eye    sensor_msgs/msg/Image        first-person frames (rgb8)
   /interactiveworld/human/commands std_msgs/msg/String        JSON {turn, commands, speech, from_assistant, done}
-  /interactiveworld/world/report std_msgs/msg/String          JSON {turn, report, visible, last_results}
+  /interactiveworld/world/report std_msgs/msg/String          JSON {turn, report, visible, last_results, n_frames}
   /interactiveworld/world/state  std_msgs/msg/String          JSON final state {goals_final, goals_at_handoff, n_actions}
   /interactiveworld/judge        std_msgs/msg/String          JSON verdict {task_id, passed, completion, goals}
 """
@@ -42,6 +42,11 @@ def _json_msg(d: dict) -> String:
     return String(data=json.dumps(d, sort_keys=True))
 
 
+def _image_array(msg: Image) -> np.ndarray:
+    """An rgb8 Image message as uint8 [H, W, 3]."""
+    return np.frombuffer(bytes(msg.data), dtype=np.uint8).reshape(msg.height, msg.width, 3)
+
+
 class WorldNode(Node):
     """Owns the simulator: runs the opening, executes the human's commands, publishes frames and reports."""
 
@@ -54,12 +59,14 @@ class WorldNode(Node):
         self.state = self.create_publisher(String, STATE, QOS)
         self.create_subscription(String, COMMANDS, self._on_commands, QOS)
         self.n_actions, self.goals_at_handoff, self.finished = 0, [], False
+        self.n_frames = 0  # published since the last report
 
     def _stamp(self):
         t = self.ep.world.machine.clock_s
         return rclpy.time.Time(seconds=int(t), nanoseconds=int((t % 1) * 1e9)).to_msg()
 
     def _flush_frames(self) -> None:
+        self.n_frames += len(self.ep.pending)
         for f in self.ep.pending:
             msg = Image(height=f.image.shape[0], width=f.image.shape[1], encoding="rgb8", step=3 * f.image.shape[1],
                         data=f.image.tobytes())
@@ -76,7 +83,9 @@ class WorldNode(Node):
 
     def _publish_report(self, turn: int, report: str, last: tuple) -> None:
         vis = list(visible_names(self.ep.world, self.ep.catalog, self.ep.knowledge))
-        self.report.publish(_json_msg({"turn": turn, "report": report, "visible": vis, "last_results": list(last)}))
+        self.report.publish(_json_msg({"turn": turn, "report": report, "visible": vis, "last_results": list(last),
+                                       "n_frames": self.n_frames}))
+        self.n_frames = 0
 
     def _on_commands(self, msg: String) -> None:
         d = json.loads(msg.data)
@@ -103,7 +112,8 @@ class WorldNode(Node):
 
 
 class HumanNode(Node):
-    """Speaks the world's reports; turns the assistant's speech into commands for the world."""
+    """Speaks the world's reports; turns the assistant's speech into commands for the world. It sees through
+    its own eyes: the frames of the turn (as in process, none when blind) go with its view to the model."""
 
     def __init__(self, human, pack: TaskPack, catalog) -> None:
         super().__init__("interactiveworld_human")
@@ -113,11 +123,23 @@ class HumanNode(Node):
         self.commands = self.create_publisher(String, COMMANDS, QOS)
         self.create_subscription(String, REPORT, self._on_report, QOS)
         self.create_subscription(Speech, SPEECH, self._on_speech, QOS)
+        if not pack.blind:
+            self.create_subscription(Image, EYE, self._on_eye, QOS)
         self.turn, self.visible, self.last = 0, (), ()
+        self.frames: list[Frame] = []  # since its last decision: what the assistant saw this turn too
+        self.expected_frames = 0  # the world's count for this turn: topics are not ordered with each other
+        self.waiting: Speech | None = None  # the assistant spoke before all of this turn's frames came
+
+    def _on_eye(self, msg: Image) -> None:
+        self.frames.append(Frame(_image_array(msg), "view"))
+        if self.waiting is not None and len(self.frames) >= self.expected_frames:
+            speech, self.waiting = self.waiting, None
+            self._on_speech(speech)
 
     def _on_report(self, msg: String) -> None:
         d = json.loads(msg.data)
         self.turn, self.visible, self.last = d["turn"], tuple(d["visible"]), tuple(d["last_results"])
+        self.expected_frames = 0 if self.pack.blind else d["n_frames"]
         out = Speech(speaker="human", text=d["report"])
         out.header.stamp = self.get_clock().now().to_msg()
         self.speech.publish(out)
@@ -128,14 +150,20 @@ class HumanNode(Node):
         if msg.text == DONE_TEXT:
             self.commands.publish(_json_msg({"turn": self.turn, "commands": [], "done": True}))
             return
-        decision = self.human.decide(msg.text or None, HumanView(self.pack.blind, (), self.visible, self.last))
+        if len(self.frames) < self.expected_frames:  # decide once its eyes have caught up
+            self.waiting = msg
+            return
+        frames, self.frames = select_frames(self.frames), []
+        decision = self.human.decide(msg.text or None, HumanView(self.pack.blind, frames, self.visible, self.last))
         self.commands.publish(_json_msg({"turn": self.turn, "commands": decision.commands, "speech": decision.speech,
                                          "heard": msg.text or "",
                                          "from_assistant": decision.from_assistant, "done": bool(decision.error)}))
 
 
 class AssistantNode(Node):
-    """Sees only first-person frames and the human's speech; answers with speech, silence or done."""
+    """Sees only first-person frames and the human's speech; answers with speech, silence or done. It acts
+    on a turn once it has the human's words and all of the turn's frames (the world's report counts them),
+    so it sees what the in-process assistant sees."""
 
     def __init__(self, assistant, pack: TaskPack) -> None:
         super().__init__("interactiveworld_assistant")
@@ -144,17 +172,33 @@ class AssistantNode(Node):
         self.speech = self.create_publisher(Speech, SPEECH, QOS)
         self.create_subscription(Image, EYE, self._on_eye, QOS)
         self.create_subscription(Speech, SPEECH, self._on_speech, QOS)
+        self.create_subscription(String, REPORT, self._on_report, QOS)
         self.frames: list[Frame] = []
         self.turn = 0
+        self.frames_of_turn: dict[int, int] = {}
+        self.heard: str | None = None
 
     def _on_eye(self, msg: Image) -> None:
-        img = np.frombuffer(bytes(msg.data), dtype=np.uint8).reshape(msg.height, msg.width, 3)
-        self.frames.append(Frame(img, "view"))
+        self.frames.append(Frame(_image_array(msg), "view"))
+        self._act_when_ready()
+
+    def _on_report(self, msg: String) -> None:
+        d = json.loads(msg.data)
+        self.frames_of_turn[d["turn"]] = d["n_frames"]
+        self._act_when_ready()
 
     def _on_speech(self, msg: Speech) -> None:
         if msg.speaker != "human":
             return
-        reply = self.assistant.act(AssistantObservation(self.turn, select_frames(self.frames), msg.text))
+        self.heard = msg.text
+        self._act_when_ready()
+
+    def _act_when_ready(self) -> None:
+        expected = self.frames_of_turn.get(self.turn)
+        if self.heard is None or expected is None or len(self.frames) < expected:
+            return
+        heard, self.heard = self.heard, None
+        reply = self.assistant.act(AssistantObservation(self.turn, select_frames(self.frames), heard))
         self.frames, self.turn = [], self.turn + 1
         text = {"speak": reply.text, "wait": "", "done": DONE_TEXT}[reply.mode]
         out = Speech(speaker="assistant", text=text)

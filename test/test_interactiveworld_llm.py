@@ -35,7 +35,7 @@ def test_decode_json_tolerates_garbage():
 
 
 def test_local_model_drives_the_human_through_episodes(llm_human):
-    for tid in ("guidance-store-0", "prevention-store-1", "accessibility-burner-2"):
+    for tid in ("guidance-store-0", "prevention-store-1", "accessibility-burner-1"):
         pack = _pack(tid, 4)
         res = run_episode(pack, make_assistant("oracle", pack), llm_human)
         assert not res.voided, res.void_reason

@@ -12,6 +12,32 @@ from interactiveworld.cli import main
 from interactiveworld.episode import run_episode
 
 
+class EyesOracle:
+    """The oracle, keeping the frames it is given each turn."""
+
+    def __init__(self, pack) -> None:
+        self.inner, self.name, self.seen = make_assistant("oracle", pack), "oracle", []
+
+    def reset(self, brief) -> None:
+        self.inner.reset(brief)
+
+    def act(self, obs):
+        self.seen.append([f.image for f in obs.frames])
+        return self.inner.act(obs)
+
+
+class EyesHuman(ScriptedHuman):
+    """The scripted human, keeping the frames it is given at each decision."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[list] = []
+
+    def decide(self, text, view):
+        self.seen.append([f.image for f in view.frames])
+        return super().decide(text, view)
+
+
 def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
     from reacthuman.recording.bag import bag_info, deserialize, read_bag
 
@@ -30,5 +56,15 @@ def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
     assert any(s.speaker == "assistant" and "fridge" in s.text for s in said)
     silent = run_ros_episode(pack, make_assistant("silent", pack), ScriptedHuman())
     assert not silent["passed"]
+    # the human sees through its own eyes in the graph as in process, and so does the assistant: the same
+    # frames at every decision
+    graph_eyes, own_eyes = EyesHuman(), EyesHuman()
+    graph_oracle, own_oracle = EyesOracle(pack), EyesOracle(pack)
+    assert run_ros_episode(pack, graph_oracle, graph_eyes)["passed"]
+    assert run_episode(pack, own_oracle, own_eyes, render=True).passed
+    for graph_seen, own_seen in ((graph_eyes.seen, own_eyes.seen), (graph_oracle.seen, own_oracle.seen)):
+        assert [len(f) for f in graph_seen] == [len(f) for f in own_seen] and graph_seen[0]
+        for got, ref_frames in zip(graph_seen, own_seen):
+            assert all(a.shape == (240, 320, 3) and (a == b).all() for a, b in zip(got, ref_frames))
     assert main(["ros-episode", "--task", "finding-moved-1", "--assistant", "oracle"]) == 0
     assert json.loads(capsys.readouterr().out)["passed"] is True

@@ -115,7 +115,7 @@ class ManipulationMixin:
                 parts.append(w.machine.cook_state(name))
             if w.machine.filled.get(name):
                 parts.append("holding water")
-        if w.openable(name) if kind in ("door", "fixture") else False:
+        if kind in ("door", "fixture", "object") and w.openable(name):
             parts.append("open" if w.is_open(name) else "closed")
         if kind == "burner":
             parts.append(f"at level {w.burner_level(name)}")

@@ -15,10 +15,10 @@ from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA
 
 FURNITURE = ("office desk", "lobby desk", "kitchen table", "kitchen cabinet", "living room shelf", "office shelf",
              "desk", "table", "counter", "shelf", "fridge", "cabinet", "drawer", "sink", "wardrobe", "bed", "stove")
-RECEPTACLES = ("fridge", "kitchen cabinet", "drawer", "wardrobe")
+RECEPTACLES = ("fridge", "kitchen cabinet", "drawer", "wardrobe", "box")
 ROOMS = ("kitchen", "living", "office", "lobby", "bedroom")
-INSIDE_WORDS = ("fridge", "cabinet", "drawer", "sink", "wardrobe", "pot")
-OPENABLE_WORDS = ("fridge", "cabinet", "drawer", "wardrobe")
+INSIDE_WORDS = ("fridge", "cabinet", "drawer", "sink", "wardrobe", "pot", "box")
+OPENABLE_WORDS = ("fridge", "cabinet", "drawer", "wardrobe", "box")
 MOVES_PER_TURN = 3  # each move is two or three commands; the human carries out at most 8 a turn
 _FOUND = re.compile(r"inside the ([a-z ]+?): ([a-z ,]+?)(?:\.|$)")
 

@@ -1,7 +1,9 @@
 """Things to perceive: every task apartment is filled up to `MIN_OBJECTS` objects with a look-alike of each
 task object (same kind, another colour, somewhere else) and everyday clutter, some of it inside closed
 cabinets, drawers and wardrobes. Clutter goes only on furniture the task does not use, so it never blocks a
-goal; it is a pure function of the task id (seeded), frozen into the pack with everything else."""
+goal; it is a pure function of the task id (seeded), frozen into the pack with everything else. Where the
+free furniture has too few places (a small studio), some open surfaces take a closed lidded box with one
+thing inside it: two objects on one place."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ LOOKALIKE_CATEGORIES = CLUTTER_CATEGORIES + ("juice", "folder", "note")
 PALETTE = ("red", "blue", "green", "yellow", "orange", "purple", "black", "white", "brown", "gray")
 HOLDER_KINDS = ("table", "desk", "shelf", "counter", "cabinet", "drawer", "wardrobe", "bed")
 SLOT_STRIDE = 2  # every other slot: neighbours never touch
+BOXED_CATEGORIES = ("mug", "cup", "can", "apple", "keys", "phone", "remote", "glasses", "wallet", "sponge")
 
 
 def _used_fixtures(world: World, objects: list[ObjectSpec], texts: list[str]) -> set[str]:
@@ -31,15 +34,16 @@ def _used_fixtures(world: World, objects: list[ObjectSpec], texts: list[str]) ->
     return used
 
 
-def _free_places(world: World, used: set[str]) -> list[tuple[str, int]]:
-    """(fixture, slot index) places on furniture the task leaves alone, in a stable order."""
+def _free_places(world: World, used: set[str]) -> list[tuple[str, int, bool]]:
+    """(fixture, slot index, on an open surface) places on furniture the task leaves alone, in a stable
+    order (slots numbered as `World` numbers them: inside first, then surfaces)."""
     out = []
     for f in world.apartment.fixtures:
         if f.kind not in HOLDER_KINDS or f.name in used or f.name not in world.regions:
             continue
         regions = sorted(world.regions[f.name], key=lambda r: (r.kind != "R", r.index))
-        n = sum(len(world.slot_positions(r)) for r in regions)
-        out += [(f.name, i) for i in range(0, n, SLOT_STRIDE)]
+        open_top = [r.kind == "S" for r in regions for _ in world.slot_positions(r)]
+        out += [(f.name, i, open_top[i]) for i in range(0, len(open_top), SLOT_STRIDE)]
     return out
 
 
@@ -60,20 +64,34 @@ def add_clutter(task_id: str, scene: SceneSpec, texts: list[str]) -> SceneSpec:
     wanted = [o.category for o in objects if o.category in LOOKALIKE_CATEGORIES]  # a look-alike of each first
     while len(objects) + len(wanted) < MIN_OBJECTS:
         wanted.append(rng.choice(CLUTTER_CATEGORIES))
+    boxes = max(0, len(wanted) - len(places))  # places short: that many of them hold a box with one thing
     for cat in wanted:
         if not places:
             break
-        colours = [c for c in PALETTE if c not in colours_of.get(cat, set())]
-        if not colours:
+        name = _new_name(rng, cat, colours_of, taken)
+        if name is None:
             continue
-        colour = rng.choice(colours)
-        name = f"{colour}_{cat}"
-        if name in taken:
-            continue
-        support, slot = places.pop()
+        support, slot, open_top = places.pop()
+        if boxes and open_top and cat in BOXED_CATEGORIES:
+            box = _new_name(rng, "box", colours_of, taken)
+            if box is not None:
+                objects.append(ObjectSpec(box, "box", box.rsplit("_", 1)[0], support, slot))
+                support, slot, boxes = box, 0, boxes - 1
         text = "Shopping: bread, eggs, tea." if cat == "note" else ""
-        objects.append(ObjectSpec(name, cat, colour, support, slot, text))
-        taken.add(name)
-        colours_of.setdefault(cat, set()).add(colour)
+        objects.append(ObjectSpec(name, cat, name.rsplit("_", 1)[0], support, slot, text))
     return SceneSpec(scene.layout, scene.seed, tuple(objects), scene.spills, scene.doors_open, scene.open_fixtures,
                      scene.powered, scene.filled, scene.human_room, scene.foods)
+
+
+def _new_name(rng: random.Random, cat: str, colours_of: dict[str, set[str]], taken: set[str]) -> str | None:
+    """`colour_category` in a colour this kind does not have yet (None: none left); marks it taken."""
+    colours = [c for c in PALETTE if c not in colours_of.get(cat, set())]
+    if not colours:
+        return None
+    colour = rng.choice(colours)
+    name = f"{colour}_{cat}"
+    if name in taken:
+        return None
+    taken.add(name)
+    colours_of.setdefault(cat, set()).add(colour)
+    return name

@@ -13,7 +13,7 @@ from interactiveworld.world.sim import World
 
 
 WORLD_CACHE_SIZE = 4
-_PRISTINE: OrderedDict[tuple[SceneSpec, str], World] = OrderedDict()
+_PRISTINE: OrderedDict[tuple[SceneSpec, str, bool], World] = OrderedDict()
 
 
 def clone_world(world: World) -> World:
@@ -25,13 +25,14 @@ def clone_world(world: World) -> World:
     return copy.deepcopy(world, {id(world.model): model, id(world.data): data})
 
 
-def build_world(scene: SceneSpec, body: str = "capsule") -> World:
+def build_world(scene: SceneSpec, body: str = "capsule", meshes: bool = False) -> World:
     """A world for scene in its start state. Scenes are a pure function of their spec, so the settled
     start state of the last few scenes is kept and cloned: an oracle and a silent run of one task, or
-    every assistant of a matrix row, pay for the MJCF compile and the settling once."""
-    key = (scene, body)
+    every assistant of a matrix row, pay for the MJCF compile and the settling once. meshes: objects drawn
+    with catalogue meshes (for rendered episodes; same physics)."""
+    key = (scene, body, meshes)
     if key not in _PRISTINE:
-        _PRISTINE[key] = World(scene, body)
+        _PRISTINE[key] = World(scene, body, meshes)
         while len(_PRISTINE) > WORLD_CACHE_SIZE:
             _PRISTINE.popitem(last=False)
     _PRISTINE.move_to_end(key)

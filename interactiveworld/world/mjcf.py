@@ -6,7 +6,7 @@ from interactiveworld.world.fixtures import fixture_xml
 from interactiveworld.world.human_body import human_xml
 from interactiveworld.world.layout import DOOR_H_M, DOOR_W_M, WALL_H_M, WALL_T_M, ApartmentSpec
 from interactiveworld.world.labels import asset_xml
-from interactiveworld.world.objects import CATEGORIES, ObjectSpec, object_xml
+from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA, ObjectSpec, object_xml
 
 DOOR_OPEN_RAD = 1.6
 WALL_RGBA = "0.88 0.86 0.82 1"
@@ -57,8 +57,23 @@ def _label_assets(objects: tuple[ObjectSpec, ...]) -> str:
     return "<asset>" + "".join(asset_xml(n) for n in labelled) + "</asset>" if labelled else ""
 
 
-def build_mjcf(spec: ApartmentSpec, objects: tuple[ObjectSpec, ...], spills: tuple = (), human: bool = True) -> str:
-    """human=False leaves the body out (the CMU humanoid is attached afterwards, see cmu_body)."""
+def _mesh_parts(objects: tuple[ObjectSpec, ...], meshes: bool) -> tuple[str, dict[str, str]]:
+    """The <asset> of the objects drawn with catalogue meshes and, per object, its mesh geoms."""
+    if not meshes:
+        return "", {}
+    from interactiveworld.world import meshes as m
+
+    looks = {o.name: (o.category, o.color, CATEGORIES[o.category][0], CATEGORIES[o.category][1])
+             for o in objects if m.has_mesh(o.category, o.text)}
+    return (m.assets_xml(list(looks.values()), COLORS_RGBA),
+            {name: m.geoms_xml(*look) for name, look in looks.items()})
+
+
+def build_mjcf(spec: ApartmentSpec, objects: tuple[ObjectSpec, ...], spills: tuple = (), human: bool = True,
+               meshes: bool = False) -> str:
+    """human=False leaves the body out (the CMU humanoid is attached afterwards, see cmu_body). meshes=False
+    draws every object as its primitives (the physics is the same either way)."""
+    mesh_assets, mesh_geoms = _mesh_parts(objects, meshes)
     bodies = [fixture_xml(f) for f in spec.fixtures] + [_door(d) for d in spec.doors]
     for s in spills:  # shown or hidden through its alpha at run time
         x, y = spill_xy(spec, s.room)
@@ -66,14 +81,14 @@ def build_mjcf(spec: ApartmentSpec, objects: tuple[ObjectSpec, ...], spills: tup
                       f'rgba="0.55 0.7 0.85 0" contype="0" conaffinity="0"/>')
     # objects are parked in a row outside the apartment and moved into their slots after compile
     park_y = spec.rooms[0].y0 - 3.0
-    bodies += [object_xml(o, (0.3 * i, park_y, 0.2)) for i, o in enumerate(objects)]
+    bodies += [object_xml(o, (0.3 * i, park_y, 0.2), mesh_geoms.get(o.name, "")) for i, o in enumerate(objects)]
     return (
         f'<mujoco model="interactiveworld_{spec.layout}_{spec.seed}">'
         '<compiler angle="radian" autolimits="true"/>'
         '<option timestep="0.002" gravity="0 0 -9.81" integrator="implicitfast"/>'
         '<visual><global offwidth="640" offheight="480"/><quality shadowsize="0"/></visual>'
         '<default><geom friction="1.0 0.01 0.001" solref="0.005 1"/></default>'
-        + _label_assets(objects)
+        + _label_assets(objects) + mesh_assets
         + '<worldbody>'
         '<light name="sun" pos="0 0 6" dir="0.2 0.3 -1" directional="true" diffuse="0.8 0.8 0.8" castshadow="false"/>'
         '<geom name="floor" type="plane" size="60 60 0.1" rgba="0.7 0.65 0.58 1"/>'

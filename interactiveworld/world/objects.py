@@ -1,7 +1,10 @@
 """Household objects: free rigid bodies built from primitives, each with a name, a category and a colour.
 
 MJCF names: body `O:<name>`, free joint `O:<name>:free`; a container object also has a receptacle site
-`R:<name>:0`. Objects start far away and are put in their slots by `sim.World` after compile.
+`R:<name>:0`. A lidded box's lid is a child body `O:<name>:lid` on a hinge `J:<name>` along the box's back
+top edge (closed at 0, open at `fixtures.DOOR_OPEN_RAD`, like a cabinet door): closed, it stops the eyes'
+rays, so what lies inside is seen only once the box is open. Objects start far away and are put in their
+slots by `sim.World` after compile.
 """
 
 from __future__ import annotations
@@ -28,12 +31,19 @@ CATEGORIES: dict[str, tuple[str, tuple[float, ...], float]] = {
     "pot": ("pot", (0.1, 0.1, 0.06), 1.2), "lid": ("box", (0.11, 0.11, 0.005), 0.3),
     "pasta": ("box", (0.05, 0.03, 0.08), 0.5), "plate": ("cylinder", (0.1, 0.008), 0.4),
     "glasses": ("box", (0.07, 0.02, 0.015), 0.05), "wallet": ("box", (0.05, 0.04, 0.012), 0.1),
+    # a storage box with a hinged lid, deep enough for a mug standing inside
+    "box": ("lidbox", (0.15, 0.12, 0.085), 0.8),
 }
-CONTAINER_CATEGORIES = ("pot",)
+CONTAINER_CATEGORIES = ("pot", "box")
+LIDDED_CATEGORIES = ("box",)
 WIPING_CATEGORIES = ("cloth", "sponge")
 FILLABLE_CATEGORIES = ("kettle", "pot", "bottle", "mug", "cup")
 COVER_CATEGORIES = ("cloth", "lid")
 WALL_T_M = 0.008
+# geom groups when an object is drawn with a catalogue mesh (world.meshes): mujoco.Renderer draws groups
+# 0-2 by default, so the primitive (physics, sight) is hidden and the mesh (looks only) is shown
+MESH_GROUP = 1
+PROXY_GROUP = 3
 
 
 @dataclass(frozen=True)
@@ -68,11 +78,15 @@ def footprint_m(category: str) -> float:
     return size[0] if shape == "cylinder" else max(size[0], size[1])
 
 
-def object_xml(o: ObjectSpec, park_xyz: tuple[float, float, float]) -> str:
+def object_xml(o: ObjectSpec, park_xyz: tuple[float, float, float], mesh: str = "") -> str:
+    """mesh: the textured mesh geoms drawn over the primitive (world.meshes), which then only the eyes' rays
+    and the physics meet (a geom group the renderer leaves out)."""
     shape, size, mass_kg = CATEGORIES[o.category]
     rgba = COLORS_RGBA[o.color]
     p = " ".join(f"{v:.3f}" for v in park_xyz)
     common = f'rgba="{rgba}" friction="1.2 0.01 0.001" condim="4"'
+    if mesh:
+        common += f' group="{PROXY_GROUP}"'
     if shape == "cylinder":
         geoms = f'<geom type="cylinder" size="{size[0]} {size[1]}" mass="{mass_kg}" {common}/>'
     elif shape == "box" and o.text:  # paper with writing on it: textured, see world.labels
@@ -80,7 +94,7 @@ def object_xml(o: ObjectSpec, park_xyz: tuple[float, float, float]) -> str:
                  f'friction="1.2 0.01 0.001" condim="4"/>')
     elif shape == "box":
         geoms = f'<geom type="box" size="{size[0]} {size[1]} {size[2]}" mass="{mass_kg}" {common}/>'
-    else:  # an open box: bottom and four walls, with a receptacle region inside
+    else:  # an open box (pot, or a box under a lid): bottom and four walls, with a receptacle region inside
         hx, hy, hz = size
         t = WALL_T_M
         m = mass_kg / 5
@@ -91,4 +105,18 @@ def object_xml(o: ObjectSpec, park_xyz: tuple[float, float, float]) -> str:
                  f'<geom type="box" pos="0 {-hy + t:.4f} 0" size="{hx} {t} {hz}" mass="{m}" {common}/>'
                  f'<site name="R:{o.name}:0" type="box" pos="0 0 {t:.4f}" '
                  f'size="{hx - 2 * t:.4f} {hy - 2 * t:.4f} {hz - t:.4f}" rgba="0 0 0 0"/>')
+        if shape == "lidbox":
+            geoms += _lid_xml(o.name, size, rgba)
+    geoms += mesh
     return f'<body name="O:{o.name}" pos="{p}"><freejoint name="O:{o.name}:free"/>{geoms}</body>'
+
+
+def _lid_xml(name: str, size: tuple[float, ...], rgba: str) -> str:
+    """The lid: a kinematic child body (its hinge is set, never driven) that touches nothing, so opening it
+    against a wall cannot push the box; MuJoCo's rays still meet it, so a closed lid hides the contents."""
+    hx, hy, hz = size
+    t = WALL_T_M
+    return (f'<body name="O:{name}:lid" pos="0 {hy:.4f} {hz:.4f}">'
+            f'<joint name="J:{name}" type="hinge" axis="1 0 0" range="-2.0 0" damping="1"/>'
+            f'<geom type="box" pos="0 {-hy:.4f} {t / 2:.4f}" size="{hx + t:.4f} {hy + t:.4f} {t / 2:.4f}" mass="0.05" '
+            f'rgba="{rgba}" contype="0" conaffinity="0"/></body>')

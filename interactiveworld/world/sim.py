@@ -20,7 +20,7 @@ from interactiveworld.world.fixtures import DOOR_OPEN_RAD, DRAWER_OPEN_M, HINGED
 from interactiveworld.world.layout import ApartmentSpec, generate_apartment
 from interactiveworld.world.mjcf import DOOR_OPEN_RAD as ROOM_DOOR_OPEN_RAD
 from interactiveworld.world.mjcf import build_mjcf, spill_xy
-from interactiveworld.world.objects import CATEGORIES, footprint_m, half_height_m
+from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA, LIDDED_CATEGORIES, footprint_m, half_height_m
 from interactiveworld.world.scene import SceneSpec
 
 SETTLE_STEPS = 30
@@ -41,13 +41,15 @@ BODIES = ("capsule", "cmu")
 
 
 class World:
-    def __init__(self, scene: SceneSpec, body: str = "capsule") -> None:
+    def __init__(self, scene: SceneSpec, body: str = "capsule", meshes: bool = False) -> None:
+        """meshes: draw objects with their catalogue meshes (world.meshes), for worlds that are rendered; the
+        physics is the same without them (and compiles several times faster)."""
         if body not in BODIES:
             raise ValueError(f"body must be one of {BODIES}, got {body!r}")
         self.scene = scene
         self.body = body
         self.apartment: ApartmentSpec = generate_apartment(scene.layout, scene.seed, scene.doors_open)
-        self.xml = build_mjcf(self.apartment, scene.objects, scene.spills, human=body == "capsule")
+        self.xml = build_mjcf(self.apartment, scene.objects, scene.spills, human=body == "capsule", meshes=meshes)
         self.poser = None
         if body == "cmu":
             from interactiveworld.world.cmu_body import CmuPoser, compile_with_cmu
@@ -57,7 +59,9 @@ class World:
         else:
             self.model = mujoco.MjModel.from_xml_string(self.xml)
         self.data = mujoco.MjData(self.model)
-        labels.paint(self.model, {o.name: o.text for o in scene.objects if o.text and CATEGORIES[o.category][0] == "box"})
+        written = [o for o in scene.objects if o.text and CATEGORIES[o.category][0] == "box"]
+        labels.paint(self.model, {o.name: o.text for o in written},
+                     {o.name: None if o.category == "note" else labels.rgb_of(COLORS_RGBA[o.color]) for o in written})
         self.objects = {o.name: o for o in scene.objects}
         self.fixtures = {f.name: f for f in self.apartment.fixtures}
         self.doors = {d.name: d for d in self.apartment.doors}
@@ -122,21 +126,22 @@ class World:
         return float(self.data.qpos[self.model.jnt_qposadr[self._jid[joint]]])
 
     def openable(self, name: str) -> bool:
-        return name in self.doors or (name in self.fixtures and self.fixtures[name].kind in HINGED_KINDS + ("drawer",))
+        return (name in self.doors or (name in self.fixtures and self.fixtures[name].kind in HINGED_KINDS + ("drawer",))
+                or (name in self.objects and self.objects[name].category in LIDDED_CATEGORIES))
 
     def is_open(self, name: str) -> bool:
-        """Read from the joint angle: a door counts as open past ~30 degrees, a drawer past 15 cm."""
+        """Read from the joint angle: a door or lid counts as open past ~30 degrees, a drawer past 15 cm."""
         q = self.joint(f"J:{name}")
         if name in self.doors:
             return q > 0.5
-        if self.fixtures[name].kind == "drawer":
+        if name in self.fixtures and self.fixtures[name].kind == "drawer":
             return q > 0.15
         return q < -0.5
 
     def set_open(self, name: str, is_open: bool) -> None:
         if name in self.doors:
             target = ROOM_DOOR_OPEN_RAD if is_open else 0.0
-        elif self.fixtures[name].kind == "drawer":
+        elif name in self.fixtures and self.fixtures[name].kind == "drawer":
             target = DRAWER_OPEN_M if is_open else 0.0
         else:
             target = DOOR_OPEN_RAD if is_open else 0.0
@@ -178,10 +183,16 @@ class World:
         qpos, qvel = self.data.qpos.copy(), self.data.qvel.copy()
         cam = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_CAMERA, "H:eye")
         rot = self.data.cam_xmat[cam].reshape(3, 3)
+        # its largest face towards the eyes, upright (a page lies flat, a carton's label is on its side),
+        # that face `distance_m` from the eyes: a thick carton's centre nearer would be cut by the near plane
+        _, size, _ = CATEGORIES[self.objects[obj].category]
+        thin = int(np.argmin(size)) if len(size) == 3 else 2
+        cx, cy, cz = rot[:, 0], rot[:, 1], rot[:, 2]
+        axes = {0: (cz, cx, cy), 1: (-cx, cz, cy), 2: (cx, cy, cz)}[thin]
         quat = np.zeros(4)
-        mujoco.mju_mat2Quat(quat, self.data.cam_xmat[cam].copy())
+        mujoco.mju_mat2Quat(quat, np.column_stack(axes).reshape(-1))
         a = self._qadr(obj)
-        self.data.qpos[a:a + 3] = self.data.cam_xpos[cam] - rot[:, 2] * distance_m
+        self.data.qpos[a:a + 3] = self.data.cam_xpos[cam] - cz * (distance_m + size[thin])
         self.data.qpos[a + 3:a + 7] = quat
         mujoco.mj_forward(self.model, self.data)
         try:

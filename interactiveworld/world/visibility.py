@@ -2,7 +2,8 @@
 the head camera's view cone and the first thing a ray from the eye meets on the way there is that object.
 
 Rays pass through the human's own body and what it carries (its own arm does not hide the room). A cloth
-lying on an object, a closed cabinet door or a wall stops the ray: hidden things stay unseen.
+lying on an object, a closed cabinet door, a box's closed lid or a wall stops the ray: hidden things stay
+unseen (the lid itself counts as seeing the box).
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from interactiveworld.world.objects import half_height_m
+from interactiveworld.world.objects import MESH_GROUP, half_height_m
 from interactiveworld.world.sim import World
 
 EYE_CAMERA = "H:eye"
 MAX_SIGHT_M = 9.0
 RAY_RESTARTS = 6
 RAY_RESTART_STEP_M = 0.002
+# rays meet the primitives only, never a drawn mesh: sight is the same whether or not a world is rendered
+RAY_GEOM_GROUPS = np.array([0 if g == MESH_GROUP else 1 for g in range(mujoco.mjNGROUP)], dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,9 @@ def _own_bodies(world: World, cam_id: int) -> set[int]:
     root = world.model.body_rootid[world.model.cam_bodyid[cam_id]]
     own = {b for b in range(world.model.nbody) if world.model.body_rootid[b] == root and b != 0}
     if world.held:
-        for name in [world.held, *world.carried_with(world.held)]:
-            own.add(mujoco.mj_name2id(world.model, mujoco.mjtObj.mjOBJ_BODY, f"O:{name}"))
+        held = {mujoco.mj_name2id(world.model, mujoco.mjtObj.mjOBJ_BODY, f"O:{name}")
+                for name in [world.held, *world.carried_with(world.held)]}
+        own |= {b for b in range(world.model.nbody) if world.model.body_rootid[b] in held}  # a box's lid too
     return own
 
 
@@ -56,7 +60,7 @@ def _first_hit_body(world: World, start: np.ndarray, target: np.ndarray, skip: s
     travelled = 0.0
     point = start.copy()
     for _ in range(RAY_RESTARTS):
-        dist = mujoco.mj_ray(m, d, point, unit * (length - travelled), None, 1, -1, geom)
+        dist = mujoco.mj_ray(m, d, point, unit * (length - travelled), RAY_GEOM_GROUPS, 1, -1, geom)
         if dist < 0 or geom[0] < 0:
             return -1
         body = int(m.geom_bodyid[geom[0]])
@@ -96,7 +100,8 @@ def visible_objects(world: World, config: SightConfig = SightConfig()) -> set[st
                 continue
             if abs(float(rel @ right)) > tan_h * depth or abs(float(rel @ up)) > tan_v * depth:
                 continue
-            if _first_hit_body(world, eye, point, skip) == body:
+            hit = _first_hit_body(world, eye, point, skip)
+            if hit >= 0 and m.body_rootid[hit] == body:  # the object or a part of it (a box's closed lid)
                 seen.add(name)
                 break
     return seen
