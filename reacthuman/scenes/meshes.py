@@ -43,7 +43,9 @@ def cache_root() -> Path:
 
 
 def _digest(visual: VisualMeshSpec) -> str:
-    text = json.dumps({"pipeline": PIPELINE_VERSION, **asdict(visual)}, sort_keys=True)
+    fields = asdict(visual)
+    fields.pop("stretch")  # applied by the MJCF mesh scale, not baked into the files
+    text = json.dumps({"pipeline": PIPELINE_VERSION, **fields}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 

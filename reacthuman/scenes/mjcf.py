@@ -52,12 +52,12 @@ HIDDEN_GROUP = 3
 VISUAL_GROUP = 1
 
 
-def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None) -> str:
+def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None, hidden: bool = False) -> str:
     attrs = [
         f"name={quoteattr(name)}", f'type="{g.shape}"', f'size="{_f(g.size)}"', f'pos="{_f(g.pos)}"',
         f'quat="{_f(g.quat)}"', f'rgba="{_f(g.rgba)}"', f'friction="{body.friction!r} 0.005 0.0001"',
     ]
-    if body.visual is not None:
+    if body.visual is not None or hidden:
         attrs.append(f'group="{HIDDEN_GROUP}"')
     if body.restitution > 0:
         attrs.append(f'solref="{_solref(body.restitution)}"')
@@ -85,7 +85,7 @@ def body_density(body: BodySpec) -> float:
     return float(body.mass_kg) / volume
 
 
-def _body_xml(body: BodySpec) -> str:
+def _body_xml(body: BodySpec, dressed: bool = False) -> str:
     density = body_density(body) if body.dynamic else None
     lines = [f'<body name={quoteattr(body.name)} pos="{_f(body.pos)}" quat="{_f(body.quat)}">']
     if body.joint is not None:
@@ -96,7 +96,7 @@ def _body_xml(body: BodySpec) -> str:
             lines.append(f'  <joint name="{body.name}_hinge" type="hinge" axis="{_f(j.axis)}" pos="{_f(j.pos)}"'
                          f' damping="{j.damping!r}"/>')
     for i, g in enumerate(body.geoms):
-        lines.append("  " + _geom_xml(g, g.name or f"{body.name}_g{i}", body, density))
+        lines.append("  " + _geom_xml(g, g.name or f"{body.name}_g{i}", body, density, hidden=dressed))
     if body.visual is not None:
         for i, _ in enumerate(prepared_parts(body.visual)):
             lines.append(f'  <geom name="{body.name}_vis{i}" type="mesh" mesh="{body.name}_vis{i}" '
@@ -127,10 +127,12 @@ def _assets_xml(spec: SceneSpec) -> list[str]:
     out = []
     drawn = [(b.name, b.visual) for b in spec.bodies if b.visual is not None]
     drawn += [(f"furnishing_{k}", furnishing_at_origin(v)) for k, v in enumerate(spec.furnishings)]
+    stretch = {f"furnishing_{k}": v.stretch for k, v in enumerate(spec.furnishings)}
     for owner, visual in drawn:
+        scale = f' scale="{_f(stretch[owner])}"' if stretch.get(owner, (1.0, 1.0, 1.0)) != (1.0, 1.0, 1.0) else ""
         for i, part in enumerate(prepared_parts(visual)):
             name = f"{owner}_vis{i}"
-            out.append(f'    <mesh name="{name}" file={quoteattr(part.obj_path)} inertia="shell"/>')
+            out.append(f'    <mesh name="{name}" file={quoteattr(part.obj_path)} inertia="shell"{scale}/>')
             texture = ""
             if part.texture_png:
                 out.append(f'    <texture name="{owner}_tex{i}" type="2d" file={quoteattr(part.texture_png)}/>')
@@ -145,7 +147,7 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
     furnishings are drawn only (no contacts, no mass): a run without them (with_furnishings=False, for
     labelling, where nothing is rendered) simulates the same track, bit for bit."""
     if not with_furnishings:
-        spec = dataclasses.replace(spec, furnishings=())
+        spec = dataclasses.replace(spec, furnishings=(), dressed_bodies=())
     parts = [
         f'<mujoco model={quoteattr("reacthuman_" + spec.scene_id)}>',
         f'  <option timestep="{spec.dt_s!r}" gravity="0 0 -9.81" integrator="implicitfast"/>',
@@ -162,7 +164,7 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
         parts.append(f'    <geom name="floor_slab" type="box" size="30 30 0.25" pos="0 0 {-0.25 - FLOOR_SLAB_GAP_M!r}"'
                      f' rgba="0.55 0.5 0.45 1" friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>')
     for body in spec.bodies:
-        parts.append(_body_xml(body))
+        parts.append(_body_xml(body, dressed=body.name in spec.dressed_bodies))
     parts += _furnishings_xml(spec)
     if with_observer_proxy:
         o = spec.observer

@@ -125,7 +125,8 @@ def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: s
     scene_rng = _stream("scene", family, seed)
     observer = _place_observer(scene_rng, layout, layout.bodies)
     walls, lights, room_params = room_shell(scene_rng, room_name, layout.bodies, observer, layout.back_wall_x)
-    furnishings = furnish(_stream("furnish", family, seed), room_name, walls + layout.bodies, observer, room_params)
+    furnishings, dressed = furnish(_stream("furnish", family, seed), room_name, walls + layout.bodies, observer,
+                                   {**room_params, "hints": hint_values})
     cameras = place_cameras(_stream("camera", family, seed), observer, r3(layout.event_origin), r3(layout.event_target),
                             width, height)
     params = {**layout.params, **room_params, "hints": hint_values, "support": layout.support,
@@ -134,6 +135,7 @@ def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: s
         scene_id=f"{family}-s{seed}-{band}", family=family, object_id=obj_id, room=room_name, seed=seed,
         speed_band=band, speed_group=f"{family}-s{seed}" if fam.speed_swept else None,
         adversarial=OBJECTS[obj_id].adversarial, observer=observer, hazard_bodies=tuple(layout.hazards),
-        cameras=cameras, bodies=tuple(walls + layout.bodies), lights=lights, furnishings=furnishings, params=params,
+        cameras=cameras, bodies=tuple(walls + layout.bodies), lights=lights, furnishings=furnishings,
+        dressed_bodies=dressed, params=params,
         duration_s=layout.duration_s, planner=planner, description=description,
     )
