@@ -277,7 +277,7 @@ def test_closeup_frames_the_object_around_the_freeze_not_the_event_origin(knife_
     for p in held:  # the object's centre stays well inside the picture from the last quarter to the freeze
         u, v, _ = project(cam, p)
         assert 0.1 * cam.width < u < 0.9 * cam.width and 0.1 * cam.height < v < 0.9 * cam.height, (p, u, v)
-    assert math.dist(cam.pos, points[-1]) < 1.0, cam  # close to the knife where it is at the freeze
+    assert math.dist(cam.pos, points[-1]) < 1.3, cam  # near the knife where it is at the freeze
 
 
 def test_closeup_config_names_a_bad_field() -> None:

@@ -226,10 +226,13 @@ def closeup_on_hazard(rng: random.Random, course: tuple[Vec3, ...], radius_m: fl
         ox, oy = (observer.x_m, observer.y_m) if observer is not None else (lookat[0] + 1.0, lookat[1])
         dx, dy = ox - lookat[0], oy - lookat[1]
     heading = math.atan2(dy, dx)
-    for _ in range(tries):
+    for attempt in range(tries):
         fov = rng.uniform(*cfg.fov_deg)
         side = rng.choice((-1.0, 1.0))
-        az = heading + side * math.pi / 2 + math.radians(rng.uniform(-cfg.azimuth_jitter_deg, cfg.azimuth_jitter_deg))
+        if attempt < tries // 2:
+            az = heading + side * math.pi / 2 + math.radians(rng.uniform(-cfg.azimuth_jitter_deg, cfg.azimuth_jitter_deg))
+        else:  # beside the course is taken (the table it fell from, a wall): from ahead of it, turned aside
+            az = heading + side * math.radians(rng.uniform(20.0, 70.0))
         el = math.radians(rng.uniform(*cfg.elevation_deg))
         f = (-math.cos(el) * math.cos(az), -math.cos(el) * math.sin(az), -math.sin(el))  # camera -> lookat
         tan_v = math.tan(math.radians(fov) / 2)
