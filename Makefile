@@ -6,7 +6,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 export ROS_AUTOMATIC_DISCOVERY_RANGE ?= LOCALHOST
 export MUJOCO_GL ?= egl
 
-.PHONY: install demo test bench clean
+.PHONY: install demo test test-fast bench clean
 
 install:
 	@bash tools/bootstrap.sh
@@ -16,6 +16,10 @@ demo: install
 
 test: install
 	@$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+
+# The unit layer alone (no Genesis, no ROS 2 graph, no model server, no Ray): test/fast_layer.py lists it.
+test-fast: install
+	@$(PY) -m pytest -q -p no:cacheprovider -m fast $(PYTEST_ARGS)
 
 bench: install
 	@$(PY) -m reacthuman.cli bench

@@ -165,6 +165,18 @@ def executed_outcome_from_msg(msg: ExecutedOutcome):
                           min_hand_object_m=finite)
 
 
+def score_episode_msgs(spec, plan: ReactionPlan | None, observation: ObservationWindow | None, outcome: ExecutedOutcome,
+                       model: str):
+    """The decision record of one episode from its messages (the scorer node and `reacthuman rescore`)."""
+    from reacthuman.scoring.episode import score_episode
+
+    freeze_xyz = object_at_freeze(observation) if observation is not None else None
+    reply = reply_from_msg(plan) if plan is not None else no_reply("no plan arrived before the freeze timeout")
+    return score_episode(spec, plan.model if plan is not None else model, reply, freeze_xyz,
+                         executed_outcome_from_msg(outcome), outcome.deflected,
+                         (plan.modality or None) if plan is not None else None)
+
+
 def stamp_ns(stamp) -> int:
     return int(stamp.sec) * 1_000_000_000 + int(stamp.nanosec)
 

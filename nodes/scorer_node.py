@@ -9,11 +9,10 @@ import math
 from reacthuman_msgs.msg import EpisodeScore
 
 from reacthuman import graph
-from reacthuman.control.envelope import execution_extras
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.scenes.spec import SceneSpec
-from reacthuman.scoring import DecisionRecord, LedgerWriter, SceneMeta, ScoringTruth, score_decision
+from reacthuman.scoring import LedgerWriter
 
 
 class ScorerNode(ContractNode):
@@ -45,22 +44,10 @@ class ScorerNode(ContractNode):
         if scene is None or outcome is None or obs is None or (plan is None and outcome.plan_received):
             return
         del self._episodes[scene_id]
-        record = score_episode(SceneSpec.from_json(scene.spec_json), plan, obs, outcome, self.model)
+        record = conv.score_episode_msgs(SceneSpec.from_json(scene.spec_json), plan, obs, outcome, self.model)
         if self.ledger is not None:
             self.ledger.append(record)
         self.pub[graph.SCORE].publish(score_msg(record.to_dict()))
-
-
-def score_episode(spec: SceneSpec, plan, observation, outcome, model: str) -> DecisionRecord:
-    """The decision record of one episode from its messages (the scorer node and `reacthuman rescore`)."""
-    freeze_xyz = conv.object_at_freeze(observation) if observation is not None else None
-    reply = conv.reply_from_msg(plan) if plan is not None else conv.no_reply("no plan arrived before the freeze timeout")
-    record = score_decision(SceneMeta.from_scene_spec(spec, plan.model if plan is not None else model),
-                            ScoringTruth.from_scene_spec(spec, freeze_xyz), spec.observer.pose(), reply,
-                            conv.executed_outcome_from_msg(outcome))
-    record.extras.update(execution_extras(spec, outcome.deflected))
-    record.modality = (plan.modality or None) if plan is not None else None
-    return record
 
 
 def score_msg(row: dict) -> EpisodeScore:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from typing import Any, Generator, Protocol
 
 from physment.scene import Scene
 from physment.tools import ToolResult
 from physment.toolspec import call_schema, openai_tools, tools_named
+from reacthuman.core.reply_json import FENCE_RE, json_candidates, response_format
 
 MAX_CALLS_PER_TURN = 48  # beyond this a reply is truncated (and the extra calls reported), not executed
 
@@ -42,35 +42,6 @@ class Agent(Protocol):
 
 
 # ---- parsing replies ---------------------------------------------------------------------------------
-_FENCE_RE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
-
-
-def _json_candidates(text: str) -> list[Any]:
-    """JSON values found in text: fenced blocks, the whole text, then every decodable {...} / [...]."""
-    out: list[Any] = []
-    sources = [m.group(1) for m in _FENCE_RE.finditer(text)] + [text]
-    decoder = json.JSONDecoder()
-    for src in sources:
-        src = src.strip()
-        try:
-            out.append(json.loads(src))
-            continue
-        except json.JSONDecodeError:
-            pass
-        i = 0
-        while i < len(src):
-            if src[i] in "[{":
-                try:
-                    value, end = decoder.raw_decode(src, i)
-                    out.append(value)
-                    i = end
-                    continue
-                except json.JSONDecodeError:
-                    pass
-            i += 1
-    return out
-
-
 def _call_of(entry: Any) -> dict | None:
     if not isinstance(entry, dict):
         return None
@@ -106,7 +77,7 @@ def parse_tool_calls(text: str) -> tuple[list[dict], str | None]:
     """(calls, error): calls from the first JSON value in the reply that holds any; error when none does."""
     if not text or not text.strip():
         return [], "empty reply"
-    for value in _json_candidates(text):
+    for value in json_candidates(text):
         calls = _calls_of(value)
         if calls:
             return calls, None
@@ -115,7 +86,7 @@ def parse_tool_calls(text: str) -> tuple[list[dict], str | None]:
 
 def _strip_json(text: str) -> str:
     """The text with every fenced block and decodable JSON object/array removed."""
-    text = _FENCE_RE.sub(" ", text)
+    text = FENCE_RE.sub(" ", text)
     decoder, out, i = json.JSONDecoder(), [], 0
     while i < len(text):
         if text[i] in "[{":
@@ -133,7 +104,7 @@ def _strip_json(text: str) -> str:
 def reasoning_of(text: str) -> str:
     """The natural-language part of a reply: the `reasoning` field if the reply is JSON, else the text
     around any JSON (tool-call arguments are actions, not assertions)."""
-    for value in _json_candidates(text or ""):
+    for value in json_candidates(text or ""):
         if isinstance(value, dict):
             for key in ("reasoning", "thought", "thoughts", "analysis"):
                 if isinstance(value.get(key), str):
@@ -145,12 +116,12 @@ def reasoning_of(text: str) -> str:
 def reply_schema(max_calls: int = 4, names: tuple[str, ...] | None = None) -> dict:
     """JSON schema for models without native tools: every call typed per tool and every string bounded, so
     a grammar-constrained small model always produces a usable reply and cannot ramble to max_tokens."""
-    return {"type": "json_schema", "json_schema": {"name": "physment_reply", "strict": True, "schema": {
+    return response_format("physment_reply", {
         "type": "object", "required": ["reasoning", "tool_calls"], "additionalProperties": False,
         "properties": {
             "reasoning": {"type": "string", "maxLength": 300},
             "tool_calls": {"type": "array", "minItems": 1, "maxItems": max_calls,
-                           "items": {"anyOf": [call_schema(t) for t in tools_named(names)]}}}}}}
+                           "items": {"anyOf": [call_schema(t) for t in tools_named(names)]}}}})
 
 
 _TOOLS_UNSUPPORTED = ("tool", "function")

@@ -9,7 +9,6 @@ attribute the object's MJCF element lacks (`geom_radius` on a box written with `
 from __future__ import annotations
 
 import dataclasses
-import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import numpy as np
 from physment.lab import Lab, LabError
 from physment.scene import _ALIAS_TO_ATTR, Scene, SceneError, load_scene, problem_line, scene_folders
 from physment.scoring import as_list, as_number, normalize_text
+from reacthuman.core.validate import require_positive
 
 # permission keys the loader understands without looking at the MJCF (physical quantities, not attributes)
 _SEMANTIC_KEYS = set(_ALIAS_TO_ATTR) | {"hidden", "visible"}
@@ -32,12 +32,8 @@ class CheckConfig:
     penetration_tol_m: float = 0.005  # deeper initial contacts are interpenetration, not resting contact
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.settle_s) and self.settle_s > 0):
-            raise ValueError(f"settle_s must be > 0, got {self.settle_s}")
-        if not (math.isfinite(self.explode_speed_m_s) and self.explode_speed_m_s > 0):
-            raise ValueError(f"explode_speed_m_s must be > 0, got {self.explode_speed_m_s}")
-        if not (math.isfinite(self.penetration_tol_m) and self.penetration_tol_m >= 0):
-            raise ValueError(f"penetration_tol_m must be >= 0, got {self.penetration_tol_m}")
+        require_positive(self, ("settle_s", "explode_speed_m_s"))
+        require_positive(self, ("penetration_tol_m",), allow_zero=True)
 
 
 def default_config(**overrides: object) -> CheckConfig:

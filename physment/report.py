@@ -23,6 +23,7 @@ from physment.paper_tables import (PAPER_BUDGETS, accuracy_by_budget, category_t
                                    normalisation_table, upgrade_row)
 from physment.runner import read_results  # noqa: E402
 from physment.scoring import REGRADE_RULES  # noqa: E402
+from reacthuman.core.atomic import atomic_path  # noqa: E402
 from reacthuman.scoring.render import (Heading, Image, Paragraph, atomic_write_text, render_html,  # noqa: E402
                                        render_markdown, table_csv)
 from reacthuman.scoring.tables import Table  # noqa: E402
@@ -84,10 +85,8 @@ def _count_table(rows: list[dict], name: str, title: str, labels: tuple[str, ...
 
 
 def _save(fig: Figure, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp{os.getpid()}.png")
-    fig.savefig(tmp, dpi=DPI, format="png")
-    os.replace(tmp, path)
+    with atomic_path(path, suffix=".png") as tmp:
+        fig.savefig(tmp, dpi=DPI, format="png")
     return path
 
 

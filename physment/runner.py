@@ -13,7 +13,6 @@ import json
 import logging
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -23,6 +22,7 @@ from physment.episode import protocol_config, run_episode
 from physment.lab import LabError
 from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 from physment.scene import Scene, load_scenes_lenient, problem_line
+from reacthuman.core.atomic import atomic_write_text as write_atomic
 
 LOG = logging.getLogger(__name__)
 RESULTS_FILE = "results.jsonl"
@@ -94,14 +94,6 @@ def read_results(run_dir: Path) -> list[dict]:
             # a torn last line from an interrupted run: it is not an episode; the episode reruns
             LOG.warning("%s line %d is not JSON; ignored", path, i)
     return rows
-
-
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
 
 
 def append_row(run_dir: Path, row: dict) -> None:

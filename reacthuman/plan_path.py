@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
+from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan, Pose2D
 
 Vec3 = tuple[float, float, float]
 # Below this yaw rate (rad/s) the straight-line formula is used: the arc's 1/yaw_rate form loses precision.
@@ -75,3 +75,42 @@ def full_hand_path_robot(plan: Plan) -> list[tuple[float, Vec3, Vec3]]:
 
 def final_base_pose(plan: Plan) -> BasePose:
     return base_pose_at(plan, plan.walking_duration_s)
+
+
+# ---- drawing a stored plan (the viewer's markers, the report's overlays) ------------------------------------
+PATH_STEP_S = 0.02  # spacing of the drawn base path's points
+
+
+@dataclass(frozen=True)
+class PlanGeometry:
+    """World-frame points of a plan: the base path (pelvis on the floor) and the hands along
+    `full_hand_path_robot` (each keyframe, then where the plan leaves them)."""
+
+    base_path: list[Vec3]
+    left_hands: list[Vec3]
+    right_hands: list[Vec3]
+
+
+def base_path_robot(plan: Plan, step_s: float = PATH_STEP_S) -> list[Vec3]:
+    """The base on the floor every `step_s` of the walk and at its end, freeze-time robot frame (exact arcs)."""
+    steps = max(0, int(math.ceil(plan.walking_duration_s / step_s)))
+    poses = (base_pose_at(plan, min(k * step_s, plan.walking_duration_s)) for k in range(steps + 1))
+    return [(p.x_m, p.y_m, 0.0) for p in poses]
+
+
+def plan_of_stored(data: dict) -> Plan:
+    """The plan's motion from its stored form (plan.json, or a ReactionPlan turned into that dict); the
+    fields that do not move the robot are not needed."""
+    keyframes = tuple(Keyframe(float(k["t"]), tuple(map(float, k["left_hand"])), tuple(map(float, k["right_hand"])),
+                               float(k.get("knee_bend") or 0.0)) for k in data.get("keyframes") or [])
+    return Plan("", "", 0.0, tuple(map(float, data.get("walking_cmd") or (0.0, 0.0, 0.0))),
+                float(data.get("walking_duration") or 0.0), 0.0, keyframes)
+
+
+def plan_geometry(plan: dict, observer: Pose2D) -> PlanGeometry:
+    """From the episode's plan.json (the ReactionPlan as a dict), placed in the world at the observer's pose."""
+    motion = plan_of_stored(plan)
+    hands = full_hand_path_robot(motion)
+    return PlanGeometry([observer.to_world(p) for p in base_path_robot(motion)],
+                        [observer.to_world(left) for _, left, _ in hands],
+                        [observer.to_world(right) for _, _, right in hands])

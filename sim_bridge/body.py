@@ -28,6 +28,7 @@ import numpy as np
 
 from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import DEFAULT_DAMPING_KD, damping_command
+from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.joint_command import JointCommand
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, EngineConfig, PhysicsEngine, SimRobotState, make_engine,
@@ -40,7 +41,7 @@ from reacthuman.sim_bridge.video import VideoRecorder, VideoConfig
 
 log = logging.getLogger(__name__)
 
-STANDARD_GRAVITY_MPS2 = np.array([0.0, 0.0, 9.81])  # what an accelerometer at rest reads, world frame
+STANDARD_GRAVITY_MPS2 = np.array([0.0, 0.0, GRAVITY_MPS2])  # what an accelerometer at rest reads, world frame
 CommandSource = Callable[[float, RobotState], "JointCommand | None"]
 
 

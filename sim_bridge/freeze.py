@@ -10,9 +10,10 @@ executed; a second plan for the same scene is ignored.
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass, field
 from enum import Enum
+
+from reacthuman.core.validate import require_positive
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +72,7 @@ class FreezeConfig:
     plan_timeout_s: float = 300.0  # wall-clock seconds a brain may think while time is frozen
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.plan_timeout_s) and self.plan_timeout_s > 0):
-            raise ValueError(f"FreezeConfig.plan_timeout_s must be a positive number, got {self.plan_timeout_s}")
+        require_positive(self, ("plan_timeout_s",), "FreezeConfig.")
 
 
 @dataclass

@@ -12,11 +12,12 @@ import hashlib
 import importlib.util
 import json
 import os
-import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from reacthuman.core.atomic import atomic_write_bytes
 
 # The 29 actuated joints, in the policy's dof_names order (also the order of the MJCF's joints after the
 # free base, and of Unitree's LowCmd motor indices for the G1 29-DOF).
@@ -89,15 +90,7 @@ def g1_mjcf_path(cache_dir: Path | None = None) -> Path:
         return target
     folder.mkdir(parents=True, exist_ok=True)
     data = _derive_mjcf(source)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".g1_29dof-", suffix=".xml.tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)  # atomic: concurrent callers see the old state or the whole file
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    return atomic_write_bytes(target, data)  # concurrent callers see the old state or the whole file
 
 
 def policy_path() -> Path:

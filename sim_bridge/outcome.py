@@ -25,6 +25,7 @@ from typing import Callable
 
 import numpy as np
 
+from reacthuman.core.validate import require_positive
 from reacthuman.sim_bridge.engine import Contact
 
 
@@ -46,12 +47,9 @@ class OutcomeConfig:
     hold_contact_recent_s: float = 0.1
 
     def __post_init__(self) -> None:
-        for name in ("floor_contact_height_m", "strike_min_impulse_ns", "strike_window_s", "fall_pelvis_height_m",
-                     "rest_speed_mps", "rest_ang_speed_radps", "rest_hold_s", "catch_hold_s",
-                     "hold_contact_recent_s"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"OutcomeConfig.{name} must be a finite number >= 0, got {value}")
+        require_positive(self, ("floor_contact_height_m", "strike_min_impulse_ns", "strike_window_s",
+                                "fall_pelvis_height_m", "rest_speed_mps", "rest_ang_speed_radps", "rest_hold_s",
+                                "catch_hold_s", "hold_contact_recent_s"), "OutcomeConfig.", allow_zero=True)
         if not 0 < self.fall_tilt_deg < 180:
             raise ValueError(f"OutcomeConfig.fall_tilt_deg must be in (0, 180), got {self.fall_tilt_deg}")
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reacthuman.core.atomic import atomic_path
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim_bridge.engine import CameraSpec, PhysicsEngine, quat_rotate_inverse_wxyz, quat_rotate_wxyz
 
@@ -106,9 +107,8 @@ class VideoRecorder:
         for name in (THIRD_PERSON, EGOCENTRIC):
             short = name.removeprefix("video_")
             target = folder / f"{name}.mp4"
-            tmp = folder / f".{target.name}.tmp"
-            shutil.copyfile(os.path.join(self._dir, f"{name}.mp4"), tmp)
-            os.replace(tmp, target)
+            with atomic_path(target) as tmp:
+                shutil.copyfile(os.path.join(self._dir, f"{name}.mp4"), tmp)
             out[short] = target
         self.discard()
         return out

@@ -30,6 +30,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
                if mod != "rmw_fastrtps_cpp" and importlib.util.find_spec(mod) is None]
     if missing:
         raise pytest.UsageError("required components missing: " + "; ".join(missing) + " -- run `make test`, which bootstraps .venv")
+    if _fast_only(session.config):
+        # Module-level imports of the fast modules happen at collection: they are guarded from here on.
+        install_blocker("collection of the fast layer")
 
 
 @pytest.fixture
@@ -49,3 +52,43 @@ def interactiveworld_control_runs() -> dict:
 
     return {(p.task_id, name): run_episode(p, make_assistant(name, p), ScriptedHuman())
             for p in load_packs(default_tasks_dir()) for name in ("oracle", "silent", "blind")}
+
+
+# The fast layer (`make test-fast`, `pytest -m fast`): the modules listed in test/fast_layer.py, guarded so
+# that none of them can start Genesis, a ROS 2 graph, the model server or Ray.
+from fast_layer import FAST_MODULES, guard_module, install_blocker  # noqa: E402
+
+
+def _fast_only(config: pytest.Config) -> bool:
+    return (config.getoption("markexpr", "") or "").strip() == "fast"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "fast: the unit layer: no Genesis, no ROS 2 graph, no model server, no Ray")
+    here = os.path.dirname(os.path.abspath(__file__))
+    stale = sorted(m for m in FAST_MODULES if not os.path.exists(os.path.join(here, m + ".py")))
+    if stale:
+        raise pytest.UsageError("test/fast_layer.py FAST_MODULES names modules that do not exist: " + ", ".join(stale))
+
+
+def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:
+    name = collection_path.name
+    if _fast_only(config) and name.startswith("test_") and name.endswith(".py"):
+        return collection_path.stem not in FAST_MODULES or None
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in FAST_MODULES:
+            item.add_marker(pytest.mark.fast)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fast_layer_guard(request: pytest.FixtureRequest):
+    if request.module.__name__.rpartition(".")[2] not in FAST_MODULES:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        guard_module(request.module.__name__, mp)
+        yield

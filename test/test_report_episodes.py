@@ -17,7 +17,7 @@ from reacthuman.scenes.spec import CameraSpec
 from reacthuman.scoring.aggregate import select_decisions
 from reacthuman.scoring.episode_pages import episode_folder
 from reacthuman.scoring.ledger import read_ledger
-from reacthuman.plan_geometry import base_path_robot, plan_geometry
+from reacthuman.plan_path import base_path_robot, plan_geometry, plan_of_stored
 from reacthuman.recording.viewer_config import DEFAULT
 from reacthuman.scoring.report import write_report
 from reacthuman.scoring.report_cli import main
@@ -84,12 +84,13 @@ def browser():
 
 
 def test_base_path_integrates_the_walking_command():
-    straight = base_path_robot([0.5, 0.0, 0.0], 1.0)
+    straight = base_path_robot(plan_of_stored({"walking_cmd": [0.5, 0.0, 0.0], "walking_duration": 1.0}))
     assert straight[-1] == pytest.approx((0.5, 0.0, 0.0))
-    turning = base_path_robot([0.5, 0.0, 0.5], 2.0, step_s=0.001)
-    # a circle of radius v / w = 1 m through 1 rad: (sin 1, 1 - cos 1)
-    assert turning[-1][0] == pytest.approx(np.sin(1.0), abs=1e-3)
-    assert turning[-1][1] == pytest.approx(1 - np.cos(1.0), abs=1e-3)
+    turning = base_path_robot(plan_of_stored({"walking_cmd": [0.5, 0.0, 0.5], "walking_duration": 2.0}))
+    # a circle of radius v / w = 1 m through 1 rad: (sin 1, 1 - cos 1), exactly (the drawn path is the scored one)
+    assert turning[-1][0] == pytest.approx(np.sin(1.0), abs=1e-12)
+    assert turning[-1][1] == pytest.approx(1 - np.cos(1.0), abs=1e-12)
+    assert all(np.hypot(x, y - 1.0) == pytest.approx(1.0) for x, y, _ in turning)  # every point on that circle
 
 
 def test_each_episode_gets_a_page_and_an_overlay(run):

@@ -3,33 +3,16 @@ tolerant decoding (a malformed reply is a turn without words, never a crash)."""
 
 from __future__ import annotations
 
-import json
 import logging
-import re
-from typing import Any
+
+from reacthuman.core.reply_json import first_json_object, response_format
 
 LOG = logging.getLogger(__name__)
 
 
-def json_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
-
-
-def decode_json(text: str) -> dict | None:
-    """The first JSON object in a reply, or None."""
-    try:
-        value = json.loads(text)
-        return value if isinstance(value, dict) else None
-    except (json.JSONDecodeError, TypeError):
-        pass
-    m = re.search(r"\{.*\}", text or "", re.S)
-    if m:
-        try:
-            value = json.loads(m.group(0))
-            return value if isinstance(value, dict) else None
-        except json.JSONDecodeError:
-            return None
-    return None
+# The suite's one reply-JSON reader and response-format wrapper, under the names the agents use.
+json_format = response_format
+decode_json = first_json_object
 
 
 class ClientHolder:

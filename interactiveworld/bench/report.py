@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reacthuman.core.atomic import atomic_path
+
 from interactiveworld.bench.capabilities import ERROR_TYPES
 from interactiveworld.bench.scoring import Summary, read_results, summarize
 from interactiveworld.bench.taskpack import CAPABILITIES, FAMILIES, write_atomic
@@ -64,10 +66,9 @@ def capability_chart(summaries: list[tuple[Path, Summary]], path: Path) -> None:
     ax.set_ylim(0, 100)
     ax.legend(fontsize=7)
     fig.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=100)
+    with atomic_path(path, suffix=".png") as tmp:
+        fig.savefig(tmp, dpi=100)
     plt.close(fig)
-    tmp.replace(path)
 
 
 def write_report(run_dirs: list[Path]) -> str:

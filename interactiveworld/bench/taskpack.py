@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from interactiveworld.actions.primitives import BY_NAME
 from interactiveworld.world.predicates import Predicate
 from interactiveworld.world.scene import SceneSpec
+from reacthuman.core.atomic import atomic_write_text as write_atomic  # noqa: F401 (the bench imports it from here)
 
 FAMILIES = ("guidance", "planning", "accessibility", "decision", "prevention", "finding")
 PACK_VERSION = "1.0"
@@ -88,20 +87,6 @@ class TaskPack:
             static_question=d.get("static_question", ""), static_turn=int(d.get("static_turn", 0)),
             version=d.get("version", PACK_VERSION), oracle_actions=int(d.get("oracle_actions", 0)),
             content_hash=d.get("content_hash", ""), admission=d.get("admission", {}))
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file in the same folder, then rename: never a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def save_pack(pack: TaskPack, folder: Path) -> Path:

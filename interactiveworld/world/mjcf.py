@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reacthuman.core.physics import mjcf_gravity_attr
+
 from interactiveworld.world.fixtures import fixture_xml
 from interactiveworld.world.human_body import human_xml
 from interactiveworld.world.layout import DOOR_H_M, DOOR_W_M, WALL_H_M, WALL_T_M, ApartmentSpec
@@ -85,7 +87,7 @@ def build_mjcf(spec: ApartmentSpec, objects: tuple[ObjectSpec, ...], spills: tup
     return (
         f'<mujoco model="interactiveworld_{spec.layout}_{spec.seed}">'
         '<compiler angle="radian" autolimits="true"/>'
-        '<option timestep="0.002" gravity="0 0 -9.81" integrator="implicitfast"/>'
+        '<option timestep="0.002" gravity="' + mjcf_gravity_attr() + '" integrator="implicitfast"/>'
         '<visual><global offwidth="640" offheight="480"/><quality shadowsize="0"/></visual>'
         '<default><geom friction="1.0 0.01 0.001" solref="0.005 1"/></default>'
         + _label_assets(objects) + mesh_assets

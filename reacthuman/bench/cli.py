@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from reacthuman.bench.common import load_average, machine
+from reacthuman.core.atomic import atomic_write_text
 
 SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
 NEEDS_SCENE = ("physics", "render", "episode")
@@ -52,8 +53,8 @@ class BenchConfig:
 
     @classmethod
     def quick(cls) -> "BenchConfig":
-        return cls(physics_steps=60, physics_repeats=3, render_repeats=2, transport_windows=5, transport_warmup=1,
-                   transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=2, scenes_repeats=1,
+        return cls(physics_steps=60, physics_repeats=3, render_repeats=3, transport_windows=5, transport_warmup=1,
+                   transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=3, scenes_repeats=3,
                    scoring_decisions=300, scoring_repeats=2, tracking_quick=True)
 
 
@@ -135,16 +136,7 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh, indent=1)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_text(path, json.dumps(data, indent=1) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,11 @@
 1280x720 and at the brain's resolution, against the raw Genesis camera call it wraps.
 
 One Genesis scene (the scene and the G1) carries every view at both resolutions, so both sizes see the
-same geometry; the world steps between frame-sets so no renderer can serve a cached image."""
+same geometry; the world steps between frame-sets so no renderer can serve a cached image.
+
+Where the time goes (`per_call`): the same frame-set at a thumbnail size, where nearly no pixel is shaded, is the
+part of a render that does not depend on the frame size; on the software rasterizer it follows the triangles
+every view draws (the G1's visual meshes are nearly all of them), which the section counts."""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from reacthuman.sim_bridge.engine import CameraSpec
 
 FULL_RES = (1280, 720)
 BRAIN_RES = (640, 360)  # the body node's frame_width_px x frame_height_px default
+THUMB_RES = (64, 36)  # frame-size-independent cost: a frame-set with almost no pixels to shade
+RENDER_GOAL_MS = Goal(150.0, "ms per frame-set", False, "3 views at 640x360 within 150 ms")
 STEPS_BETWEEN_FRAME_SETS = 2
 ADAPTER_GOAL = Goal(1.10, "x raw", False, "the adapter (uint8 RGB copy) should add at most 10% to the raw render")
 MESH_GOAL = Goal(1.5, "x primitives", False, "drawing catalogue meshes (objects and room furniture) should cost at "
@@ -38,7 +44,7 @@ def _frame_set_s(render_one, names: list[str]) -> float:
 
 def render_section(spec: SceneSpec, repeats: int, resolutions: tuple[tuple[int, int], ...] = (FULL_RES, BRAIN_RES),
                    frames_per_window: int = 5) -> dict:
-    cams = _cameras(spec, resolutions)
+    cams = _cameras(spec, resolutions + (THUMB_RES,))
     engine, build_s = build_engine("genesis", spec, True, cams)
     try:
         raw_camera = engine._camera  # the Genesis camera object the adapter's render() wraps
@@ -65,11 +71,35 @@ def render_section(spec: SceneSpec, repeats: int, resolutions: tuple[tuple[int, 
             if (w, h) == BRAIN_RES:
                 window_s = frames_per_window * a.median
                 row["window_render_s"] = round(window_s, 3)  # no goal: sim time is frozen while rendering
+                row["goal_ms"] = RENDER_GOAL_MS.to_dict(a.median * 1e3)
             rows.append(row)
+        per_call = per_call_section(engine, cams, repeats, rows)
     finally:
         engine.close()
     return {"scene_id": spec.scene_id, "engine": "genesis", "build_s": round(build_s, 2), "resolutions": rows,
-            "meshes_vs_primitives": mesh_cost_section(repeats)}
+            "per_call": per_call, "meshes_vs_primitives": mesh_cost_section(repeats)}
+
+
+def drawn_triangles(engine) -> int:
+    """Triangles one view of the engine's Genesis scene submits (its rasterizer's index counts / 3)."""
+    jit = engine._scene.visualizer.context.jit
+    return int(np.asarray(jit.n_indices).sum() // 3)
+
+
+def per_call_section(engine, cams: tuple[CameraSpec, ...], repeats: int, rows: list[dict]) -> dict:
+    """The thumbnail frame-set (the frame-size-independent part) against each measured size."""
+    w, h = THUMB_RES
+    names = [c.name for c in cams if c.name.endswith(f"@{w}x{h}")]
+    _frame_set_s(engine.render, names)
+    times = []
+    for _ in range(repeats):
+        engine.step(STEPS_BETWEEN_FRAME_SETS)
+        times.append(_frame_set_s(engine.render, names))
+    t = Repeats.of(times)
+    thumb_ms = t.median * 1e3
+    share = {r["resolution"]: round(thumb_ms / r["adapter_ms_per_frame_set"]["median"], 3) for r in rows}
+    return {"resolution": f"{w}x{h}", "ms_per_frame_set": Repeats(thumb_ms, t.min * 1e3, t.max * 1e3, t.n).to_dict(2),
+            "share_of_frame_set": share, "triangles_per_view": drawn_triangles(engine)}
 
 
 def _frame_set_ms(spec: SceneSpec, res: tuple[int, int], repeats: int) -> tuple[Repeats, float]:

@@ -12,8 +12,8 @@ import sys
 
 from reacthuman.bench.common import Goal, Repeats
 
-# The scene set's target: 10,000 labelled scenes in 2 hours (reacthuman.scenes.bench).
-SCENES_GOAL = Goal(10_000 / 120.0, "scenes/min", True, "10,000 labelled scenes within 2 hours")
+# The performance issue's target: 10,000 labelled scenes in under an hour (50 min), medians of >= 3 repeats.
+SCENES_GOAL = Goal(200.0, "scenes/min", True, "10,000 labelled scenes within 50 minutes")
 
 
 def scenes_section(n_scenes: int, repeats: int, timeout_s: float = 3600.0) -> dict:

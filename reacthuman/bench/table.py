@@ -57,6 +57,15 @@ def _render(s: dict) -> list[Row]:
                        f"raw {_med(r['raw_ms_per_frame_set'], digits=1)} ms", f"{r['ratio']:.2f}x", g, v))
         if "window_render_s" in r:
             out.append(Row("render", f"  5 frame-sets (one window) {r['resolution']}", f"{r['window_render_s']:.2f} s"))
+        if "goal_ms" in r:
+            g, v = _goal(r["goal_ms"])
+            out.append(Row("render", f"  3 views {r['resolution']} against the issue's goal",
+                           f"{_med(r['adapter_ms_per_frame_set'], digits=1)} ms", "", "", g, v))
+    per_call = s.get("per_call")
+    if per_call:
+        shares = ", ".join(f"{k} {v * 100:.0f}%" for k, v in per_call["share_of_frame_set"].items())
+        out.append(Row("render", f"  per call (frame-set at {per_call['resolution']}, {per_call['triangles_per_view']} "
+                       f"triangles/view)", f"{_med(per_call['ms_per_frame_set'], digits=1)} ms", f"share: {shares}"))
     mesh = s.get("meshes_vs_primitives")
     if mesh:
         g, v = _goal(mesh["goal"])

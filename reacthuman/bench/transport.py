@@ -31,7 +31,7 @@ def _env(domain_id: int, transport: str | None) -> dict:
 def run_pair(mode: str, transport: str | None, domain_id: int, windows: int, warmup: int, width: int, height: int,
              timeout_s: float = 300.0) -> dict:
     """One echo and one sender process; the sender's JSON result."""
-    peer = [sys.executable, "-m", "reacthuman.bench.transport_peer"]
+    peer = [sys.executable, "-m", "reacthuman.nodes.transport_peer"]
     env = _env(domain_id, transport)
     echo = subprocess.Popen(peer + ["echo", "--mode", mode], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent)

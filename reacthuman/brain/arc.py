@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from reacthuman.brain.observation import TrackSample
+from reacthuman.core.physics import GRAVITY_MPS2
+from reacthuman.core.validate import require_positive
 
-GRAVITY_MPS2 = 9.81
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,7 @@ class ArcConfig:
     def __post_init__(self) -> None:
         if self.min_samples < 3:
             raise ValueError(f"ArcConfig.min_samples must be >= 3, got {self.min_samples}")
-        for name in ("max_fit_residual_m", "max_radius_m", "min_pivot_above_m", "step_s"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"ArcConfig.{name} must be > 0, got {getattr(self, name)}")
+        require_positive(self, ("max_fit_residual_m", "max_radius_m", "min_pivot_above_m", "step_s"), "ArcConfig.")
 
 
 @dataclass(frozen=True)

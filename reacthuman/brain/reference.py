@@ -22,17 +22,17 @@ from reacthuman.brain.motion import HAND_Z_RANGE_M, MIN_REACH_TIME_S, plan_clear
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_to_dict
 from reacthuman.classifier import classify_plan
+from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.plan import Action, Plan
+from reacthuman.scenes.label_config import load_label_config
 
 Vec3 = tuple[float, float, float]
 
-GRAVITY_MPS2 = 9.81
 MOVING_MIN_MPS = 0.05  # below this the object is taken to be at rest (tracking noise)
 PREDICT_DT_S = 0.01
 PREDICT_HORIZON_S = 3.0
 BODY_BAND_M = (0.3, 1.8)  # heights at which an object strikes the body or can be caught
 NEAR_M = 2.5  # a predicted path that stays farther than this (planar) passes the observer by
-FAST_MPS = 6.0  # faster than this at arrival: too fast to catch safely
 # where the oracle's hands meet a swinging object, robot frame: in front of the chest, inside arm's reach
 SWING_MEET_X_M = (0.15, 0.55)
 SWING_MEET_HALF_WIDTH_M = 0.3
@@ -126,7 +126,8 @@ class RandomBrain(Brain):
 
 class HeuristicBrain(Brain):
     """Observation only: ballistic prediction from the track, danger judged from the object's look and the
-    predicted arrival speed. Not moving, or passing farther than NEAR_M -> stay; dangerous -> dodge; else catch."""
+    predicted arrival speed (fast: at or above the labeller's fast_speed_mps, the one definition of "fast").
+    Not moving, or passing farther than NEAR_M -> stay; dangerous or fast -> dodge; else catch."""
 
     name = "heuristic"
 
@@ -134,7 +135,7 @@ class HeuristicBrain(Brain):
         prediction = predict(obs)
         if prediction is None or not prediction.moving or math.hypot(*prediction.point_m[:2]) > NEAR_M:
             action = Action.NO_ACTION
-        elif looks_dangerous(obs.object_look) or prediction.speed_mps > FAST_MPS:
+        elif looks_dangerous(obs.object_look) or prediction.speed_mps >= load_label_config().fast_speed_mps:
             action = Action.DODGE
         else:
             action = Action.CATCH

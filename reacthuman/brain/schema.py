@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from reacthuman.core.reply_json import json_candidates
 from reacthuman.plan import Keyframe, Plan
 
 # One bound for vx, vy (m/s) and yaw rate (rad/s): beyond any humanoid command, so only garbage fails; the
@@ -130,25 +130,11 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
-_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 
 
 def _json_objects(text: str) -> list[dict[str, Any]]:
     """Every JSON object found in the text: fenced blocks first, then objects starting at each '{'."""
-    found: list[dict[str, Any]] = []
-    sources = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    for source in sources:
-        starts = [i for i, c in enumerate(source) if c == "{"][:MAX_JSON_CANDIDATES]
-        for start in starts:
-            try:
-                value, _ = _DECODER.raw_decode(source, start)
-            except ValueError:
-                continue
-            if isinstance(value, dict):
-                found.append(value)
-        if found:
-            return found
-    return found
+    return json_candidates(text, openers="{", decoder=_DECODER, max_starts=MAX_JSON_CANDIDATES)
 
 
 def plan_from_dict(data: dict[str, Any]) -> Plan:

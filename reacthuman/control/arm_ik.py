@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
+from reacthuman.core.validate import require_positive
 from reacthuman.sim_bridge.g1_assets import (
     G1_JOINT_NAMES, LEFT_HAND_SITE, RIGHT_HAND_SITE, foot_geoms, g1_mjcf_path, lowest_foot_z,
     read_policy_metadata,
@@ -43,9 +44,7 @@ class ArmIKConfig:
     limit_margin_rad: float = 0.02
 
     def __post_init__(self) -> None:
-        for name in ("damping", "tolerance_m", "max_step_rad", "limit_margin_rad"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"ArmIKConfig.{name} must be > 0, got {getattr(self, name)}")
+        require_positive(self, ("damping", "tolerance_m", "max_step_rad", "limit_margin_rad"), "ArmIKConfig.")
         if self.max_iterations < 1:
             raise ValueError(f"ArmIKConfig.max_iterations must be >= 1, got {self.max_iterations}")
         if not 0 <= self.nullspace_gain <= 1:

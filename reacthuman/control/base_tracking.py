@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 
 from reacthuman.control.locomotion import VelocityCommand
+from reacthuman.core.validate import require_positive
 
 _ZERO = VelocityCommand(0.0, 0.0, 0.0)
 
@@ -35,11 +36,9 @@ class BaseTrackingConfig:
     max_lateral_mps: float = 0.6
 
     def __post_init__(self) -> None:
-        for name in ("gain_per_s", "yaw_gain_per_s", "max_correction_mps", "max_yaw_correction_radps",
-                     "settle_tolerance_m", "settle_max_s", "max_lateral_mps"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"BaseTrackingConfig.{name} must be a finite number >= 0, got {value}")
+        require_positive(self, ("gain_per_s", "yaw_gain_per_s", "max_correction_mps", "max_yaw_correction_radps",
+                                "settle_tolerance_m", "settle_max_s", "max_lateral_mps"), "BaseTrackingConfig.",
+                         allow_zero=True)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from reacthuman.core.validate import require_positive
+
 
 @dataclass(frozen=True)
 class BodyEnvelope:
@@ -30,9 +32,7 @@ class BodyEnvelope:
     lowest_hand_m: float = 0.45  # hand height in the deepest crouch (knee_bend 0.25)
 
     def __post_init__(self) -> None:
-        for name, value in self.__dict__.items():
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f"BodyEnvelope.{name} must be a finite number > 0, got {value}")
+        require_positive(self, tuple(self.__dict__), "BodyEnvelope.")
 
 
 def default_envelope(**overrides: object) -> BodyEnvelope:

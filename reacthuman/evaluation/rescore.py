@@ -22,8 +22,8 @@ TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.OUTCOME}
 def rescore_bag(bag: Path, model: str) -> dict:
     from rclpy.serialization import deserialize_message
 
+    from reacthuman.nodes.conversions import score_episode_msgs
     from reacthuman.nodes.runtime import msg_type
-    from reacthuman.nodes.scorer_node import score_episode
     from reacthuman.scenes.spec import SceneSpec
 
     last: dict[str, object] = {}
@@ -38,7 +38,7 @@ def rescore_bag(bag: Path, model: str) -> dict:
     lacks = missing(tally, _end_from_bag(last, tally, len(set(spec.hazard_bodies))))
     if lacks:
         raise BagError(f"{bag}: incomplete, it lacks {'; '.join(lacks)}")
-    return score_episode(spec, last.get(graph.PLAN), last.get(graph.OBSERVATION), last[graph.OUTCOME], model).to_dict()
+    return score_episode_msgs(spec, last.get(graph.PLAN), last.get(graph.OBSERVATION), last[graph.OUTCOME], model).to_dict()
 
 
 def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> EpisodeEnd | None:

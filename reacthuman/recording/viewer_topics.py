@@ -35,7 +35,7 @@ from PIL import Image as PILImage
 
 from reacthuman import graph
 from reacthuman.plan import Pose2D
-from reacthuman.plan_geometry import plan_geometry
+from reacthuman.plan_path import plan_geometry
 from reacthuman.recording import markers, ros_msgs, tf_tree, urdf
 from reacthuman.recording.bag import BagError, BagWriter, bag_info, read_bag, typestore
 from reacthuman.recording.viewer_config import DEFAULT, ViewerConfig

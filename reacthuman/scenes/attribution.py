@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
+from reacthuman.core.atomic import atomic_write_text
 from reacthuman.scenes.spec import SceneSpec, VisualMeshSpec
 
 CARD_NAME = "ATTRIBUTION.md"
@@ -53,8 +54,5 @@ def dataset_card(specs: Iterable[SceneSpec]) -> str:
 
 def write_dataset_card(out_dir: str, specs: Iterable[SceneSpec]) -> str:
     path = os.path.join(out_dir, CARD_NAME)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(dataset_card(specs))
-    os.replace(tmp, path)
+    atomic_write_text(path, dataset_card(specs))
     return path

@@ -3,14 +3,15 @@
 Units: metres, kilograms. `size` follows MJCF for `shape` (box half-extents; sphere radius; cylinder
 (radius, half-height)). Hazard flags are physical truth, not looks: an adversarial variant (`looks_like`
 names the genuine object it imitates) keeps the appearance of its twin but carries its own mass,
-material and flags, and the label follows those. `heavy` is derived from mass (HEAVY_MASS_KG).
+material and flags, and the label follows those. `heavy` is derived from mass (the labeller's
+`heavy_mass_kg`, config/ground_truth.yaml).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-HEAVY_MASS_KG = 2.0
+from reacthuman.scenes.label_config import load_label_config
 
 # material -> (colour hint (rgba), typical restitution, typical friction)
 MATERIALS: dict[str, tuple[tuple[float, float, float, float], float, float]] = {
@@ -45,7 +46,7 @@ class ObjectEntry:
 
     @property
     def heavy(self) -> bool:
-        return self.mass_kg >= HEAVY_MASS_KG
+        return self.mass_kg >= load_label_config().heavy_mass_kg
 
     @property
     def adversarial(self) -> bool:

@@ -16,6 +16,7 @@ import shutil
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from reacthuman.core.atomic import atomic_write_text
 from reacthuman.scenes.families import FAMILIES, get_family
 from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE, sample_spec
 from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec, SpecError
@@ -86,15 +87,8 @@ def index_row(spec: SceneSpec) -> dict:
             "time_to_floor_s": gt.time_to_floor_s if gt else None}
 
 
-def _write_atomic(path: str, text: str) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def write_index(out: str, rows: list[dict]) -> None:
-    _write_atomic(os.path.join(out, INDEX), "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+    atomic_write_text(os.path.join(out, INDEX), "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
 
 
 def read_spec(path: str) -> SceneSpec:

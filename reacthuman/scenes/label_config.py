@@ -7,11 +7,12 @@ G1 can do (body execution measures the envelope and may update them here, in one
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from reacthuman.core.validate import require_positive
 
 CONFIG_PATH = Path(__file__).resolve().parents[2] / "config" / "ground_truth.yaml"
 
@@ -31,13 +32,9 @@ class LabelConfig:
     max_step_m: float = 1.0
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"label config {f.name} must be a finite number, got {value!r}")
-            if value < 0 or (value == 0 and f.name in ("heavy_mass_kg", "fast_speed_mps", "dodge_momentum_kgmps",
-                                                       "shoulder_height_m", "arm_reach_m")):
-                raise ValueError(f"label config {f.name} must be positive, got {value!r}")
+        strict = ("heavy_mass_kg", "fast_speed_mps", "dodge_momentum_kgmps", "shoulder_height_m", "arm_reach_m")
+        require_positive(self, [f.name for f in fields(self) if f.name not in strict], "label config", allow_zero=True)
+        require_positive(self, strict, "label config")
         if self.crouch_drop_m >= self.shoulder_height_m:
             raise ValueError(f"label config crouch_drop_m ({self.crouch_drop_m}) must be below shoulder_height_m "
                              f"({self.shoulder_height_m})")

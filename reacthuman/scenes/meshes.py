@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reacthuman.core.atomic import atomic_write_text
 from reacthuman.scenes.furniture import FURNITURE_DIR, PACKAGE, FurnitureError, pypi_model_path
 from reacthuman.scenes.spec import VisualMeshSpec
 
@@ -181,7 +182,5 @@ def prepared_parts(visual: VisualMeshSpec) -> tuple[MeshPart, ...]:
     if not index.is_file():
         out.mkdir(parents=True, exist_ok=True)
         parts = _write_parts(visual, out)
-        tmp = index.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps([asdict(p) for p in parts]))
-        os.replace(tmp, index)
+        atomic_write_text(index, json.dumps([asdict(p) for p in parts]))
     return tuple(MeshPart(p["obj_path"], tuple(p["rgba"]), p["texture_png"]) for p in json.loads(index.read_text()))

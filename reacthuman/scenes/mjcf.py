@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 from xml.sax.saxutils import quoteattr
 
+from reacthuman.core.physics import mjcf_gravity_attr
 from reacthuman.scenes.meshes import prepared_parts
 from reacthuman.scenes.spec import BodySpec, GeomSpec, SceneSpec, VisualMeshSpec
 
@@ -150,7 +151,7 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
         spec = dataclasses.replace(spec, furnishings=(), dressed_bodies=())
     parts = [
         f'<mujoco model={quoteattr("reacthuman_" + spec.scene_id)}>',
-        f'  <option timestep="{spec.dt_s!r}" gravity="0 0 -9.81" integrator="implicitfast"/>',
+        f'  <option timestep="{spec.dt_s!r}" gravity="{mjcf_gravity_attr()}" integrator="implicitfast"/>',
         '  <compiler angle="radian"/>',
         *_assets_xml(spec),
         "  <worldbody>",

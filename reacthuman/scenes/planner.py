@@ -14,6 +14,7 @@ import logging
 import re
 from typing import Any
 
+from reacthuman.core.reply_json import response_format
 from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.families import FAMILIES, FAMILY_DEFS, get_family
 from reacthuman.scenes.randomize import Selection
@@ -120,7 +121,7 @@ def rule_parse(description: str) -> Selection:
 
 def _schema() -> dict[str, Any]:
     hint_values = sorted({v for d in FAMILY_DEFS.values() for vals in d.hints.values() for v in vals} | {""})
-    return {"type": "json_schema", "json_schema": {"name": "scene_selection", "strict": True, "schema": {
+    return response_format("scene_selection", {
         "type": "object", "additionalProperties": False, "required": ["family", "object_id", "room", "hints"],
         "properties": {
             "family": {"type": "string", "enum": list(FAMILIES)},
@@ -128,7 +129,7 @@ def _schema() -> dict[str, Any]:
             "room": {"type": "string", "enum": list(ROOM_TYPES)},
             "hints": {"type": "object", "additionalProperties": False, "required": ["surface", "regime", "support"],
                       "properties": {k: {"type": "string", "enum": hint_values} for k in ("surface", "regime", "support")}},
-        }}}}
+        }})
 
 
 def _prompt(description: str) -> list[dict[str, str]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reacthuman.core.atomic import atomic_path
 from reacthuman.scenes.genesis_sim import GenesisSimulator
 from reacthuman.scenes.spec import SceneSpec
 
@@ -95,9 +96,8 @@ def contact_sheet(scene_dir: str, out_path: str) -> str:
     width = max(r.shape[1] for r in rows)
     rows = [np.pad(r, ((0, 0), (0, width - r.shape[1]), (0, 0))) for r in rows]
     sheet = np.concatenate(rows, axis=0)
-    tmp = out_path + ".tmp.png"
-    iio.imwrite(tmp, sheet)
-    os.replace(tmp, out_path)
+    with atomic_path(out_path, suffix=".png") as tmp:  # the encoder picks PNG from the suffix
+        iio.imwrite(tmp, sheet)
     return out_path
 
 

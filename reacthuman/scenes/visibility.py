@@ -81,6 +81,10 @@ def _free_camera(mujoco, cam: CameraSpec):
     return v
 
 
+MASK_SHADOW_MAP_PX = 1  # the smallest shadow map MuJoCo allocates; masks never sample it
+MASK_MULTISAMPLES = 0  # MuJoCo's default is 4; a segmentation mask is the same without them
+
+
 class MaskRenderer:
     """Segmentation renders of one scene at one step of its track from any number of camera placements."""
 
@@ -95,17 +99,29 @@ class MaskRenderer:
         self.model.vis.global_.offheight = max(cfg.height_px, self.model.vis.global_.offheight)
         # MuJoCo's near plane is relative to the model's extent (the 30 m floor slab makes it 0.85 m): 1 cm.
         self.model.vis.map.znear = 0.01 / self.model.stat.extent
+        # Masks are drawn without shadows, but MuJoCo allocates the model's shadow map (4096^2 by default) with
+        # every renderer: half of a renderer's start-up on llvmpipe, and no pixel of a mask depends on it.
+        self.model.vis.quality.shadowsize = MASK_SHADOW_MAP_PX
+        # Segmentation is drawn with multisampling off (one ID per pixel, from its centre, in every sample), so
+        # a multisampled buffer only costs fill time: 2.5x per mask on llvmpipe, and the same mask.
+        self.model.vis.quality.offsamples = MASK_MULTISAMPLES
         self.data = mujoco.MjData(self.model)
         k = min(freeze_step(spec) if step is None else step, len(track.times_s) - 1)
         _pose_at(mujoco, self.model, self.data, spec, track, k)
         body = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, spec.hazard_bodies[0])
         self.hazard_geoms = np.flatnonzero(self.model.geom_bodyid == body)
         self.renderer = mujoco.Renderer(self.model, cfg.height_px, cfg.width_px)
+        self._counts: dict[CameraSpec, int] = {}  # a placement asked again (the final check) is not drawn again
         self.renderer.enable_segmentation_rendering()
         for flag in (mujoco.mjtRndFlag.mjRND_SHADOW, mujoco.mjtRndFlag.mjRND_REFLECTION, mujoco.mjtRndFlag.mjRND_SKYBOX):
             self.renderer.scene.flags[flag] = False  # a mask needs none of them; each costs time on llvmpipe
 
     def pixels(self, cam: CameraSpec) -> int:
+        if cam not in self._counts:
+            self._counts[cam] = self._render_pixels(cam)
+        return self._counts[cam]
+
+    def _render_pixels(self, cam: CameraSpec) -> int:
         self.model.vis.global_.fovy = cam.fov_deg
         self.renderer.update_scene(self.data, camera=_free_camera(self.mujoco, cam))
         seg = self.renderer.render()

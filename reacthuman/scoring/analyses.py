@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
+from reacthuman.core.validate import require_positive
 from reacthuman.plan import Action
 from reacthuman.scenes.spec import SPEED_BANDS
 from reacthuman.scoring.aggregate import Decisions
@@ -41,10 +42,7 @@ class AnalysisConfig:
     arm_reach_m: float = 0.8  # the paper's bound: farther than this the arm cannot reach at all
 
     def __post_init__(self) -> None:
-        for name in ("catch_radius_m", "arm_reach_m"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                raise ValueError(f"analysis config {name} must be a positive number, got {value!r}")
+        require_positive(self, ("catch_radius_m", "arm_reach_m"), "analysis config")
 
 
 def default_config(**overrides: Any) -> AnalysisConfig:

@@ -9,13 +9,13 @@ where the executed plan started.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from reacthuman.core.atomic import atomic_path
 from reacthuman.plan import Pose2D
-from reacthuman.plan_geometry import plan_geometry
+from reacthuman.plan_path import plan_geometry
 from reacthuman.recording.viewer_config import DEFAULT, ViewerConfig
 from reacthuman.scenes.cameras import project
 from reacthuman.scenes.spec import CameraSpec
@@ -98,8 +98,6 @@ def draw_plan_overlay(image_path: Path, spec: dict, plan: dict | None, out_path:
     for xy in _pixels(cam, [tuple(impact)], k) if impact else ():
         _cross(draw, xy, IMPACT_RGB, r)
     _legend(draw, canvas.width)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out_path.with_name(f".{out_path.stem}.tmp{os.getpid()}.png")
-    canvas.save(tmp, format="PNG")
-    os.replace(tmp, out_path)
+    with atomic_path(out_path, suffix=".png") as tmp:
+        canvas.save(tmp, format="PNG")
     return out_path

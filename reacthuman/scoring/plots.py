@@ -4,7 +4,6 @@ Files are written to a temporary name and renamed, so a crash never leaves a hal
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import matplotlib
@@ -12,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402  (after choosing the backend)
 
+from reacthuman.core.atomic import atomic_path  # noqa: E402
 from reacthuman.scoring.aggregate import Decisions  # noqa: E402
 from reacthuman.scoring.metrics import RULES  # noqa: E402
 from reacthuman.scoring.tables import Table  # noqa: E402
@@ -20,10 +20,8 @@ DPI = 110
 
 
 def _save(fig: Figure, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp{os.getpid()}.png")
-    fig.savefig(tmp, dpi=DPI, format="png")
-    os.replace(tmp, path)
+    with atomic_path(path, suffix=".png") as tmp:
+        fig.savefig(tmp, dpi=DPI, format="png")
     return path
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import csv
 import html
 import io
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
+from reacthuman.core.atomic import atomic_write_text  # noqa: F401 (the report writers import it from here)
 from reacthuman.scoring.tables import Table
 
 
@@ -41,16 +41,6 @@ class Custom:
 
 
 Block = Union[Heading, Paragraph, Table, Image, Custom]
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with tmp.open("w", encoding="utf-8", newline="") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
 
 
 def _md_escape(text: str) -> str:

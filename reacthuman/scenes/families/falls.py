@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import math
 
+from reacthuman.core.physics import GRAVITY_MPS2 as G_MPS2  # slides and ballistic import it from here
 from reacthuman.scenes.builders import (FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
                                         r3, rest_half_height, static_box)
-
-G_MPS2 = 9.81
 
 
 def table(ctx: FamilyContext, name: str, edge_x: float, top_z: float, depth: float = 0.7, half_width: float = 0.5,

@@ -1,7 +1,7 @@
 """One side of the transport benchmark, run as its own process (imports rclpy; never imported by the core).
 
-    python -m reacthuman.bench.transport_peer echo --mode graph|raw
-    python -m reacthuman.bench.transport_peer send --mode graph|raw --windows N --warmup K --width W --height H
+    python -m reacthuman.nodes.transport_peer echo --mode graph|raw
+    python -m reacthuman.nodes.transport_peer send --mode graph|raw --windows N --warmup K --width W --height H
 
 `send` publishes one observation window, waits for `echo`'s acknowledgement, and repeats; it prints one
 JSON line. mode graph: the window is built from numpy frames and published typed, and the echo turns it back
@@ -99,7 +99,7 @@ def _send(mode: str, windows: int, warmup: int, width: int, height: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m reacthuman.bench.transport_peer")
+    p = argparse.ArgumentParser(prog="python -m reacthuman.nodes.transport_peer")
     p.add_argument("role", choices=("echo", "send"))
     p.add_argument("--mode", choices=("graph", "raw"), required=True)
     p.add_argument("--windows", type=int, default=20)

@@ -1,0 +1,24 @@
+"""One episode's decision record from what the graph carried: the scene, the brain's reply, where the
+object was at the freeze and the executed outcome. The scorer node and `reacthuman rescore` (from a bag)
+both call this, after turning their messages into these types (`reacthuman.nodes.conversions`)."""
+
+from __future__ import annotations
+
+from reacthuman.control.envelope import execution_extras
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scoring.decision import score_decision
+from reacthuman.scoring.inputs import ExecutedOutcome, ModelReply, SceneMeta, ScoringTruth
+from reacthuman.scoring.ledger import DecisionRecord
+
+Vec3 = tuple[float, float, float]
+
+
+def score_episode(spec: SceneSpec, model: str, reply: ModelReply, freeze_xyz: Vec3 | None,
+                  executed: ExecutedOutcome, deflected: bool, modality: str | None) -> DecisionRecord:
+    """`model`: the model that answered (the plan's, else the run's); `deflected`: a hand touched the object
+    without holding it (the executed outcome's extra fact)."""
+    record = score_decision(SceneMeta.from_scene_spec(spec, model), ScoringTruth.from_scene_spec(spec, freeze_xyz),
+                            spec.observer.pose(), reply, executed)
+    record.extras.update(execution_extras(spec, deflected))
+    record.modality = modality
+    return record

@@ -1,0 +1,85 @@
+"""The suite core (reacthuman/core): atomic writes, reply-JSON extraction, config validation."""
+
+import os
+import stat
+import threading
+
+import pytest
+
+from reacthuman.core.atomic import atomic_path, atomic_write_bytes, atomic_write_text
+
+
+def test_atomic_write_replaces_whole_files_with_the_usual_mode(tmp_path):
+    target = tmp_path / "sub" / "a.json"
+    atomic_write_text(target, "old\n")
+    atomic_write_text(target, "néw\n")
+    assert target.read_bytes() == "néw\n".encode() and os.listdir(target.parent) == ["a.json"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask  # not mkstemp's private 0600
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path):
+    target = tmp_path / "plot.png"
+    atomic_write_bytes(target, b"old")
+    with pytest.raises(RuntimeError):
+        with atomic_path(target, suffix=".png") as tmp:
+            tmp.write_bytes(b"half")
+            raise RuntimeError("the encoder failed")
+    assert target.read_bytes() == b"old" and os.listdir(tmp_path) == ["plot.png"]
+
+
+def test_concurrent_writers_of_one_path_never_share_a_temporary(tmp_path):
+    target = tmp_path / "manifest.json"
+    texts = [f"{i}\n" * 5000 for i in range(8)]
+    threads = [threading.Thread(target=atomic_write_text, args=(target, t)) for t in texts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert target.read_text() in texts and os.listdir(tmp_path) == ["manifest.json"]
+
+
+from reacthuman.core.reply_json import first_json_object, json_candidates, response_format  # noqa: E402
+from reacthuman.core.validate import require_positive  # noqa: E402
+
+
+def test_reply_json_reads_fenced_blocks_first_then_the_text():
+    reply = 'I think {"action": "DODGE"} fits.\n```json\n{"action": "CATCH", "keyframes": [{"t": 0.3}]}\n```'
+    assert json_candidates(reply)[0] == {"action": "CATCH", "keyframes": [{"t": 0.3}]}
+    assert json_candidates(reply)[1:] == [[{"t": 0.3}], {"t": 0.3}]  # nested values follow their container
+    assert first_json_object('Sure! {"say": "hi"} and {"say": "bye"}') == {"say": "hi"}
+    assert first_json_object('{"plan": {"ok": 1}') == {"ok": 1}  # a wrapper cut off still yields its inside
+    assert first_json_object("no json") is None and first_json_object(None) is None
+    assert json_candidates("[1, 2]", openers="{") == []
+
+
+def test_reply_json_takes_a_stricter_decoder_and_a_scan_limit():
+    def no_duplicates(pairs):
+        keys = [k for k, _ in pairs]
+        if len(set(keys)) < len(keys):
+            raise ValueError("duplicate key")
+        return dict(pairs)
+
+    import json
+    strict = json.JSONDecoder(object_pairs_hook=no_duplicates)
+    assert json_candidates('{"a": 1, "a": 2} {"b": 3}', decoder=strict) == [{"b": 3}]
+    assert json_candidates("{}" * 10, max_starts=3) == [{}, {}, {}]
+    fmt = response_format("reply", {"type": "object"})
+    assert fmt == {"type": "json_schema", "json_schema": {"name": "reply", "strict": True, "schema": {"type": "object"}}}
+
+
+def test_require_positive_names_the_field():
+    class Config:
+        dt_s, gain, offset_m = 0.01, 0.0, -1.0
+
+    require_positive(Config(), ("dt_s",), "body config")
+    require_positive(Config(), ("gain",), allow_zero=True)
+    with pytest.raises(ValueError, match=r"^body config gain must be a finite number > 0, got 0.0$"):
+        require_positive(Config(), ("dt_s", "gain"), "body config")
+    with pytest.raises(ValueError, match="offset_m must be a finite number >= 0"):
+        require_positive(Config(), ("offset_m",), allow_zero=True)
+    for bad in (float("nan"), float("inf"), True, "1"):
+        Config.dt_s = bad
+        with pytest.raises(ValueError, match="dt_s"):
+            require_positive(Config(), ("dt_s",))
