@@ -139,6 +139,7 @@ class Body:
         self._exec_start_s: float | None = None
         self._source: CommandSource | None = None
         self.gate = None
+        self._frame_hooks: list[Callable[[float], None]] = []
         self.video = VideoRecorder(self.config.video, spec, engine) if self.config.video.enabled else None
         self._phase.advance(Phase.LOADED)
 
@@ -169,6 +170,12 @@ class Body:
         n = self.config.frame_count
         return tuple(0.0 if n == 1 else self._window_s * i / (n - 1) for i in range(n))
 
+    def add_frame_hook(self, hook: Callable[[float], None]) -> None:
+        """Call hook(sim_time_s) at each frame the window renders, after rendering and before the next step, so
+        what is read from the simulator then is exactly the state the cameras showed (until the next load)."""
+        self._phase.require(Phase.LOADED)
+        self._frame_hooks.append(hook)
+
     def simulate_window(self, command_source: CommandSource, now_s: float | None = None) -> list[FrameSet]:
         """Simulate from 0 to t0 + window under `command_source`, rendering every view at the frame times;
         then freeze: nothing advances until the gate releases (a plan for this scene, or the timeout)."""
@@ -192,6 +199,8 @@ class Body:
     def _render_frameset(self, spec: SceneSpec) -> FrameSet:
         t = self.engine.time_s
         images = {c.name: self.engine.render(c.name) for c in spec.cameras}
+        for hook in self._frame_hooks:
+            hook(t)
         return FrameSet(t_s=t - spec.t0_s, sim_time_s=t, images=images)
 
     def offer_plan(self, plan_scene_id: str, now_s: float | None = None) -> Verdict:

@@ -139,3 +139,41 @@ def test_the_oracles_dodge_clears(body, family, seed, action):
         assert o.caught and not o.struck, o
     else:
         assert not o.struck and not o.caught, o
+
+
+# --- what the brain is shown: the hazard at every rendered frame, its moving mass ------------------------
+def test_the_window_track_has_the_swinging_bob_at_every_frame_and_ends_at_the_freeze_state():
+    """A pendulum's body frame is its pivot: the track must follow the bob (the centre of mass), once per frame
+    the body renders, tangent to its circle; the last frame is the freeze instant the scorer reads."""
+    from reacthuman.evaluation.observe import WindowTracker, centre_local_m
+    from reacthuman.scenes import sample_spec
+    from reacthuman.sim_bridge.body import Body, default_config as body_config
+
+    spec = sample_spec("pendulum_swing", 11, speed_band="normal")
+    pivot = np.array(spec.hazard.pos)
+    # the centre of mass: on the rod, most of the way down to the bob (the mass is spread over rod and bob by volume)
+    radius = float(np.linalg.norm(centre_local_m(spec, "pendulum")))
+    assert 0.8 * spec.params["length_m"] < radius < spec.params["length_m"]
+    frames = Body(body_config(engine="genesis", frame_count=4, frame_width_px=16, frame_height_px=16))
+    try:
+        frames.load(spec)
+        spine = Spine(default_config())
+        spine.reset(None)
+        tracker = WindowTracker(frames, spine.command, spec, frames.frame_times_s())
+        rendered = frames.simulate_window(tracker)
+        # one sample per rendered frame, keyed by the frame's own time (what the observation is built from)
+        assert sorted(tracker.samples) == [f.t_s for f in rendered] and len(rendered) == 4
+        assert [f.t_s for f in rendered] == pytest.approx(list(frames.frame_times_s()), abs=1e-12)
+        positions = []
+        for t, (pos, vel) in sorted(tracker.samples.items()):
+            arm = pos - pivot
+            # on its circle about the pivot (where a pivot sample would be 0 m away), moving along it
+            assert np.linalg.norm(arm) == pytest.approx(radius, abs=0.005), (t, pos)
+            assert abs(float(np.dot(vel, arm))) < 0.02 * np.linalg.norm(vel) * radius + 1e-6, (t, vel)
+            positions.append(pos)
+        assert min(np.linalg.norm(b - a) for a, b in zip(positions, positions[1:])) > 0.01  # it swings
+        last_pos, last_vel = tracker.samples[rendered[-1].t_s]
+        freeze_pos, freeze_vel = tracker.freeze_state()
+        assert np.array_equal(last_pos, freeze_pos) and np.array_equal(last_vel, freeze_vel)
+    finally:
+        frames.close()

@@ -39,25 +39,54 @@ def _colour_name(r: float, g: float, b: float) -> str:
     return min(hues, key=lambda h: sum((a - c) ** 2 for a, c in zip((r, g, b), hues[h])))
 
 
+def centre_local_m(spec: SceneSpec, name: str) -> np.ndarray:
+    """A body's centre of mass in its own frame: the volume-weighted centre of its geoms (the body's mass is
+    spread over its geoms by volume). For a free object it is about the origin; for a hinged one (a bob on a
+    rod, a door, tipping furniture) the origin is the pivot, which does not move, while this point does."""
+    from reacthuman.scenes.mjcf import geom_volume_m3
+
+    geoms = spec.body(name).geoms
+    volumes = np.array([geom_volume_m3(g) for g in geoms])
+    return (volumes[:, None] * np.array([g.pos for g in geoms], dtype=np.float64)).sum(axis=0) / volumes.sum()
+
+
+def hazard_point(spec: SceneSpec, name: str, pos_m, quat_wxyz, lin_vel_mps, ang_vel_radps) -> tuple[np.ndarray, np.ndarray]:
+    """World position and velocity of a body's centre of mass from its frame's state (origin, orientation,
+    the origin's linear velocity and the angular velocity, world frame)."""
+    from reacthuman.scenes.builders import rotate
+
+    arm = np.asarray(rotate(tuple(float(q) for q in quat_wxyz), tuple(float(c) for c in centre_local_m(spec, name))))
+    pos = np.asarray(pos_m, dtype=np.float64) + arm
+    vel = np.asarray(lin_vel_mps, dtype=np.float64) + np.cross(np.asarray(ang_vel_radps, dtype=np.float64), arm)
+    return pos, vel
+
+
 class WindowTracker:
-    """Wraps a command source; records the hazard's world state whenever sim time reaches a frame time."""
+    """Records the primary hazard's centre of mass (world frame) at each instant the body renders a frame, so the
+    track is exactly what the cameras showed, whatever the control rate. It wraps the window's command source
+    (a pass-through) so callers hand the body one callable, and registers itself with the body's frame hook."""
 
     def __init__(self, body, source, spec: SceneSpec, frame_times_s: tuple[float, ...]) -> None:
         self.body, self.source, self.spec = body, source, spec
         dt = spec.dt_s
         self._due = {int(round((spec.t0_s + t) / dt)): t for t in frame_times_s}
         self.samples: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        body.add_frame_hook(self._on_frame)
+
+    def _on_frame(self, sim_time_s: float) -> None:
+        # keyed by the rendered frame's own time (FrameSet.t_s, computed the same way): the observation is built
+        # from those times, and a frame time computed otherwise (window * i / (n - 1)) can differ in the last bit
+        if int(round(sim_time_s / self.spec.dt_s)) in self._due:
+            self.samples[sim_time_s - self.spec.t0_s] = self.freeze_state()
 
     def __call__(self, sim_time_s: float, state):
-        step = int(round(sim_time_s / self.spec.dt_s))
-        if step in self._due and self._due[step] not in self.samples:
-            hazard = self.body.snapshot().hazards[self.spec.hazard_bodies[0]]
-            self.samples[self._due[step]] = (np.array(hazard.pos_m), np.array(hazard.lin_vel_mps))
         return self.source(sim_time_s, state)
 
     def freeze_state(self) -> tuple[np.ndarray, np.ndarray]:
-        hazard = self.body.snapshot().hazards[self.spec.hazard_bodies[0]]
-        return np.array(hazard.pos_m), np.array(hazard.lin_vel_mps)
+        """The hazard's centre of mass and its velocity now (at the freeze, once the window is simulated)."""
+        name = self.spec.hazard_bodies[0]
+        h = self.body.snapshot().hazards[name]
+        return hazard_point(self.spec, name, h.pos_m, h.quat_wxyz, h.lin_vel_mps, h.ang_vel_radps)
 
 
 def build_observation(spec: SceneSpec, frame_times_s: tuple[float, ...], images: dict[str, list[np.ndarray]],

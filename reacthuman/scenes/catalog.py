@@ -195,7 +195,17 @@ def _adversarial(object_id: str, name: str, twin_id: str, mass_kg: float, materi
                        texture=twin.texture, looks_like=twin_id, **keep)
 
 
-OBJECTS: dict[str, ObjectEntry] = {o.object_id: o for o in _GENUINE}
+class _Library(dict):
+    """The library by id. An id it lacks may name an object sourced from an installed catalogue
+    (sourcing.py, registered by the spec that records it); iterating lists the library only."""
+
+    def __missing__(self, object_id: str) -> ObjectEntry:
+        from reacthuman.scenes.sourcing import sourced_entry
+
+        return sourced_entry(object_id)
+
+
+OBJECTS: dict[str, ObjectEntry] = _Library({o.object_id: o for o in _GENUINE})
 OBJECTS.update({a[0]: _adversarial(*a) for a in _ADVERSARIAL_SPECS})
 ADVERSARIAL_IDS: tuple[str, ...] = tuple(a[0] for a in _ADVERSARIAL_SPECS)
 

@@ -39,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="ray: label on a Ray cluster (--workers Ray workers); same result")
     g.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
     g.add_argument("--describe", default=None, help="a natural-language description: plan one scene from it")
-    g.add_argument("--model", default=None, help="model preset for the planner (default: rule-based parser)")
+    g.add_argument("--model", default=None, help="model preset for the planner, for --describe and for every "
+                   "dataset scene's description (default: the rule-based parser)")
     v = sub.add_parser("validate", help="re-simulate every scene in DIR and compare bit for bit")
     v.add_argument("dir")
     s = sub.add_parser("show", help="print a scene's spec and ground truth")
@@ -92,7 +93,7 @@ def _generate(args: argparse.Namespace) -> int:
 
     cfg = GenerateConfig(out=args.out, count=args.count, seed=args.seed, families=families or FAMILIES,
                          balanced=args.balanced, render=args.render, render_interval_s=args.render_interval,
-                         width=args.width, height=args.height, adversarial_rate=rate)
+                         width=args.width, height=args.height, adversarial_rate=rate, planner_model=args.model)
     if args.render_interval <= 0 or args.render_interval > 1:
         raise SpecError(f"--render-interval must be in (0, 1] s, got {args.render_interval}")
     if args.workers < 1:
@@ -182,6 +183,7 @@ def describe(spec) -> str:
     look = f" (looks like {OBJECTS[o.looks_like].name})" if o.adversarial else ""
     lines = [f"scene {spec.scene_id}: {spec.family} in the {spec.room.replace('_', ' ')}, seed {spec.seed}",
              f"  object   {o.name}{look}: {o.mass_kg} kg {o.material}, flags {', '.join(o.hazard_flags) or 'none'}",
+             *([f"  sourced  {spec.sourced_object.sourced} (not in the library)"] if spec.sourced_object else []),
              f"  speed    band {spec.speed_band}, group {spec.speed_group or '-'}; planner {spec.planner}",
              f"  observer x {spec.observer.x_m:.2f} m, y {spec.observer.y_m:.2f} m, yaw {spec.observer.yaw_rad:.2f} rad",
              f"  hazards  {', '.join(spec.hazard_bodies)}; t0 {spec.t0_s} s, window {spec.observation_window_s} s",

@@ -39,6 +39,7 @@ class GenerateConfig:
     width: int = 1280
     height: int = 720
     adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE
+    planner_model: str | None = None  # the description stage's model (None: the rule parser; descriptions.py)
 
     def __post_init__(self) -> None:
         if (self.count is None) == (self.balanced is None):
@@ -57,6 +58,10 @@ class GenerateConfig:
             raise SpecError(f"adversarial rate must be in [0, 1], got {self.adversarial_rate}")
         if self.width < 16 or self.height < 16:
             raise SpecError(f"image size must be at least 16x16, got {self.width}x{self.height}")
+        if self.planner_model is not None:  # an unknown preset fails before anything is written
+            from reacthuman.llm.presets import resolve_preset
+
+            resolve_preset(self.planner_model)
 
 
 def scene_seed(dataset_seed: int, family: str, counter: int) -> int:
@@ -182,12 +187,20 @@ def _generate_family(cfg: GenerateConfig, family: str, need: int, sim, rows: lis
 
 
 def _load_or_label(cfg: GenerateConfig, family: str, seed: int, band: str, sim, label_spec) -> SceneSpec:
-    spec = sample_spec(family, seed, speed_band=band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
-                       height=cfg.height)
-    done = os.path.join(cfg.out, spec.scene_id, "spec.json")
+    drawn = sample_spec(family, seed, speed_band=band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
+                        height=cfg.height)
+    done = os.path.join(cfg.out, drawn.scene_id, "spec.json")
     if os.path.exists(done):  # resume: a finished scene directory is kept as it is
         return read_spec(done)
-    return label_spec(spec, sim)
+    return label_spec(planned(cfg, family, seed, band, drawn), sim)
+
+
+def planned(cfg: GenerateConfig, family: str, seed: int, band: str, drawn: SceneSpec | None = None) -> SceneSpec:
+    """The scene's spec through the description stage (descriptions.py): described, planned, sampled."""
+    from reacthuman.scenes.descriptions import planned_spec
+
+    return planned_spec(family, seed, band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
+                        height=cfg.height, model=cfg.planner_model, drawn=drawn)
 
 
 def _store(cfg: GenerateConfig, spec: SceneSpec, sim) -> None:

@@ -109,11 +109,17 @@ def rule_parse(description: str) -> Selection:
         raise PlannerError(f"no event family fits the description: {description.strip()[:80]!r}")
     fam = get_family(family)
     object_id = match_object(text, fam.objects)
-    room = next((r for r in ROOM_TYPES if any(_has(text, p) for p in ROOM_PHRASES[r])), None)
+    # A room named as such ("in the living room") beats one implied by furniture ("counter" -> kitchen).
+    room = next((r for r in ROOM_TYPES if _has(text, r.replace("_", " "))), None) or next(
+        (r for r in ROOM_TYPES if any(_has(text, p) for p in ROOM_PHRASES[r])), None)
     hints = {}
+    rest = text  # hints are read beside the object's name ("a cardboard box hops onto the bench": bench)
+    named = [n for n in _object_names(object_id, fam.objects) if _has(text, n)] if object_id else []
+    if named:  # the longest name, once: "onto the box" stays when the object is "a cardboard box"
+        rest = re.sub(r"(?<![a-z])" + re.escape(named[0]) + r"(?![a-z])", " ", text, count=1)
     for key in fam.hints:
         for value, phrases in HINT_PHRASES.get(key, {}).items():
-            if value in fam.hints[key] and any(_has(text, p) for p in phrases):
+            if value in fam.hints[key] and any(_has(rest, p) for p in phrases):
                 hints[key] = value
                 break
     return Selection(family, object_id, room, hints, "rule", description.strip())
@@ -160,7 +166,14 @@ def check_answer(text: str, description: str) -> Selection:
 
 def plan(description: str, client: Any | None = None, retries: int = DEFAULT_RETRIES) -> Selection:
     """Stage 1. With a client: ask, validate, retry with the error (retries extra tries); then fall back
-    to rule_parse. Without one: rule_parse."""
+    to rule_parse. Without one: rule_parse. An object the library lacks is sourced from the installed
+    catalogues (sourcing.resolve_object)."""
+    from reacthuman.scenes.sourcing import resolve_object
+
+    return resolve_object(_select(description, client, retries), description)
+
+
+def _select(description: str, client: Any | None, retries: int) -> Selection:
     if client is not None:
         messages = _prompt(description)
         for attempt in range(retries + 1):

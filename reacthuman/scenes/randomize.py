@@ -37,7 +37,7 @@ class Selection:
 
     def __post_init__(self) -> None:
         fam = get_family(self.family)
-        if self.object_id is not None and self.object_id not in fam.objects:
+        if self.object_id is not None and self.object_id not in fam.objects and not _sourced_fits(self.object_id, fam.name):
             raise SpecError(f"object '{self.object_id}' is not in the {self.family} catalogue")
         if self.room is not None and self.room not in ROOMS:
             raise SpecError(f"unknown room '{self.room}' (one of: {', '.join(ROOMS)})")
@@ -45,6 +45,14 @@ class Selection:
             allowed = fam.hints.get(key)
             if allowed is None or value not in allowed:
                 raise SpecError(f"hint {key}={value!r} does not apply to {self.family}")
+
+
+def _sourced_fits(object_id: str, family: str) -> bool:
+    """A registered object from the installed catalogues (sourcing.py) may go into the families that take any."""
+    from reacthuman.scenes.material_table import load_material_table
+    from reacthuman.scenes.sourcing import is_sourced
+
+    return is_sourced(object_id) and family in load_material_table().sourcing_families
 
 
 def _stream(kind: str, family: str, seed: int) -> random.Random:
@@ -131,7 +139,7 @@ def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: s
                             width, height)
     params = {**layout.params, **room_params, "hints": hint_values, "support": layout.support,
               "event_origin": list(r3(layout.event_origin)), "event_target": list(r3(layout.event_target))}
-    return SceneSpec(
+    spec = SceneSpec(
         scene_id=f"{family}-s{seed}-{band}", family=family, object_id=obj_id, room=room_name, seed=seed,
         speed_band=band, speed_group=f"{family}-s{seed}" if fam.speed_swept else None,
         adversarial=OBJECTS[obj_id].adversarial, observer=observer, hazard_bodies=tuple(layout.hazards),
@@ -139,3 +147,8 @@ def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: s
         dressed_bodies=dressed, params=params,
         duration_s=layout.duration_s, planner=planner, description=description,
     )
+    if obj_id not in fam.objects:  # sourced from a catalogue: the spec records it and draws its mesh
+        from reacthuman.scenes.sourcing import dress
+
+        spec = dress(spec)
+    return spec

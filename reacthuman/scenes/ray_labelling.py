@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Callable
 
 from reacthuman.evaluation.ray_actor import pack_folders
-from reacthuman.scenes.dataset import (INDEX, MAX_SEED_TRIES, PARTIAL_PREFIX, GenerateConfig, index_row, prepare_output,
-                                       read_spec, scene_seed, write_index)
+from reacthuman.scenes.dataset import (INDEX, MAX_SEED_TRIES, PARTIAL_PREFIX, GenerateConfig, index_row, planned,
+                                       prepare_output, read_spec, scene_seed, write_index)
 from reacthuman.scenes.families import get_family
 from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec
@@ -61,7 +61,7 @@ class LabelActor:
         with tempfile.TemporaryDirectory(prefix="reacthuman-label-") as tmp:
             for band in bands:
                 try:
-                    spec = label_spec(_sample(cfg, family, seed, band), self.sim)
+                    spec = label_spec(planned(cfg, family, seed, band), self.sim)  # the description stage
                 except SceneInvalid as exc:
                     out.append({"band": band, "ok": False, "error": str(exc), "archive": b""})
                     continue

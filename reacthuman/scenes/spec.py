@@ -177,6 +177,40 @@ class VisualMeshSpec:
 
 
 @dataclass(frozen=True)
+class SourcedObjectSpec:
+    """An object the library lacks, sourced from an installed catalogue (sourcing.py): the whole object
+    entry, so the spec alone labels the scene without the catalogue lookup. `sourced` is
+    `<package>/<archive>/<member>` of the mesh it was sized from; `noun` the description's word for it."""
+
+    object_id: str
+    name: str
+    noun: str
+    shape: str
+    size: tuple[float, ...]
+    mass_kg: float
+    material: str
+    sourced: str
+    catalog_id: str = ""
+    graspable: bool = True
+    sharp: bool = False
+    hot: bool = False
+    shattering: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.object_id.startswith("sourced_"):
+            raise SpecError(f"sourced_object.object_id must start with 'sourced_', got {self.object_id!r}")
+        if self.shape not in SHAPES:
+            raise SpecError(f"sourced_object.shape must be one of {SHAPES}, got {self.shape!r}")
+        size = _vec("sourced_object.size", self.size, {"box": 3, "sphere": 1, "cylinder": 2, "capsule": 2}[self.shape])
+        if min(size) <= 0:
+            raise SpecError(f"sourced_object.size must be positive, got {size}")
+        object.__setattr__(self, "size", size)
+        _num("sourced_object.mass_kg", self.mass_kg, 1e-6)
+        if not isinstance(self.sourced, str) or not self.sourced:
+            raise SpecError(f"sourced_object.sourced must be a non-empty string, got {self.sourced!r}")
+
+
+@dataclass(frozen=True)
 class BodySpec:
     """A rigid body. joint None: welded to the world (room, furniture). mass_kg applies to moving bodies and
     is spread over the geoms by volume; friction (sliding coefficient) and restitution apply to all geoms."""
@@ -271,6 +305,7 @@ class SceneSpec:
     description: str = ""
     ground_truth: GroundTruth | None = None
     schema_version: int = SCHEMA_VERSION
+    sourced_object: SourcedObjectSpec | None = None  # the object when the library lacks it (sourcing.py)
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
@@ -299,6 +334,13 @@ class SceneSpec:
         _num("observation_window_s", self.observation_window_s, 0.05, 5.0)
         _num("dt_s", self.dt_s, 1e-4, 0.05)
         _num("duration_s", self.duration_s, self.t0_s + self.observation_window_s, 30.0)
+        if self.sourced_object is not None:
+            if self.sourced_object.object_id != self.object_id:
+                raise SpecError(f"sourced_object.object_id {self.sourced_object.object_id!r} is not the spec's "
+                                f"object_id {self.object_id!r}")
+            from reacthuman.scenes.sourcing import register
+
+            register(self.sourced_object)  # the labeller and the catalogue look the object up by id
 
     # ---- access ------------------------------------------------------------------------------------
     def body(self, name: str) -> BodySpec:
@@ -327,7 +369,10 @@ class SceneSpec:
 
     # ---- JSON --------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return _plain(asdict(self))
+        data = _plain(asdict(self))
+        if data["sourced_object"] is None:  # library objects: the same JSON as before sourcing existed
+            del data["sourced_object"]
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1, sort_keys=True)
@@ -406,6 +451,7 @@ def _spec_from_dict(data: Any) -> SceneSpec:
         "lights": lambda v: tuple(_build(LightSpec, x, "light") for x in _items(v, "lights")),
         "furnishings": lambda v: tuple(_build(VisualMeshSpec, x, "furnishing") for x in _items(v, "furnishings")),
         "ground_truth": lambda v: _build(GroundTruth, v, "ground_truth"),
+        "sourced_object": lambda v: _build(SourcedObjectSpec, v, "sourced_object"),
     }
     if not isinstance(data.get("params", {}), dict):
         raise SpecError("params must be an object")

@@ -37,10 +37,8 @@ def frame_times_s(spec: SceneSpec, frame_count: int = FRAME_COUNT) -> tuple[floa
 
 def decide_scene(spec: SceneSpec, brains: list, simulator) -> list[DecisionRecord]:
     """One decision-only record per brain on one labelled scene (the window is simulated once)."""
-    import numpy as np
-
     from reacthuman.evaluation.episode import ground_truth_dict, reply_of
-    from reacthuman.evaluation.observe import build_observation
+    from reacthuman.evaluation.observe import build_observation, hazard_point
     from reacthuman.scoring.decision import score_decision
     from reacthuman.scoring.inputs import SceneMeta, ScoringTruth
 
@@ -51,11 +49,12 @@ def decide_scene(spec: SceneSpec, brains: list, simulator) -> list[DecisionRecor
     times = frame_times_s(spec)
     hazard = spec.hazard_bodies[0]
     samples = {}
-    for t in times:
+    for t in times:  # the hazard's centre of mass, as the body's WindowTracker records it
         state = track.at(hazard, spec.t0_s + t)
-        samples[t] = (np.array(state["pos"]), np.array(state["vel"]))
+        samples[t] = hazard_point(spec, hazard, state["pos"], state["quat"], state["vel"], state["ang_vel"])
     obs = build_observation(spec, times, {}, samples, ground_truth_dict(spec))
-    freeze = tuple(float(v) for v in track.at(hazard, spec.t0_s + spec.observation_window_s)["pos"])
+    last = track.at(hazard, spec.t0_s + spec.observation_window_s)
+    freeze = tuple(float(v) for v in hazard_point(spec, hazard, last["pos"], last["quat"], last["vel"], last["ang_vel"])[0])
     records = []
     for brain in brains:
         decision = brain.plan(obs)
