@@ -25,6 +25,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--bags", action="store_true", help="also record each episode as rosbag2 in RUN_DIR/bags/")
     r.add_argument("--body", choices=("capsule", "cmu"), default="capsule",
                    help="the human's body: primitives capsules or dm_control's CMU humanoid")
+    r.add_argument("--executor", default="local", choices=("local", "ray"),
+                   help="local: in this process; ray: episodes on Ray workers (--workers of them), same results")
+    r.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
+    r.add_argument("--workers", type=int, default=2, help="Ray workers (with --executor ray)")
+    r.add_argument("--retries", type=int, default=2, help="retries of an episode whose Ray worker was lost")
     mx = sub.add_parser("matrix", help="every assistant with every human: pass rate and MCR per pairing")
     mx.add_argument("--tasks", type=Path, default=default_tasks_dir())
     mx.add_argument("--assistants", required=True, help="comma-separated assistant names")
@@ -83,18 +88,43 @@ def _validate(folder: Path) -> int:
     return 1 if bad or family_problems else 0
 
 
+def _run(args: argparse.Namespace) -> int:
+    from interactiveworld.bench.runner import default_render, run_tasks
+
+    render = None if args.render == "auto" else args.render == "yes"
+    if args.executor == "local":
+        rows = run_tasks(args.tasks, args.assistant, args.human, args.out, args.memory, render, args.only, args.limit,
+                         args.bags, args.body)
+        print(f"ran {len(rows)} episodes -> {args.out / 'results.jsonl'}")
+        return 0
+    from interactiveworld.bench.ray_run import RunSettings, run_tasks_on_ray
+    from reacthuman.evaluation.ray_cluster import check_address
+    from reacthuman.evaluation.ray_pool import PoolPlan
+
+    if args.ray_address:
+        check_address(args.ray_address)
+    settings = RunSettings(args.assistant, args.human, args.memory, default_render(args.assistant, args.human, render),
+                           args.bags, args.body)
+    try:
+        rows, failed = run_tasks_on_ray(args.tasks, settings, args.out, PoolPlan(args.workers, args.retries, args.ray_address),
+                                        args.only, args.limit)
+    except RuntimeError as exc:  # the Ray executor ran out of workers
+        print(f"interactiveworld: {exc}", file=sys.stderr)
+        return 1
+    print(f"ran {len(rows)} episodes on Ray -> {args.out / 'results.jsonl'}")
+    if failed:
+        print(f"interactiveworld: {len(failed)} episode(s) lost with their Ray workers; run the same command again "
+              "to finish", file=sys.stderr)
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         if args.cmd == "run":
-            from interactiveworld.bench.runner import run_tasks
-
-            render = None if args.render == "auto" else args.render == "yes"
-            rows = run_tasks(args.tasks, args.assistant, args.human, args.out, args.memory, render, args.only, args.limit,
-                             args.bags, args.body)
-            print(f"ran {len(rows)} episodes -> {args.out / 'results.jsonl'}")
+            return _run(args)
         elif args.cmd == "matrix":
             from interactiveworld.bench.matrix import matrix_table, run_matrix
 

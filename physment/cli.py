@@ -2,6 +2,7 @@
 
     physment run --scenes physment/scenes --agent local --budget 5 --out runs/pm1
     physment run --scenes Scenes/ --protocol paper --agent gpt-5.5 --budget 10 --out runs/pm1
+    physment run --agent local --budget 5 --out runs/pm1 --executor ray [--workers 2] [--ray-address HOST:6379]
     physment check Scenes/
     physment report runs/pm1
     physment scenes build [--out physment/scenes]
@@ -45,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
                           "every budget, the paper's 26 tools")
     run.add_argument("--cell-map", type=Path, default=None,
                      help="YAML/JSON file: scene id -> category (overrides metadata and inference)")
+    _ray_options(run)
     chk = sub.add_parser("check", help="lint a scene folder: one line per problem, naming the scene")
     chk.add_argument("scenes", type=Path)
     chk.add_argument("--cells", action="store_true", help="also list each scene's cell and where it came from")
@@ -59,6 +61,26 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _ray_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--executor", default="local", choices=("local", "ray"),
+                        help="local: in this process; ray: episodes on Ray workers (--workers of them), same results")
+    parser.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
+    parser.add_argument("--workers", type=int, default=2, help="Ray workers (with --executor ray)")
+    parser.add_argument("--retries", type=int, default=2, help="retries of an episode whose Ray worker was lost")
+
+
+def _ray_plan(args: argparse.Namespace):
+    """The Ray plan of `--executor ray` (None for a local run); ValueError names a bad option."""
+    if args.executor != "ray":
+        return None
+    from reacthuman.evaluation.ray_cluster import check_address
+    from reacthuman.evaluation.ray_pool import PoolPlan
+
+    if args.ray_address:
+        check_address(args.ray_address)
+    return PoolPlan(args.workers, args.retries, args.ray_address)
+
+
 def _run(args: argparse.Namespace) -> int:
     from physment.runner import RunConfig, RunError, run
 
@@ -67,11 +89,18 @@ def _run(args: argparse.Namespace) -> int:
                         prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
                         limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
                         protocol=args.protocol, cell_map=args.cell_map)
+        plan = _ray_plan(args)
     except ValueError as exc:
         return _fail(str(exc))
+    failed: list[str] = []
     try:
-        rows = run(cfg)
-    except RunError as exc:
+        if plan is None:
+            rows = run(cfg)
+        else:
+            from physment.ray_run import run_on_ray
+
+            rows, failed = run_on_ray(cfg, plan)
+    except (RunError, RuntimeError) as exc:  # RuntimeError: the Ray executor ran out of workers
         return _fail(str(exc))
     for line in cfg.skipped:
         print(f"skipped {line}", file=sys.stderr)
@@ -79,7 +108,9 @@ def _run(args: argparse.Namespace) -> int:
     strict, paper = sum(r["correct_strict"] for r in rows), sum(r["correct_paper"] for r in rows)
     print(f"{len(rows)} episode(s) run ({cfg.protocol} protocol), {correct} correct (strict {strict}, paper Eq. 4 "
           f"{paper}); {len(cfg.skipped)} scene(s) skipped; results in {cfg.out / 'results.jsonl'}")
-    return 0
+    if failed:
+        print(f"{len(failed)} episode(s) lost with their Ray workers; run the same command again to finish", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def _check(args: argparse.Namespace) -> int:

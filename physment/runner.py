@@ -143,42 +143,68 @@ def selected_scenes(cfg: RunConfig, skipped: list[str] | None = None) -> list[Sc
     return scenes[: cfg.limit] if cfg.limit else scenes
 
 
-def run(cfg: RunConfig) -> list[dict]:
-    """Run the missing episodes; returns the rows written by this call."""
+def pending_scenes(cfg: RunConfig) -> tuple[list[Scene], int]:
+    """(the scenes whose episode is not in results.jsonl yet, the number selected); fills cfg.skipped."""
     cfg.out.mkdir(parents=True, exist_ok=True)
-    skipped = cfg.skipped
-    skipped.clear()
-    scenes = selected_scenes(cfg, skipped)
+    cfg.skipped.clear()
+    scenes = selected_scenes(cfg, cfg.skipped)
     done = {episode_key(r) for r in read_results(cfg.out)}
     todo = [s for s in scenes if (s.scene_id, cfg.agent, cfg.budget, cfg.prompting, cfg.protocol) not in done]
-    written: list[dict] = []
     if not todo:
         LOG.info("nothing to run: all %d episode(s) are in %s", len(scenes), cfg.out / RESULTS_FILE)
+    return todo, len(scenes)
+
+
+def episode_config(cfg: RunConfig):
+    return protocol_config(cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api)
+
+
+def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, executor: dict | None = None) -> None:
+    with open(cfg.out / INVOCATIONS_FILE, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                             "agent": cfg.agent, "tool_mode": tool_mode,
+                             "budget": cfg.budget, "prompting": cfg.prompting, "scenes": str(cfg.scenes),
+                             "protocol": cfg.protocol, "episodes_to_run": episodes,
+                             "max_tokens": effective_max_tokens(cfg), "skipped_scenes": cfg.skipped,
+                             "executor": executor or {"name": "local", "workers": 1}}) + "\n")
+
+
+def episode_row(cfg: RunConfig, scene: Scene, agent: Any, ep_cfg) -> tuple[dict, Path, dict]:
+    """One episode: (its results row, the transcript's path under the run folder, the transcript).
+    Raises LabError when the scene's MJCF does not compile."""
+    row, transcript = run_episode(scene, agent, ep_cfg)
+    row["agent"] = cfg.agent
+    proto_dir = [] if cfg.protocol == DEFAULT_PROTOCOL else [cfg.protocol]  # strict keeps the old layout
+    rel = Path("transcripts", safe_name(cfg.agent), f"b{cfg.budget}", cfg.prompting, *proto_dir, f"{scene.scene_id}.json")
+    row["transcript"] = str(rel)
+    return row, rel, transcript
+
+
+def record_episode(cfg: RunConfig, row: dict, rel: Path, transcript: dict) -> None:
+    """The transcript first, then the row: a row in results.jsonl always has its transcript."""
+    write_atomic(cfg.out / rel, json.dumps(transcript, indent=1, default=float) + "\n")
+    append_row(cfg.out, row)
+    LOG.info("%s %s b%d: %s (predicted %r, truth %r)", cfg.agent, row["scene"], cfg.budget,
+             "correct" if row["correct"] else "wrong", row["predicted"], row["truth"])
+
+
+def run(cfg: RunConfig) -> list[dict]:
+    """Run the missing episodes; returns the rows written by this call."""
+    todo, _ = pending_scenes(cfg)
+    written: list[dict] = []
+    if not todo:
         return written
-    ep_cfg = protocol_config(cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api)
+    ep_cfg = episode_config(cfg)
     with make_agent(cfg) as agent:
-        with open(cfg.out / INVOCATIONS_FILE, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                                 "agent": cfg.agent, "tool_mode": getattr(agent, "tool_mode", None),
-                                 "budget": cfg.budget, "prompting": cfg.prompting, "scenes": str(cfg.scenes),
-                                 "protocol": cfg.protocol, "episodes_to_run": len(todo),
-                                 "max_tokens": effective_max_tokens(cfg), "skipped_scenes": skipped}) + "\n")
+        write_invocation(cfg, getattr(agent, "tool_mode", None), len(todo))
         for scene in todo:
             try:
-                row, transcript = run_episode(scene, agent, ep_cfg)
+                row, rel, transcript = episode_row(cfg, scene, agent, ep_cfg)
             except LabError as exc:  # the scene's MJCF does not compile: reported by name, the run goes on
                 line = problem_line(scene.folder, exc)
                 LOG.info("skipped %s", line)
-                skipped.append(line)
+                cfg.skipped.append(line)
                 continue
-            row["agent"] = cfg.agent
-            proto_dir = [] if cfg.protocol == DEFAULT_PROTOCOL else [cfg.protocol]  # strict keeps the old layout
-            rel = Path("transcripts", safe_name(cfg.agent), f"b{cfg.budget}", cfg.prompting, *proto_dir,
-                       f"{scene.scene_id}.json")
-            row["transcript"] = str(rel)
-            write_atomic(cfg.out / rel, json.dumps(transcript, indent=1, default=float) + "\n")
-            append_row(cfg.out, row)
+            record_episode(cfg, row, rel, transcript)
             written.append(row)
-            LOG.info("%s %s b%d: %s (predicted %r, truth %r)", cfg.agent, scene.scene_id, cfg.budget,
-                     "correct" if row["correct"] else "wrong", row["predicted"], row["truth"])
     return written

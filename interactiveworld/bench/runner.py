@@ -3,6 +3,7 @@ Resumable: tasks with a valid (not voided) row are skipped; the ledger is append
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 import os
@@ -50,9 +51,9 @@ def _done(path: Path) -> set[str]:
     return done
 
 
-def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory: bool = False,
-              render: bool | None = None, only: str = "", limit: int | None = None, bags: bool = False,
-              body: str = "capsule") -> list[dict]:
+def prepare_run(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory: bool = False, only: str = "",
+                limit: int | None = None, body: str = "capsule") -> tuple[list[TaskPack], set[str]]:
+    """Check the agents, write or check RUN_DIR/run.json; (the selected packs, the task ids already done)."""
     for name, kinds in ((assistant, REFERENCE_ASSISTANTS), (human, ("scripted",))):
         if name not in kinds and not name.startswith("llm:"):
             raise ValueError(f"unknown agent {name!r} (one of {', '.join(kinds)} or llm:<model>)")
@@ -70,10 +71,35 @@ def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory
                              f"memory={old.get('memory')}; use another RUN_DIR")
     else:
         write_atomic(mpath, json.dumps({**manifest, "task_hashes": {p.task_id: p.content_hash for p in packs}}, indent=1))
-    results = run_dir / "results.jsonl"
-    done = _done(results)
+    return packs, _done(run_dir / "results.jsonl")
+
+
+def log_invocation(run_dir: Path, executor: dict, episodes: int) -> None:
+    """RUN_DIR/invocations.jsonl: one line per `interactiveworld run` on the folder, saying how it ran."""
+    with open(Path(run_dir) / "invocations.jsonl", "a") as f:
+        f.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                            "executor": executor, "episodes_to_run": episodes}, sort_keys=True) + "\n")
+
+
+def default_render(assistant: str, human: str, render: bool | None) -> bool:
     is_llm = assistant.startswith("llm:") or human.startswith("llm:")
-    render = is_llm if render is None else render  # a model human sees its own frames too
+    return is_llm if render is None else render  # a model human sees its own frames too
+
+
+def record_result(run_dir: Path, row: dict, trace_json: str) -> None:
+    """The trace first, then the row (append-only, fsynced): a row always has its trace."""
+    write_atomic(Path(run_dir) / "traces" / f"{row['task_id']}.json", trace_json)
+    _append(Path(run_dir) / "results.jsonl", row)
+    LOG.info("%s passed=%s completion=%.2f voided=%s", row["task_id"], row["passed"], row["completion"], row["voided"])
+
+
+def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory: bool = False,
+              render: bool | None = None, only: str = "", limit: int | None = None, bags: bool = False,
+              body: str = "capsule") -> list[dict]:
+    packs, done = prepare_run(tasks_dir, assistant, human, run_dir, memory, only, limit, body)
+    run_dir = Path(run_dir)
+    log_invocation(run_dir, {"name": "local", "workers": 1}, sum(p.task_id not in done for p in packs))
+    render = default_render(assistant, human, render)
     shared_assistant = None if assistant in REFERENCE_ASSISTANTS else make_assistant(assistant, None, memory)
     h = make_human(human)
     rows = []
@@ -91,10 +117,8 @@ def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory
                     shutil.rmtree(bag)
             res = run_episode(pack, a, h, render=render, bag_path=bag, body=body)
             row = result_row(pack, res, memory)
-            write_atomic(run_dir / "traces" / f"{pack.task_id}.json", json.dumps(res.trace, indent=1, default=str))
-            _append(results, row)
+            record_result(run_dir, row, json.dumps(res.trace, indent=1, default=str))
             rows.append(row)
-            LOG.info("%s passed=%s completion=%.2f voided=%s", pack.task_id, row["passed"], row["completion"], row["voided"])
     finally:
         for agent in (shared_assistant, h):
             close = getattr(agent, "close", None)

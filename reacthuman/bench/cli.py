@@ -2,8 +2,8 @@
 
 Measures every stage against its own limit, each figure a median of repeats, ratios measured in the same
 run; prints a table and writes JSON with the top-level sections physics, render, transport, episode,
-scenes, scoring, memory, tracking (plus machine and run). No figure is a pass/fail test: a section that cannot run is
-reported with its error and the command exits 1."""
+scenes, scoring, memory, tracking (plus machine and run), and ray when named in --sections. No figure is
+a pass/fail test: a section that cannot run is reported with its error and the command exits 1."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from reacthuman.bench.common import load_average, machine
 from reacthuman.core.atomic import atomic_write_text
 
 SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
+OPT_IN_SECTIONS = ("ray",)  # run only when named in --sections: minutes of graphs, three evals on a local Ray
 NEEDS_SCENE = ("physics", "render", "episode")
 
 log = logging.getLogger("reacthuman.bench")
@@ -46,6 +47,8 @@ class BenchConfig:
     scoring_repeats: int = 3
     tracking_quick: bool = False  # the tracking grid's 3-plan version
     memory_episodes: int = 20  # episodes of the memory-per-episode run (0: none)
+    ray_scenes: int = 4  # scenes of each of the ray section's three evals (local, 1 and 2 Ray workers)
+    ray_engine: str = "genesis"
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -56,7 +59,7 @@ class BenchConfig:
     def quick(cls) -> "BenchConfig":
         return cls(physics_steps=60, physics_repeats=3, render_repeats=3, transport_windows=5, transport_warmup=1,
                    transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=3, scenes_repeats=3,
-                   scoring_decisions=300, scoring_repeats=2, tracking_quick=True, memory_episodes=0)
+                   scoring_decisions=300, scoring_repeats=2, tracking_quick=True, ray_scenes=2, memory_episodes=0)
 
 
 _MAY_BE_ZERO = ("transport_warmup", "memory_episodes")
@@ -66,10 +69,10 @@ def _parse_sections(text: str | None) -> tuple[str, ...]:
     if not text:
         return SECTIONS
     names = tuple(s.strip() for s in text.split(",") if s.strip())
-    unknown = [n for n in names if n not in SECTIONS]
+    unknown = [n for n in names if n not in SECTIONS + OPT_IN_SECTIONS]
     if unknown or not names:
         raise ValueError(f"--sections: unknown section(s) {', '.join(unknown) or '(none given)'} "
-                         f"(choose from {', '.join(SECTIONS)})")
+                         f"(choose from {', '.join(SECTIONS + OPT_IN_SECTIONS)})")
     return names
 
 
@@ -137,6 +140,8 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
                                                                                       memory_run, plot_dir, progress))
 
     section("memory", run_memory_section)
+    if "ray" in sections:
+        section("ray", lambda: _ray(cfg, work, domain_base + 20))
     for name in SECTIONS:
         report.setdefault(name, {"skipped": "not in --sections"})
     report["run"].update({"ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "section_wall_s": durations,
@@ -160,6 +165,14 @@ def _memory_per_episode(cfg: BenchConfig, work: Path, domain_base: int, memory_r
     return per_episode_section(memory_run, (plot_dir or work) / "memory_per_episode.png")
 
 
+def _ray(cfg: BenchConfig, work: Path, domain_base: int) -> dict:
+    from reacthuman.bench.ray_workers import ray_section
+    from reacthuman.bench.scene_set import generate_scenes
+
+    generate_scenes(work / "ray-scenes", cfg.ray_scenes)
+    return ray_section(work / "ray-scenes", work, cfg.ray_engine, domain_base)
+
+
 def write_json_atomic(path: Path, data: dict) -> None:
     atomic_write_text(path, json.dumps(data, indent=1) + "\n")
 
@@ -169,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="a tiny version of every section (a few minutes)")
     p.add_argument("--json", type=Path, default=None, help="write the JSON report here")
     p.add_argument("--markdown", type=Path, default=None, help="also write the table as Markdown here")
-    p.add_argument("--sections", default=None, help=f"comma-separated subset of: {', '.join(SECTIONS)}")
+    p.add_argument("--sections", default=None, help=f"comma-separated subset of: {', '.join(SECTIONS)} (default: all "
+                   f"of them); also {', '.join(OPT_IN_SECTIONS)}, run only when named")
     p.add_argument("--domain-base", type=int, default=None, help="ROS domains used: base .. base+2 (default from pid)")
     p.add_argument("--work-dir", type=Path, default=None, help="scratch folder (default: a temporary one)")
     p.add_argument("--memory-run", type=Path, default=None,
@@ -211,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown is not None:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(render_markdown(report) + "\n")
-    failed = [n for n in SECTIONS if "error" in report.get(n, {})]
+    failed = [n for n in SECTIONS + OPT_IN_SECTIONS if "error" in report.get(n, {})]
     if failed:
         print(f"reacthuman bench: section(s) failed: {', '.join(failed)}", file=sys.stderr)
         return 1

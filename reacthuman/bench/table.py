@@ -30,7 +30,9 @@ def _med(d: dict, scale: float = 1.0, digits: int = 2) -> str:
 
 def rows(report: dict) -> list[Row]:
     out: list[Row] = []
-    for name in ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking"):
+    for name in ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking", "ray"):
+        if name == "ray" and name not in report:  # opt-in: only a run that names it has it
+            continue
         section = report.get(name) or {}
         if "error" in section or "skipped" in section:
             out.append(Row(name, "-", section.get("error") or section.get("skipped")))
@@ -157,8 +159,25 @@ def _tracking(s: dict) -> list[Row]:
     return out
 
 
+def _ray(s: dict) -> list[Row]:
+    runs = s["runs"]
+
+    def rates(label: str) -> str:
+        return f"{runs[label]['episodes_per_min']:.2f} ({runs[label]['wall_s']:.0f} s)"
+
+    local, one = runs["local"]["episodes_per_min"], runs["ray_1_worker"]["episodes_per_min"]
+    out = [Row("ray", f"episodes/min, local executor ({s['scenes']} x {s['model']}, {s['engine']})", rates("local"))]
+    g, v = _goal(s["goal"])
+    out.append(Row("ray", "episodes/min, Ray 1 worker", rates("ray_1_worker"), f"local {local:.2f}",
+                   f"{s['ray_1_vs_local']:.2f}x", g, v))
+    g, v = _goal(s["scaling_goal"])
+    out.append(Row("ray", "episodes/min, Ray 2 workers", rates("ray_2_workers"), f"1 worker {one:.2f}",
+                   f"{s['ray_2_vs_ray_1']:.2f}x", g, v))
+    return out
+
+
 _SECTION_ROWS = {"physics": _physics, "render": _render, "transport": _transport, "episode": _episode,
-                 "scenes": _scenes, "scoring": _scoring, "memory": _memory, "tracking": _tracking}
+                 "scenes": _scenes, "scoring": _scoring, "memory": _memory, "tracking": _tracking, "ray": _ray}
 
 HEADER = Row("section", "stage", "measured", "reference", "ratio", "goal", "verdict")
 

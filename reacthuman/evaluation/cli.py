@@ -18,6 +18,7 @@ from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.memory_log import Restart, RestartPolicy, append_sample, graph_rss_mib
 from reacthuman.evaluation.progress import Progress
+from reacthuman.evaluation.ray_cluster import executor_info
 from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
@@ -138,7 +139,9 @@ def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) 
     from reacthuman.evaluation.ray_actor import ActorSettings
     from reacthuman.evaluation.ray_executor import RayPlan, run_pairs
 
-    settings = ActorSettings(args.engine, args.modality, args.videos, args.episode_timeout, args.domain_base)
+    settings = ActorSettings(args.engine, args.modality, args.videos, args.episode_timeout, args.domain_base,
+                             keep_bags=args.keep_bags, restart_every=args.restart_every,
+                             restart_above_pct=args.restart_above_pct, startup_timeout_s=args.startup_timeout)
     try:
         run_pairs(run, todo, args.scenes.resolve(), RayPlan(settings, args.workers, args.retries, args.ray_address))
     except (RuntimeError, ConnectionError) as exc:  # episodes not run stay out of the ledger: a rerun resumes
@@ -202,8 +205,6 @@ def main(argv: list[str] | None = None) -> int:
         unknown = [m for m in models if not known_model(m)]
         if unknown or not models:
             raise ValueError(f"unknown model(s): {', '.join(unknown) or '(none given)'}")
-        if args.executor == "ray" and (args.keep_bags != "all" or args.restart_every):
-            raise ValueError("--keep-bags failures and --restart-every are not yet supported with --executor ray")
         if args.executor == "ray" and args.ray_address:
             from reacthuman.evaluation.ray_executor import check_address
 
@@ -215,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         done = done_pairs(args.out)
         config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries,
                   "videos": args.videos, "keep_bags": args.keep_bags}
-        manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models))
+        executor = executor_info(args.executor, args.workers, args.ray_address)
+        manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models), executor)
     except (ValueError, OSError, RunLockError) as exc:
         print(f"reacthuman eval: {exc}", file=sys.stderr)
         return 2

@@ -51,7 +51,10 @@ def write_json_atomic(path: Path, data: dict) -> None:
     atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
-def start_manifest(run_dir: Path, config: dict, scene_hash: str, models: list[str], total: int) -> dict:
+def start_manifest(run_dir: Path, config: dict, scene_hash: str, models: list[str], total: int,
+                   executor: dict | None = None) -> dict:
+    """`executor` (ray_cluster.executor_info: name, workers, Ray's version) goes into this session's entry, since
+    a resumed run may use another executor, and at the top as the latest one."""
     path = run_dir / MANIFEST
     previous = json.loads(path.read_text()) if path.is_file() else {}
     if previous and previous.get("scene_set_sha256") not in (None, scene_hash):
@@ -59,7 +62,9 @@ def start_manifest(run_dir: Path, config: dict, scene_hash: str, models: list[st
     now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     manifest = {
         "started": previous.get("started", now), "ended": None, "status": "running",
-        "sessions": previous.get("sessions", []) + [{"started": now, "host": platform.node(), "python": platform.python_version()}],
+        "sessions": previous.get("sessions", []) + [{"started": now, "host": platform.node(), "python": platform.python_version(),
+                                                     **({"executor": executor} if executor else {})}],
+        **({"executor": executor} if executor else {}),
         "packages": package_versions(), "revision": revision(), "config": config,
         "config_sha256": sha256_of([json.dumps(config, sort_keys=True).encode()]),
         "scene_set_sha256": scene_hash, "models": sorted(set(previous.get("models", [])) | set(models)),

@@ -11,17 +11,18 @@ usable (and testable) without a cluster."""
 from __future__ import annotations
 
 import fcntl
-import io
 import os
 import shutil
 import socket
-import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from reacthuman.brain.prompt import DEFAULT_MODALITY
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
+from reacthuman.evaluation.memory_log import RestartPolicy, graph_rss_mib
+from reacthuman.evaluation.ray_cluster import node_info
+from reacthuman.evaluation.ray_pool import pack_folders
 
 DOMAIN_SPAN = 100
 DOMAIN_LOCK_DIR = Path(tempfile.gettempdir()) / "reacthuman-ros-domains"
@@ -37,6 +38,18 @@ class EpisodeTask:
     spec_json: str
     attempt: int = 1
 
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.scene_id, self.model)
+
+    @property
+    def affinity(self) -> str:
+        return self.model
+
+    @property
+    def label(self) -> str:
+        return f"{self.scene_id} x {self.model}"
+
 
 @dataclass(frozen=True)
 class ActorSettings:
@@ -45,12 +58,24 @@ class ActorSettings:
     videos: bool = False
     episode_timeout_s: float = 900.0
     domain_base: int = 100
+    keep_bags: str = "all"  # the graph applies it, as in a local run, so a dropped bag never travels
+    restart_every: int = 0  # RestartPolicy.every_episodes
+    restart_above_pct: float = 8.0  # RestartPolicy.above_warmup_pct
+    startup_timeout_s: float = 300.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.domain_base <= 132:
             raise ValueError(f"domain_base must be in 0..132, got {self.domain_base}")
-        if self.episode_timeout_s <= 0:
-            raise ValueError(f"episode_timeout_s must be > 0, got {self.episode_timeout_s}")
+        if self.episode_timeout_s <= 0 or self.startup_timeout_s <= 0:
+            raise ValueError(f"episode_timeout_s and startup_timeout_s must be > 0, got "
+                             f"{self.episode_timeout_s} and {self.startup_timeout_s}")
+        if self.keep_bags not in ("all", "failures"):
+            raise ValueError(f"keep_bags must be all or failures, got {self.keep_bags!r}")
+        self.policy()  # validates the restart settings
+
+    def policy(self) -> RestartPolicy:
+        """A fresh restart policy, as a local worker has one per model."""
+        return RestartPolicy(self.restart_every, self.restart_above_pct)
 
 
 class NodeDomains:
@@ -86,27 +111,14 @@ class NodeDomains:
             self._held = None
 
 
-def pack_folders(root: Path, names: tuple[str, ...] = SHIPPED_FOLDERS) -> bytes:
-    """The listed folders under root as one uncompressed tar (PNGs, MCAP and mp4 are compressed already),
-    members in sorted order so the same files give the same bytes."""
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
-        for name in names:
-            top = root / name
-            if not top.exists():
-                continue
-            for path in [top, *sorted(top.rglob("*"))]:
-                tar.add(path, arcname=str(path.relative_to(root)), recursive=False)
-    return buf.getvalue()
-
-
 def log_name(model: str) -> str:
     """The graph log's file name under RUN_DIR/logs/, as the local executor names it."""
     return f"{model.replace('/', '_')}.log"
 
 
 class EpisodeActor:
-    """A Ray worker: one graph, kept across episodes of the same model, restarted after a failure."""
+    """A Ray worker: one graph, kept across episodes of the same model, restarted after a failure and when the
+    local executor's restart policy says so."""
 
     def __init__(self, settings: ActorSettings) -> None:
         self.settings = settings
@@ -117,21 +129,24 @@ class EpisodeActor:
         self.domains = NodeDomains(settings.domain_base)
         self.worker: GraphWorker | None = None
         self.model: str | None = None
+        self.policy, self._policy_model = settings.policy(), None
+        self._rss: dict[str, float] = {}  # each node's memory after the last episode
         self._log_sent: dict[str, int] = {}  # bytes of each model's graph log already sent to the driver
 
     def where(self) -> dict:
         """Which node and process this worker runs in (the driver schedules and reports by it)."""
-        import ray
-
-        return {"node_id": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(), "pid": os.getpid()}
+        return node_info()
 
     def _graph_for(self, model: str) -> GraphWorker:
         if self.worker is not None and self.model == model:
             return self.worker
         self._stop_graph()
+        if self._policy_model != model:  # a local worker, too, has one policy per model
+            self.policy, self._policy_model, self._rss = self.settings.policy(), model, {}
         s = self.settings
         config = WorkerConfig(model, self.scenes_dir, self.run_dir, s.engine, s.modality, videos=s.videos,
-                              episode_timeout_s=s.episode_timeout_s)
+                              episode_timeout_s=s.episode_timeout_s, startup_timeout_s=s.startup_timeout_s,
+                              keep_bags=s.keep_bags)
         worker = GraphWorker(config, self.domains, self._log_path(model))
         try:
             worker.start()
@@ -161,10 +176,30 @@ class EpisodeActor:
         self.worker, self.model = None, None
 
     def run(self, task: EpisodeTask) -> dict:
-        """One episode: {"ok", "record", "archive" (tar bytes of episodes/ and videos/), "log", "error", "wall_s"}."""
+        """One episode: {"ok", "record", "archive" (tar bytes of episodes/ and videos/), "error", "wall_s",
+        "log" (the graph log since the last task), "memory" (a memory_log sample), "notes" (lines for the user)}."""
+        notes = self._restart_if_due(task.model)
         out = self._run(task)
-        out["log"] = self._new_log(task.model)
+        out["log"], out["notes"] = self._new_log(task.model), notes
+        out["memory"] = self._sample_memory()
         return out
+
+    def _restart_if_due(self, model: str) -> list[str]:
+        """The local executor's restart policy (--restart-every, --restart-above-pct), applied by this worker."""
+        if self.worker is None or self.model != model:
+            return []
+        reason = self.policy.due(self.worker.episodes, self._rss)
+        if not reason:
+            return []
+        self._stop_graph()  # Genesis does not free a built scene: a fresh graph brings every node's memory back
+        return [f"a Ray worker on {socket.gethostname()} starts a fresh graph for {model}: {reason}"]
+
+    def _sample_memory(self) -> dict | None:
+        if self.worker is None or self.worker.proc is None:
+            self._rss = {}
+            return None
+        self._rss = graph_rss_mib(self.worker.proc.pid)
+        return {"domain": self.worker.domain_id, "graph_episode": self.worker.episodes, "rss_mib": self._rss}
 
     def _run(self, task: EpisodeTask) -> dict:
         for name in SHIPPED_FOLDERS:  # a failed earlier attempt may have left files behind
@@ -182,7 +217,7 @@ class EpisodeActor:
         if not result.ok:
             self._stop_graph()  # the next task starts a fresh graph
             return {"ok": False, "record": None, "archive": b"", "error": result.error, "wall_s": result.wall_s}
-        archive = pack_folders(self.run_dir)
+        archive = pack_folders(self.run_dir, SHIPPED_FOLDERS)
         for name in SHIPPED_FOLDERS:
             shutil.rmtree(self.run_dir / name, ignore_errors=True)
         return {"ok": True, "record": result.record, "archive": archive, "error": "", "wall_s": result.wall_s}

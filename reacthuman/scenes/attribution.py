@@ -16,15 +16,15 @@ CARD_NAME = "ATTRIBUTION.md"
 
 
 def used_models(specs: Iterable[SceneSpec]) -> list[tuple[VisualMeshSpec, list[str]]]:
-    """Each model drawn (once, by archive member) with the scenes that draw it, in member order."""
+    """Each model drawn (objects and room furniture; once, by archive member) with the scenes that draw it."""
     seen: dict[tuple[str, str], tuple[VisualMeshSpec, list[str]]] = {}
     for spec in specs:
-        for body in spec.bodies:
-            if body.visual is not None:
-                key = (body.visual.archive, body.visual.member)
-                entry = seen.setdefault(key, (body.visual, []))
-                if spec.scene_id not in entry[1]:
-                    entry[1].append(spec.scene_id)
+        drawn = [b.visual for b in spec.bodies if b.visual is not None] + list(spec.furnishings)
+        for visual in drawn:
+            key = (visual.archive, visual.member)
+            entry = seen.setdefault(key, (visual, []))
+            if spec.scene_id not in entry[1]:
+                entry[1].append(spec.scene_id)
     return [seen[k] for k in sorted(seen)]
 
 
@@ -43,9 +43,10 @@ def dataset_card(specs: Iterable[SceneSpec]) -> str:
     specs = list(specs)
     return "\n".join([
         "# Object models in this scene set", "",
-        f"{len(specs)} scene(s). Objects are drawn with models from the Debian package `sweethome3d-furniture` "
-        "(read from the installed archives at run time; nothing is redistributed here). Their physics (shape, "
-        "size, mass, material) is the ReactHuman object library's; the models only draw them. Models under "
+        f"{len(specs)} scene(s). Objects and room furniture are drawn with models from the Debian package "
+        "`sweethome3d-furniture` and PyPI asset wheels (read where installed at run time; nothing is "
+        "redistributed here). Their physics (shape, size, mass, material) is the ReactHuman object library's; "
+        "the models only draw them. Models under "
         "CC-BY licences require this attribution when renders are shared:", "",
         *attribution_lines(specs), "",
     ])

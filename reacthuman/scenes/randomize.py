@@ -17,7 +17,7 @@ from reacthuman.scenes.cameras import place_cameras
 from reacthuman.scenes.catalog import OBJECTS, get_object
 from reacthuman.scenes.families import get_family
 from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M
-from reacthuman.scenes.rooms import ROOMS, room_shell
+from reacthuman.scenes.rooms import ROOMS, furnish, room_shell
 from reacthuman.scenes.spec import GRAVITY_BAND, SPEED_BANDS, BodySpec, ObserverSpec, SceneSpec, SpecError
 
 BAND_FACTOR: dict[str, float] = {"slow": 0.45, "normal": 1.0, "fast": 1.6, "very_fast": 2.2}
@@ -133,6 +133,8 @@ def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: s
     scene_rng = _stream("scene", family, seed)
     observer = _place_observer(scene_rng, layout, layout.bodies)
     walls, lights, room_params = room_shell(scene_rng, room_name, layout.bodies, observer, layout.back_wall_x)
+    furnishings, dressed = furnish(_stream("furnish", family, seed), room_name, walls + layout.bodies, observer,
+                                   {**room_params, "hints": hint_values})
     cameras = place_cameras(_stream("camera", family, seed), observer, r3(layout.event_origin), r3(layout.event_target),
                             width, height)
     params = {**layout.params, **room_params, "hints": hint_values, "support": layout.support,
@@ -141,7 +143,8 @@ def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: s
         scene_id=f"{family}-s{seed}-{band}", family=family, object_id=obj_id, room=room_name, seed=seed,
         speed_band=band, speed_group=f"{family}-s{seed}" if fam.speed_swept else None,
         adversarial=OBJECTS[obj_id].adversarial, observer=observer, hazard_bodies=tuple(layout.hazards),
-        cameras=cameras, bodies=tuple(walls + layout.bodies), lights=lights, params=params,
+        cameras=cameras, bodies=tuple(walls + layout.bodies), lights=lights, furnishings=furnishings,
+        dressed_bodies=dressed, params=params,
         duration_s=layout.duration_s, planner=planner, description=description,
     )
     if obj_id not in fam.objects:  # sourced from a catalogue: the spec records it and draws its mesh

@@ -99,3 +99,47 @@ def contact_sheet(scene_dir: str, out_path: str) -> str:
     with atomic_path(out_path, suffix=".png") as tmp:  # the encoder picks PNG from the suffix
         iio.imwrite(tmp, sheet)
     return out_path
+
+
+def freeze_sheet(dataset_dir: str, out_path: str, height_px: int = 120) -> str:
+    """One PNG: a row per scene of a rendered dataset (family and object on the left), its three views at the
+    freeze frame (the last window frame), each reduced to height_px rows."""
+    import json
+
+    import imageio.v3 as iio
+    from PIL import Image, ImageDraw
+
+    rows = []
+    for name in sorted(os.listdir(dataset_dir)):
+        spec_path = os.path.join(dataset_dir, name, "spec.json")
+        if not os.path.isfile(spec_path):
+            continue
+        spec = json.loads(open(spec_path).read())
+        views = []
+        for view in VIEWS:
+            frames = sorted(f for f in os.listdir(os.path.join(dataset_dir, name)) if f.startswith(view + "_t") and f.endswith(".png"))
+            if not frames:
+                raise FileNotFoundError(f"no {view} frames in {dataset_dir}/{name} (generate with --render first)")
+            img = Image.fromarray(iio.imread(os.path.join(dataset_dir, name, frames[-1]))[..., :3])
+            views.append(img.resize((round(img.width * height_px / img.height), height_px), Image.LANCZOS))
+        label = Image.new("RGB", (150, height_px), "white")
+        draw = ImageDraw.Draw(label)
+        draw.text((4, height_px // 2 - 14), spec["family"], fill="black")
+        draw.text((4, height_px // 2 + 2), spec["object_id"], fill=(90, 90, 90))
+        row = Image.new("RGB", (label.width + sum(v.width for v in views) + 2 * len(views), height_px), "white")
+        x = 0
+        for part in [label] + views:
+            row.paste(part, (x, 0))
+            x += part.width + (2 if part is not label else 0)
+        rows.append(row)
+    if not rows:
+        raise FileNotFoundError(f"no rendered scenes in {dataset_dir}")
+    sheet = Image.new("RGB", (max(r.width for r in rows), sum(r.height + 2 for r in rows)), "white")
+    y = 0
+    for r in rows:
+        sheet.paste(r, (0, y))
+        y += r.height + 2
+    tmp = out_path + ".tmp.png"
+    sheet.save(tmp)
+    os.replace(tmp, out_path)
+    return out_path

@@ -11,7 +11,7 @@ import math
 import random
 
 from reacthuman.scenes.builders import r3, static_box
-from reacthuman.scenes.spec import BodySpec, LightSpec, ObserverSpec
+from reacthuman.scenes.spec import BodySpec, LightSpec, ObserverSpec, VisualMeshSpec
 
 ROOMS: dict[str, dict[str, tuple[float, float, float, float]]] = {
     "kitchen": {"wall": (0.93, 0.9, 0.82, 1), "furniture": (0.85, 0.85, 0.82, 1), "furniture_dark": (0.4, 0.35, 0.3, 1),
@@ -67,3 +67,122 @@ def room_shell(rng: random.Random, room: str, bodies: list[BodySpec], observer: 
     light = LightSpec(pos=(0.0, 0.0, round(height, 4)), dir=direction,
                       color=r3((intensity, intensity * (1 - warmth / 3), intensity * (1 - warmth))), intensity=round(intensity, 4))
     return walls, (light,), {"room_height_m": round(height, 4), "back_wall_x_m": round(back, 4), "side_wall_y_m": round(side_y, 4)}
+
+
+# ---- Furnishing: what makes an empty box read as a kitchen or a living room ---------------------------------
+# Static furniture from the installed catalogue, at its real size, against the back and side walls, away from
+# the event and the observer. Drawn only: no contacts, no mass (mjcf.py), so no track or label changes.
+_C0, _BY, _KL, _SC = "BlendSwap-CC-0#", "BlendSwap-CC-BY#", "KatorLegaz#", "Scopia#"
+ROOM_FURNITURE: dict[str, tuple[str, ...]] = {
+    "kitchen": (_C0 + "refrigerator", _C0 + "lowerCabinet", _C0 + "sinkCabinet", _C0 + "highCabinet"),
+    "living_room": (_C0 + "sofa2", _BY + "bookcase", _BY + "mediumIndoorPlant", _C0 + "televisionCabinet"),
+    "bedroom": (_C0 + "bed1", _C0 + "bedsideTable2", _C0 + "cupboard"),
+    "office": (_BY + "biurko3", _KL + "filing-cabinet", _C0 + "armchair", _KL + "utility-shelving"),
+    "dining_room": (_BY + "dresserWithDrawers", _BY + "kitchenChair", _BY + "kitchenChair", _C0 + "plant"),
+    "hallway": (_KL + "painted-bench", _C0 + "radiator3", _C0 + "plant"),
+    "garage": (_KL + "utility-shelving", _KL + "utility-shelving", _SC + "step-ladder-metal"),
+}
+# The family's own table, desk or counter (a top box and a legs box, falls.table) drawn by a catalogue model
+# stretched to exactly that box: its top surface is the physical one the object starts on.
+SUPPORT_MODELS: dict[str, str] = {"table": _BY + "table", "desk": _BY + "simpleDesk", "counter": _C0 + "lowerCabinet"}
+FURNISH_CLEARANCE_M = 0.15  # between a piece and any scene body (at t = 0) or another piece
+OBSERVER_CLEAR_M = 0.9  # no furniture within this of the observer's feet (the G1 stands and steps there)
+FURNISH_TRIES = 10
+
+
+def _aabb_of(body: BodySpec) -> tuple[float, float, float, float]:
+    """A conservative x/y box around a body (each geom as a square of its largest half-extent)."""
+    xs, ys = [], []
+    for g in body.geoms:
+        r = max(g.size) + math.hypot(*g.pos[:2])
+        xs += [body.pos[0] - r, body.pos[0] + r]
+        ys += [body.pos[1] - r, body.pos[1] + r]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...], gap: float) -> bool:
+    return a[0] < b[1] + gap and b[0] < a[1] + gap and a[2] < b[3] + gap and b[2] < a[3] + gap
+
+
+def _support_box(bodies, name: str) -> tuple[float, float, float, float, float] | None:
+    """(x0, x1, y0, y1, top_z) of a table made by falls.table (`name` top over `name_legs`), else None."""
+    top = next((b for b in bodies if b.name == name), None)
+    legs = next((b for b in bodies if b.name == name + "_legs"), None)
+    if top is None or legs is None or len(top.geoms) != 1 or top.geoms[0].shape != "box" or top.quat != (1, 0, 0, 0):
+        return None
+    hx, hy, hz = top.geoms[0].size
+    return (top.pos[0] - hx, top.pos[0] + hx, top.pos[1] - hy, top.pos[1] + hy, top.pos[2] + hz)
+
+
+def dress_support(bodies, kind: str) -> tuple[VisualMeshSpec | None, tuple[str, ...]]:
+    """The catalogue model drawing the family's table/desk/counter, fitted to its box and facing +x (towards
+    the observer), and the bodies it draws; (None, ()) when the scene has no such table."""
+    from reacthuman.scenes.furniture import get_model
+
+    for name in ("table", "counter"):
+        box = _support_box(bodies, name)
+        if box is None:
+            continue
+        model = get_model(SUPPORT_MODELS.get(kind, SUPPORT_MODELS["table"]) if name == "table" else SUPPORT_MODELS["counter"])
+        w, d, h = (round(v / 100.0, 6) for v in model.size_cm)
+        x0, x1, y0, y1, top = box
+        # Turned a quarter (model front, -y, to +x): the model's width runs along y, its depth along x.
+        stretch = (round((y1 - y0) / w, 6), round((x1 - x0) / d, 6), round(top / h, 6))
+        visual = VisualMeshSpec(package=model.package, archive=model.archive, member=model.member,
+                                catalog_id=model.catalog_id, name=model.name, licence=model.licence,
+                                creator=model.creator, size_m=(w, d, h), model_rotation=model.model_rotation,
+                                quat=(0.707106781187, 0.0, 0.0, 0.707106781187),
+                                pos=(round((x0 + x1) / 2, 6), round((y0 + y1) / 2, 6), round(top / 2, 6)), stretch=stretch)
+        return visual, (name, name + "_legs")
+    return None, ()
+
+
+def furnish(rng: random.Random, room: str, bodies: list[BodySpec] | tuple[BodySpec, ...], observer: ObserverSpec,
+            params: dict) -> tuple[tuple[VisualMeshSpec, ...], tuple[str, ...]]:
+    """The room's furniture (world-frame placements) and the scene bodies it draws, a pure function of rng
+    and the laid-out scene: the family's table or counter drawn by a catalogue model fitted to it
+    (dress_support), then each room piece against the back wall (facing +x) or the side wall (facing the room),
+    at a seeded place clear of every body of the scene, of the other pieces and of the observer; a piece that
+    finds no place is left out."""
+    from reacthuman.scenes.furniture import get_model
+
+    back, side_y = params["back_wall_x_m"], params["side_wall_y_m"]
+    front = next((b.pos[0] - WALL_HALF_T_M for b in bodies if b.name == "wall_front"), back + 6.0)
+    sign = 1.0 if side_y > 0 else -1.0
+    taken = [_aabb_of(b) for b in bodies if not b.name.startswith("wall_")]
+    support, dressed = dress_support(bodies, str((params.get("hints") or {}).get("support", "table")))
+    placed: list[VisualMeshSpec] = [support] if support is not None else []
+    for key in ROOM_FURNITURE[room]:
+        model = get_model(key)
+        w, d, h = (round(v / 100.0, 6) for v in model.size_cm)
+        for _ in range(FURNISH_TRIES):
+            if rng.random() < 0.5:  # back wall: the model's front (-y in its frame) turned to face +x
+                quat, x = (0.707106781187, 0.0, 0.0, 0.707106781187), back + d / 2 + 0.02
+                y = rng.uniform(-min(3.3, abs(side_y)) + w / 2, min(3.3, abs(side_y)) - w / 2)
+                box = (x - d / 2, x + d / 2, y - w / 2, y + w / 2)
+            else:  # side wall: facing into the room
+                quat = (1.0, 0.0, 0.0, 0.0) if sign > 0 else (0.0, 0.0, 0.0, 1.0)
+                y, x = side_y - sign * (d / 2 + 0.02), rng.uniform(back + w / 2, front - w / 2)
+                box = (x - w / 2, x + w / 2, y - d / 2, y + d / 2)
+            near_observer = _overlaps(box, (observer.x_m, observer.x_m, observer.y_m, observer.y_m), OBSERVER_CLEAR_M)
+            if box[0] >= box[1] or box[2] >= box[3] or near_observer or \
+                    any(_overlaps(box, t, FURNISH_CLEARANCE_M) for t in taken):
+                continue
+            taken.append(box)
+            placed.append(VisualMeshSpec(package=model.package, archive=model.archive, member=model.member,
+                                         catalog_id=model.catalog_id, name=model.name, licence=model.licence,
+                                         creator=model.creator, size_m=(w, d, h), model_rotation=model.model_rotation,
+                                         quat=quat, pos=(round(x, 4), round(y, 4), round(h / 2, 4))))
+            break
+    return tuple(placed), dressed
+
+
+def furnishing_boxes(spec_furnishings: tuple[VisualMeshSpec, ...]) -> tuple[tuple[float, float, float, float, float, float], ...]:
+    """World boxes (x0, x1, y0, y1, z0, z1) of placed furniture: where a camera must not stand."""
+    out = []
+    for v in spec_furnishings:
+        w, d, h = (a * b for a, b in zip(v.size_m, v.stretch))
+        turned = abs(v.quat[3]) > 0.5 and abs(v.quat[0]) > 0.5  # the back-wall turn swaps width and depth
+        hx, hy = (d / 2, w / 2) if turned else (w / 2, d / 2)
+        out.append((v.pos[0] - hx, v.pos[0] + hx, v.pos[1] - hy, v.pos[1] + hy, 0.0, h))
+    return tuple(out)

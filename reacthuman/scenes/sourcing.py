@@ -21,14 +21,12 @@ library (`catalog.OBJECTS`) answers ids it lacks from this registry.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
 import statistics
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
 from reacthuman.scenes.furniture import PACKAGE, FurnitureError, FurnitureModel, catalogue
@@ -64,34 +62,10 @@ def register(record: SourcedObjectSpec) -> ObjectEntry:
 
 
 @lru_cache(maxsize=None)
-def _unpatched_obj_loader():
-    """trimesh's own OBJ reader. Importing Genesis replaces it with one that rejects quads with texture
-    coordinates, which many catalogue models use; the library's models were prepared before."""
-    import trimesh.exchange.obj as patched
-
-    spec = importlib.util.spec_from_file_location("trimesh.exchange._obj_unpatched", patched.__file__)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module.load_obj
-
-
-@contextmanager
-def _trimesh_obj_reader() -> Iterator[None]:
-    import trimesh
-
-    loaders = trimesh.exchange.load.mesh_loaders
-    saved = loaders.get("obj")
-    loaders["obj"] = _unpatched_obj_loader()
-    try:
-        yield
-    finally:
-        loaders["obj"] = saved
-
-
-@lru_cache(maxsize=None)
 def _prepare_mesh(record: SourcedObjectSpec) -> None:
-    """Write the model's parts into the mesh cache now (triangles, which every loader reads), whether or not
-    Genesis is imported; the MJCF of any scene then finds them there. A missing catalogue is reported by the
+    """Write the model's parts into the mesh cache now (triangles, which every loader reads; meshes.py reads
+    the catalogue with trimesh's own OBJ reader whether or not Genesis is imported); the MJCF of any scene
+    then finds them there. A missing catalogue is reported by the
     scene build, which needs the model anyway."""
     from reacthuman.scenes.meshes import prepared_parts
 
@@ -99,8 +73,7 @@ def _prepare_mesh(record: SourcedObjectSpec) -> None:
         visual = visual_for_sourced(record)
     except (FurnitureError, SourcingError):
         return
-    with _trimesh_obj_reader():
-        prepared_parts(visual)
+    prepared_parts(visual)
 
 
 def sourced_entry(object_id: str) -> ObjectEntry:

@@ -153,6 +153,9 @@ class VisualMeshSpec:
     quat: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0)
     scale: float = 1.0
     pos: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    # Room furniture fitted to a support box: per-axis factors along the model's own (turned Z-up) axes,
+    # applied by the MJCF mesh's scale (not baked into the cached files); objects keep (1, 1, 1).
+    stretch: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
     def __post_init__(self) -> None:
         for name in ("package", "archive", "member"):
@@ -167,6 +170,10 @@ class VisualMeshSpec:
         object.__setattr__(self, "quat", _vec("visual mesh quat", self.quat, 4))
         object.__setattr__(self, "pos", _vec("visual mesh pos", self.pos, 3))
         _num("visual mesh scale", self.scale, 1e-3, 1e3)
+        stretch = _vec("visual mesh stretch", self.stretch, 3)
+        if min(stretch) < 0.05 or max(stretch) > 20.0:
+            raise SpecError(f"visual mesh stretch must be within [0.05, 20] on each axis, got {stretch}")
+        object.__setattr__(self, "stretch", stretch)
 
 
 @dataclass(frozen=True)
@@ -285,6 +292,10 @@ class SceneSpec:
     cameras: tuple[CameraSpec, ...]
     bodies: tuple[BodySpec, ...]
     lights: tuple[LightSpec, ...] = ()
+    # Room furniture drawn in the world frame (rooms.furnish): visual only, no contacts and no mass.
+    furnishings: tuple[VisualMeshSpec, ...] = ()
+    # Static bodies a furnishing draws (the family's table or counter): their boxes go to the hidden group.
+    dressed_bodies: tuple[str, ...] = ()
     params: dict[str, Any] = field(default_factory=dict)  # family parameters, for reading (not re-read)
     t0_s: float = 0.0
     observation_window_s: float = DEFAULT_OBSERVATION_WINDOW_S
@@ -306,6 +317,10 @@ class SceneSpec:
         names = [b.name for b in self.bodies]
         if len(set(names)) != len(names):
             raise SpecError("body names must be unique")
+        static = {b.name for b in self.bodies if not b.dynamic}
+        for d in self.dressed_bodies:
+            if d not in static:
+                raise SpecError(f"dressed_bodies names {d!r}, which is not a static body of the scene")
         for h in self.hazard_bodies:
             if h not in names:
                 raise SpecError(f"hazard body {h!r} is not among the bodies")
@@ -434,6 +449,7 @@ def _spec_from_dict(data: Any) -> SceneSpec:
         "cameras": lambda v: tuple(_build(CameraSpec, c, "camera") for c in _items(v, "cameras")),
         "bodies": lambda v: tuple(_body(b) for b in _items(v, "bodies")),
         "lights": lambda v: tuple(_build(LightSpec, x, "light") for x in _items(v, "lights")),
+        "furnishings": lambda v: tuple(_build(VisualMeshSpec, x, "furnishing") for x in _items(v, "furnishings")),
         "ground_truth": lambda v: _build(GroundTruth, v, "ground_truth"),
         "sourced_object": lambda v: _build(SourcedObjectSpec, v, "sourced_object"),
     }

@@ -2,7 +2,8 @@
 
 Frames and units: world frame, metres, seconds. Checks (each returns a one-line problem or nothing):
 - in frame: the primary hazard is inside all three camera images at every observation-window sample
-  (cameras.keeps_in_view: the egocentric view may lose it once it is within EGO_NEAR_M of the eyes);
+  (cameras.keeps_course_in_view: the egocentric view may lose it once it is within EGO_NEAR_M of the eyes;
+  the close-up, the object's portrait, holds it from the middle of the window to the freeze);
 - on support: at t0 the hazard touches the support the family put it on (within SUPPORT_TOL_M);
 - starts at t0: the hazard moves between t0 and the next step and has moved MIN_EVENT_MOTION_M by the
   window's end (no delayed or scripted start);
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reacthuman.scenes.cameras import keeps_in_view
+from reacthuman.scenes.cameras import keeps_course_in_view
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label import body_points
 from reacthuman.scenes.spec import SceneSpec
@@ -41,7 +42,7 @@ def hazard_window_points(spec: SceneSpec, track: Track) -> list[tuple[float, flo
 def check_in_frame(spec: SceneSpec, track: Track) -> list[str]:
     points = hazard_window_points(spec, track)
     return [f"hazard leaves the {cam.name} view during the observation window" for cam in spec.cameras
-            if not all(keeps_in_view(cam, p) for p in points)]
+            if not keeps_course_in_view(cam, points)]
 
 
 def _box_distance(spec: SceneSpec, support: str, pts: np.ndarray) -> float:

@@ -199,7 +199,7 @@ def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: Vi
                   ceiling_z: float = math.inf):
     """cams, or per camera the first variant (zoomed, turned towards the freeze position) that shows the
     hazard well enough while keeping its observed course in view; None when fewer than min_views do."""
-    from reacthuman.scenes.cameras import keeps_in_view
+    from reacthuman.scenes.cameras import keeps_course_in_view
 
     counts = {c.name: r.pixels(c) for c in cams}
     if visible_enough(counts, cfg):
@@ -209,12 +209,33 @@ def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: Vi
         pick = cam
         if counts[cam.name] < cfg.min_pixels:
             for trial in _candidates(cam, points, ceiling_z)[1:]:
-                if all(keeps_in_view(trial, p) for p in points) and r.pixels(trial) >= cfg.min_pixels:
+                if keeps_course_in_view(trial, points) and r.pixels(trial) >= cfg.min_pixels:
                     pick = trial
                     break
         chosen.append(pick)
     chosen_counts = {c.name: r.pixels(c) for c in chosen}
     return tuple(chosen) if visible_enough(chosen_counts, cfg) else None
+
+
+def hazard_radius_m(spec: SceneSpec, track, points) -> float:
+    """How far the primary hazard's surface reaches from its window centre at the freeze (its bounding radius)."""
+    from reacthuman.scenes.label import body_points
+
+    pts, radii = body_points(spec, track, spec.hazard_bodies[0])
+    k = min(freeze_step(spec), len(track.times_s) - 1)
+    return float(np.max(np.linalg.norm(pts[k] - np.asarray(points[-1]), axis=-1) + radii))
+
+
+def with_hazard_closeup(rng, spec: SceneSpec, cams: tuple[CameraSpec, ...], points, radius_m: float) -> tuple[CameraSpec, ...]:
+    """cams with the close-up framing the hazard object over its observed course (cameras.closeup_on_hazard);
+    cams unchanged when no such placement fits in the room."""
+    from reacthuman.scenes.cameras import RoomBounds, closeup_on_hazard
+    from reacthuman.scenes.rooms import furnishing_boxes
+
+    old = next(c for c in cams if c.name == "closeup")
+    room = RoomBounds.of(spec.params, furnishing_boxes(spec.furnishings))
+    new = closeup_on_hazard(rng, tuple(points), radius_m, old.width, old.height, room, spec.observer)
+    return cams if new is None else tuple(new if c.name == "closeup" else c for c in cams)
 
 
 def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None = None) -> SceneSpec:
@@ -227,9 +248,14 @@ def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None =
 
     cfg = cfg or VisibilityConfig()
     points = tuple(hazard_window_points(spec, track))
+    radius = hazard_radius_m(spec, track, points)
+    # The close-up frames the object where it is around the freeze (from this scene's own track), not the
+    # event origin: the origin view leaves a knife on its ramp a few pixels wide.
+    framed = with_hazard_closeup(random.Random(f"reacthuman/closeup/{spec.family}/{spec.seed}"), spec, spec.cameras,
+                                 points, radius)
     with MaskRenderer(spec, track, cfg) as r:
         ceiling_z = float(spec.params.get("room_height_m", math.inf))
-        cams = _best_variant(r, spec.cameras, points, cfg, ceiling_z)
+        cams = _best_variant(r, framed, points, cfg, ceiling_z)
         rng = random.Random(f"reacthuman/camera-visibility/{spec.family}/{spec.seed}")
         ego = spec.camera("egocentric")
         for _ in range(PLACEMENT_RETRIES if cams is None else 0):
@@ -239,6 +265,7 @@ def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None =
                                       also_see=points)
             except RuntimeError:
                 break
+            fresh = with_hazard_closeup(rng, spec, fresh, points, radius)
             cams = _best_variant(r, fresh, points, cfg, ceiling_z)
             if cams is not None:
                 break
