@@ -35,7 +35,7 @@ from ros_helpers import GraphClient
 
 STUB_MODEL = "stub_endpoint"
 MODELS = ("oracle", "always_dodge", STUB_MODEL)
-SCENES = (("object_drop", 3), ("ceiling_drop", 2))  # ceiling_drop 1: a smoke detector too small to show in two views at the freeze
+SCENES = (("object_drop", 3), ("ceiling_drop", 8))  # ceiling_drop 1-6: the hazard shows in the close-up alone at the freeze
 STUB_KEY_ENV = "REACTHUMAN_TEST_STUB_KEY"
 STUB_KEY = "sk-stub-" + secrets.token_hex(16)
 # Each reply is preceded by three failed requests (429, 500, a dropped connection): the client retries
