@@ -234,7 +234,9 @@ def test_each_episode_has_a_complete_folder_and_a_standard_bag(run):
         assert list(folder.glob("brain_view_egocentric_*.png"))
         info = bag_info(folder / "bag")
         assert (folder / "bag" / "metadata.yaml").is_file() and list((folder / "bag").glob("*.mcap"))
-        assert sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) < 2_000_000  # paper-scale storage
+        # paper-scale storage: a furnished room's 15 brain views are about 1.1 MB of PNG and the bag (the raw
+        # observation zstd-compressed, its JPEG viewer copies, the ticks) 0.5-0.9 MB
+        assert sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) < 2_500_000
         for topic in (graph.SCENE, graph.OBSERVATION, graph.PLAN, graph.OUTCOME, graph.SCORE, graph.CLOCK,
                       graph.JOINT_COMMAND, graph.JOINT_STATES):
             assert info["topics"].get(topic, {}).get("count", 0) >= 1, (folder, topic)
