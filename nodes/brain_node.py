@@ -5,38 +5,70 @@ so however long the model takes never changes the outcome."""
 
 from __future__ import annotations
 
+import os
 import threading
+import traceback
 
 from reacthuman_msgs.msg import ReactionPlan
 
 from reacthuman import graph
 from reacthuman.brain import DEFAULT_MODALITY, MODALITIES, make_brain
+from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.nodes import conversions as conv
-from reacthuman.nodes.runtime import ContractNode, one_of, run
+from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
+
+
+BRAIN_CRASHED_EXIT = 70
 
 
 class BrainNode(ContractNode):
     def __init__(self) -> None:
         self._truth: dict[str, dict] = {}
+        self._truth_arrived = threading.Condition()
         super().__init__("brain", {graph.OBSERVATION: self._on_observation, graph.GROUND_TRUTH: self._on_truth})
         self.model = self.declare("model", "local", "model preset, openai-compatible:<id>@<url>, or reference brain")
         self.modality = self.declare("modality", DEFAULT_MODALITY, "what an LLM brain is shown (a text-only model falls back to "
                                      "state_text, the privileged-state ablation)", one_of(*MODALITIES))
         self.seed = self.declare("seed", 0, "seed of the `random` reference brain")
+        # The ground truth is latched at the announcement, seconds before the window ends; a loaded machine
+        # can still deliver it after the observation.
+        self.truth_wait_s = self.declare("truth_wait_s", 60.0, "wall seconds a brain that reads the ground truth "
+                                         "(the oracle) waits for it after the observation", positive)
         self.brain = make_brain(self.model, modality=self.modality, seed=self.seed)
         self._lock = threading.Lock()  # one decision at a time; observations arrive once per episode
+        tune_allocator()  # the 10 MB observation per episode gets its own mapping: see memory_log
         self.modality = getattr(self.brain, "modality", self.modality)
         self.get_logger().info(f"brain '{self.model}' ready ({self.modality})")
 
     def _on_truth(self, msg) -> None:
-        self._truth[msg.scene_id] = conv.ground_truth_dict(msg)
+        release_memory()  # a new episode: the last one's observation has been freed (once per episode)
+        with self._truth_arrived:
+            self._truth[msg.scene_id] = conv.ground_truth_dict(msg)
+            self._truth_arrived.notify_all()
+
+    def _truth_for(self, scene_id: str) -> dict | None:
+        with self._truth_arrived:
+            if self.brain.needs_ground_truth and not self._truth_arrived.wait_for(
+                    lambda: scene_id in self._truth, timeout=self.truth_wait_s):
+                raise RuntimeError(f"no ground truth for {scene_id} within {self.truth_wait_s:.0f} s "
+                                   f"(brain '{self.model}' reads it)")
+            return self._truth.get(scene_id)
 
     def _on_observation(self, msg) -> None:
         threading.Thread(target=self._decide, args=(msg,), daemon=True).start()
 
     def _decide(self, msg) -> None:
+        """A brain that raises must not leave the body frozen until its plan timeout, nor be scored as a
+        model that sent nothing: the node dies, and the eval retries the episode on a restarted graph."""
+        try:
+            self._decide_once(msg)
+        except Exception:
+            self.get_logger().fatal(f"{msg.scene_id}: the brain crashed:\n{traceback.format_exc()}")
+            os._exit(BRAIN_CRASHED_EXIT)
+
+    def _decide_once(self, msg) -> None:
         with self._lock:
-            obs = conv.observation_from_msg(msg, self._truth.get(msg.scene_id))
+            obs = conv.observation_from_msg(msg, self._truth_for(msg.scene_id))
             decision = self.brain.plan(obs)
             plan = conv.decision_to_msg(decision, msg.scene_id, ReactionPlan())
             plan.header.stamp = msg.header.stamp

@@ -13,6 +13,7 @@ from reacthuman_msgs.msg import JointCommand as JointCommandMsg
 from sensor_msgs.msg import Image, JointState
 
 from reacthuman.plan import Keyframe, Plan, Pose2D
+from reacthuman.recording.images import rgb8_pixels
 
 
 def point(xyz) -> Point:
@@ -24,9 +25,7 @@ def xyz(p: Point) -> tuple[float, float, float]:
 
 
 def image_to_array(img: Image) -> np.ndarray:
-    if img.encoding != "rgb8":
-        raise ValueError(f"expected rgb8 images, got {img.encoding!r}")
-    return np.frombuffer(bytes(img.data), np.uint8).reshape(img.height, img.step // 3, 3)[:, : img.width].copy()
+    return rgb8_pixels(img)
 
 
 def array_to_image(array: np.ndarray, stamp=None, frame_id: str = "") -> Image:

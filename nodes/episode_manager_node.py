@@ -24,7 +24,8 @@ from reacthuman_msgs.srv import GenerateScene
 
 from reacthuman import graph
 from reacthuman.evaluation.episode_files import EpisodeFolder
-from reacthuman.evaluation.memory_log import AllocationTracer, heap_stats, release_memory, tune_allocator
+from reacthuman.evaluation.memory_log import (ARENA_MAX, MMAP_THRESHOLD_KIB, AllocationTracer, heap_stats, release_memory,
+                                              tune_allocator)
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.episode_recorder import EpisodeRecorder
 from reacthuman.nodes.runtime import ContractNode, msg_type, one_of, positive, recorder_qos, run
@@ -52,9 +53,9 @@ class EpisodeManagerNode(ContractNode):
                                       one_of("all", "failures"))
         self.trim_memory = self.declare("trim_memory", True, "return freed memory to the OS after each episode "
                                         "(malloc_trim): without it resident memory climbs with the arenas' high-water marks")
-        tune_allocator(self.declare("malloc_mmap_threshold_kib", 256, "allocations this large get their own mapping, "
+        tune_allocator(self.declare("malloc_mmap_threshold_kib", MMAP_THRESHOLD_KIB, "allocations this large get their own mapping, "
                                     "returned to the OS when freed (fixed: glibc's adaptive threshold climbs)", positive),
-                       self.declare("malloc_arena_max", 2, "glibc malloc arenas at most (one per thread by default)",
+                       self.declare("malloc_arena_max", ARENA_MAX, "glibc malloc arenas at most (one per thread by default)",
                                     positive))
         trace = self.declare("trace_memory", False, "trace allocations (tracemalloc) and log, after each episode, resident "
                              "and traced memory and the sites that grew to RUN_DIR/logs/episode_manager_memory.jsonl")

@@ -9,6 +9,7 @@ import math
 from reacthuman_msgs.msg import EpisodeScore
 
 from reacthuman import graph
+from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.scenes.spec import SceneSpec
@@ -28,9 +29,12 @@ class ScorerNode(ContractNode):
         self.model = self.declare("model", "", "model name recorded when no plan arrives")
         run_dir = self.declare("ledger_dir", "", "append each decision to <ledger_dir>/ledger.jsonl; empty: publish only")
         self.ledger = LedgerWriter(run_dir) if run_dir else None
+        tune_allocator()  # the 10 MB observation it keeps per episode gets its own mapping: see memory_log
 
     def _keep(self, topic: str):
         def on(msg) -> None:
+            if topic == graph.SCENE:
+                release_memory()  # a new episode: the scored ones' observations have been freed
             episode = self._episodes.setdefault(msg.scene_id, {})
             episode[topic] = msg
             while len(self._episodes) > self.KEEP_SCENES:

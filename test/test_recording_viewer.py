@@ -275,6 +275,29 @@ def test_the_frames_the_brain_got_are_compressed_images_at_their_own_stamps(bag)
             assert pixels.shape == (18, 32, 3) and np.abs(pixels.astype(int) - (40 * k + 10 * v)).max() <= 2
 
 
+def test_the_brain_frames_read_back_from_the_bag_are_its_exact_pixels(bag):
+    """Episode folders keep the frames once (in the bag's observation); the report reads them from there."""
+    from reacthuman.recording.images import observation_frames_in_bag
+
+    frames = observation_frames_in_bag(bag)
+    assert list(frames) == list(graph.VIEWS)
+    for v, view in enumerate(graph.VIEWS):
+        assert [f.shape for f in frames[view]] == [(18, 32, 3)] * 3
+        assert [(int(f.min()), int(f.max())) for f in frames[view]] == [(40 * k + 10 * v,) * 2 for k in range(1, 4)]
+
+
+def test_padded_rgb8_rows_lose_their_padding_and_other_encodings_are_named():
+    from types import SimpleNamespace
+
+    from reacthuman.recording.images import rgb8_pixels
+
+    rows = np.arange(2 * 10, dtype=np.uint8).reshape(2, 10)  # width 3 (9 bytes) + 1 byte of row padding
+    pixels = rgb8_pixels(SimpleNamespace(encoding="rgb8", height=2, width=3, step=10, data=rows.tobytes()))
+    assert pixels.shape == (2, 3, 3) and pixels[1, 0].tolist() == [10, 11, 12]
+    with pytest.raises(ValueError, match="bgr8"):
+        rgb8_pixels(SimpleNamespace(encoding="bgr8", height=2, width=3, step=9, data=bytes(18)))
+
+
 def test_hand_to_object_distances_per_tick(bag):
     from reacthuman.recording.bag import deserialize
     from reacthuman.recording.viewer_topics import LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE

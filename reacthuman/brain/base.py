@@ -57,6 +57,7 @@ class Brain(ABC):
     """Observation in, committed decision out. Brains hold resources (a model client): close() them."""
 
     name: str = ""
+    needs_ground_truth: bool = False  # reads observation.ground_truth (the oracle): a graph waits for it
 
     @abstractmethod
     def plan(self, obs: Observation) -> BrainDecision: ...

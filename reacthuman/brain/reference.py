@@ -157,6 +157,7 @@ class OracleBrain(Brain):
     Whether the body can carry the action out at all is `reacthuman.control.envelope.feasibility`."""
 
     name = "oracle"
+    needs_ground_truth = True
 
     @staticmethod
     def _intercept(obs: Observation, target: Vec3) -> Plan | None:

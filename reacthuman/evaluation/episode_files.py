@@ -1,5 +1,9 @@
 """One episode's folder in a run: RUN_DIR/episodes/<model>/<scene_id>/ with spec.json, plan.json,
-raw_reply.txt, brain_view_<view>_<k>.png, outcome.json, score.json and bag/ (rosbag2, MCAP).
+raw_reply.txt, outcome.json, score.json and bag/ (rosbag2, MCAP).
+
+The frames the brain saw are kept once: in the bag's observation (raw, exactly as the brain got them), or,
+when the bag was dropped (--keep-bags failures), as brain_view_<view>_<k>.png in the folder
+(`reacthuman.recording.images.observation_frames_in_bag` reads them back from a bag).
 
 Written under `<scene_id>.partial/` and renamed when complete, so a folder without the suffix is never
 half-written; a crash leaves only a .partial folder, which the next attempt deletes.
@@ -44,9 +48,8 @@ class EpisodeFolder:
         _write_json(self.partial / "spec.json", json.loads(spec_json) if spec_json else {})
         _write_json(self.partial / "plan.json", plan)
         (self.partial / "raw_reply.txt").write_text(raw_reply)
-        for view, images in frames.items():
-            for k, image in enumerate(images):
-                iio.imwrite(self.partial / f"brain_view_{safe_name(view)}_{k}.png", image)
+        if not self.bag_path.is_dir():
+            write_frames(self.partial, frames)
         _write_json(self.partial / "outcome.json", outcome)
         _write_json(self.partial / "score.json", score)
         self.partial.rename(self.final)
@@ -58,6 +61,16 @@ class EpisodeFolder:
 
     def discard(self) -> None:
         shutil.rmtree(self.partial, ignore_errors=True)
+
+
+def frame_name(view: str, k: int) -> str:
+    return f"brain_view_{safe_name(view)}_{k}.png"
+
+
+def write_frames(folder: Path, frames: dict[str, list[np.ndarray]]) -> None:
+    for view, images in frames.items():
+        for k, image in enumerate(images):
+            iio.imwrite(folder / frame_name(view, k), image)
 
 
 def _write_json(path: Path, value: object) -> None:

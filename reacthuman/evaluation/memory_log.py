@@ -42,7 +42,11 @@ def graph_rss_mib(launcher_pid: int) -> dict[str, float]:
 M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8  # glibc mallopt() parameters
 
 
-def tune_allocator(mmap_threshold_kib: int, arena_max: int) -> bool:
+MMAP_THRESHOLD_KIB = 256
+ARENA_MAX = 2
+
+
+def tune_allocator(mmap_threshold_kib: int = MMAP_THRESHOLD_KIB, arena_max: int = ARENA_MAX) -> bool:
     """Serve every allocation of at least `mmap_threshold_kib` with its own mapping, given back to the OS when
     freed (a fixed threshold: glibc's adaptive one climbs to the largest block freed, the 10 MB observation,
     after which such blocks fragment the heap), and cap the per-thread arenas. False where this is not glibc."""

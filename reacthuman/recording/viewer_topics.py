@@ -38,6 +38,7 @@ from reacthuman.plan import Pose2D
 from reacthuman.plan_path import plan_geometry
 from reacthuman.recording import markers, ros_msgs, tf_tree, urdf
 from reacthuman.recording.bag import BagError, BagWriter, bag_info, read_bag, typestore
+from reacthuman.recording.images import rgb8_pixels
 from reacthuman.recording.viewer_config import DEFAULT, ViewerConfig
 
 TF = "/tf"
@@ -66,10 +67,8 @@ TOPIC_TYPES = {TF: tf_tree.TF_TYPE, TF_STATIC: tf_tree.TF_TYPE, ROBOT_DESCRIPTIO
 
 def jpeg_frame(image: Any, quality: int = DEFAULT.jpeg_quality) -> Any:
     """A sensor_msgs/Image (rgb8) as a JPEG CompressedImage with the same header."""
-    pixels = np.frombuffer(bytes(image.data), np.uint8).reshape(int(image.height), int(image.step))
-    rgb = pixels[:, : int(image.width) * 3].reshape(int(image.height), int(image.width), 3)
     buf = io.BytesIO()
-    PILImage.fromarray(rgb).save(buf, format="JPEG", quality=quality)
+    PILImage.fromarray(rgb8_pixels(image)).save(buf, format="JPEG", quality=quality)
     return ros_msgs.build(COMPRESSED_IMAGE_TYPE, header=image.header, format="jpeg",
                           data=np.frombuffer(buf.getvalue(), np.uint8))
 

@@ -4,7 +4,9 @@ A page (OUT/pages/<model>/<scene_id>.html) shows what happened in one episode fr
 (RUN_DIR/episodes/<model>/<scene_id>/): the frames of each view the model saw, its plan drawn over the
 overhead view (plan_overlay), the execution videos when the run recorded them (RUN_DIR/videos/...), the
 outcome and the score, the plan and the raw reply, and how to open the episode's bag in a 3D viewer. Pages
-link to the episode's files in place (relative paths): nothing is copied. The index lists every scored
+link to the episode's files in place (relative paths). The frames are the folder's brain_view PNGs when its
+bag was dropped; otherwise they are read from the bag's observation and written beside the page
+(OUT/pages/<model>/<scene_id>_frames/), since the folder keeps them only once. The index lists every scored
 decision with its page; the HTML report filters it by model, family, action and rule.
 """
 
@@ -17,7 +19,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from reacthuman.evaluation.episode_files import safe_name
+from reacthuman.evaluation.episode_files import safe_name, write_frames
+from reacthuman.recording.images import observation_frames_in_bag
 from reacthuman.scoring.aggregate import Decisions
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.scoring.plan_overlay import draw_plan_overlay
@@ -47,7 +50,14 @@ def episode_folder(run_dir: Path, model: str, scene_id: str) -> Path:
     return Path(run_dir) / "episodes" / safe_name(model) / safe_name(scene_id)
 
 
-def frames_by_view(folder: Path) -> dict[str, list[Path]]:
+def frames_by_view(folder: Path, extract_to: Path | None = None) -> dict[str, list[Path]]:
+    """Each view's frame files in order: the folder's PNGs, or (with `extract_to`) the bag's frames written
+    there when the folder keeps none."""
+    bag = folder / "bag"
+    if extract_to is not None and not any(folder.glob("brain_view_*.png")) and bag.is_dir():
+        extract_to.mkdir(parents=True, exist_ok=True)
+        write_frames(extract_to, observation_frames_in_bag(bag))
+        folder = extract_to
     views: dict[str, list[tuple[int, Path]]] = {}
     for f in folder.glob("brain_view_*.png"):
         m = _FRAME.match(f.name)
@@ -91,7 +101,8 @@ padding:8px}.cols{display:flex;gap:2em;flex-wrap:wrap}img.overlay{max-width:100%
 video{max-width:48%}"""
 
 
-def _page_html(r: DecisionRecord, folder: Path, run_dir: Path, page: Path, report: Path, overlay: Path | None) -> str:
+def _page_html(r: DecisionRecord, folder: Path, run_dir: Path, page: Path, report: Path, overlay: Path | None,
+               frames: dict[str, list[Path]]) -> str:
     plan, outcome = _read_json(folder / "plan.json"), _read_json(folder / "outcome.json")
     raw = (folder / "raw_reply.txt").read_text() if (folder / "raw_reply.txt").is_file() else ""
     title = f"{r.model} on {r.scene_id}"
@@ -106,7 +117,7 @@ def _page_html(r: DecisionRecord, folder: Path, run_dir: Path, page: Path, repor
              f"<div class='cols'><div><h2>Score</h2>{_dl(score)}</div><div><h2>Scene</h2>{_dl(scene)}</div>"
              f"<div><h2>Outcome</h2>{_dl(executed) if executed else '<p>no outcome recorded</p>'}</div></div>",
              "<h2>What the model saw</h2>"]
-    for view, files in frames_by_view(folder).items():
+    for view, files in frames.items():
         imgs = "".join(f"<img class='frame' src='{html.escape(_rel(f, page))}' alt='{html.escape(view)} frame {k}'>"
                        for k, f in enumerate(files))
         parts.append(f"<h3>{html.escape(view)}</h3><div class='frames'>{imgs}</div>")
@@ -141,12 +152,13 @@ def write_episode_page(r: DecisionRecord, run_dir: Path, out_dir: Path) -> Path 
     page = out_dir / "pages" / safe_name(r.model) / f"{safe_name(r.scene_id)}.html"
     spec = _read_json(folder / "spec.json")
     plan = _read_json(folder / "plan.json")
-    overheads = frames_by_view(folder).get("overhead", [])
+    frames = frames_by_view(folder, page.with_name(f"{safe_name(r.scene_id)}_frames"))
+    overheads = frames.get("overhead", [])
     overlay = None
     if overheads and isinstance(spec, dict) and spec.get("cameras"):
         overlay = draw_plan_overlay(overheads[-1], spec, plan if isinstance(plan, dict) else None,
                                     page.with_name(f"{safe_name(r.scene_id)}_plan.png"))
-    atomic_write_text(page, _page_html(r, folder, Path(run_dir), page, out_dir / "report.html", overlay))
+    atomic_write_text(page, _page_html(r, folder, Path(run_dir), page, out_dir / "report.html", overlay, frames))
     return page
 
 
