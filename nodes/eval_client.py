@@ -12,7 +12,7 @@ from typing import Callable
 import rclpy
 from rclpy.action import ActionClient
 from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
+from rclpy.node import Node, NodeNameNonExistentError
 from reacthuman_msgs.action import RunEpisode
 
 from reacthuman import graph
@@ -46,9 +46,20 @@ class EpisodeClient:
         is back once it counts again)."""
         return self.node.count_subscribers(graph.SCENE)
 
-    def wait_ready(self, timeout_s: float, what: str) -> None:
+    def follows_scenes(self, node_name: str) -> bool:
+        """Whether `node_name` has subscribed to the scene announcement."""
+        try:
+            topics = self.node.get_subscriber_names_and_types_by_node(node_name, "/")
+        except NodeNameNonExistentError:
+            return False
+        return any(topic == graph.SCENE for topic, _ in topics)
+
+    def wait_ready(self, timeout_s: float, what: str, followers: tuple[str, ...] = ()) -> None:
+        """Until the RunEpisode server is up and every node in `followers` subscribes to the scene announcement:
+        the body takes an announcement stamped before it started for its predecessor's (a respawned body), so
+        one that starts slower than the episode manager would skip the first scene and hold the episode."""
         deadline = time.monotonic() + timeout_s
-        while not self.client.server_is_ready():
+        while not (self.client.server_is_ready() and all(self.follows_scenes(n) for n in followers)):
             self.check_alive()
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the graph did not come up within {timeout_s:.0f} s ({what})")

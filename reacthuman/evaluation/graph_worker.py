@@ -78,7 +78,7 @@ class GraphWorker:
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
         self.episodes = 0
         log.close()
-        self.client.wait_ready(c.startup_timeout_s, f"log: {self.log_path}")
+        self.client.wait_ready(c.startup_timeout_s, f"log: {self.log_path}", followers=RESPAWNED_NODES)
 
     def _join_free_domain(self) -> None:
         """Join the next ROS domain where no other node is seen: another eval on this machine (other run
