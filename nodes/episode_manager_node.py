@@ -104,7 +104,7 @@ class EpisodeManagerNode(ContractNode):
                 folder.drop_bag("kept only for failures (keep_bags=failures): this episode was safe and correct")
             obs, plan, outcome = (self._seen.get(t) for t in (graph.OBSERVATION, graph.PLAN, graph.OUTCOME))
             folder.finish(spec_json, conv.plan_msg_to_dict(plan) if plan else None, plan.raw_text if plan else "",
-                          conv.observation_frames(obs) if obs else {},
+                          conv.observation_frames(obs) if obs and folder.keeps_frames else {},
                           conv.outcome_msg_to_dict(outcome) if outcome else None, json.loads(score.record_json or "{}"))
             result.ok, result.score = True, score
             handle.succeed()

@@ -38,6 +38,11 @@ class EpisodeFolder:
     def bag_path(self) -> Path:
         return self.partial / "bag"
 
+    @property
+    def keeps_frames(self) -> bool:
+        """Whether the folder holds the frames as PNGs: only when it has no bag (dropped, or never recorded)."""
+        return not self.bag_path.is_dir()
+
     def begin(self) -> None:
         for stale in (self.partial, self.final):  # a final folder without a ledger row is redone
             shutil.rmtree(stale, ignore_errors=True)
@@ -48,7 +53,7 @@ class EpisodeFolder:
         _write_json(self.partial / "spec.json", json.loads(spec_json) if spec_json else {})
         _write_json(self.partial / "plan.json", plan)
         (self.partial / "raw_reply.txt").write_text(raw_reply)
-        if not self.bag_path.is_dir():
+        if self.keeps_frames:
             write_frames(self.partial, frames)
         _write_json(self.partial / "outcome.json", outcome)
         _write_json(self.partial / "score.json", score)
