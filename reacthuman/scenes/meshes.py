@@ -94,7 +94,7 @@ def _placement(visual: VisualMeshSpec, vertices: np.ndarray, lo: np.ndarray, hi:
 
 def _zup(visual: VisualMeshSpec, vertices: np.ndarray) -> np.ndarray:
     v = vertices.astype(np.float64)
-    if visual.package != PACKAGE:  # PyPI asset models: already Z-up
+    if visual.package != PACKAGE:  # PyPI asset models and modelled objects: already Z-up
         return v
     if visual.model_rotation:
         v = v @ np.asarray(visual.model_rotation).reshape(3, 3).T
@@ -149,17 +149,40 @@ def _parts_of(obj: Path):
     return [(name, scene.geometry[name]) for name in sorted(scene.geometry)]
 
 
+@dataclass
+class _SourcePart:
+    vertices: np.ndarray
+    faces: np.ndarray
+    uv: np.ndarray | None
+    image: object  # PIL image or None
+    diffuse: np.ndarray  # rgba in 0-255
+
+
+def _source_parts(visual: VisualMeshSpec) -> list[_SourcePart]:
+    """The model's materials as meshes: read from the catalogue's OBJ, or built by reacthuman.scenes.modelled."""
+    from reacthuman.scenes.modelled import MODELLED_PACKAGE, modelled_parts
+
+    if visual.package == MODELLED_PACKAGE:
+        return [_SourcePart(p.vertices, p.faces, p.uv, p.image, np.asarray(p.rgba, np.float64))
+                for p in modelled_parts(visual.member)]
+    out = []
+    for _, g in _parts_of(_extract(visual)):
+        mat = getattr(g.visual, "material", None)
+        out.append(_SourcePart(np.asarray(g.vertices), np.asarray(g.faces), getattr(g.visual, "uv", None),
+                               getattr(mat, "image", None),
+                               np.asarray(getattr(mat, "diffuse", (178, 178, 178, 255)), np.float64).ravel()[:4]))
+    return out
+
+
 def _write_parts(visual: VisualMeshSpec, out: Path) -> list[MeshPart]:
-    geoms = [(n, g) for n, g in _parts_of(_extract(visual)) if len(g.faces)]
-    allv = np.concatenate([_zup(visual, np.asarray(g.vertices)) for _, g in geoms])
+    geoms = [g for g in _source_parts(visual) if len(g.faces)]
+    allv = np.concatenate([_zup(visual, g.vertices) for g in geoms])
     lo, hi = allv.min(axis=0), allv.max(axis=0)
     parts = []
-    for i, (_, g) in enumerate(geoms):
-        v, f = _placement(visual, np.asarray(g.vertices), lo, hi), np.asarray(g.faces)
-        mat = getattr(g.visual, "material", None)
-        image = getattr(mat, "image", None)
-        uv = getattr(g.visual, "uv", None)
-        diffuse = np.asarray(getattr(mat, "diffuse", (178, 178, 178, 255)), np.float64).ravel()[:4] / 255.0
+    for i, g in enumerate(geoms):
+        v, f = _placement(visual, g.vertices, lo, hi), g.faces
+        image, uv = g.image, g.uv
+        diffuse = g.diffuse / 255.0
         textured = image is not None and uv is not None and len(uv) == len(v)
         if not textured and len(f) > MAX_FACES_PER_PART:
             v, f = _decimate(v, f)

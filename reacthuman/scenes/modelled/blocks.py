@@ -1,0 +1,3 @@
+"""Modelled objects: blocks (see registry.MODULES)."""
+
+from __future__ import annotations

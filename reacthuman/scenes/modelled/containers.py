@@ -1,0 +1,3 @@
+"""Modelled objects: containers (see registry.MODULES)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Modelled objects: flat (see registry.MODULES)."""
+
+from __future__ import annotations

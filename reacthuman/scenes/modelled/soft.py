@@ -1,0 +1,3 @@
+"""Modelled objects: soft (see registry.MODULES)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Modelled objects: tall (see registry.MODULES)."""
+
+from __future__ import annotations
