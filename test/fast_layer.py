@@ -62,6 +62,8 @@ FAST_MODULES = frozenset({
     "test_render_speed",
     "test_report_episodes",
     "test_scenes_cli",
+    "test_scenes_fixtures",
+    "test_scenes_modelled",
     "test_scenes_sourcing_plan",
     "test_scoring_aggregate",
     "test_scoring_decision",

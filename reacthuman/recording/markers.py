@@ -102,7 +102,8 @@ def body_markers(ns: str, first_id: int, body: dict, moving: bool, mesh_parts: M
     frame = scene_frame(body["name"])
     parts = mesh_parts(body["visual"]) if body.get("visual") else None
     if parts:
-        return [_marker(ns, first_id + k, frame, MESH_RESOURCE, (0, 0, 0), (1, 0, 0, 0), (1, 1, 1), rgba, moving,
+        scale = tuple(body["visual"].get("stretch", (1, 1, 1)))  # a fixture's model stretched onto its box
+        return [_marker(ns, first_id + k, frame, MESH_RESOURCE, (0, 0, 0), (1, 0, 0, 0), scale, rgba, moving,
                         mesh_resource=mesh_uri(path)) for k, (path, rgba) in enumerate(parts)]
     out: list[Any] = []
     for geom in body.get("geoms", ()):

@@ -45,9 +45,13 @@ def r3(v: Any) -> Vec3:
 
 
 def static_box(name: str, center: Vec3, half: Vec3, rgba: tuple[float, ...], quat: tuple[float, ...] = (1, 0, 0, 0),
-               friction: float = 0.8, role: str = "static") -> BodySpec:
+               friction: float = 0.8, role: str = "static", look: str | None = None) -> BodySpec:
+    """A fixed box; `look` names a fixture model (reacthuman.scenes.modelled.fixtures) drawn over it."""
+    from reacthuman.scenes.object_meshes import fixture_visual
+
     return BodySpec(name=name, pos=r3(center), quat=tuple(quat), role=role, friction=friction,
-                    geoms=(GeomSpec("box", r3(half), rgba=tuple(rgba)),))
+                    geoms=(GeomSpec("box", r3(half), rgba=tuple(rgba)),),
+                    visual=fixture_visual(look, r3(half)) if look else None)
 
 
 def rest_half_height(entry: ObjectEntry) -> float:

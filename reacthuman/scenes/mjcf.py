@@ -128,7 +128,8 @@ def _assets_xml(spec: SceneSpec) -> list[str]:
     out = []
     drawn = [(b.name, b.visual) for b in spec.bodies if b.visual is not None]
     drawn += [(f"furnishing_{k}", furnishing_at_origin(v)) for k, v in enumerate(spec.furnishings)]
-    stretch = {f"furnishing_{k}": v.stretch for k, v in enumerate(spec.furnishings)}
+    stretch = {b.name: b.visual.stretch for b in spec.bodies if b.visual is not None}  # fixtures (static boxes)
+    stretch.update({f"furnishing_{k}": v.stretch for k, v in enumerate(spec.furnishings)})
     for owner, visual in drawn:
         scale = f' scale="{_f(stretch[owner])}"' if stretch.get(owner, (1.0, 1.0, 1.0)) != (1.0, 1.0, 1.0) else ""
         for i, part in enumerate(prepared_parts(visual)):

@@ -131,6 +131,16 @@ def visual_for(entry: ObjectEntry) -> VisualMeshSpec | None:
                           model_rotation=model.model_rotation, quat=quat, scale=round(scale, 6), pos=pos)
 
 
+def fixture_visual(name: str, half_m: tuple[float, float, float]) -> VisualMeshSpec:
+    """A fixture model (a shelf board, a stair step) stretched onto a static box of half extents half_m."""
+    model = get_model("modelled#" + name)
+    size_m = tuple(round(v / 100.0, 6) for v in model.size_cm)
+    stretch = tuple(round(2 * h / s, 6) for h, s in zip(half_m, size_m))
+    return VisualMeshSpec(package=model.package, archive=model.archive, member=model.member, catalog_id=model.catalog_id,
+                          name=model.name, licence=model.licence, creator=model.creator, size_m=size_m,  # type: ignore[arg-type]
+                          stretch=stretch)  # type: ignore[arg-type]
+
+
 def unmatched_objects() -> tuple[str, ...]:
     """Library objects drawn with primitives because no faithful model is installed."""
     return tuple(o for o in OBJECTS if mesh_choice(o) is None)

@@ -63,9 +63,9 @@ def shelf_slide(ctx: FamilyContext) -> Layout:
     ang = (0.0, v / ext, 0.0) if o.rolls else (0.0, 0.0, 0.0)
     hazard = object_body(o, "hazard", pos, lin_vel=(v, 0, 0), ang_vel=ang, friction=mu)
     board = static_box("shelf", ((wall_x + 0.0) / 2, 0.0, shelf_z - 0.012), (-wall_x / 2, 0.45, 0.012),
-                       ctx.palette["furniture"], friction=0.05, role="support")
+                       ctx.palette["furniture"], friction=0.05, role="support", look="wood_plank")
     bracket = static_box("shelf_bracket", (wall_x + 0.03, 0.0, shelf_z - 0.1), (0.03, 0.02, 0.08),
-                         ctx.palette["furniture_dark"])
+                         ctx.palette["furniture_dark"], look="metal_bracket")
     fall_s = math.sqrt(2 * shelf_z / G_MPS2)
     # Where the slowest band lands: every band then passes the observer's reach.
     target = (0.45 * v / ctx.speed_factor * fall_s, pos[1], 0.9)

@@ -26,9 +26,9 @@ def sliding_object(ctx: FamilyContext) -> Layout:
     end_x = 0.0
     center = (end_x - half_len * u[0] - t * n[0], 0.0, low_z - half_len * u[2] - t * n[2])
     ramp = static_box("ramp", center, (half_len, 0.25, t), ctx.palette["furniture"], quat=q, friction=0.02,
-                      role="support")
+                      role="support", look="wood_plank")
     post = static_box("ramp_post", (center[0] - half_len * 0.8, 0.0, (center[2] - 0.1) / 2), (0.03, 0.2, (center[2] - 0.1) / 2),
-                      ctx.palette["furniture_dark"])
+                      ctx.palette["furniture_dark"], look="wood_post")
     ext, h = half_extent_x(o), rest_half_height(o)
     along = -half_len + ext + 0.03
     pos = tuple(center[i] + u[i] * along + n[i] * (t + h) for i in range(3))
@@ -95,10 +95,12 @@ def stair_tumble(ctx: FamilyContext) -> Layout:
     height = n * rise
     width = 0.5
     color = ctx.palette["furniture"]
-    bodies = [static_box("landing", (-0.5, 0.0, height / 2), (0.5, width, height / 2), color, role="support")]
+    bodies = [static_box("landing", (-0.5, 0.0, height / 2), (0.5, width, height / 2), color, role="support",
+                         look="stair_block")]
     for i in range(1, n):
         z_top = height - i * rise
-        bodies.append(static_box(f"step_{i}", ((i - 0.5) * run, 0.0, z_top / 2), (run / 2, width, z_top / 2), color))
+        bodies.append(static_box(f"step_{i}", ((i - 0.5) * run, 0.0, z_top / 2), (run / 2, width, z_top / 2), color,
+                                 look="stair_block"))
     # Balls roll; cylinders lie on their side (axis along y) and roll too.
     quat = quat_axis_angle((1, 0, 0), math.pi / 2) if o.shape == "cylinder" else (1.0, 0.0, 0.0, 0.0)
     radius = o.size[0]

@@ -59,7 +59,7 @@ def _grid_faces(rows: int, cols: int) -> np.ndarray:
     return np.concatenate([np.stack([a, b, d + 1], 1), np.stack([a, d + 1, d], 1)])
 
 
-def ellipsoid(radii_m: tuple[float, float, float], rings: int = 24, segments: int = 48, exponent: float = 1.0) -> Part:
+def ellipsoid(radii_m: tuple[float, float, float], rings: int = 16, segments: int = 32, exponent: float = 1.0) -> Part:
     """A sphere stretched to radii_m, or with exponent < 1 a rounded box (superellipsoid, both angles)."""
     theta = np.linspace(-math.pi / 2, math.pi / 2, rings + 1)  # latitude, bottom to top
     phi = np.linspace(-math.pi, math.pi, segments + 1)
@@ -76,7 +76,7 @@ def ellipsoid(radii_m: tuple[float, float, float], rings: int = 24, segments: in
     return Part(v, _grid_faces(rings, segments), uv)
 
 
-def sphere(radius_m: float, rings: int = 24, segments: int = 48) -> Part:
+def sphere(radius_m: float, rings: int = 16, segments: int = 32) -> Part:
     return ellipsoid((radius_m,) * 3, rings, segments)  # type: ignore[arg-type]
 
 

@@ -13,7 +13,7 @@ MODELLED_ARCHIVE = "modelled"
 LICENCE = "Apache-2.0"
 CREATOR = "ReactHuman (modelled from textured primitives, reacthuman/scenes/modelled)"
 # Modules holding the builders, imported on first use (each registers its models with @modelled).
-MODULES = ("balls", "containers", "blocks", "soft", "flat", "tall")
+MODULES = ("balls", "containers", "blocks", "soft", "flat", "tall", "fixtures")
 
 Builder = Callable[[tuple[float, float, float]], list[Part]]
 
@@ -26,6 +26,10 @@ class ModelledModel:
     version: int  # bump when the builder's output changes: the version is part of the cached files' key
     module: str
     builder: Builder
+    # Fixtures (a shelf board, a stair block) are not library objects: they are built at this nominal size and
+    # stretched onto each scene's box by the MJCF mesh scale (VisualMeshSpec.stretch), so one cached copy serves
+    # every scene. None: built at the library object's physical extents.
+    size_m: tuple[float, float, float] | None = None
 
     @property
     def member(self) -> str:
@@ -35,13 +39,14 @@ class ModelledModel:
 _REGISTRY: dict[str, ModelledModel] = {}
 
 
-def modelled(name: str, title: str, category: str, version: int = 1) -> Callable[[Builder], Builder]:
-    """Register a builder: fn(extents_m) -> parts, for the library object `name`."""
+def modelled(name: str, title: str, category: str, version: int = 1,
+             size_m: tuple[float, float, float] | None = None) -> Callable[[Builder], Builder]:
+    """Register a builder: fn(extents_m) -> parts, for the library object `name` (or a fixture of size_m)."""
     def wrap(fn: Builder) -> Builder:
         module = fn.__module__.rsplit(".", 1)[-1]
         if name in _REGISTRY and _REGISTRY[name].builder is not fn:
             raise ValueError(f"modelled object {name!r} registered twice")
-        _REGISTRY[name] = ModelledModel(name, title, category, version, module, fn)
+        _REGISTRY[name] = ModelledModel(name, title, category, version, module, fn, size_m)
         return fn
     return wrap
 
@@ -72,6 +77,9 @@ def name_of_member(member: str) -> str:
 
 
 def extents_m(name: str) -> tuple[float, float, float]:
+    fixed = modelled_model(name).size_m
+    if fixed is not None:
+        return fixed
     from reacthuman.scenes.catalog import OBJECTS
     from reacthuman.scenes.object_meshes import physical_extent_m
 

@@ -1,0 +1,47 @@
+"""The families' own fixtures (shelf board, ramp, stairs) are drawn by modelled textured boxes stretched onto
+their static boxes: the model covers exactly the box, and the drawing changes no physics (MuJoCo)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import mujoco
+import numpy as np
+import pytest
+
+from reacthuman.scenes import sample_spec
+from reacthuman.scenes.meshes import prepared_parts
+from reacthuman.scenes.mjcf import scene_mjcf
+
+FIXTURED = {"stair_tumble": ("landing", "step_1"), "sliding_object": ("ramp", "ramp_post"),
+            "shelf_slide": ("shelf", "shelf_bracket")}
+STEPS = 480
+
+
+def _without_fixture_looks(spec):
+    bodies = tuple(b if b.joint is not None else dataclasses.replace(b, visual=None) for b in spec.bodies)
+    return dataclasses.replace(spec, bodies=bodies)
+
+
+def _track(spec) -> np.ndarray:
+    model = mujoco.MjModel.from_xml_string(scene_mjcf(spec, with_furnishings=False))
+    data = mujoco.MjData(model)
+    out = []
+    for _ in range(STEPS):
+        mujoco.mj_step(model, data)
+        out.append(data.qpos.copy())
+    return np.array(out)
+
+
+@pytest.mark.parametrize("family", sorted(FIXTURED))
+def test_fixture_models_cover_their_boxes_and_change_no_physics(family: str) -> None:
+    spec = sample_spec(family, 3)
+    bodies = {b.name: b for b in spec.bodies}
+    for name in FIXTURED[family]:
+        body = bodies[name]
+        assert body.visual is not None and body.visual.package == "reacthuman", name
+        verts = np.concatenate([np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")])
+                                for p in prepared_parts(body.visual)])
+        drawn = (verts.max(axis=0) - verts.min(axis=0)) * np.asarray(body.visual.stretch)
+        assert drawn == pytest.approx(2 * np.asarray(body.geoms[0].size), abs=1e-5), name
+    assert np.array_equal(_track(spec), _track(_without_fixture_looks(spec)))
