@@ -123,10 +123,31 @@ def _furnishings_xml(spec: SceneSpec) -> list[str]:
     return lines
 
 
-def _assets_xml(spec: SceneSpec) -> list[str]:
-    """Meshes, textures and materials of the bodies and furniture drawn by catalogue models (meshes.py)."""
+def floor_cover(room: str) -> VisualMeshSpec:
+    """The room type's floor covering (parquet, tiles, carpet, concrete: modelled.surfaces), drawn only."""
+    from reacthuman.scenes.object_meshes import fixture_visual
+    from reacthuman.scenes.modelled.surfaces import FLOOR_M
+
+    return fixture_visual(f"floor_{room}", tuple(e / 2 for e in FLOOR_M))  # type: ignore[arg-type]
+
+
+def _floor_cover_xml(room: str) -> list[str]:
+    from reacthuman.scenes.modelled.surfaces import FLOOR_LIFT_M
+
+    lines = [f'    <body name="floor_cover" pos="0 0 {FLOOR_LIFT_M!r}">']
+    for i, _ in enumerate(prepared_parts(floor_cover(room))):
+        lines.append(f'      <geom name="floor_cover_vis{i}" type="mesh" mesh="floor_cover_vis{i}" material="floor_cover_mat{i}" '
+                     f'contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>')
+    return lines + ["    </body>"]
+
+
+def _assets_xml(spec: SceneSpec, covered: bool = False) -> list[str]:
+    """Meshes, textures and materials of the bodies and furniture drawn by catalogue models (meshes.py), and
+    of the floor covering when `covered`."""
     out = []
     drawn = [(b.name, b.visual) for b in spec.bodies if b.visual is not None]
+    if covered:
+        drawn.append(("floor_cover", floor_cover(spec.room)))
     drawn += [(f"furnishing_{k}", furnishing_at_origin(v)) for k, v in enumerate(spec.furnishings)]
     stretch = {b.name: b.visual.stretch for b in spec.bodies if b.visual is not None}  # fixtures (static boxes)
     stretch.update({f"furnishing_{k}": v.stretch for k, v in enumerate(spec.furnishings)})
@@ -150,11 +171,12 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
     labelling, where nothing is rendered) simulates the same track, bit for bit."""
     if not with_furnishings:
         spec = dataclasses.replace(spec, furnishings=(), dressed_bodies=())
+    covered = with_floor and with_furnishings  # the floor covering is furnishing: drawn only, never simulated
     parts = [
         f'<mujoco model={quoteattr("reacthuman_" + spec.scene_id)}>',
         f'  <option timestep="{spec.dt_s!r}" gravity="{mjcf_gravity_attr()}" integrator="implicitfast"/>',
         '  <compiler angle="radian"/>',
-        *_assets_xml(spec),
+        *_assets_xml(spec, covered),
         "  <worldbody>",
     ]
     for light in spec.lights:
@@ -165,6 +187,8 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
         # whose top is FLOOR_SLAB_GAP_M below the plane catches them and never touches a resting body.
         parts.append(f'    <geom name="floor_slab" type="box" size="30 30 0.25" pos="0 0 {-0.25 - FLOOR_SLAB_GAP_M!r}"'
                      f' rgba="0.55 0.5 0.45 1" friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>')
+    if covered:
+        parts += _floor_cover_xml(spec.room)
     for body in spec.bodies:
         parts.append(_body_xml(body, dressed=body.name in spec.dressed_bodies))
     parts += _furnishings_xml(spec)

@@ -53,11 +53,14 @@ def room_shell(rng: random.Random, room: str, bodies: list[BodySpec], observer: 
     side = rng.choice((-1.0, 1.0))
     side_y = side * (max(abs(observer.y_m), 1.0) + rng.uniform(1.0, 1.8))
     half_len = (far_x - back) / 2
+    look = f"wall_{room}"  # painted over a skirting board (concrete blocks in the garage), modelled.surfaces
     walls = [
-        static_box("wall_back", (back - WALL_HALF_T_M, 0.0, height / 2), (WALL_HALF_T_M, 3.5, height / 2), palette["wall"]),
+        static_box("wall_back", (back - WALL_HALF_T_M, 0.0, height / 2), (WALL_HALF_T_M, 3.5, height / 2), palette["wall"],
+                   look=look),
         static_box("wall_side", (back + half_len, side_y + side * WALL_HALF_T_M, height / 2),
-                   (half_len, WALL_HALF_T_M, height / 2), palette["wall"]),
-        static_box("wall_front", (front_x + WALL_HALF_T_M, 0.0, height / 2), (WALL_HALF_T_M, 3.5, height / 2), palette["wall"]),
+                   (half_len, WALL_HALF_T_M, height / 2), palette["wall"], look=look),
+        static_box("wall_front", (front_x + WALL_HALF_T_M, 0.0, height / 2), (WALL_HALF_T_M, 3.5, height / 2), palette["wall"],
+                   look=look),
     ]
     azimuth = rng.uniform(-math.pi, math.pi)
     elevation = rng.uniform(0.9, 1.4)

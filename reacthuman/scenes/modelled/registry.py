@@ -13,7 +13,7 @@ MODELLED_ARCHIVE = "modelled"
 LICENCE = "Apache-2.0"
 CREATOR = "ReactHuman (modelled from textured primitives, reacthuman/scenes/modelled)"
 # Modules holding the builders, imported on first use (each registers its models with @modelled).
-MODULES = ("balls", "containers", "blocks", "soft", "flat", "tall", "fixtures")
+MODULES = ("balls", "containers", "blocks", "soft", "flat", "tall", "fixtures", "surfaces")
 
 Builder = Callable[[tuple[float, float, float]], list[Part]]
 
