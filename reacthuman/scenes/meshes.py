@@ -46,6 +46,10 @@ def cache_root() -> Path:
 def _digest(visual: VisualMeshSpec) -> str:
     fields = asdict(visual)
     fields.pop("stretch")  # applied by the MJCF mesh scale, not baked into the files
+    if visual.package == "reacthuman":  # a modelled object: its files change with the code that builds them
+        from reacthuman.scenes.modelled.registry import source_digest
+
+        fields["source"] = source_digest()
     text = json.dumps({"pipeline": PIPELINE_VERSION, **fields}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 

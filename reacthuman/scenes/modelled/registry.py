@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 from reacthuman.scenes.modelled.geometry import Part
 
@@ -93,3 +96,13 @@ def modelled_parts(member: str) -> list[Part]:
     if not parts:
         raise ValueError(f"modelled object {name!r} built no parts")
     return parts
+
+
+@lru_cache(maxsize=1)
+def source_digest() -> str:
+    """A digest of this package's code: the mesh cache keys modelled objects by it, so an edited builder is
+    never served from files an earlier revision wrote (the member's @version is the provenance, not the key)."""
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
