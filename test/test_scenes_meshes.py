@@ -310,3 +310,55 @@ def test_provenance_is_in_the_spec_and_bad_input_is_named() -> None:
 def json_replace(text: str, old: str, new: str) -> str:
     assert old in text, old
     return text.replace(old, new, 1)
+
+
+ARTICULATED_MODELLED = [("ladder_slip", "aluminium_ladder"), ("ladder_slip", "wooden_ladder"), ("door_swing", "glass_door"),
+                        ("door_swing", "wooden_door"), ("door_swing", "metal_door"), ("pendulum_swing", "punching_bag"),
+                        ("pendulum_swing", "pendant_lamp"), ("pendulum_swing", "cloth_sandbag")]
+
+
+def _geom_box(geoms) -> tuple[np.ndarray, np.ndarray]:
+    """Axis-aligned bounds (body frame) of unrotated primitives."""
+    lo, hi = [], []
+    for g in geoms:
+        r = g.size[0]
+        half = {"box": g.size, "sphere": (r, r, r), "cylinder": (r, r, g.size[-1]),
+                "capsule": (r, r, g.size[-1] + r)}[g.shape]
+        lo.append(np.asarray(g.pos) - half)
+        hi.append(np.asarray(g.pos) + half)
+    return np.min(lo, axis=0), np.max(hi, axis=0)
+
+
+@pytest.mark.parametrize("family,object_id", ARTICULATED_MODELLED)
+def test_articulated_hazard_wears_its_model_on_its_geoms_and_keeps_its_physics(family: str, object_id: str) -> None:
+    import mujoco
+
+    from reacthuman.scenes.meshes import prepared_parts
+
+    spec = sample_spec(family, 3, object_id=object_id)
+    body = next(b for b in spec.bodies if b.name == spec.hazard_bodies[0])
+    assert body.visual is not None and body.visual.member.rsplit(":", 1)[1].startswith(object_id + "@")
+    verts = np.concatenate([np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")])
+                            for p in prepared_parts(body.visual)])
+    covered = body.geoms[1:] if family == "pendulum_swing" else body.geoms  # the bob, not the rod
+    lo, hi = _geom_box(covered)
+    assert verts.min(axis=0) == pytest.approx(lo, abs=2e-5) and verts.max(axis=0) == pytest.approx(hi, abs=2e-5)
+
+    def run(s) -> np.ndarray:
+        model = mujoco.MjModel.from_xml_string(scene_mjcf(s, with_furnishings=False))
+        data = mujoco.MjData(model)
+        out = []
+        for _ in range(300):
+            mujoco.mj_step(model, data)
+            out.append(data.qpos.copy())
+        return np.array(out)
+
+    bare = dataclasses.replace(spec, bodies=tuple(dataclasses.replace(b, visual=None) if b is body else b
+                                                  for b in spec.bodies))
+    assert np.array_equal(run(spec), run(bare))
+    model = mujoco.MjModel.from_xml_string(scene_mjcf(spec, with_furnishings=False))
+    bid = model.body(body.name).id
+    groups = {model.geom(g).name: int(model.geom_group[g]) for g in range(model.ngeom) if model.geom_bodyid[g] == bid}
+    if family == "pendulum_swing":  # the rod it hangs from stays drawn over the bob's mesh
+        assert groups.pop("pendulum_rod_drawn") == 0
+    assert all(v in (1, 3) for v in groups.values()), groups

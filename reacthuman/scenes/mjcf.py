@@ -48,9 +48,11 @@ def _solref(restitution: float) -> str:
 
 # Collision geoms of a body drawn by a mesh go to group 3, which neither MuJoCo's renderer (groups 0-2 by
 # default) nor Genesis' MJCF loader draws; the mesh geoms (group 1) have no contacts and no mass, so the
-# body's contacts, mass and inertia are those of its primitives, bit for bit.
+# body's contacts, mass and inertia are those of its primitives, bit for bit. A geom the mesh does not draw
+# (a pendulum's rod above its bob's mesh) is named with DRAWN_SUFFIX and stays drawn.
 HIDDEN_GROUP = 3
 VISUAL_GROUP = 1
+DRAWN_SUFFIX = "_drawn"
 
 
 def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None, hidden: bool = False) -> str:
@@ -58,7 +60,7 @@ def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None, hid
         f"name={quoteattr(name)}", f'type="{g.shape}"', f'size="{_f(g.size)}"', f'pos="{_f(g.pos)}"',
         f'quat="{_f(g.quat)}"', f'rgba="{_f(g.rgba)}"', f'friction="{body.friction!r} 0.005 0.0001"',
     ]
-    if body.visual is not None or hidden:
+    if (body.visual is not None and not g.name.endswith(DRAWN_SUFFIX)) or hidden:
         attrs.append(f'group="{HIDDEN_GROUP}"')
     if body.restitution > 0:
         attrs.append(f'solref="{_solref(body.restitution)}"')

@@ -7,14 +7,39 @@ Frames and units: world, z up, floor z = 0, metres, kg, s, rad; the hazard moves
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
-from reacthuman.scenes.builders import (FamilyContext, Layout, object_body, quat_axis_angle, r3, rest_half_height,
-                                        rotate, static_box)
+from reacthuman.scenes.builders import (FamilyContext, Layout, object_body, quat_axis_angle, quat_mul, r3,
+                                        rest_half_height, rotate, static_box)
 from reacthuman.scenes.catalog import get_object
-from reacthuman.scenes.spec import BodySpec, GeomSpec, JointSpec
+from reacthuman.scenes.mjcf import DRAWN_SUFFIX
+from reacthuman.scenes.object_meshes import physical_extent_m, visual_for
+from reacthuman.scenes.spec import BodySpec, GeomSpec, JointSpec, VisualMeshSpec
 
 HINGE_Y = JointSpec("hinge", axis=(0.0, 1.0, 0.0))
+TURN_Z90 = quat_axis_angle((0, 0, 1), math.pi / 2)
+
+
+def _placed_visual(o, pos: tuple[float, float, float], quat: tuple[float, ...] = (1.0, 0.0, 0.0, 0.0),
+                   fit_m: tuple[float, float, float] | None = None) -> VisualMeshSpec | None:
+    """The object's visual mesh drawn where the family puts its geoms in the body frame: the mesh as
+    `visual_for` fits it to the object (centred on the origin), turned by quat, moved by pos. fit_m: the
+    full extents (object frame, before quat) the mesh is stretched to instead of the object's own, where
+    the family's geoms span a slightly different box (a ladder's rails stand half their width outside the
+    catalogue width). Only the drawing changes: geoms, masses and joints stay the family's."""
+    v = visual_for(o)
+    if v is None:
+        return None
+    size_m = v.size_m
+    if fit_m is not None:  # per-axis factors, applied along the model's own axes (the visual's turn is 90-degree steps)
+        factor = [f / e for f, e in zip(fit_m, physical_extent_m(o))]
+        axes = [max(range(3), key=lambda j: abs(rotate(v.quat, tuple(float(i == k) for k in range(3)))[j]))
+                for i in range(3)]
+        size_m = tuple(round(s * factor[axes[i]], 6) for i, s in enumerate(v.size_m))
+    moved = rotate(quat, v.pos)
+    return dataclasses.replace(v, size_m=size_m, quat=tuple(round(c, 12) for c in quat_mul(quat, v.quat)),
+                               pos=tuple(round(m + p, 6) for m, p in zip(moved, pos)))
 
 
 def _box_dims(o) -> tuple[float, float, float]:
@@ -30,7 +55,7 @@ def furniture_tip(ctx: FamilyContext) -> Layout:
     q = quat_axis_angle((0, 1, 0), lean)
     geom = GeomSpec(o.shape, o.size, pos=(-d, 0.0, h), rgba=o.color)
     body = BodySpec("furniture", (0.0, 0.0, pivot_z), (geom,), quat=q, joint=HINGE_Y, mass_kg=o.mass_kg,
-                    friction=0.6, role="hazard", object_id=o.object_id)
+                    friction=0.6, role="hazard", object_id=o.object_id, visual=_placed_visual(o, (-d, 0.0, h)))
     bodies = [body]
     if o.shape == "box":  # something on top: it comes down with the furniture
         vase = get_object("ceramic_vase")
@@ -50,6 +75,12 @@ def _ladder_geoms(half_w: float, half_len: float, t: float, rgba) -> tuple[GeomS
     return rails + rungs
 
 
+def _ladder_visual(o, half_w: float, half_len: float, t: float) -> VisualMeshSpec | None:
+    """The ladder's mesh over `_ladder_geoms`: foot at the body origin, rails' outer faces on the geoms'."""
+    rail_half_w = 0.02  # the rails' half width in _ladder_geoms
+    return _placed_visual(o, (0.0, 0.0, half_len), fit_m=(2 * t, 2 * (half_w + rail_half_w), 2 * half_len))
+
+
 def ladder_slip(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     t, half_w, half_len = o.size
@@ -57,6 +88,7 @@ def ladder_slip(ctx: FamilyContext) -> Layout:
     regime = regime if regime in ("slide", "tip") else "slide"
     mu = round(rng.uniform(0.15, 0.3), 4)
     geoms = _ladder_geoms(half_w, half_len, t, o.color)
+    look = _ladder_visual(o, half_w, half_len, t)
     bodies: list = []
     if regime == "slide":
         # Leaning on the wall past the no-slip limit: tan(a) > 2 mu / (1 - mu^2) (floor and wall friction mu).
@@ -68,7 +100,7 @@ def ladder_slip(ctx: FamilyContext) -> Layout:
         foot = (t * normal[0], 0.0, t * abs(normal[2]) + 0.001)
         wall_x = round(foot[0] + axis[0] * 2 * half_len - t * normal[0] - 0.002, 4)
         body = BodySpec("ladder", r3(foot), geoms, quat=q, joint=JointSpec("free"), mass_kg=o.mass_kg, friction=mu,
-                        role="hazard", object_id=o.object_id)
+                        role="hazard", object_id=o.object_id, visual=look)
         bodies += [static_box("ladder_wall", (wall_x - 0.05, 0.0, 1.4), (0.05, 0.8, 1.4), ctx.palette["wall"], friction=0.01)]
         origin = (foot[0] + axis[0] * half_len, 0.0, foot[2] + axis[2] * half_len)
         target = (0.9, 0.0, 0.6)
@@ -77,7 +109,7 @@ def ladder_slip(ctx: FamilyContext) -> Layout:
         q = quat_axis_angle((0, 1, 0), lean)
         wall_x = -round(rng.uniform(0.15, 0.3), 4)
         body = BodySpec("ladder", (0.0, 0.0, t + 0.004), geoms, quat=q, joint=HINGE_Y, mass_kg=o.mass_kg,
-                        friction=mu, role="hazard", object_id=o.object_id)
+                        friction=mu, role="hazard", object_id=o.object_id, visual=look)
         bodies.append(static_box("ladder_wall", (wall_x - 0.05, 0.0, 1.4), (0.05, 0.8, 1.4), ctx.palette["wall"]))
         origin = rotate(q, (0, 0, half_len))
         target = (1.3 * half_len, 0.0, 0.9)
@@ -98,7 +130,9 @@ def door_swing(ctx: FamilyContext) -> Layout:
     door = BodySpec("door", hinge, (geom,), quat=quat_axis_angle((0, 0, 1), start),
                     # hinge damping scaled to the door (a light prop door would otherwise stall at once)
                     joint=JointSpec("hinge", axis=(0, 0, 1), damping=round(0.02 * o.mass_kg, 4), initial_rate=-rate),
-                    mass_kg=o.mass_kg, friction=0.5, role="hazard", object_id=o.object_id)
+                    mass_kg=o.mass_kg, friction=0.5, role="hazard", object_id=o.object_id,
+                    # the door model's width runs along its x: turned a quarter about z onto the panel's y
+                    visual=_placed_visual(o, (0.0, half_w, half_h), TURN_Z90))
     frame = ctx.palette["furniture_dark"]
     top_z = 2 * half_h + 0.03
     bodies = [door,
@@ -125,11 +159,14 @@ def pendulum_swing(ctx: FamilyContext) -> Layout:
     theta0 = math.radians(rng.uniform(20.0, 40.0))
     rate = rng.uniform(0.6, 1.2) * ctx.speed_factor
     top = o.size[0] if o.shape == "sphere" else rest_half_height(o)
-    rod = GeomSpec("capsule", (0.008, (length - top) / 2), pos=(0.0, 0.0, -(length - top) / 2), rgba=(0.2, 0.2, 0.2, 1))
+    # the rod stays drawn over the bob's mesh (mjcf.DRAWN_SUFFIX): the cord it hangs from
+    rod = GeomSpec("capsule", (0.008, (length - top) / 2), pos=(0.0, 0.0, -(length - top) / 2), rgba=(0.2, 0.2, 0.2, 1),
+                   name="pendulum_rod" + DRAWN_SUFFIX)
     bob = GeomSpec(o.shape, o.size, pos=(0.0, 0.0, -length), rgba=o.color)
     body = BodySpec("pendulum", (0.0, 0.0, pivot_z), (rod, bob), quat=quat_axis_angle((0, 1, 0), theta0),
                     joint=JointSpec("hinge", axis=(0, 1, 0), damping=0.05, initial_rate=-rate),
-                    mass_kg=o.mass_kg, friction=0.5, role="hazard", object_id=o.object_id)
+                    mass_kg=o.mass_kg, friction=0.5, role="hazard", object_id=o.object_id,
+                    visual=_placed_visual(o, (0.0, 0.0, -length)))
     mount = static_box("pendulum_mount", (0.0, 0.0, pivot_z + 0.03), (0.08, 0.08, 0.02), ctx.palette["metal"])
     origin = rotate(body.quat, (0, 0, -length))
     origin = (origin[0], origin[1], origin[2] + pivot_z)
