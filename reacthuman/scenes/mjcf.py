@@ -134,9 +134,9 @@ def floor_cover(room: str) -> VisualMeshSpec:
 
 
 def _floor_cover_xml(room: str) -> list[str]:
-    from reacthuman.scenes.modelled.surfaces import FLOOR_LIFT_M
+    from reacthuman.scenes.modelled.surfaces import FLOOR_DROP_M, FLOOR_M
 
-    lines = [f'    <body name="floor_cover" pos="0 0 {FLOOR_LIFT_M!r}">']
+    lines = [f'    <body name="floor_cover" pos="0 0 {-(FLOOR_M[2] / 2 + FLOOR_DROP_M)!r}">']
     for i, _ in enumerate(prepared_parts(floor_cover(room))):
         lines.append(f'      <geom name="floor_cover_vis{i}" type="mesh" mesh="floor_cover_vis{i}" material="floor_cover_mat{i}" '
                      f'contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>')
@@ -184,7 +184,10 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
     for light in spec.lights:
         parts.append(f'    <light pos="{_f(light.pos)}" dir="{_f(light.dir)}" diffuse="{_f(light.color)}" directional="true"/>')
     if with_floor:
-        parts.append(f'    <geom name="floor" type="plane" size="0 0 0.05" rgba="0.55 0.5 0.45 1" friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>')
+        # Covered, the plane still carries every contact but is not drawn: the covering is (just below it, so
+        # nothing lying on the floor, a flat knife included, sinks into the drawing).
+        hide = f' group="{HIDDEN_GROUP}"' if covered else ""
+        parts.append(f'    <geom name="floor" type="plane" size="0 0 0.05" rgba="0.55 0.5 0.45 1"{hide} friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>')
         # Genesis' plane contact misses some thin cylinders landing edge-first (they fall through); a slab
         # whose top is FLOOR_SLAB_GAP_M below the plane catches them and never touches a resting body.
         parts.append(f'    <geom name="floor_slab" type="box" size="30 30 0.25" pos="0 0 {-0.25 - FLOOR_SLAB_GAP_M!r}"'

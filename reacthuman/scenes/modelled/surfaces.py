@@ -17,7 +17,7 @@ from reacthuman.scenes.modelled.textures import canvas, fabric, speckle, wood
 TILE_M = 1.0
 TEXTURE_PX = 256  # one metre of surface
 FLOOR_M = (16.0, 16.0, 0.002)  # covers every room (the walls stand within 8 m of the event)
-FLOOR_LIFT_M = 0.001  # drawn this far above the floor plane, so the two never fight for the same depth
+FLOOR_DROP_M = 0.0005  # the covering's top this far below the (then undrawn) floor plane: nothing sinks into it
 WALL_M = (0.1, 4.0, 2.8)  # nominal: stretched onto each wall box (thin along x; turned for the side wall)
 SKIRTING_M = 0.09
 WALL_RGB = {"kitchen": (237, 230, 209), "living_room": (209, 199, 179), "bedroom": (191, 204, 230),
