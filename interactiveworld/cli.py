@@ -1,4 +1,4 @@
-"""`interactiveworld <command>`: run, report, static, tasks (generate | validate | list), primitives."""
+"""`interactiveworld <command>`: run, matrix, report, static, tasks (generate | validate | list), primitives, ros-episode."""
 
 from __future__ import annotations
 
@@ -7,7 +7,19 @@ import logging
 import sys
 from pathlib import Path
 
+from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, REFERENCE_HUMANS, agent_name
 from interactiveworld.bench.taskpack import TaskPackError, default_tasks_dir
+from reacthuman.core.model_spec import EXPLICIT_FORM, ModelSpec, ModelsOption, models_help
+
+# Every command names its assistants with the suite's `--models` grammar; the old flags are hidden aliases.
+ASSISTANTS = ModelsOption(REFERENCE_ASSISTANTS, aliases=("--assistant",))
+MATRIX_ASSISTANTS = ModelsOption(REFERENCE_ASSISTANTS, aliases=("--assistants",))
+HUMAN = ModelsOption(REFERENCE_HUMANS, flag="--human", default="scripted",
+                     help=models_help(REFERENCE_HUMANS, lead="the simulated human (one entry)"))
+HUMANS = ModelsOption(REFERENCE_HUMANS, flag="--humans", default="scripted",
+                      help=models_help(REFERENCE_HUMANS, lead="comma-separated humans, each paired with every model"))
+JUDGE = ModelsOption({}, flag="--judge", required=False,
+                     help=f"also grade with the frozen LLM judge: a model preset or {EXPLICIT_FORM} (beside the key facts)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -15,9 +27,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run an assistant with a human over a task folder (resumable)")
     r.add_argument("--tasks", type=Path, default=default_tasks_dir())
-    r.add_argument("--assistant", required=True, help="oracle | silent | wrong | early | blind | llm:<model>")
-    r.add_argument("--human", default="scripted", help="scripted | llm:<model>")
-    r.add_argument("--out", type=Path, required=True, help="RUN_DIR")
+    ASSISTANTS.add_to(r)
+    HUMAN.add_to(r)
+    r.add_argument("--out", type=Path, required=True, help="RUN_DIR (with several models: RUN_DIR/<model>/ each)")
     r.add_argument("--memory", action="store_true", help="memory-augmentation ablation (a factual ledger)")
     r.add_argument("--render", choices=("auto", "yes", "no"), default="auto", help="render first-person frames")
     r.add_argument("--only", default="", help="only task ids starting with this")
@@ -32,8 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--retries", type=int, default=2, help="retries of an episode whose Ray worker was lost")
     mx = sub.add_parser("matrix", help="every assistant with every human: pass rate and MCR per pairing")
     mx.add_argument("--tasks", type=Path, default=default_tasks_dir())
-    mx.add_argument("--assistants", required=True, help="comma-separated assistant names")
-    mx.add_argument("--humans", default="scripted", help="comma-separated human names")
+    MATRIX_ASSISTANTS.add_to(mx)
+    HUMANS.add_to(mx)
     mx.add_argument("--out", type=Path, required=True, help="folder of one run folder per pairing")
     mx.add_argument("--only", default="", help="only task ids starting with this")
     mx.add_argument("--limit", type=int, default=None)
@@ -41,9 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("run_dirs", type=Path, nargs="+")
     st = sub.add_parser("static", help="the static variant: fixed frames and one question per task")
     st.add_argument("--tasks", type=Path, default=default_tasks_dir())
-    st.add_argument("--assistant", required=True)
-    st.add_argument("--judge", default="", help="also grade with the frozen LLM judge llm:<model> (beside the key facts)")
-    st.add_argument("--out", type=Path, required=True)
+    ASSISTANTS.add_to(st)
+    JUDGE.add_to(st)
+    st.add_argument("--out", type=Path, required=True, help="folder of static.jsonl (with several models: OUT/<model>/ each)")
     t = sub.add_parser("tasks", help="task packs")
     tsub = t.add_subparsers(dest="tcmd", required=True)
     v = tsub.add_parser("validate", help="re-run the admission checks of every pack in DIR")
@@ -57,8 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     ro = sub.add_parser("ros-episode", help="one episode through the ROS 2 node graph (world, human, assistant, judge)")
     ro.add_argument("--tasks", type=Path, default=default_tasks_dir())
     ro.add_argument("--task", required=True, help="task id")
-    ro.add_argument("--assistant", required=True)
-    ro.add_argument("--human", default="scripted")
+    ASSISTANTS.add_to(ro)
+    HUMAN.add_to(ro)
     ro.add_argument("--bag", type=Path, default=None, help="record the graph's topics as rosbag2 here")
     ro.add_argument("--body", choices=("capsule", "cmu"), default="capsule")
     return p
@@ -88,34 +100,90 @@ def _validate(folder: Path) -> int:
     return 1 if bad or family_problems else 0
 
 
+def _folders(out: Path, specs: list[ModelSpec]) -> list[tuple[str, Path]]:
+    """(agent name, output folder) per model: OUT itself for one model (today's layout), else OUT/<model>/,
+    since a run folder holds one assistant's run."""
+    from interactiveworld.bench.runner import folder_name
+
+    if len(specs) == 1:
+        return [(agent_name(specs[0]), out)]
+    return [(agent_name(spec), out / folder_name(spec.name)) for spec in specs]
+
+
 def _run(args: argparse.Namespace) -> int:
+    folders, human = _folders(args.out, ASSISTANTS.parse(args)), agent_name(HUMAN.parse_one(args))
+    if args.executor == "ray" and args.ray_address:
+        from reacthuman.evaluation.ray_cluster import check_address
+
+        check_address(args.ray_address)
+    status = 0
+    for assistant, out in folders:  # one model after another
+        status = max(status, _run_one(args, assistant, human, out))
+    return status
+
+
+def _run_one(args: argparse.Namespace, assistant: str, human: str, out: Path) -> int:
+    """One assistant's run folder, locally or on Ray; 1 when Ray lost episodes."""
     from interactiveworld.bench.runner import default_render, run_tasks
 
     render = None if args.render == "auto" else args.render == "yes"
     if args.executor == "local":
-        rows = run_tasks(args.tasks, args.assistant, args.human, args.out, args.memory, render, args.only, args.limit,
+        rows = run_tasks(args.tasks, assistant, human, out, args.memory, render, args.only, args.limit,
                          args.bags, args.body)
-        print(f"ran {len(rows)} episodes -> {args.out / 'results.jsonl'}")
+        print(f"ran {len(rows)} episodes -> {out / 'results.jsonl'}")
         return 0
     from interactiveworld.bench.ray_run import RunSettings, run_tasks_on_ray
-    from reacthuman.evaluation.ray_cluster import check_address
     from reacthuman.evaluation.ray_pool import PoolPlan
 
-    if args.ray_address:
-        check_address(args.ray_address)
-    settings = RunSettings(args.assistant, args.human, args.memory, default_render(args.assistant, args.human, render),
-                           args.bags, args.body)
+    settings = RunSettings(assistant, human, args.memory, default_render(assistant, human, render), args.bags, args.body)
     try:
-        rows, failed = run_tasks_on_ray(args.tasks, settings, args.out, PoolPlan(args.workers, args.retries, args.ray_address),
+        rows, failed = run_tasks_on_ray(args.tasks, settings, out, PoolPlan(args.workers, args.retries, args.ray_address),
                                         args.only, args.limit)
     except RuntimeError as exc:  # the Ray executor ran out of workers
         print(f"interactiveworld: {exc}", file=sys.stderr)
         return 1
-    print(f"ran {len(rows)} episodes on Ray -> {args.out / 'results.jsonl'}")
+    print(f"ran {len(rows)} episodes on Ray -> {out / 'results.jsonl'}")
     if failed:
         print(f"interactiveworld: {len(failed)} episode(s) lost with their Ray workers; run the same command again "
               "to finish", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _matrix(args: argparse.Namespace) -> None:
+    from interactiveworld.bench.matrix import matrix_table, run_matrix
+
+    assistants = [agent_name(spec) for spec in MATRIX_ASSISTANTS.parse(args)]
+    humans = [agent_name(spec) for spec in HUMANS.parse(args)]
+    print(matrix_table(run_matrix(args.tasks, assistants, humans, args.out, args.only, args.limit)), end="")
+
+
+def _static(args: argparse.Namespace) -> None:
+    from interactiveworld.bench.static import run_static
+
+    folders, judge = _folders(args.out, ASSISTANTS.parse(args)), JUDGE.parse_one(args)
+    judge_name = agent_name(judge) if judge else ""
+    for assistant, out in folders:
+        rows = run_static(args.tasks, assistant, out, judge_name)
+        extra = (f"; judge {judge_name}: {sum(r['judge_correct'] for r in rows)}/{len(rows)}" if judge else "")
+        print(f"{assistant}: static accuracy (key facts) {sum(r['correct'] for r in rows)}/{len(rows)}{extra} "
+              f"-> {out / 'static.jsonl'}")
+
+
+def _ros_episode(args: argparse.Namespace) -> None:
+    assistant, human = agent_name(ASSISTANTS.parse_one(args)), agent_name(HUMAN.parse_one(args))  # before ROS loads
+    import json
+
+    from interactiveworld.agents.assistants import make_assistant, make_human
+    from interactiveworld.bench.taskpack import load_pack
+    from interactiveworld.ros_graph import run_ros_episode
+
+    pack = load_pack(args.tasks / f"{args.task}.json")
+    a, h = make_assistant(assistant, pack), make_human(human)
+    try:
+        print(json.dumps(run_ros_episode(pack, a, h, args.bag, body=args.body), sort_keys=True))
+    finally:
+        for agent in (a, h):
+            getattr(agent, "close", lambda: None)()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,35 +194,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "run":
             return _run(args)
         elif args.cmd == "matrix":
-            from interactiveworld.bench.matrix import matrix_table, run_matrix
-
-            split = lambda v: [x.strip() for x in v.split(",") if x.strip()]  # noqa: E731
-            cells = run_matrix(args.tasks, split(args.assistants), split(args.humans), args.out, args.only, args.limit)
-            print(matrix_table(cells), end="")
+            _matrix(args)
         elif args.cmd == "report":
             from interactiveworld.bench.report import write_report
 
             print(write_report(args.run_dirs), end="")
         elif args.cmd == "static":
-            from interactiveworld.bench.static import run_static
-
-            rows = run_static(args.tasks, args.assistant, args.out, args.judge)
-            extra = (f"; judge {args.judge}: {sum(r['judge_correct'] for r in rows)}/{len(rows)}" if args.judge else "")
-            print(f"static accuracy (key facts) {sum(r['correct'] for r in rows)}/{len(rows)}{extra} -> {args.out / 'static.jsonl'}")
+            _static(args)
         elif args.cmd == "ros-episode":
-            import json
-
-            from interactiveworld.agents.assistants import make_assistant, make_human
-            from interactiveworld.bench.taskpack import load_pack
-            from interactiveworld.ros_graph import run_ros_episode
-
-            pack = load_pack(args.tasks / f"{args.task}.json")
-            a, h = make_assistant(args.assistant, pack), make_human(args.human)
-            try:
-                print(json.dumps(run_ros_episode(pack, a, h, args.bag, body=args.body), sort_keys=True))
-            finally:
-                for agent in (a, h):
-                    getattr(agent, "close", lambda: None)()
+            _ros_episode(args)
         elif args.cmd == "primitives":
             from interactiveworld.actions.primitives import catalogue_markdown
 

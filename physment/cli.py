@@ -1,8 +1,9 @@
 """`physment <command>`: run, report, check, scenes build|verify|list.
 
-    physment run --scenes physment/scenes --agent local --budget 5 --out runs/pm1
-    physment run --scenes Scenes/ --protocol paper --agent gpt-5.5 --budget 10 --out runs/pm1
-    physment run --agent local --budget 5 --out runs/pm1 --executor ray [--workers 2] [--ray-address HOST:6379]
+    physment run --scenes physment/scenes --models local --budget 5 --out runs/pm1
+    physment run --models oracle,local --budget 5 --out runs/pm1      # one model after another, one run folder
+    physment run --scenes Scenes/ --protocol paper --models pm-gpt-5.5 --budget 10 --out runs/pm1
+    physment run --models local --budget 5 --out runs/pm1 --executor ray [--workers 2] [--ray-address HOST:6379]
     physment check Scenes/
     physment report runs/pm1
     physment scenes build [--out physment/scenes]
@@ -15,8 +16,18 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from physment import REFERENCE_AGENTS
+from reacthuman.core.model_spec import ModelSpec, ModelsOption
+
+if TYPE_CHECKING:
+    from physment.runner import RunConfig
+    from reacthuman.evaluation.ray_pool import PoolPlan
 
 DEFAULT_SCENES = Path(__file__).resolve().parent / "scenes"
+# `--models` (default: the embedded model); `--agent` is its deprecated spelling.
+MODELS = ModelsOption(REFERENCE_AGENTS, aliases=("--agent",), default="local")
 
 
 def _fail(message: str) -> int:
@@ -28,9 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="physment", description="Interactive physics reasoning in a MuJoCo lab.")
     p.add_argument("-v", "--verbose", action="store_true")
     sub = p.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="run episodes of one agent at one budget (resumable)")
+    run = sub.add_parser("run", help="run episodes of each model at one budget (resumable)")
     run.add_argument("--scenes", type=Path, default=DEFAULT_SCENES)
-    run.add_argument("--agent", default="local", help="oracle, local (the embedded model) or a model preset")
+    MODELS.add_to(run)
     run.add_argument("--budget", type=int, required=True, help="iterations I_max (paper: 5, 10, 15, 20)")
     run.add_argument("--out", type=Path, required=True, help="run folder (results.jsonl, transcripts/)")
     run.add_argument("--prompting", default="zero-shot", choices=("zero-shot", "one-shot", "few-shot"))
@@ -81,17 +92,35 @@ def _ray_plan(args: argparse.Namespace):
     return PoolPlan(args.workers, args.retries, args.ray_address)
 
 
-def _run(args: argparse.Namespace) -> int:
-    from physment.runner import RunConfig, RunError, run
+def _config(args: argparse.Namespace, spec: ModelSpec) -> "RunConfig":
+    """The run configuration of one model: every model of `--models` shares the run folder (its rows and
+    transcripts carry the model's name), as separate `physment run` calls on the folder would."""
+    from physment.runner import RunConfig
 
+    return RunConfig(scenes=args.scenes, agent=spec.name, budget=args.budget, out=args.out,
+                     prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
+                     limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
+                     protocol=args.protocol, cell_map=args.cell_map)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
-        cfg = RunConfig(scenes=args.scenes, agent=args.agent, budget=args.budget, out=args.out,
-                        prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
-                        limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
-                        protocol=args.protocol, cell_map=args.cell_map)
+        configs = [_config(args, spec) for spec in MODELS.parse(args)]
         plan = _ray_plan(args)
     except ValueError as exc:
         return _fail(str(exc))
+    status = 0
+    for cfg in configs:  # one model after another; a model that cannot start stops the run (exit 2)
+        status = max(status, _run_one(cfg, plan))
+        if status == 2:
+            break
+    return status
+
+
+def _run_one(cfg: "RunConfig", plan: "PoolPlan | None") -> int:
+    """The missing episodes of one model; 0, 1 when Ray lost episodes, 2 when the model could not run."""
+    from physment.runner import RunError, run
+
     failed: list[str] = []
     try:
         if plan is None:
@@ -106,8 +135,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"skipped {line}", file=sys.stderr)
     correct = sum(r["correct"] for r in rows)
     strict, paper = sum(r["correct_strict"] for r in rows), sum(r["correct_paper"] for r in rows)
-    print(f"{len(rows)} episode(s) run ({cfg.protocol} protocol), {correct} correct (strict {strict}, paper Eq. 4 "
-          f"{paper}); {len(cfg.skipped)} scene(s) skipped; results in {cfg.out / 'results.jsonl'}")
+    print(f"{cfg.agent}: {len(rows)} episode(s) run ({cfg.protocol} protocol), {correct} correct (strict {strict}, "
+          f"paper Eq. 4 {paper}); {len(cfg.skipped)} scene(s) skipped; results in {cfg.out / 'results.jsonl'}")
     if failed:
         print(f"{len(failed)} episode(s) lost with their Ray workers; run the same command again to finish", file=sys.stderr)
     return 1 if failed else 0

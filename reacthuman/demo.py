@@ -12,6 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+from reacthuman.brain import reference_brains
+from reacthuman.core.model_spec import ModelSpecError, ModelsOption
+
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = "local,oracle,heuristic"
 
@@ -29,14 +32,20 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m reacthuman.demo", description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, default=ROOT / "runs" / "demo")
     p.add_argument("--per-family", type=int, default=1)
-    p.add_argument("--models", default=MODELS)
+    models = ModelsOption(reference_brains(), default=MODELS)
+    models.add_to(p)
     args = p.parse_args(argv)
+    try:  # a bad name fails here, in one line, not after the scene set is generated
+        names = ",".join(spec.name for spec in models.parse(args))
+    except ModelSpecError as exc:
+        print(f"demo: {exc}", file=sys.stderr)
+        return 2
     scenes, run = args.out / "scenes", args.out / "run"
     started = time.monotonic()
     if not (scenes / "index.jsonl").is_file():
         _step("generate a balanced scene set", ["scenes", "generate", "--balanced", str(args.per_family),
                                                  "--seed", "7", "--out", str(scenes)])
-    _step("evaluate through the ROS 2 graph", ["eval", "--scenes", str(scenes), "--models", args.models, "--out", str(run)])
+    _step("evaluate through the ROS 2 graph", ["eval", "--scenes", str(scenes), "--models", names, "--out", str(run)])
     _step("write the report", ["report", str(run)])
     report = (run / "report.md").read_text()
     for line in report.splitlines():  # which modality the table is (a text-only model runs on state_text)

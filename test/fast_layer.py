@@ -46,6 +46,7 @@ FAST_MODULES = frozenset({
     "test_brain_parse",
     "test_brain_reference",
     "test_core_layering",
+    "test_core_model_spec",
     "test_core_suite",
     "test_eval_lock",
     "test_interactiveworld_actions",

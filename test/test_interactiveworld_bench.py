@@ -110,21 +110,21 @@ def test_cli_run_resume_report_validate_static(tmp_path, capsys):
     for tid in ("guidance-store-0", "prevention-burner-1"):
         shutil.copy(default_tasks_dir() / f"{tid}.json", tasks)
     out = tmp_path / "run"
-    assert main(["run", "--tasks", str(tasks), "--assistant", "oracle", "--out", str(out), "--limit", "1"]) == 0
-    assert main(["run", "--tasks", str(tasks), "--assistant", "oracle", "--out", str(out)]) == 0  # resumes
+    assert main(["run", "--tasks", str(tasks), "--models", "oracle", "--out", str(out), "--limit", "1"]) == 0
+    assert main(["run", "--tasks", str(tasks), "--models", "oracle", "--out", str(out)]) == 0  # resumes
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert [r["task_id"] for r in rows] == ["guidance-store-0", "prevention-burner-1"]
     assert all(r["passed"] and r["completion"] == 1.0 for r in rows)
-    assert main(["run", "--tasks", str(tasks), "--assistant", "silent", "--out", str(out)]) == 2  # another run's dir
+    assert main(["run", "--tasks", str(tasks), "--models", "silent", "--out", str(out)]) == 2  # another run's dir
     capsys.readouterr()
     assert main(["report", str(out)]) == 0
     text = capsys.readouterr().out
     assert "| oracle / scripted" in text and "First-error taxonomy" in text
     assert (out / "report.md").exists() and (out / "capabilities.png").stat().st_size > 1000
     assert main(["tasks", "validate", str(tasks)]) == 0
-    assert main(["static", "--tasks", str(tasks), "--assistant", "oracle", "--out", str(tmp_path / "st")]) == 0
+    assert main(["static", "--tasks", str(tasks), "--models", "oracle", "--out", str(tmp_path / "st")]) == 0
     assert all(json.loads(x)["correct"] for x in (tmp_path / "st" / "static.jsonl").read_text().splitlines())
-    assert main(["static", "--tasks", str(tasks), "--assistant", "silent", "--out", str(tmp_path / "st2")]) == 0
+    assert main(["static", "--tasks", str(tasks), "--models", "silent", "--out", str(tmp_path / "st2")]) == 0
     assert not any(json.loads(x)["correct"] for x in (tmp_path / "st2" / "static.jsonl").read_text().splitlines())
     assert main(["tasks", "validate", str(tmp_path / "nowhere")]) == 2
 
@@ -145,7 +145,7 @@ def test_episode_recorded_as_rosbag2(tmp_path):
     tasks.mkdir()
     shutil.copy(default_tasks_dir() / "finding-moved-0.json", tasks)
     out = tmp_path / "run"
-    assert main(["run", "--tasks", str(tasks), "--assistant", "oracle", "--out", str(out), "--bags", "--render", "yes"]) == 0
+    assert main(["run", "--tasks", str(tasks), "--models", "oracle", "--out", str(out), "--bags", "--render", "yes"]) == 0
     info = bag_info(out / "bags" / "finding-moved-0")
     assert info["topics"]["/interactiveworld/human/eye"]["type"] == "sensor_msgs/msg/Image"
     assert info["topics"]["/interactiveworld/human/eye"]["count"] > 5

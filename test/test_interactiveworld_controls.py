@@ -19,7 +19,7 @@ def test_matrix_of_controls_tabulates_pass_rate_and_mcr(tmp_path, capsys):
     for tid in ("guidance-store-0", "prevention-burner-1"):
         shutil.copy(default_tasks_dir() / f"{tid}.json", tasks)
     out = tmp_path / "mx"
-    assert main(["matrix", "--tasks", str(tasks), "--assistants", "oracle,silent,early", "--humans", "scripted",
+    assert main(["matrix", "--tasks", str(tasks), "--models", "oracle,silent,early", "--humans", "scripted",
                  "--out", str(out)]) == 0
     table = capsys.readouterr().out
     cells = {(c["assistant"], c["human"]): c for c in json.loads((out / "matrix.json").read_text())}
@@ -29,7 +29,7 @@ def test_matrix_of_controls_tabulates_pass_rate_and_mcr(tmp_path, capsys):
     # human's later mistake in the prevention task: one family of two
     assert cells[("early", "scripted")]["pass_rate"] == 0.5
     assert "| oracle | 100.0 / 100.0 |" in table and "| silent | 0.0 /" in table
-    assert main(["matrix", "--tasks", str(tasks), "--assistants", "", "--humans", "scripted", "--out", str(out)]) == 2
+    assert main(["matrix", "--tasks", str(tasks), "--models", "", "--humans", "scripted", "--out", str(out)]) == 2
 
 
 def test_horizon_slope_and_bootstrap_ci():
@@ -75,3 +75,17 @@ def test_assistant_frames_show_a_readable_note_and_history_keeps_recent_images()
     assert keep_recent_images(h, 0)[0]["content"] == "a"
     grammar = command_grammar()
     assert "'pick up the X from the Y'" in grammar and "'put the X in the Y'" in grammar and "'wait 2 seconds'" in grammar
+
+
+def test_several_models_get_one_run_folder_each(tmp_path):
+    """A run folder holds one assistant's run: with several models, `run` and `static` write OUT/<model>/."""
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    shutil.copy(default_tasks_dir() / "guidance-store-0.json", tasks)
+    out = tmp_path / "run"
+    assert main(["run", "--tasks", str(tasks), "--models", "oracle,silent", "--out", str(out)]) == 0
+    passed = {name: json.loads((out / name / "results.jsonl").read_text())["passed"] for name in ("oracle", "silent")}
+    assert passed == {"oracle": True, "silent": False} and not (out / "results.jsonl").exists()
+    assert main(["static", "--tasks", str(tasks), "--models", "oracle,wrong", "--out", str(tmp_path / "st")]) == 0
+    assert json.loads((tmp_path / "st" / "oracle" / "static.jsonl").read_text())["correct"]
+    assert not json.loads((tmp_path / "st" / "wrong" / "static.jsonl").read_text())["correct"]

@@ -66,5 +66,5 @@ def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
         assert [len(f) for f in graph_seen] == [len(f) for f in own_seen] and graph_seen[0]
         for got, ref_frames in zip(graph_seen, own_seen):
             assert all(a.shape == (240, 320, 3) and (a == b).all() for a, b in zip(got, ref_frames))
-    assert main(["ros-episode", "--task", "finding-moved-1", "--assistant", "oracle"]) == 0
+    assert main(["ros-episode", "--task", "finding-moved-1", "--models", "oracle"]) == 0
     assert json.loads(capsys.readouterr().out)["passed"] is True

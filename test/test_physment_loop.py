@@ -123,11 +123,11 @@ def test_runner_writes_rows_and_transcripts_and_resumes(small_scene_dir, tmp_pat
 
 
 def test_cli_bad_input_is_one_line_and_nonzero(tmp_path, capsys):
-    assert main(["run", "--scenes", str(tmp_path / "none"), "--agent", "oracle", "--budget", "5",
+    assert main(["run", "--scenes", str(tmp_path / "none"), "--models", "oracle", "--budget", "5",
                  "--out", str(tmp_path / "r")]) == 2
-    assert main(["run", "--agent", "oracle", "--budget", "0", "--out", str(tmp_path / "r")]) == 2
+    assert main(["run", "--models", "oracle", "--budget", "0", "--out", str(tmp_path / "r")]) == 2
     assert main(["report", str(tmp_path / "empty")]) == 2
-    assert main(["run", "--agent", "no-such-model", "--budget", "5", "--out", str(tmp_path / "r2")]) == 2
+    assert main(["run", "--models", "no-such-model", "--budget", "5", "--out", str(tmp_path / "r2")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 4 and all(line.startswith("physment: ") for line in err)
     assert "no-such-model" in err[3]

@@ -145,7 +145,7 @@ def test_check_names_each_problem_and_scene(published_dir, capsys):
 
 def test_run_on_a_published_folder_skips_broken_scenes_by_name(published_dir, tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["run", "--scenes", str(published_dir), "--agent", "oracle", "--budget", "5", "--protocol",
+    assert main(["run", "--scenes", str(published_dir), "--models", "oracle", "--budget", "5", "--protocol",
                  "paper", "--out", str(out)]) == 0
     err = capsys.readouterr().err
     for n in (9, 10, 11):
@@ -285,3 +285,22 @@ def test_paper_protocol_references_without_reset_reach_the_stored_keys():
         row, transcript = run_episode(s, OracleAgent(tools=PAPER_TOOLS), protocol_config("paper", budget=20))
         calls = [r["tool"] for t in transcript["turns"] for r in t["results"]]
         assert row["correct"] and "reset_sim" not in calls and "move_object" in calls, s.scene_id
+
+
+def test_several_models_run_one_after_another_into_one_run_folder(tmp_path, capsys):
+    """`--models` with a reference and an explicit model: each model's episodes land in the same run folder,
+    as two `physment run` calls on it would put them (rows and transcripts name their model)."""
+    server, seen = _stub([{"name": "answer", "arguments": {"answer": 3.924}}])
+    explicit = f"openai-compatible:stub-model@http://127.0.0.1:{server.server_port}/v1"
+    out = tmp_path / "run"
+    try:
+        assert main(["run", "--models", f"oracle,{explicit}", "--budget", "5", "--limit", "1", "--tool-mode", "native",
+                     "--out", str(out)]) == 0
+    finally:
+        server.shutdown()
+    rows = read_results(out)
+    assert [r["agent"] for r in rows] == ["oracle", explicit] and rows[0]["scene"] == rows[1]["scene"]
+    assert seen and seen[0]["model"] == "stub-model"
+    assert all((out / r["transcript"]).is_file() for r in rows)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("oracle: 1 episode(s) run") and printed[1].startswith(f"{explicit}: 1 episode(s) run")

@@ -19,8 +19,8 @@ from physment import cli as pm_cli
 from ray_helpers import NODE_BYTES, local_cluster
 
 TIMING_FIELDS = ("wall_s", "latency_s")
-PM_ARGS = ("run", "--agent", "oracle", "--budget", "5")
-IW_ARGS = ("run", "--assistant", "oracle", "--bags", "--render", "no")
+PM_ARGS = ("run", "--models", "oracle", "--budget", "5")
+IW_ARGS = ("run", "--models", "oracle", "--bags", "--render", "no")
 
 
 @pytest.fixture(scope="module")
@@ -149,8 +149,8 @@ def test_a_bad_ray_address_is_one_line_for_both_benchmarks(tmp_path, capsys):
 
 
 def test_an_unknown_model_fails_on_the_driver_in_one_line(tmp_path, capsys):
-    for main, args in ((pm_cli.main, ("run", "--agent", "no-such-model", "--budget", "5")),
-                       (iw_cli.main, ("run", "--assistant", "llm:no-such-model"))):
+    for main, args in ((pm_cli.main, ("run", "--models", "no-such-model", "--budget", "5")),
+                       (iw_cli.main, ("run", "--models", "no-such-model"))):
         status = main([*args, "--out", str(tmp_path / "run"), "--executor", "ray"])
         err = capsys.readouterr().err.strip()
         assert status == 2 and err.count("\n") == 0 and "no-such-model" in err, err

@@ -2,9 +2,30 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
 
-REFERENCE_ASSISTANTS = ("oracle", "silent", "wrong", "early", "blind")
+if TYPE_CHECKING:
+    from reacthuman.core.model_spec import ModelSpec
+
+# The references of the `--models` grammar (name -> what it does); any other assistant or human is a model.
+REFERENCE_ASSISTANTS = {
+    "oracle": "speaks the task's reference instructions",
+    "silent": "never helps",
+    "wrong": "speaks the task's wrong instructions",
+    "early": "all the reference help at once, at handoff",
+    "blind": "no images, only the human's words",
+}
+REFERENCE_HUMANS = {"scripted": "follows instructions exactly, else its own plan"}
+MODEL_PREFIX = "llm:"  # how run folders, results and reports name a model agent
+
+
+def agent_name(spec: "ModelSpec") -> str:
+    """The name the bench records for an assistant or human spec: a reference's own name, `llm:<name>` for a
+    model. Run folders and results have always spelled models that way; keeping it lets old runs resume and
+    old and new rows share one report (the command line no longer needs the prefix)."""
+    return MODEL_PREFIX + spec.name if spec.is_llm else spec.name
 
 
 class ScriptedAssistant:
@@ -39,7 +60,8 @@ class SilentAssistant:
 
 
 def make_assistant(name: str, pack, memory: bool = False):
-    """'oracle' | 'silent' | 'wrong' | 'early' | 'blind' | 'llm:<model>' (any model name `reacthuman.llm.make_client` takes)."""
+    """A bench agent name (`agent_name` of a `--models` spec): 'oracle' | 'silent' | 'wrong' | 'early' | 'blind' |
+    'llm:<model>' (any model name `reacthuman.llm.make_client` takes)."""
     if name == "oracle":
         return ScriptedAssistant("oracle", pack.oracle)
     if name == "wrong":
@@ -61,7 +83,7 @@ def make_assistant(name: str, pack, memory: bool = False):
 
 
 def make_human(name: str):
-    """'scripted' | 'llm:<model>'."""
+    """A bench agent name (`agent_name` of a `--human` spec): 'scripted' | 'llm:<model>'."""
     if name == "scripted":
         from interactiveworld.agents.scripted_human import ScriptedHuman
 

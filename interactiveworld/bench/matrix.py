@@ -4,24 +4,22 @@ study), one resumable run folder per cell, and a table of pass rate and MCR per 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
-from interactiveworld.bench.runner import run_tasks
+from interactiveworld.bench.runner import folder_name, run_tasks
 from interactiveworld.bench.scoring import summarize
 from interactiveworld.bench.taskpack import write_atomic
 
 
 def cell_dir(out: Path, assistant: str, human: str) -> Path:
-    """A folder name per pairing (model names may hold ':' or '/')."""
-    safe = lambda s: re.sub(r"[^A-Za-z0-9._+-]", "_", s)  # noqa: E731
-    return Path(out) / f"{safe(assistant)}__{safe(human)}"
+    """A folder name per pairing."""
+    return Path(out) / f"{folder_name(assistant)}__{folder_name(human)}"
 
 
 def run_matrix(tasks_dir: Path, assistants: list[str], humans: list[str], out: Path, only: str = "",
                limit: int | None = None) -> dict[tuple[str, str], dict]:
     if not assistants or not humans:
-        raise ValueError("matrix needs at least one assistant (--assistants) and one human (--humans)")
+        raise ValueError("matrix needs at least one assistant (--models) and one human (--humans)")
     cells = {}
     for a in assistants:
         for h in humans:

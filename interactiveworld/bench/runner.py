@@ -7,9 +7,10 @@ import datetime
 import json
 import logging
 import os
+import re
 from pathlib import Path
 
-from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assistant, make_human
+from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, REFERENCE_HUMANS, make_assistant, make_human
 from interactiveworld.bench.capabilities import evaluate_points, first_error
 from interactiveworld.bench.taskpack import TaskPack, load_packs, write_atomic
 from interactiveworld.episode import EpisodeResult, run_episode
@@ -29,6 +30,11 @@ def result_row(pack: TaskPack, res: EpisodeResult, memory: bool) -> dict:
         "goals_final": res.goals_final, "goals_at_handoff": res.goals_at_handoff, "digest": res.digest,
         "pack_hash": pack.content_hash, "wall_s": res.wall_s,
     }
+
+
+def folder_name(name: str) -> str:
+    """A folder name for an agent name (model names may hold ':', '/' or '@')."""
+    return re.sub(r"[^A-Za-z0-9._+-]", "_", name)
 
 
 def _append(path: Path, row: dict) -> None:
@@ -54,7 +60,7 @@ def _done(path: Path) -> set[str]:
 def prepare_run(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory: bool = False, only: str = "",
                 limit: int | None = None, body: str = "capsule") -> tuple[list[TaskPack], set[str]]:
     """Check the agents, write or check RUN_DIR/run.json; (the selected packs, the task ids already done)."""
-    for name, kinds in ((assistant, REFERENCE_ASSISTANTS), (human, ("scripted",))):
+    for name, kinds in ((assistant, REFERENCE_ASSISTANTS), (human, REFERENCE_HUMANS)):
         if name not in kinds and not name.startswith("llm:"):
             raise ValueError(f"unknown agent {name!r} (one of {', '.join(kinds)} or llm:<model>)")
     packs = [p for p in load_packs(tasks_dir) if p.task_id.startswith(only)]

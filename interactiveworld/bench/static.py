@@ -1,6 +1,6 @@
 """The static variant: the same episodes as a fixed image sequence (recorded by replaying the oracle up to
 the decision point) and one question; no acting, no feedback. Judged by key facts: the answer must contain
-the reference instructions of that turn and no contradicting instruction; with `--judge llm:<model>` also by
+the reference instructions of that turn and no contradicting instruction; with `--judge <model>` also by
 the frozen semantic judge (`bench.judge`), reported beside it."""
 
 from __future__ import annotations

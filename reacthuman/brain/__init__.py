@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from reacthuman.brain import reference as _reference  # noqa: F401  (registers the reference brains)
-from reacthuman.brain.base import Brain, BrainDecision, reference_brain_names, reference_factory, register_brain
+from reacthuman.brain.base import Brain, BrainDecision, reference_brain_names, reference_brains, reference_factory, register_brain
 from reacthuman.brain.llm_brain import LLMBrain
 from reacthuman.brain.observation import VIEW_DESCRIPTIONS, Observation, TrackSample, state_text
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES, PRIVILEGED_MODALITY, SYSTEM_PROMPT, build_messages
@@ -46,5 +46,5 @@ def make_brain(name: str, *, modality: str = DEFAULT_MODALITY, seed: int = 0, te
 __all__ = [
     "Brain", "BrainDecision", "DEFAULT_MODALITY", "LLMBrain", "MODALITIES", "PRIVILEGED_MODALITY", "Observation", "PLAN_SCHEMA", "ParseOutcome",
     "SYSTEM_PROMPT", "TrackSample", "VIEW_DESCRIPTIONS", "build_messages", "make_brain", "parse_reply",
-    "plan_from_dict", "plan_to_dict", "reference_brain_names", "register_brain", "state_text",
+    "plan_from_dict", "plan_to_dict", "reference_brain_names", "reference_brains", "register_brain", "state_text",
 ]

@@ -74,17 +74,25 @@ class Brain(ABC):
 
 BrainFactory = Callable[..., Brain]
 _REFERENCE_BRAINS: dict[str, BrainFactory] = {}
+_DESCRIPTIONS: dict[str, str] = {}
 
 
-def register_brain(name: str, factory: BrainFactory) -> None:
-    """Make a brain selectable by `name` (a reference brain); model presets need no registration."""
+def register_brain(name: str, factory: BrainFactory, description: str = "") -> None:
+    """Make a brain selectable by `name` (a reference brain); model presets need no registration.
+    `description` (a few words) is what `--help` of `reacthuman eval --models` says about it."""
     if name in _REFERENCE_BRAINS:
         raise ValueError(f"brain {name!r} is already registered")
     _REFERENCE_BRAINS[name] = factory
+    _DESCRIPTIONS[name] = description or "a reference brain"
 
 
 def reference_brain_names() -> list[str]:
     return sorted(_REFERENCE_BRAINS)
+
+
+def reference_brains() -> dict[str, str]:
+    """Name -> description of every reference brain, sorted by name: the references of the `--models` grammar."""
+    return {name: _DESCRIPTIONS[name] for name in reference_brain_names()}
 
 
 def reference_factory(name: str) -> BrainFactory | None:

@@ -221,9 +221,9 @@ def _swing_intercept(obs: Observation) -> Prediction | None:
     return None
 
 
-register_brain("always_catch", lambda **_: FixedBrain("always_catch", Action.CATCH))
-register_brain("always_dodge", lambda **_: FixedBrain("always_dodge", Action.DODGE))
-register_brain("freeze", lambda **_: FixedBrain("freeze", Action.NO_ACTION))
-register_brain("random", lambda seed=0, **_: RandomBrain(seed))
-register_brain("heuristic", lambda **_: HeuristicBrain())
-register_brain("oracle", lambda **_: OracleBrain())
+register_brain("always_catch", lambda **_: FixedBrain("always_catch", Action.CATCH), "catches in every scene")
+register_brain("always_dodge", lambda **_: FixedBrain("always_dodge", Action.DODGE), "dodges in every scene")
+register_brain("freeze", lambda **_: FixedBrain("freeze", Action.NO_ACTION), "never acts")
+register_brain("random", lambda seed=0, **_: RandomBrain(seed), "a seeded random disposition per scene")
+register_brain("heuristic", lambda **_: HeuristicBrain(), "ballistic prediction from what it sees")
+register_brain("oracle", lambda **_: OracleBrain(), "reads the ground truth")

@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
+from reacthuman.core.model_spec import ModelsOption
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.memory_log import Restart, RestartPolicy, append_sample, graph_rss_mib
@@ -24,11 +25,11 @@ from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
 
 
-def known_model(name: str) -> bool:
-    from reacthuman.brain import reference_brain_names
-    from reacthuman.llm.presets import EXPLICIT_PREFIX, preset_names
+def models_option() -> ModelsOption:
+    """`--models`: the suite's model grammar, with ReactHuman's reference brains as its references."""
+    from reacthuman.brain import reference_brains
 
-    return name in reference_brain_names() or name in preset_names() or name.startswith(EXPLICIT_PREFIX)
+    return ModelsOption(reference_brains())
 
 
 def done_pairs(run_dir: Path) -> set[tuple[str, str]]:
@@ -160,7 +161,7 @@ def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> dict[str, fl
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="reacthuman eval", description=__doc__.splitlines()[0])
     p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
-    p.add_argument("--models", required=True, help="comma-separated model presets or reference brains")
+    models_option().add_to(p)
     p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     p.add_argument("--workers", type=int, default=1, help="independent graphs run side by side")
@@ -190,8 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    models = [m.strip() for m in args.models.split(",") if m.strip()]
     try:
+        models = [spec.name for spec in models_option().parse(args)]
         if args.limit is not None and args.limit < 1:
             raise ValueError("--limit must be >= 1")
         if args.workers < 1:
@@ -202,9 +203,6 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--restart-every and --restart-above-pct must be >= 0")
         if not 0 <= args.domain_base <= 132:
             raise ValueError("--domain-base must be in 0..132 (graphs use base..base+99 of ROS's 0..232)")
-        unknown = [m for m in models if not known_model(m)]
-        if unknown or not models:
-            raise ValueError(f"unknown model(s): {', '.join(unknown) or '(none given)'}")
         if args.executor == "ray" and args.ray_address:
             from reacthuman.evaluation.ray_executor import check_address
 
