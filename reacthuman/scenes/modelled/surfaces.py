@@ -56,7 +56,8 @@ def _planks(rgb: tuple[int, int, int], seed: int, boards: int = 6) -> Image.Imag
     img = canvas(TEXTURE_PX, TEXTURE_PX, rgb)
     h = TEXTURE_PX // boards
     for k in range(boards):
-        shade = tuple(int(c * rng.uniform(0.85, 1.1)) for c in rgb)
+        k_shade = rng.uniform(0.85, 1.1)  # one factor per board: lighter and darker boards of the same wood
+        shade = tuple(min(255, int(c * k_shade)) for c in rgb)
         img.paste(wood(TEXTURE_PX, h, shade, seed=seed + k), (0, k * h))  # type: ignore[arg-type]
         d = ImageDraw.Draw(img)
         d.line([(0, k * h), (TEXTURE_PX, k * h)], fill=tuple(int(c * 0.45) for c in rgb), width=2)
