@@ -173,7 +173,9 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
     labelling, where nothing is rendered) simulates the same track, bit for bit."""
     if not with_furnishings:
         spec = dataclasses.replace(spec, furnishings=(), dressed_bodies=())
-    covered = with_floor and with_furnishings  # the floor covering is furnishing: drawn only, never simulated
+    # The floor covering belongs to a furnished room: drawn only, never simulated, and absent from a bare room
+    # (the benchmark's primitives-only side, the object gallery).
+    covered = with_floor and bool(spec.furnishings)
     parts = [
         f'<mujoco model={quoteattr("reacthuman_" + spec.scene_id)}>',
         f'  <option timestep="{spec.dt_s!r}" gravity="{mjcf_gravity_attr()}" integrator="implicitfast"/>',
