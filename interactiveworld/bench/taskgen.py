@@ -16,22 +16,13 @@ from pathlib import Path
 from interactiveworld.agents.assistants import make_assistant
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.taskpack import FAMILIES, TaskPack, save_pack
-from interactiveworld.bench.templates_a import TEMPLATES as TEMPLATES_A
-from interactiveworld.bench.templates_b import TEMPLATES as TEMPLATES_B
-from interactiveworld.bench.templates_c import TEMPLATES as DECISION_MORE
-from interactiveworld.bench.templates_d import TEMPLATES as TEMPLATES_D
-from interactiveworld.bench.templates_e import TEMPLATES as TEMPLATES_E
-from interactiveworld.bench.templates_f import TEMPLATES as TEMPLATES_F
+from interactiveworld.bench.templates import TEMPLATES
 from interactiveworld.episode import run_episode
 
 TASKS_PER_FAMILY = 20
 BLIND_FAMILIES = ("finding", "accessibility", "planning")
 BLIND_MAX_PASS_RATE = 0.10
 CONTROLS = ("oracle", "silent", "wrong", "blind")
-TEMPLATES = {**TEMPLATES_A, **TEMPLATES_B}
-for _more in ({"decision": DECISION_MORE}, TEMPLATES_D, TEMPLATES_E, TEMPLATES_F):  # 10 templates x 2 variants per family
-    for _family, _templates in _more.items():
-        TEMPLATES[_family] = TEMPLATES[_family] + _templates
 
 
 def variants_per_template(family: str) -> int:

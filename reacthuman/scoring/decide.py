@@ -22,6 +22,7 @@ import json
 import sys
 from pathlib import Path
 
+from reacthuman.core.model_spec import ModelSpec, ModelSpecError, ModelsOption
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, decided_keys, read_ledger
 from reacthuman.scoring.metrics import RULES
@@ -96,21 +97,33 @@ def _mean_n(rows: list[DecisionRecord]) -> str:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="reacthuman decide", description=__doc__.splitlines()[0])
     p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
-    p.add_argument("--models", required=True, help="comma-separated reference brains")
+    models_option().add_to(p)
     p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     return p
 
 
-def _brains(names: list[str]) -> list:
-    from reacthuman.brain import make_brain
-    from reacthuman.brain.base import reference_brain_names
+def models_option() -> ModelsOption:
+    """`--models` in the suite's grammar, over ReactHuman's reference brains: decide runs no model server, so
+    the help names the brains alone and `_brains` refuses a model."""
+    from reacthuman.brain import reference_brains
 
-    unknown = [n for n in names if n not in reference_brain_names()]
-    if unknown or not names:
-        raise ValueError(f"--models: not reference brain(s): {', '.join(unknown) or '(none given)'} "
-                         f"(one of: {', '.join(reference_brain_names())})")
-    return [make_brain(n) for n in names]
+    brains = reference_brains()
+    return ModelsOption(brains, help="comma-separated reference brains, decided one after another (no model "
+                                     f"presets: decide runs no model server): {', '.join(brains)}")
+
+
+def _brains(specs: list[ModelSpec], references: list[str]) -> list:
+    """The brains of `specs`; ModelSpecError (one line) for a model preset or explicit model, which decide
+    cannot run: it simulates the window and asks the brain in-process, with no model server."""
+    from reacthuman.brain import make_brain
+
+    models = [spec.name for spec in specs if spec.is_llm]
+    if models:
+        named = ", ".join(map(repr, models)) + (" is a model" if len(models) == 1 else " are models")
+        raise ModelSpecError(f"--models: {named}; decide runs no model server and takes reference brains only "
+                             f"({', '.join(references)}): evaluate models with `reacthuman eval`")
+    return [make_brain(spec.name) for spec in specs]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,12 +133,13 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     from reacthuman.scenes.dataset import read_spec, scene_dirs
 
-    try:
+    try:  # a bad name fails first, in one line (a ModelSpecError is a ValueError)
+        option = models_option()
+        brains = _brains(option.parse(args), list(option.references))
         if not args.scenes.is_dir():
             raise ValueError(f"--scenes: {args.scenes} is not a folder")
         if args.limit is not None and args.limit < 1:
             raise ValueError(f"--limit must be a positive integer, got {args.limit}")
-        brains = _brains([n.strip() for n in args.models.split(",") if n.strip()])
         dirs = scene_dirs(str(args.scenes))[: args.limit]
         if not dirs:
             raise ValueError(f"--scenes: no scenes in {args.scenes}")
