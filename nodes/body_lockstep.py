@@ -2,8 +2,9 @@
 (stamped with sim time) and blocks until the spine's JointCommand for exactly that stamp arrives. Between
 ticks the previous command holds. Transport latency therefore changes wall time, never the simulation.
 
-The state's header.frame_id tells the spine which episode phase it is in: `window/<scene>` (stand) or
-`exec/<scene>` (follow the plan, which the spine must have before it answers)."""
+The BaseState's `phase` tells the spine which episode phase the tick belongs to (reacthuman.graph.StatePhase):
+in the window the robot stands; in execution it follows the plan, which the spine must hold before it
+answers. Headers carry the frame of their data: world for the base, hands and hazards; none for joints."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from sensor_msgs.msg import JointState
 
 from reacthuman import graph
 from reacthuman.nodes import conversions as conv
+from reacthuman.sim_bridge.g1_assets import BASE_BODY
 
 
 def sim_stamp(t_s: float):
@@ -28,7 +30,7 @@ def sim_stamp(t_s: float):
 class LockstepSource:
     def __init__(self, node, body, decimation: int, reply_timeout_s: float) -> None:
         self.node, self.body, self.decimation, self.reply_timeout_s = node, body, decimation, reply_timeout_s
-        self.phase_tag = ""
+        self.phase = graph.StatePhase.UNSET  # set by the body before each phase it simulates
         self._reply = None
         self._want_ns = -1
         self._arrived = threading.Event()
@@ -54,19 +56,20 @@ class LockstepSource:
         snap, pub = self.body.snapshot(), self.node.pub
         pub[graph.CLOCK].publish(Clock(clock=stamp))
         joints = JointState(name=list(snap.joint_names), position=list(snap.robot.q), velocity=list(snap.robot.dq))
-        joints.header.stamp, joints.header.frame_id = stamp, self.phase_tag
-        base = BaseState()
-        base.header.stamp, base.header.frame_id = stamp, self.phase_tag
+        joints.header.stamp = stamp  # no frame: joint positions are not spatial (ROS convention: empty)
+        base = BaseState(phase=self.phase.value)
+        base.header.stamp, base.header.frame_id = stamp, graph.WORLD_FRAME
+        base.imu.header.stamp, base.imu.header.frame_id = stamp, BASE_BODY
         w, x, y, z = snap.robot.base_quat_wxyz
         base.pose = Pose(position=conv.point(snap.robot.base_pos_world), orientation=Quaternion(w=w, x=x, y=y, z=z))
         base.twist = Twist(linear=Vector3(**dict(zip("xyz", snap.robot.base_lin_vel_world))))
         base.imu.orientation = base.pose.orientation
         base.imu.angular_velocity = Vector3(**dict(zip("xyz", snap.robot.base_ang_vel_body)))
         hands = HandPositions(left=conv.point(snap.left_hand_m), right=conv.point(snap.right_hand_m))
-        hands.header.stamp = stamp
+        hands.header.stamp, hands.header.frame_id = stamp, graph.WORLD_FRAME
         for name, h in snap.hazards.items():
             hazard = ObjectState(name=name)
-            hazard.header.stamp = stamp
+            hazard.header.stamp, hazard.header.frame_id = stamp, graph.WORLD_FRAME
             hazard.pose = Pose(position=conv.point(h.pos_m), orientation=Quaternion(
                 w=float(h.quat_wxyz[0]), x=float(h.quat_wxyz[1]), y=float(h.quat_wxyz[2]), z=float(h.quat_wxyz[3])))
             hazard.twist = Twist(linear=Vector3(**dict(zip("xyz", map(float, h.lin_vel_mps)))),

@@ -73,7 +73,7 @@ class BodyNode(ContractNode):
     def _run(self, spec: SceneSpec) -> None:
         body, log = self.body, self.get_logger()
         body.load(spec)
-        self.lockstep.phase_tag = f"window/{spec.scene_id}"
+        self.lockstep.phase = graph.StatePhase.WINDOW
         tracker = WindowTracker(body, self.lockstep, spec, body.frame_times_s())
         framesets = body.simulate_window(tracker)
         self._publish_window(spec, framesets, tracker)
@@ -84,7 +84,7 @@ class BodyNode(ContractNode):
                 continue
             verdict = body.offer_plan(plan.scene_id)
             log.info(f"plan for {plan.scene_id!r}: {verdict.value}")
-        self.lockstep.phase_tag = f"exec/{spec.scene_id}" if body.gate.record.plan_received else f"exec-noplan/{spec.scene_id}"
+        self.lockstep.phase = graph.StatePhase.execution(plan_accepted=body.gate.record.plan_received)
         outcome = body.execute(self.lockstep)
         if self.video_dir:
             body.save_videos(Path(self.video_dir) / spec.scene_id)

@@ -2,6 +2,10 @@
 scene, records every topic into the episode's bag, follows the phases (window, frozen, execute, score) as
 feedback, writes the episode folder, and returns the score. Time freezes in the body, not here.
 
+A goal names the scenes folder and the model it means; one that is not this graph's (the manager's
+`scenes_dir` and `model` parameters, which the launch file sets to the scene generator's and the brain's)
+fails at once with the reason in its result (reacthuman.evaluation.episode_goal).
+
 The score ends the episode, but the other topics of the same episode reach this node on their own DDS
 readers and may still be in flight: the bag is closed (and the goal succeeds) only once it holds everything
 the episode produced (reacthuman.recording.completeness); otherwise the goal aborts and the caller retries.
@@ -24,6 +28,7 @@ from reacthuman_msgs.srv import GenerateScene
 
 from reacthuman import graph
 from reacthuman.evaluation.episode_files import EpisodeFolder
+from reacthuman.evaluation.episode_goal import GoalScope
 from reacthuman.evaluation.memory_log import (ARENA_MAX, MMAP_THRESHOLD_KIB, AllocationTracer, heap_stats, release_memory,
                                               tune_allocator)
 from reacthuman.nodes import conversions as conv
@@ -43,6 +48,9 @@ class EpisodeManagerNode(ContractNode):
         super().__init__("episode_manager", {t: (lambda raw, t=t: self._on_raw(t, raw)) for t in topics}, raw=True,
                          qos=recorder_qos)
         self.run_dir = Path(self.declare("run_dir", "runs/adhoc", "run folder: episodes/<model>/<scene_id>/ go here"))
+        self.scope = GoalScope(
+            scenes_dir=self.declare("scenes_dir", "", "the scene generator's scenes folder: a goal for another fails"),
+            model=self.declare("model", "", "the brain's model: a goal for another fails"))
         self.timeout_s = self.declare("episode_timeout_s", 900.0, "wall seconds one episode may take", positive)
         self.complete_timeout_s = self.declare(
             "bag_complete_timeout_s", 60.0, "wall seconds after the score for the rest of the episode to reach the bag",
@@ -82,6 +90,12 @@ class EpisodeManagerNode(ContractNode):
 
     def _execute(self, handle) -> RunEpisode.Result:
         goal, result, started = handle.request, RunEpisode.Result(), time.monotonic()
+        refusal = self.scope.refusal(goal.scene_id, goal.scenes_dir, goal.model)
+        if refusal:  # before anything is announced or written: this graph cannot run that episode
+            result.ok, result.error = False, f"goal refused: {refusal}"
+            self.get_logger().error(result.error)
+            handle.abort()
+            return result
         folder = EpisodeFolder(self.run_dir, goal.model, goal.scene_id)
         self.scene_id, self._seen, phase = goal.scene_id, {}, "announce"
         self._done.clear()

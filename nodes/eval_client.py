@@ -77,7 +77,8 @@ class EpisodeClient:
     def run(self, scene_id: str, scenes_dir: str, model: str, accept_deadline: float, deadline: float,
             on_phase: Callable[[str], None] | None = None) -> tuple[bool, dict | None, str] | None:
         """(ok, score record, error) of one episode, None when the goal was rejected; raises TimeoutError or
-        RuntimeError (the graph died)."""
+        RuntimeError (the graph died). `scenes_dir` and `model` must be those the graph was launched with:
+        the episode manager fails any other goal at once, saying why in `error`."""
         goal = RunEpisode.Goal(scene_id=scene_id, scenes_dir=scenes_dir, model=model)
         handle = self._wait(self.client.send_goal_async(
             goal, feedback_callback=(lambda fb: on_phase(fb.feedback.phase)) if on_phase else None), accept_deadline)

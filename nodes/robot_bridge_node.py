@@ -16,7 +16,7 @@ from reacthuman import graph
 from reacthuman.control.watchdog import CommandWatchdog, WatchdogConfig
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
+from reacthuman.sim_bridge.g1_assets import BASE_BODY, G1_JOINT_NAMES
 from reacthuman.sim_bridge.unitree_bridge import G1LowLevelLink, UnitreeBridgeConfig
 
 
@@ -44,9 +44,11 @@ class RobotBridgeNode(ContractNode):
         """On the DDS listener thread: republish the state, then send whatever the watchdog allows."""
         stamp = self.get_clock().now().to_msg()
         joints = JointState(name=list(G1_JOINT_NAMES), position=list(state.q), velocity=list(state.dq))
-        joints.header.stamp, joints.header.frame_id = stamp, "hardware"
-        base = BaseState()
-        base.header.stamp, base.header.frame_id = stamp, "hardware"
+        joints.header.stamp = stamp  # no frame: joint positions are not spatial (ROS convention: empty)
+        # No odometry: the position stays 0 and the orientation is the IMU's (gravity-aligned, its yaw drifts).
+        base = BaseState(phase=graph.StatePhase.HARDWARE.value)
+        base.header.stamp, base.header.frame_id = stamp, graph.WORLD_FRAME
+        base.imu.header.stamp, base.imu.header.frame_id = stamp, BASE_BODY
         w, x, y, z = state.base_quat_wxyz
         base.pose = Pose(orientation=Quaternion(w=w, x=x, y=y, z=z))
         base.imu.orientation = base.pose.orientation

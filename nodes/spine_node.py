@@ -1,9 +1,11 @@
 """spine: turns the reaction plan into joint commands (walking policy for the legs, IK for the arms).
 
 Lockstep with the body: each control tick the body publishes JointState and BaseState with the same sim
-stamp; the spine answers with one JointCommand carrying that stamp. In execution (state frame_id
-`exec/<scene>`) it answers only once it holds that scene's plan. Same inputs, same commands, whatever
-the transport's latency, so episodes through the graph are bit-for-bit reproducible."""
+stamp; the spine answers with one JointCommand carrying that stamp. The BaseState of that stamp says the
+phase (reacthuman.graph.StatePhase): in execution of an accepted plan the spine answers only once it holds
+that scene's plan. Same inputs, same commands, whatever the transport's latency, so episodes through the
+graph are bit-for-bit reproducible. A state that does not say its phase is not answered (the body's
+lockstep then reports the silence; on a robot the command watchdog damps)."""
 
 from __future__ import annotations
 
@@ -62,8 +64,14 @@ class SpineNode(ContractNode):
     def _tick(self) -> None:
         joints, base = self._joints, self._base
         if joints is None or base is None or joints.header.stamp != base.header.stamp:
+            return  # a tick is the pair of one stamp, so the phase below is this tick's, never a neighbour's
+        try:
+            phase = graph.StatePhase.parse(base.phase)
+        except ValueError as exc:
+            self._joints = self._base = None
+            self.get_logger().error(f"robot state not answered: {exc}", throttle_duration_sec=5.0)
             return
-        if joints.header.frame_id.startswith("exec/") and self.plan_scene != self.scene_id:
+        if phase.waits_for_plan and self.plan_scene != self.scene_id:
             return  # execution follows the plan: answer once it is here (it is on its way from the brain)
         self._joints = self._base = None
         state = conv.robot_state_from_msgs(joints, base, G1_JOINT_NAMES)

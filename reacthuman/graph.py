@@ -7,6 +7,7 @@ graph against it, and the README's diagram is drawn from it. Change a topic here
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 
 SCENE = "/reacthuman/scene"
 GROUND_TRUTH = "/reacthuman/ground_truth"
@@ -25,6 +26,45 @@ GENERATE_SCENE_SRV = "/reacthuman/generate_scene"
 RUN_EPISODE_ACTION = "/reacthuman/run_episode"
 
 VIEWS = ("egocentric", "closeup", "overhead")
+
+# The frame of every world-frame quantity the body streams (base pose and twist, hands, hazards); the root
+# of the episode's TF tree (reacthuman.recording.tf_tree).
+WORLD_FRAME = "world"
+
+
+class StatePhase(IntEnum):
+    """What the publisher of the robot's state is doing at a tick (BaseState.phase; the .msg declares the same
+    values as PHASE_* constants). It tells the spine whether it may answer the tick at once or must first hold
+    the scene's plan: execution follows the plan, so answering before it arrives would make the episode
+    depend on the transport's timing."""
+
+    UNSET = 0  # a publisher that does not say: its states are not answered (see `parse`)
+    WINDOW = 1  # the body simulates the observation window: the robot stands
+    EXECUTION = 2  # the body executes the plan it accepted
+    EXECUTION_WITHOUT_PLAN = 3  # the body executes with no accepted plan (the freeze timed out)
+    HARDWARE = 4  # a real robot (robot_bridge): no episode phases
+
+    @property
+    def waits_for_plan(self) -> bool:
+        return self is StatePhase.EXECUTION
+
+    @classmethod
+    def execution(cls, plan_accepted: bool) -> "StatePhase":
+        """Only an accepted plan is waited for: without one (the freeze timed out) none is coming."""
+        return cls.EXECUTION if plan_accepted else cls.EXECUTION_WITHOUT_PLAN
+
+    @classmethod
+    def parse(cls, value: int) -> "StatePhase":
+        """The phase a state message declares. Unset or unknown raises: acting on a state whose phase is not
+        known could execute an episode without waiting for its plan, silently; not answering it makes the
+        body's lockstep (or, on a robot, the command watchdog) report it."""
+        try:
+            phase = cls(value)
+        except ValueError:
+            raise ValueError(f"unknown state phase {value} (known: {', '.join(f'{p.value} {p.name}' for p in cls)})") from None
+        if phase is cls.UNSET:
+            raise ValueError("the state does not say its phase (BaseState.phase unset)")
+        return phase
 
 
 def image_topic(view: str) -> str:

@@ -25,7 +25,8 @@ def test_action_and_services_import_with_their_fields():
     from reacthuman_msgs.action import RunEpisode
     from reacthuman_msgs.srv import CallTool, GenerateScene
 
-    assert "scene_id" in RunEpisode.Goal.get_fields_and_field_types()
+    # every goal field is read by the episode manager (scenes_dir and model must be its graph's)
+    assert list(RunEpisode.Goal.get_fields_and_field_types()) == ["scene_id", "scenes_dir", "model"]
     assert "score" in RunEpisode.Result.get_fields_and_field_types()
     assert "phase" in RunEpisode.Feedback.get_fields_and_field_types()
     assert "arguments_json" in CallTool.Request.get_fields_and_field_types()

@@ -59,17 +59,18 @@ def _episode(spec: dict, ticks: int = 6) -> list[tuple[str, str, int, bytes]]:
     rng = np.random.default_rng(3)
     for k in range(1, ticks + 1):
         t_ns = k * 20_833_333
-        h = ros_msgs.header(t_ns, "exec/synthetic-1")
+        h = ros_msgs.header(t_ns, graph.WORLD_FRAME)
         out.append((graph.HAZARD_STATE, M + "ObjectState", t_ns, _raw(
-            M + "ObjectState", header=ros_msgs.header(t_ns, ""), name="hazard",
+            M + "ObjectState", header=ros_msgs.header(t_ns, graph.WORLD_FRAME), name="hazard",
             pose=ros_msgs.pose((1.0, 0.0, 1.2 - 0.01 * k), (0.0, 0.0, 0.0, 1.0)))))
         out.append((graph.HAND_POSITIONS, M + "HandPositions", t_ns, _raw(
-            M + "HandPositions", header=ros_msgs.header(t_ns, ""), left=ros_msgs.point((1.0, 0.3, 1.2 - 0.01 * k)),
+            M + "HandPositions", header=ros_msgs.header(t_ns, graph.WORLD_FRAME), left=ros_msgs.point((1.0, 0.3, 1.2 - 0.01 * k)),
             right=ros_msgs.point((1.0, 0.0, 1.0 - 0.01 * k)))))
         out.append((graph.BASE_STATE, M + "BaseState", t_ns, _raw(
-            M + "BaseState", header=h, pose=ros_msgs.pose((0.01 * k, 0.0, 0.76), (0.0, 0.0, 0.0, 1.0)))))
+            M + "BaseState", header=h, pose=ros_msgs.pose((0.01 * k, 0.0, 0.76), (0.0, 0.0, 0.0, 1.0)),
+            phase=graph.StatePhase.EXECUTION.value)))
         out.append((graph.JOINT_STATES, "sensor_msgs/msg/JointState", t_ns, _raw(
-            "sensor_msgs/msg/JointState", header=h, name=list(G1_JOINT_NAMES),
+            "sensor_msgs/msg/JointState", header=ros_msgs.header(t_ns, ""), name=list(G1_JOINT_NAMES),
             position=rng.uniform(-0.3, 0.3, len(G1_JOINT_NAMES)))))
     kf = ros_msgs.build(M + "HandKeyframe", t_s=0.5, left_hand=ros_msgs.point((0.1, 0.0, 0.2)),
                         right_hand=ros_msgs.point((0.1, 0.0, 0.2)))

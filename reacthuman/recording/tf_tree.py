@@ -21,10 +21,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from reacthuman import graph
 from reacthuman.recording import ros_msgs as rm
 from reacthuman.recording import urdf
 
-WORLD_FRAME = "world"
+WORLD_FRAME = graph.WORLD_FRAME  # the frame the body stamps on its world-frame states
 SCENE_PREFIX = "scene/"
 TF_TYPE = "tf2_msgs/msg/TFMessage"
 
