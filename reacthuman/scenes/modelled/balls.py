@@ -12,8 +12,8 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from reacthuman.scenes.modelled.containers import fit_to_extents, lathe
-from reacthuman.scenes.modelled.geometry import Part, ellipsoid, rot, sphere, tube_between
+from reacthuman.scenes.modelled.containers import lathe
+from reacthuman.scenes.modelled.geometry import Part, ellipsoid, fit_to_extents, rot, sphere, tube_between
 from reacthuman.scenes.modelled.registry import modelled
 from reacthuman.scenes.modelled.textures import RGB, canvas, speckle, text
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from reacthuman.scenes.modelled.geometry import Part, _grid_faces, box, disc, merge, rot, tube_between
+from reacthuman.scenes.modelled.geometry import Part, _grid_faces, box, disc, fit_to_extents, merge, rot, tube_between
 from reacthuman.scenes.modelled.registry import modelled
 from reacthuman.scenes.modelled.textures import RGB, brushed_metal, canvas, speckle, text
 
@@ -44,15 +44,6 @@ def lathe(profile: Profile, segments: int = 32, v: Sequence[float] | None = None
     u = (np.linspace(0.0, 1.0, segments + 1))[None, :].repeat(len(prof), 0)
     vv = np.asarray(v, dtype=np.float64)[:, None].repeat(segments + 1, 1)
     return Part(verts.reshape(-1, 3), _grid_faces(len(prof) - 1, segments), np.stack([u, vv], -1).reshape(-1, 2))
-
-
-def fit_to_extents(parts: list[Part], ext_m: tuple[float, float, float]) -> list[Part]:
-    """Parts moved and scaled (per axis) so their union spans exactly [-ext/2, ext/2] (the mesh pipeline's box)."""
-    allv = np.concatenate([p.vertices for p in parts])
-    lo, hi = allv.min(axis=0), allv.max(axis=0)
-    scale = np.asarray(ext_m) / np.maximum(hi - lo, 1e-12)
-    centre = (lo + hi) / 2
-    return [Part((p.vertices - centre) * scale, p.faces, p.uv, p.image, p.rgba, p.name) for p in parts]
 
 
 def triangles(parts: list[Part]) -> int:

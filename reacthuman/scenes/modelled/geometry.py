@@ -160,3 +160,12 @@ def tube_between(a_m: tuple[float, float, float], b_m: tuple[float, float, float
     r = np.stack([x, np.cross(z, x), z], 1)
     rod = merge(cylinder(radius_m, length, segments)).coloured(rgba)
     return rod.moved((a + b) / 2, r)
+
+
+def fit_to_extents(parts: list[Part], ext_m: tuple[float, float, float]) -> list[Part]:
+    """Parts moved and scaled (per axis) so their union spans exactly [-ext/2, ext/2] (the mesh pipeline's box)."""
+    allv = np.concatenate([p.vertices for p in parts])
+    lo, hi = allv.min(axis=0), allv.max(axis=0)
+    scale = np.asarray(ext_m) / np.maximum(hi - lo, 1e-12)
+    centre = (lo + hi) / 2
+    return [Part((p.vertices - centre) * scale, p.faces, p.uv, p.image, p.rgba, p.name) for p in parts]

@@ -9,18 +9,9 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from reacthuman.scenes.modelled.blocks import extrusion, shade
-from reacthuman.scenes.modelled.geometry import Part, _grid_faces, merge
+from reacthuman.scenes.modelled.geometry import Part, _grid_faces, fit_to_extents, merge
 from reacthuman.scenes.modelled.registry import modelled
 from reacthuman.scenes.modelled.textures import RGB, canvas, fabric, speckle
-
-
-def fit_to_box(parts: list[Part], ext_m: tuple[float, float, float]) -> list[Part]:
-    """Parts moved and stretched (per axis) so that their union's bounding box is exactly ext_m, centred."""
-    v = np.concatenate([p.vertices for p in parts])
-    lo, hi = v.min(0), v.max(0)
-    scale = np.asarray(ext_m) / np.maximum(hi - lo, 1e-12)
-    centre = (lo + hi) / 2
-    return [Part((p.vertices - centre) * scale, p.faces, p.uv, p.image, p.rgba, p.name) for p in parts]
 
 
 # --- stuffed shapes ---------------------------------------------------------------------------------------
@@ -112,7 +103,7 @@ def cushion(ext_m: tuple[float, float, float]) -> list[Part]:
     top, bottom = stuffed(*inner, hz, cols=14, rows=14, waist=waist, dimple=0.18)
     cover = merge([top, bottom]).textured(cushion_texture(512, seed=91))
     piping = tube_along(seam_path(*inner, waist, per_side=12), CUSHION_PIPING_M).coloured(CUSHION_PIPING_RGBA)
-    return fit_to_box([cover, piping], ext_m)
+    return fit_to_extents([cover, piping], ext_m)
 
 
 PILLOW_RGB: RGB = (240, 237, 226)
@@ -145,7 +136,7 @@ def pillow(ext_m: tuple[float, float, float]) -> list[Part]:
     hx, hy, hz = (e / 2 for e in ext_m)
     top, bottom = stuffed(hx, hy, hz, cols=18, rows=14, waist=0.06, puff_exp=2.5)
     case = merge([top, bottom]).textured(pillowcase_texture((512, 352), seed=95))
-    return fit_to_box([case], ext_m)
+    return fit_to_extents([case], ext_m)
 
 
 # --- sneaker ----------------------------------------------------------------------------------------------
@@ -268,4 +259,4 @@ def shoe(ext_m: tuple[float, float, float]) -> list[Part]:
     sole = [side.textured(sole_side_texture((1024, 64))), cap.coloured((244, 244, 240, 255)),
             bottom.textured(sole_bottom_texture(256))]
     upper = sneaker_upper(hx, hy, sole_top, hz - sole_top).textured(sneaker_upper_texture((512, 256)))
-    return fit_to_box([*sole, upper], ext_m)
+    return fit_to_extents([*sole, upper], ext_m)
