@@ -15,6 +15,10 @@ import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from reacthuman.scenes.spec import VisualMeshSpec
 
 PACKAGE = "sweethome3d-furniture"
 FURNITURE_DIR = Path(os.environ.get("REACTHUMAN_FURNITURE_DIR", "/usr/share/sweethome3d/furniture"))
@@ -42,6 +46,20 @@ class FurnitureModel:
     licence: str
     model_rotation: tuple[float, ...] = ()  # 3x3 row-major, applied to the file's coordinates first
     package: str = PACKAGE  # the installed package holding the archive (or, for PyPI assets, the folder)
+
+    @property
+    def size_m(self) -> tuple[float, float, float]:
+        return tuple(round(v / 100.0, 6) for v in self.size_cm)  # type: ignore[return-value]
+
+    def visual(self, **placement: Any) -> "VisualMeshSpec":
+        """This model as a body's or a room's visual: its provenance, its real size, and `placement` (quat, pos,
+        scale, stretch; size_m where a caller fits another)."""
+        from reacthuman.scenes.spec import VisualMeshSpec
+
+        fields = dict(package=self.package, archive=self.archive, member=self.member, catalog_id=self.catalog_id,
+                      name=self.name, licence=self.licence, creator=self.creator, size_m=self.size_m,
+                      model_rotation=self.model_rotation)
+        return VisualMeshSpec(**{**fields, **placement})
 
     @property
     def key(self) -> str:

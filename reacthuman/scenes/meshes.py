@@ -25,6 +25,7 @@ import numpy as np
 
 from reacthuman.core.atomic import atomic_write_text
 from reacthuman.scenes.furniture import FURNITURE_DIR, PACKAGE, FurnitureError, pypi_model_path
+from reacthuman.scenes.modelled.registry import MODELLED_PACKAGE, modelled_parts, source_digest
 from reacthuman.scenes.spec import VisualMeshSpec
 
 PIPELINE_VERSION = 2  # bump when the processing below changes, so stale cached files are not reused
@@ -46,9 +47,7 @@ def cache_root() -> Path:
 def _digest(visual: VisualMeshSpec) -> str:
     fields = asdict(visual)
     fields.pop("stretch")  # applied by the MJCF mesh scale, not baked into the files
-    if visual.package == "reacthuman":  # a modelled object: its files change with the code that builds them
-        from reacthuman.scenes.modelled.registry import source_digest
-
+    if visual.package == MODELLED_PACKAGE:  # a modelled object: its files change with the code that builds them
         fields["source"] = source_digest()
     text = json.dumps({"pipeline": PIPELINE_VERSION, **fields}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
@@ -164,8 +163,6 @@ class _SourcePart:
 
 def _source_parts(visual: VisualMeshSpec) -> list[_SourcePart]:
     """The model's materials as meshes: read from the catalogue's OBJ, or built by reacthuman.scenes.modelled."""
-    from reacthuman.scenes.modelled import MODELLED_PACKAGE, modelled_parts
-
     if visual.package == MODELLED_PACKAGE:
         return [_SourcePart(p.vertices, p.faces, p.uv, p.image, np.asarray(p.rgba, np.float64))
                 for p in modelled_parts(visual.member)]

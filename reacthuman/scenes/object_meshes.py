@@ -118,7 +118,7 @@ def visual_for(entry: ObjectEntry) -> VisualMeshSpec | None:
     if choice is None:
         return None
     model = get_model(choice.key)
-    size_m = tuple(round(v / 100.0, 6) for v in model.size_cm)
+    size_m = model.size_m
     quat = _turn_quat(choice.turn)
     extent = turned_size(size_m, quat)  # type: ignore[arg-type]
     physical = physical_extent_m(entry)
@@ -126,23 +126,19 @@ def visual_for(entry: ObjectEntry) -> VisualMeshSpec | None:
     from reacthuman.scenes.builders import rotate
 
     pos = tuple(round(-c * scale, 6) for c in rotate(quat, choice.origin_m))
-    return VisualMeshSpec(package=model.package, archive=model.archive, member=model.member, catalog_id=model.catalog_id,
-                          name=model.name, licence=model.licence, creator=model.creator, size_m=size_m,  # type: ignore[arg-type]
-                          model_rotation=model.model_rotation, quat=quat, scale=round(scale, 6), pos=pos)
+    return model.visual(quat=quat, scale=round(scale, 6), pos=pos)
 
 
 def fixture_visual(name: str, half_m: tuple[float, float, float]) -> VisualMeshSpec:
     """A fixture model (a shelf board, a stair step, a wall) stretched onto a static box of half extents half_m;
     turned a quarter about z when the box runs the other way in the floor plane (a side wall)."""
     model = get_model("modelled#" + name)
-    size_m = tuple(round(v / 100.0, 6) for v in model.size_cm)
+    size_m = model.size_m
     turn = (size_m[0] - size_m[1]) * (half_m[0] - half_m[1]) < 0
     quat = _turn_quat(("z90",)) if turn else (1.0, 0.0, 0.0, 0.0)
     extent = turned_size(size_m, quat)  # type: ignore[arg-type]
     stretch = tuple(round(2 * h / s, 6) for h, s in zip(half_m, extent))
-    return VisualMeshSpec(package=model.package, archive=model.archive, member=model.member, catalog_id=model.catalog_id,
-                          name=model.name, licence=model.licence, creator=model.creator, size_m=size_m,  # type: ignore[arg-type]
-                          quat=quat, stretch=stretch)  # type: ignore[arg-type]
+    return model.visual(quat=quat, stretch=stretch)
 
 
 def unmatched_objects() -> tuple[str, ...]:

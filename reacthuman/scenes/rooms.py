@@ -127,15 +127,12 @@ def dress_support(bodies, kind: str) -> tuple[VisualMeshSpec | None, tuple[str, 
         if box is None:
             continue
         model = get_model(SUPPORT_MODELS.get(kind, SUPPORT_MODELS["table"]) if name == "table" else SUPPORT_MODELS["counter"])
-        w, d, h = (round(v / 100.0, 6) for v in model.size_cm)
+        w, d, h = model.size_m
         x0, x1, y0, y1, top = box
         # Turned a quarter (model front, -y, to +x): the model's width runs along y, its depth along x.
         stretch = (round((y1 - y0) / w, 6), round((x1 - x0) / d, 6), round(top / h, 6))
-        visual = VisualMeshSpec(package=model.package, archive=model.archive, member=model.member,
-                                catalog_id=model.catalog_id, name=model.name, licence=model.licence,
-                                creator=model.creator, size_m=(w, d, h), model_rotation=model.model_rotation,
-                                quat=(0.707106781187, 0.0, 0.0, 0.707106781187),
-                                pos=(round((x0 + x1) / 2, 6), round((y0 + y1) / 2, 6), round(top / 2, 6)), stretch=stretch)
+        visual = model.visual(quat=(0.707106781187, 0.0, 0.0, 0.707106781187),
+                              pos=(round((x0 + x1) / 2, 6), round((y0 + y1) / 2, 6), round(top / 2, 6)), stretch=stretch)
         return visual, (name, name + "_legs")
     return None, ()
 
@@ -157,7 +154,7 @@ def furnish(rng: random.Random, room: str, bodies: list[BodySpec] | tuple[BodySp
     placed: list[VisualMeshSpec] = [support] if support is not None else []
     for key in ROOM_FURNITURE[room]:
         model = get_model(key)
-        w, d, h = (round(v / 100.0, 6) for v in model.size_cm)
+        w, d, h = model.size_m
         for _ in range(FURNISH_TRIES):
             if rng.random() < 0.5:  # back wall: the model's front (-y in its frame) turned to face +x
                 quat, x = (0.707106781187, 0.0, 0.0, 0.707106781187), back + d / 2 + 0.02
@@ -172,10 +169,7 @@ def furnish(rng: random.Random, room: str, bodies: list[BodySpec] | tuple[BodySp
                     any(_overlaps(box, t, FURNISH_CLEARANCE_M) for t in taken):
                 continue
             taken.append(box)
-            placed.append(VisualMeshSpec(package=model.package, archive=model.archive, member=model.member,
-                                         catalog_id=model.catalog_id, name=model.name, licence=model.licence,
-                                         creator=model.creator, size_m=(w, d, h), model_rotation=model.model_rotation,
-                                         quat=quat, pos=(round(x, 4), round(y, 4), round(h / 2, 4))))
+            placed.append(model.visual(quat=quat, pos=(round(x, 4), round(y, 4), round(h / 2, 4))))
             break
     return tuple(placed), dressed
 
