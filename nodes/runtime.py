@@ -15,8 +15,9 @@ from typing import Any
 
 import rclpy
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
-from rclpy.executors import Executor, ExternalShutdownException
+from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 
 from reacthuman import graph
@@ -121,18 +122,40 @@ def _force_exit_later() -> None:
     signal.alarm(math.ceil(EXIT_GRACE_S))
 
 
+# rclpy's own SIGTERM handler shuts the context down on its signal thread, holding the GIL; if DDS hangs in that
+# shutdown no Python code runs again, not even the exit timer below (the likely cause of a scorer seen once under
+# load still alive 30 s after SIGTERM). So the nodes handle SIGINT and SIGTERM in Python: the handler arms the kernel's
+# exit timer first, then unwinds the spin. Python runs a handler only between bytecodes, so the spin waits at
+# most SPIN_POLL_S at a time.
+SPIN_POLL_S = 0.5
+
+
+def _on_terminate(signum: int, _frame: object) -> None:
+    _force_exit_later()
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def _spin(node: Node, executor: Executor) -> None:
+    executor.add_node(node)
+    while rclpy.ok():
+        executor.spin_once(timeout_sec=SPIN_POLL_S)
+
+
 def run(factory: Callable[[], Node], args: list[str] | None = None,
         executor_factory: Callable[[], Executor] | None = None) -> int:
     """Standard main: init, spin until Ctrl-C / SIGTERM / external shutdown, clean up. Returns the exit code.
-    The process never outlives its parent by more than ORPHAN_GRACE_S, nor its shutdown by EXIT_GRACE_S."""
+    The process never outlives its parent by more than ORPHAN_GRACE_S, nor a SIGINT, a SIGTERM or the start of
+    its shutdown by EXIT_GRACE_S."""
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _on_terminate)
     try:
-        with rclpy.init(args=args):
+        with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
             node = factory()
             try:
-                rclpy.spin(node, executor=executor_factory() if executor_factory else None)
+                _spin(node, executor_factory() if executor_factory else SingleThreadedExecutor())
             finally:
-                # armed before the clean-up: destroying the node or rclpy's shutdown can hang on a SIGTERM
+                # armed before the clean-up: destroying the node or rclpy's shutdown can hang
                 _force_exit_later()
                 node.destroy_node()
     except (KeyboardInterrupt, ExternalShutdownException):

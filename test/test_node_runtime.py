@@ -42,3 +42,37 @@ def test_a_node_whose_clean_up_holds_the_gil_is_ended_by_the_kernel_after_the_gr
     took_s = time.monotonic() - started
     assert code == -signal.SIGALRM, code
     assert EXIT_GRACE_S - 1 <= took_s <= EXIT_GRACE_S + 15, took_s
+
+
+# A node busy in a long callback when SIGTERM arrives: the signal must end it at once (the handler runs in Python
+# between bytecodes and interrupts the sleep), not once the callback returns.
+_BUSY_NODE = """
+import time
+from rclpy.node import Node
+from reacthuman.nodes.runtime import run
+
+class Busy(Node):
+    def __init__(self):
+        super().__init__("busy_in_a_callback")
+        self.create_timer(0.05, self.work)
+
+    def work(self):
+        print("working", flush=True)
+        time.sleep(120)
+
+run(Busy)
+"""
+
+
+def test_sigterm_ends_a_node_busy_in_a_long_callback_at_once(ros_domain_id):
+    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST")
+    proc = subprocess.Popen([sys.executable, "-c", _BUSY_NODE], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "working"
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=EXIT_GRACE_S + 30)
+    finally:
+        proc.kill()
+    assert code == 0, code
+    assert time.monotonic() - started < EXIT_GRACE_S, "the node waited for its callback to end"
