@@ -45,3 +45,24 @@ def test_fixture_models_cover_their_boxes_and_change_no_physics(family: str) -> 
         drawn = (verts.max(axis=0) - verts.min(axis=0)) * np.asarray(body.visual.stretch)
         assert drawn == pytest.approx(2 * np.asarray(body.geoms[0].size), abs=1e-5), name
     assert np.array_equal(_track(spec), _track(_without_fixture_looks(spec)))
+
+
+def test_the_benchmarks_primitive_twin_draws_the_same_content_without_models():
+    """The render bench's meshes-vs-primitives ratio compares like with like: the twin keeps every body and
+    draws each piece of furniture as its bounding box; unfurnished, it is the bare room."""
+    from reacthuman.bench.render import MESH_SCENE, primitive_twin
+    from reacthuman.scenes.randomize import sample_spec
+    from reacthuman.scenes.rooms import furnishing_boxes
+
+    family, seed, object_id = MESH_SCENE
+    spec = sample_spec(family, seed, object_id=object_id)
+    assert spec.furnishings and any(b.visual is not None for b in spec.bodies)
+    twin, bare = primitive_twin(spec), primitive_twin(spec, furnished=False)
+    for t in (twin, bare):
+        assert not t.furnishings and not t.dressed_bodies and all(b.visual is None for b in t.bodies)
+    assert [b.name for b in bare.bodies] == [b.name for b in spec.bodies]
+    added = twin.bodies[len(spec.bodies):]
+    assert len(added) == len(spec.furnishings)
+    for body, (x0, x1, y0, y1, z0, z1) in zip(added, furnishing_boxes(spec.furnishings)):
+        assert body.pos == pytest.approx(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), abs=1e-4)
+        assert body.geoms[0].size == pytest.approx(((x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2), abs=1e-4)

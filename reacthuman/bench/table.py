@@ -74,6 +74,10 @@ def _render(s: dict) -> list[Row]:
         out.append(Row("render", f"frame-set {mesh['resolution']}, meshes ({mesh['object_id']} scene)",
                        f"{_med(mesh['meshes_ms_per_frame_set'], digits=1)} ms",
                        f"primitives {_med(mesh['primitives_ms_per_frame_set'], digits=1)} ms", f"{mesh['ratio']:.2f}x", g, v))
+        if "bare_room_ms_per_frame_set" in mesh:  # older results lack it
+            out.append(Row("render", "  the same without furniture (bare room, primitives)",
+                           f"{_med(mesh['bare_room_ms_per_frame_set'], digits=1)} ms", "meshes vs bare room",
+                           f"{mesh['meshes_vs_bare_room']:.2f}x"))
     return out
 
 
