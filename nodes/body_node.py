@@ -105,9 +105,9 @@ class BodyNode(ContractNode):
             self.pub[graph.camera_info_topic(name)].publish(info)
             msg.views.append(ViewSequence(view_name=name, camera_info=info, frames=images))
         obs = build_observation(spec, tuple(f.t_s for f in framesets), {}, tracker.samples)
-        freeze_pos, _ = tracker.freeze_state()
-        msg.observation_json = conv.observation_json(obs.track, obs.object_look, obs.room, tuple(map(float, freeze_pos)))
+        msg.observation_json = conv.observation_json(obs.track, obs.object_look, obs.room)
         self.pub[graph.OBSERVATION].publish(msg)
+        self.pub[graph.FREEZE_STATE].publish(conv.freeze_state_msg(spec.scene_id, stamp, *tracker.freeze_state()))
 
 
 def camera_info(image, fov_deg: float, stamp, frame_id: str) -> CameraInfo:

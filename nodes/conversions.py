@@ -7,11 +7,13 @@ import json
 import math
 
 import numpy as np
-from geometry_msgs.msg import Point
-from reacthuman_msgs.msg import BaseState, ExecutedOutcome, GroundTruth, HandKeyframe, ObservationWindow, ReactionPlan
+from geometry_msgs.msg import Point, Vector3
+from reacthuman_msgs.msg import (BaseState, ExecutedOutcome, FreezeState, GroundTruth, HandKeyframe, ObservationWindow,
+                                 ReactionPlan)
 from reacthuman_msgs.msg import JointCommand as JointCommandMsg
 from sensor_msgs.msg import Image, JointState
 
+from reacthuman import graph
 from reacthuman.plan import Keyframe, Plan, Pose2D
 from reacthuman.recording.images import rgb8_pixels
 
@@ -89,13 +91,22 @@ def outcome_msg_to_dict(msg: ExecutedOutcome) -> dict:
     return out
 
 
-def observation_json(track, object_look: str, room: str, object_at_freeze_world) -> str:
+def observation_json(track, object_look: str, room: str) -> str:
     """The non-image part of an observation window (track samples are reacthuman.brain TrackSample)."""
     return json.dumps({
         "track": [{"t_s": s.t_s, "position_m": list(s.position_m), "velocity_mps": list(s.velocity_mps)} for s in track],
         "object_look": object_look, "room": room,
-        "object_at_freeze_world": list(object_at_freeze_world) if object_at_freeze_world is not None else None,
     })
+
+
+def freeze_state_msg(scene_id: str, stamp, position_m, velocity_mps) -> FreezeState:
+    """The hazard's centre of mass and velocity at the freeze (position None: no hazard was tracked)."""
+    msg = FreezeState(scene_id=scene_id, has_object=position_m is not None)
+    if position_m is not None:
+        msg.position = point(position_m)
+        msg.velocity = Vector3(x=float(velocity_mps[0]), y=float(velocity_mps[1]), z=float(velocity_mps[2]))
+    msg.header.stamp, msg.header.frame_id = stamp, graph.WORLD_FRAME
+    return msg
 
 
 def observation_from_msg(msg: ObservationWindow, ground_truth: dict | None = None):
@@ -110,9 +121,21 @@ def observation_from_msg(msg: ObservationWindow, ground_truth: dict | None = Non
     )
 
 
-def object_at_freeze(msg: ObservationWindow) -> tuple[float, float, float] | None:
-    value = json.loads(msg.observation_json or "{}").get("object_at_freeze_world")
-    return tuple(value) if value else None
+def object_at_freeze(msg: FreezeState) -> tuple[float, float, float] | None:
+    return xyz(msg.position) if msg.has_object else None
+
+
+LEGACY_FREEZE_KEY = "object_at_freeze_world"
+
+
+def legacy_object_at_freeze(msg: ObservationWindow) -> tuple[tuple[float, float, float] | None] | None:
+    """Bags recorded before the FreezeState message carried the freeze point in the observation's JSON: that
+    point (in a 1-tuple, None inside when no hazard was tracked), or None for an observation without it."""
+    extra = json.loads(msg.observation_json or "{}")
+    if LEGACY_FREEZE_KEY not in extra:
+        return None
+    value = extra[LEGACY_FREEZE_KEY]
+    return (tuple(value) if value else None,)
 
 
 def ground_truth_dict(msg: GroundTruth) -> dict:
@@ -164,12 +187,12 @@ def executed_outcome_from_msg(msg: ExecutedOutcome):
                           min_hand_object_m=finite)
 
 
-def score_episode_msgs(spec, plan: ReactionPlan | None, observation: ObservationWindow | None, outcome: ExecutedOutcome,
-                       model: str):
-    """The decision record of one episode from its messages (the scorer node and `reacthuman rescore`)."""
+def score_episode_msgs(spec, plan: ReactionPlan | None, freeze_xyz: tuple[float, float, float] | None,
+                       outcome: ExecutedOutcome, model: str):
+    """The decision record of one episode from its messages (the scorer node and `reacthuman rescore`);
+    `freeze_xyz` is the hazard at the freeze (`object_at_freeze` of its FreezeState)."""
     from reacthuman.scoring.episode import score_episode
 
-    freeze_xyz = object_at_freeze(observation) if observation is not None else None
     reply = reply_from_msg(plan) if plan is not None else no_reply("no plan arrived before the freeze timeout")
     return score_episode(spec, plan.model if plan is not None else model, reply, freeze_xyz,
                          executed_outcome_from_msg(outcome), outcome.deflected,

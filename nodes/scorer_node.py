@@ -9,7 +9,6 @@ import math
 from reacthuman_msgs.msg import EpisodeScore
 
 from reacthuman import graph
-from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.scenes.spec import SceneSpec
@@ -18,23 +17,20 @@ from reacthuman.scoring import LedgerWriter
 
 class ScorerNode(ContractNode):
     """Messages of one episode arrive on different topics in no guaranteed order (a replayed bag sends them
-    as fast as it can): they are kept per scene id until the scene, observation, outcome and (when one was
-    received) the plan are all in."""
+    as fast as it can): they are kept per scene id until the scene, the freeze state, the outcome and (when one
+    was received) the plan are all in. All are small: the scorer never takes the window's frames."""
 
     KEEP_SCENES = 8
 
     def __init__(self) -> None:
         self._episodes: dict[str, dict[str, object]] = {}
-        super().__init__("scorer", {t: self._keep(t) for t in (graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.OUTCOME)})
+        super().__init__("scorer", {t: self._keep(t) for t in (graph.SCENE, graph.PLAN, graph.FREEZE_STATE, graph.OUTCOME)})
         self.model = self.declare("model", "", "model name recorded when no plan arrives")
         run_dir = self.declare("ledger_dir", "", "append each decision to <ledger_dir>/ledger.jsonl; empty: publish only")
         self.ledger = LedgerWriter(run_dir) if run_dir else None
-        tune_allocator()  # the 10 MB observation it keeps per episode gets its own mapping: see memory_log
 
     def _keep(self, topic: str):
         def on(msg) -> None:
-            if topic == graph.SCENE:
-                release_memory()  # a new episode: the scored ones' observations have been freed
             episode = self._episodes.setdefault(msg.scene_id, {})
             episode[topic] = msg
             while len(self._episodes) > self.KEEP_SCENES:
@@ -44,11 +40,12 @@ class ScorerNode(ContractNode):
 
     def _maybe_score(self, scene_id: str) -> None:
         seen = self._episodes[scene_id]
-        scene, obs, plan, outcome = (seen.get(t) for t in (graph.SCENE, graph.OBSERVATION, graph.PLAN, graph.OUTCOME))
-        if scene is None or outcome is None or obs is None or (plan is None and outcome.plan_received):
+        scene, freeze, plan, outcome = (seen.get(t) for t in (graph.SCENE, graph.FREEZE_STATE, graph.PLAN, graph.OUTCOME))
+        if scene is None or outcome is None or freeze is None or (plan is None and outcome.plan_received):
             return
         del self._episodes[scene_id]
-        record = conv.score_episode_msgs(SceneSpec.from_json(scene.spec_json), plan, obs, outcome, self.model)
+        record = conv.score_episode_msgs(SceneSpec.from_json(scene.spec_json), plan, conv.object_at_freeze(freeze),
+                                         outcome, self.model)
         if self.ledger is not None:
             self.ledger.append(record)
         self.pub[graph.SCORE].publish(score_msg(record.to_dict()))

@@ -12,6 +12,7 @@ from enum import IntEnum
 SCENE = "/reacthuman/scene"
 GROUND_TRUTH = "/reacthuman/ground_truth"
 OBSERVATION = "/reacthuman/observation"
+FREEZE_STATE = "/reacthuman/freeze_state"
 PLAN = "/reacthuman/plan"
 OUTCOME = "/reacthuman/outcome"
 SCORE = "/reacthuman/score"
@@ -106,6 +107,7 @@ NODES: dict[str, NodeContract] = {
             publishes={
                 CLOCK: "rosgraph_msgs/msg/Clock",
                 OBSERVATION: M + "ObservationWindow",
+                FREEZE_STATE: M + "FreezeState",
                 JOINT_STATES: "sensor_msgs/msg/JointState",
                 BASE_STATE: M + "BaseState",
                 HAND_POSITIONS: M + "HandPositions",
@@ -133,7 +135,7 @@ NODES: dict[str, NodeContract] = {
             "scorer", "scorer_node",
             publishes={SCORE: M + "EpisodeScore"},
             subscribes={SCENE: M + "SceneAnnouncement", GROUND_TRUTH: M + "GroundTruth", PLAN: M + "ReactionPlan",
-                        OBSERVATION: M + "ObservationWindow", OUTCOME: M + "ExecutedOutcome"},
+                        FREEZE_STATE: M + "FreezeState", OUTCOME: M + "ExecutedOutcome"},
             summary="five metrics and safety rules against exact ground truth",
         ),
     )

@@ -288,7 +288,7 @@ def test_a_bag_played_into_a_live_scorer_gives_the_same_score(run, ros_domain_id
         client.node.create_subscription(EpisodeScore, graph.SCORE, scores.append, 10)
         assert client.wait_for(lambda: client.node.count_publishers(graph.SCORE) > 0, 60)
         player = _reacthuman("bag", "play", str(bag), "--rate", "0", "--domain-id", str(ros_domain_id),
-                             "--topics", graph.SCENE, graph.OBSERVATION, graph.PLAN, graph.OUTCOME)
+                             "--topics", graph.SCENE, graph.FREEZE_STATE, graph.PLAN, graph.OUTCOME)
         assert client.wait_for(lambda: bool(scores), 120), player.communicate()[0]
         player.wait(timeout=60)
     finally:

@@ -58,3 +58,11 @@ def test_the_launch_file_gives_the_episode_manager_its_graphs_scenes_folder_and_
                                                   {"model": "always_dodge", "scenes_dir": "/data/scenes"}).nodes}
     assert nodes["episode_manager"]["scenes_dir"] == nodes["scene_generator"]["scenes_dir"] == "/data/scenes"
     assert nodes["episode_manager"]["model"] == nodes["brain"]["model"] == "always_dodge"
+
+
+def test_frames_go_only_to_the_brain_and_the_recorder():
+    """The scorer reads the hazard at the freeze from its own small message, not from the 10 MB window."""
+    framed = {graph.M + "ObservationWindow", "sensor_msgs/msg/Image"}
+    takers = {name for name, c in graph.NODES.items() if framed & set(c.subscribes.values())}
+    assert takers == {"brain", "episode_manager"}, takers
+    assert graph.NODES["scorer"].subscribes[graph.FREEZE_STATE] == graph.NODES["body"].publishes[graph.FREEZE_STATE]

@@ -35,7 +35,8 @@ def _stamped(cls, t_s: float) -> bytes:
 def _full_episode(ticks: int = 12) -> list[tuple[str, bytes]]:
     """What the body, spine and the rest publish in an episode ending at tick `ticks` (not run)."""
     messages = [(t, b"\0\1\0\0" + bytes(8)) for t in
-                (graph.SCENE, graph.GROUND_TRUTH, graph.OBSERVATION, graph.PLAN, graph.OUTCOME, graph.SCORE,
+                (graph.SCENE, graph.GROUND_TRUTH, graph.OBSERVATION, graph.FREEZE_STATE, graph.PLAN, graph.OUTCOME,
+                 graph.SCORE,
                  graph.camera_info_topic("egocentric"))]
     messages += [(graph.image_topic("egocentric"), b"\0\1\0\0" + bytes(8))] * 2
     for k in range(ticks):

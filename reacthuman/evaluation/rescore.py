@@ -1,4 +1,4 @@
-"""`reacthuman rescore RUN_DIR`: recompute every decision from its episode bag (scene, observation, plan,
+"""`reacthuman rescore RUN_DIR`: recompute every decision from its episode bag (scene, freeze state, plan,
 outcome, exactly as they crossed the graph) and check the result equals the ledger row, field by field, and
 that the bag holds the whole episode (every message on every recorded topic, reacthuman.recording.completeness).
 Exits non-zero naming every row that differs or whose bag is incomplete."""
@@ -16,13 +16,13 @@ from reacthuman.recording.bag import BagError, read_bag
 from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, missing
 from reacthuman.scoring.ledger import LedgerError, read_ledger
 
-TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.OUTCOME}
+TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.OUTCOME}
 
 
 def rescore_bag(bag: Path, model: str) -> dict:
     from rclpy.serialization import deserialize_message
 
-    from reacthuman.nodes.conversions import score_episode_msgs
+    from reacthuman.nodes.conversions import legacy_object_at_freeze, object_at_freeze, score_episode_msgs
     from reacthuman.nodes.runtime import msg_type
     from reacthuman.scenes.spec import SceneSpec
 
@@ -36,9 +36,17 @@ def rescore_bag(bag: Path, model: str) -> dict:
         raise BagError(f"{bag}: the bag lacks the scene announcement or the outcome")
     spec = SceneSpec.from_json(last[graph.SCENE].spec_json)
     lacks = missing(tally, _end_from_bag(last, tally, len(set(spec.hazard_bodies))))
+    obs = last.get(graph.OBSERVATION)
+    legacy = legacy_object_at_freeze(obs) if obs is not None and graph.FREEZE_STATE not in last else None
+    if legacy is not None:  # recorded before the freeze state had its own message: the observation carried it
+        lacks = [t for t in lacks if t != graph.FREEZE_STATE]
+        freeze_xyz = legacy[0]
+    else:
+        freeze = last.get(graph.FREEZE_STATE)
+        freeze_xyz = object_at_freeze(freeze) if freeze is not None else None
     if lacks:
         raise BagError(f"{bag}: incomplete, it lacks {'; '.join(lacks)}")
-    return score_episode_msgs(spec, last.get(graph.PLAN), last.get(graph.OBSERVATION), last[graph.OUTCOME], model).to_dict()
+    return score_episode_msgs(spec, last.get(graph.PLAN), freeze_xyz, last[graph.OUTCOME], model).to_dict()
 
 
 def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> EpisodeEnd | None:

@@ -2,7 +2,8 @@
 
 Every topic the episode manager records (the contract's `episode_manager.subscribes`) has one rule here:
 
-- once per episode: the scene announcement, its ground truth, the observation window, the outcome, the score;
+- once per episode: the scene announcement, its ground truth, the observation window, the freeze state, the
+  outcome, the score;
 - the plan, when the outcome says one arrived (received or late);
 - per view of the observation: as many `image_raw` frames as the window carries, and one `camera_info`;
 - per control tick: the body's /clock, joint states, base state, hand positions and one hazard state per
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 
 from reacthuman import graph
 
-ONCE_TOPICS = (graph.SCENE, graph.GROUND_TRUTH, graph.OBSERVATION, graph.OUTCOME, graph.SCORE)
+ONCE_TOPICS = (graph.SCENE, graph.GROUND_TRUTH, graph.OBSERVATION, graph.FREEZE_STATE, graph.OUTCOME, graph.SCORE)
 BODY_TICK_TOPICS = (graph.CLOCK, graph.JOINT_STATES, graph.BASE_STATE, graph.HAND_POSITIONS)
 TICK_TOPICS = (*BODY_TICK_TOPICS, graph.HAZARD_STATE, graph.JOINT_COMMAND)
 # The spine publishes /g1/cmd_vel only when it accepts a plan, which no message of the episode states:
