@@ -17,6 +17,7 @@ from reacthuman_msgs.msg import ExecutedOutcome, ObservationWindow, ViewSequence
 from sensor_msgs.msg import CameraInfo
 
 from reacthuman import graph
+from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.evaluation.observe import WindowTracker, build_observation
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.body_lockstep import LockstepSource, sim_stamp
@@ -49,6 +50,7 @@ class BodyNode(ContractNode):
                                         freeze=FreezeConfig(plan_timeout_s=timeout_s),
                                         video=VideoConfig(enabled=bool(self.video_dir))))
         self.lockstep = LockstepSource(self, self.body, decimation, reply_timeout_s=60.0)
+        tune_allocator()  # frames and observations get their own mappings, returned when freed: see memory_log
         threading.Thread(target=self._episodes, daemon=True).start()
 
     def _on_scene(self, msg, info) -> None:
@@ -64,6 +66,7 @@ class BodyNode(ContractNode):
             msg = self._scenes.get()
             try:
                 self._run(SceneSpec.from_json(msg.spec_json))
+                release_memory()  # the episode's frames and messages were freed into the allocator's arenas
             except (SpecError, ValueError) as exc:
                 self.get_logger().error(f"scene {msg.scene_id} refused: {exc}")
             except Exception:  # a broken body must not sit silent: die so the graph is restarted

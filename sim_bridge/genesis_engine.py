@@ -215,6 +215,12 @@ class GenesisEngine(PhysicsEngine):
         if self._scene is not None:
             self._scene.destroy()
             self._scene = None
+            # Genesis keeps every built scene's texture arrays in module-level caches (up to 512 MiB of RGBA
+            # arrays, keyed by texture object, so the next build never hits them): a body that builds one scene
+            # per episode grew by them. Dropping them changes no pixel and no trajectory (compared).
+            from genesis.utils.cache import clear_caches
+
+            clear_caches()
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
