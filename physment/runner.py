@@ -11,7 +11,6 @@ import dataclasses
 import datetime
 import json
 import logging
-import os
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -23,6 +22,7 @@ from physment.lab import LabError
 from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS
 from physment.scene import Scene, load_scenes_lenient, problem_line
 from reacthuman.core.atomic import atomic_write_text as write_atomic
+from reacthuman.core.jsonl import append_jsonl
 
 LOG = logging.getLogger(__name__)
 RESULTS_FILE = "results.jsonl"
@@ -97,13 +97,8 @@ def read_results(run_dir: Path) -> list[dict]:
 
 
 def append_row(run_dir: Path, row: dict) -> None:
-    path = Path(run_dir) / RESULTS_FILE
-    # after an interrupted write the file may end mid-line: start on a fresh line, never glue rows together
-    torn = path.is_file() and path.stat().st_size > 0 and path.read_bytes()[-1:] != b"\n"
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.write(("\n" if torn else "") + json.dumps(row, default=float) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+    """One fsynced line; a torn last line of an interrupted run is moved out first (reacthuman.core.jsonl)."""
+    append_jsonl(Path(run_dir) / RESULTS_FILE, row, default=float, ensure_ascii=True, allow_nan=True)
 
 
 @contextlib.contextmanager

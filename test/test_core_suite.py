@@ -83,3 +83,32 @@ def test_require_positive_names_the_field():
         Config.dt_s = bad
         with pytest.raises(ValueError, match="dt_s"):
             require_positive(Config(), ("dt_s",))
+
+
+from reacthuman.core.jsonl import append_jsonl  # noqa: E402
+
+
+def test_all_three_systems_append_their_rows_through_one_jsonl_appender(tmp_path, caplog):
+    """PhysMent's and InteractiveWorld's results files get ReactHuman's ledger repair: a torn last line is moved
+    out to `.torn` before the next row, complete rows are never rewritten, and rows keep their old bytes."""
+    from interactiveworld.bench.runner import _append
+    from physment.runner import RESULTS_FILE, append_row
+
+    physment_rows = tmp_path / RESULTS_FILE
+    physment_rows.write_bytes(b'{"scene": 1}\n{"scene": 2, "corr')
+    with caplog.at_level("WARNING"):
+        append_row(tmp_path, {"scene": 3, "score": float("nan"), "name": "caf\u00e9"})
+    assert physment_rows.read_bytes() == b'{"scene": 1}\n{"scene": 3, "score": NaN, "name": "caf\\u00e9"}\n'
+    assert (tmp_path / (RESULTS_FILE + ".torn")).read_bytes() == b'{"scene": 2, "corr\n'
+    assert "torn last line" in caplog.text
+
+    iw_rows = tmp_path / "iw.jsonl"
+    iw_rows.write_bytes(b'{"task": 1}')  # complete JSON without its newline: closed, kept
+    _append(iw_rows, {"task": 2, "b": 0, "a": 1})
+    assert iw_rows.read_bytes() == b'{"task": 1}\n{"a": 1, "b": 0, "task": 2}\n'
+
+    plain = tmp_path / "sub" / "plain.jsonl"
+    append_jsonl(plain, {"x": "\u00e9"})
+    assert plain.read_text(encoding="utf-8") == '{"x": "\u00e9"}\n'
+    with pytest.raises(ValueError):
+        append_jsonl(plain, {"x": float("inf")})  # ledgers refuse NaN/inf unless a system asks for them

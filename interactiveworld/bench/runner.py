@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-import os
 import re
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, REFERENCE_H
 from interactiveworld.bench.capabilities import evaluate_points, first_error
 from interactiveworld.bench.taskpack import TaskPack, load_packs, write_atomic
 from interactiveworld.episode import EpisodeResult, run_episode
+from reacthuman.core.jsonl import append_jsonl
 
 LOG = logging.getLogger(__name__)
 
@@ -38,10 +38,7 @@ def folder_name(name: str) -> str:
 
 
 def _append(path: Path, row: dict) -> None:
-    with open(path, "a") as f:
-        f.write(json.dumps(row, sort_keys=True) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    append_jsonl(path, row, sort_keys=True, ensure_ascii=True, allow_nan=True)
 
 
 def _done(path: Path) -> set[str]:

@@ -2,11 +2,9 @@
 
 Every table and plot of a report is recomputed from these rows alone.
 
-Writing (one writer per ledger at a time, the scorer): each record is one `write` of one line, then flush and fsync, so a crash can tear at most the last
-line. On opening a ledger whose last line is torn (no final newline and not a JSON object) the writer moves
-the fragment into `ledger.jsonl.torn` (appended, kept for inspection), truncates the ledger back to its last
-complete line, and logs a warning naming the byte count: the repair is loud, never silent, and no complete
-row is ever rewritten. A last line that is complete JSON but lacks its newline just gets the newline.
+Writing (one writer per ledger at a time, the scorer): through `reacthuman.core.jsonl`, as every system's
+ledger: each record is one fsynced line, so a crash can tear at most the last line, and a torn last line is
+moved into `ledger.jsonl.torn` (with a warning) before the next record is appended.
 
 Reading: a torn last line is ignored with a warning; any other line that is not a JSON object with the
 required fields is an error (LedgerError, one line naming the line number). Unknown fields are kept in
@@ -27,6 +25,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Iterable
 
+from reacthuman.core.jsonl import JsonlAppender
 from reacthuman.plan import Action
 from reacthuman.scoring.metrics import RULES
 
@@ -149,54 +148,18 @@ def ledger_path(run_dir: str | os.PathLike[str]) -> Path:
     return Path(run_dir) / LEDGER_NAME
 
 
-def _repair_torn_tail(path: Path) -> None:
-    """See the module docstring: close or move out a torn last line before appending."""
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    data = path.read_bytes()
-    if data.endswith(b"\n"):
-        return
-    cut = data.rfind(b"\n") + 1
-    fragment = data[cut:]
-    try:
-        complete = isinstance(json.loads(fragment.decode("utf-8")), dict)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        complete = False
-    if complete:
-        with path.open("ab") as fh:
-            fh.write(b"\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        return
-    torn = path.with_name(path.name + ".torn")
-    with torn.open("ab") as fh:
-        fh.write(fragment + b"\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    with path.open("r+b") as fh:
-        fh.truncate(cut)
-        fh.flush()
-        os.fsync(fh.fileno())
-    LOG.warning("%s: moved a torn last line (%d bytes) to %s", path, len(fragment), torn)
-
-
 class LedgerWriter:
     """Appends DecisionRecords to RUN_DIR/ledger.jsonl (see the module docstring). Use as a context manager."""
 
     def __init__(self, run_dir: str | os.PathLike[str]) -> None:
         self.path = ledger_path(run_dir)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        _repair_torn_tail(self.path)
-        self._fh = self.path.open("ab")
+        self._out = JsonlAppender(self.path)
 
     def append(self, record: DecisionRecord) -> None:
-        line = json.dumps(record.to_dict(), ensure_ascii=False, allow_nan=False) + "\n"
-        self._fh.write(line.encode("utf-8"))
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        self._out.append(record.to_dict())
 
     def close(self) -> None:
-        self._fh.close()
+        self._out.close()
 
     def __enter__(self) -> "LedgerWriter":
         return self
