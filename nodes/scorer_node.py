@@ -4,7 +4,6 @@ executed outcome of the announced scene are in, publishes the score, and optiona
 from __future__ import annotations
 
 import json
-import math
 
 from reacthuman_msgs.msg import EpisodeScore
 
@@ -52,18 +51,7 @@ class ScorerNode(ContractNode):
 
 
 def score_msg(row: dict) -> EpisodeScore:
-    def num(key: str) -> float:
-        value = row.get(key)
-        return float(value) if value is not None else math.nan
-
-    return EpisodeScore(
-        scene_id=row["scene_id"], family=row["family"], model=row["model"], action=row.get("action") or "",
-        correct_action=row["correct_action"], saa=bool(row["saa"]), safe=bool(row["safe"]), rule=row.get("rule") or "",
-        has_impact_point=row.get("d_end") is not None, d_end_m=num("d_end"), aia=num("aia"), d_min_m=num("d_min"),
-        closing_m=num("closing"), caught=bool(row.get("caught")), struck=bool(row.get("struck")),
-        fell=bool(row.get("fell")), latency_s=num("latency_s"), tokens=int(row.get("tokens") or 0),
-        api_error=bool(row.get("api_error")), record_json=json.dumps(row, sort_keys=True),
-    )
+    return EpisodeScore(scene_id=row["scene_id"], model=row["model"], record_json=json.dumps(row, sort_keys=True))
 
 
 def main(args: list[str] | None = None) -> int:
