@@ -114,12 +114,13 @@ class EpisodeManagerNode(ContractNode):
             self._await_complete_bag(goal.scene_id, len(set(SceneSpec.from_json(spec_json).hazard_bodies)))
             self.recorder.stop()
             score = self._seen[graph.SCORE]
-            if self.keep_bags == "failures" and score.safe and score.saa:
+            row = json.loads(score.record_json or "{}")
+            if self.keep_bags == "failures" and row.get("safe") and row.get("saa"):
                 folder.drop_bag("kept only for failures (keep_bags=failures): this episode was safe and correct")
             obs, plan, outcome = (self._seen.get(t) for t in (graph.OBSERVATION, graph.PLAN, graph.OUTCOME))
             folder.finish(spec_json, conv.plan_msg_to_dict(plan) if plan else None, plan.raw_text if plan else "",
                           conv.observation_frames(obs) if obs and folder.keeps_frames else {},
-                          conv.outcome_msg_to_dict(outcome) if outcome else None, json.loads(score.record_json or "{}"))
+                          conv.outcome_msg_to_dict(outcome) if outcome else None, row)
             result.ok, result.score = True, score
             handle.succeed()
         except Exception as exc:  # an infrastructure failure: reported to the caller, which retries
