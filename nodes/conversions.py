@@ -128,14 +128,14 @@ def object_at_freeze(msg: FreezeState) -> tuple[float, float, float] | None:
 LEGACY_FREEZE_KEY = "object_at_freeze_world"
 
 
-def legacy_object_at_freeze(msg: ObservationWindow) -> tuple[tuple[float, float, float] | None] | None:
-    """Bags recorded before the FreezeState message carried the freeze point in the observation's JSON: that
-    point (in a 1-tuple, None inside when no hazard was tracked), or None for an observation without it."""
-    extra = json.loads(msg.observation_json or "{}")
-    if LEGACY_FREEZE_KEY not in extra:
-        return None
-    value = extra[LEGACY_FREEZE_KEY]
-    return (tuple(value) if value else None,)
+def carries_legacy_freeze_point(msg: ObservationWindow) -> bool:
+    """Whether the observation is from a bag recorded before FreezeState, when it carried the freeze point."""
+    return LEGACY_FREEZE_KEY in json.loads(msg.observation_json or "{}")
+
+
+def legacy_object_at_freeze(msg: ObservationWindow) -> tuple[float, float, float] | None:
+    value = json.loads(msg.observation_json or "{}").get(LEGACY_FREEZE_KEY)
+    return tuple(value) if value else None
 
 
 def ground_truth_dict(msg: GroundTruth) -> dict:

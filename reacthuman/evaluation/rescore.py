@@ -22,7 +22,8 @@ TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.
 def rescore_bag(bag: Path, model: str) -> dict:
     from rclpy.serialization import deserialize_message
 
-    from reacthuman.nodes.conversions import legacy_object_at_freeze, object_at_freeze, score_episode_msgs
+    from reacthuman.nodes.conversions import (carries_legacy_freeze_point, legacy_object_at_freeze, object_at_freeze,
+                                              score_episode_msgs)
     from reacthuman.nodes.runtime import msg_type
     from reacthuman.scenes.spec import SceneSpec
 
@@ -36,14 +37,14 @@ def rescore_bag(bag: Path, model: str) -> dict:
         raise BagError(f"{bag}: the bag lacks the scene announcement or the outcome")
     spec = SceneSpec.from_json(last[graph.SCENE].spec_json)
     lacks = missing(tally, _end_from_bag(last, tally, len(set(spec.hazard_bodies))))
-    obs = last.get(graph.OBSERVATION)
-    legacy = legacy_object_at_freeze(obs) if obs is not None and graph.FREEZE_STATE not in last else None
-    if legacy is not None:  # recorded before the freeze state had its own message: the observation carried it
+    freeze, obs = last.get(graph.FREEZE_STATE), last.get(graph.OBSERVATION)
+    if freeze is not None:
+        freeze_xyz = object_at_freeze(freeze)
+    elif obs is not None and carries_legacy_freeze_point(obs):  # recorded before FreezeState existed
         lacks = [t for t in lacks if t != graph.FREEZE_STATE]
-        freeze_xyz = legacy[0]
+        freeze_xyz = legacy_object_at_freeze(obs)
     else:
-        freeze = last.get(graph.FREEZE_STATE)
-        freeze_xyz = object_at_freeze(freeze) if freeze is not None else None
+        freeze_xyz = None  # the bag is incomplete: `lacks` names the freeze state
     if lacks:
         raise BagError(f"{bag}: incomplete, it lacks {'; '.join(lacks)}")
     return score_episode_msgs(spec, last.get(graph.PLAN), freeze_xyz, last[graph.OUTCOME], model).to_dict()
