@@ -181,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="failures: keep an episode's bag only when the decision was unsafe or wrong")
     p.add_argument("--restart-every", type=int, default=0,
                    help="restart the body after this many episodes (0: only when memory grows, see below)")
-    p.add_argument("--restart-above-pct", type=float, default=8.0,
+    p.add_argument("--restart-above-pct", type=float, default=10.0,
                    help="once a node's memory exceeds its level after warm-up by this much, restart it between episodes: "
                         "the body alone, or the whole graph when another node grew (0: never)")
     p.add_argument("--trace-memory", action="store_true",

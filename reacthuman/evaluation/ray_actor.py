@@ -60,7 +60,7 @@ class ActorSettings:
     domain_base: int = 100
     keep_bags: str = "all"  # the graph applies it, as in a local run, so a dropped bag never travels
     restart_every: int = 0  # RestartPolicy.every_episodes
-    restart_above_pct: float = 8.0  # RestartPolicy.above_warmup_pct
+    restart_above_pct: float = 10.0  # RestartPolicy.above_warmup_pct
     startup_timeout_s: float = 300.0
 
     def __post_init__(self) -> None:
