@@ -138,13 +138,42 @@ def legacy_object_at_freeze(msg: ObservationWindow) -> tuple[float, float, float
     return tuple(value) if value else None
 
 
+def _nan_if_none(value: float | None) -> float:
+    return math.nan if value is None else float(value)
+
+
+def _none_if_nan(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def ground_truth_msg(spec, stamp) -> GroundTruth:
+    """A labelled SceneSpec's ground truth as the message the scene generator publishes; ground_truth_dict
+    reads it back into what `reacthuman.evaluation.episode.ground_truth_dict` gives in process."""
+    gt = spec.ground_truth
+    msg = GroundTruth(scene_id=spec.scene_id, correct_action=gt.correct_action, dangerous=gt.dangerous,
+                      has_impact_point=gt.impact_point is not None, time_to_floor_s=_nan_if_none(gt.time_to_floor_s),
+                      impact_time_s=_nan_if_none(gt.impact_time_s), speed_band=gt.speed_band, adversarial=gt.adversarial,
+                      has_body_reachable=gt.body_reachable is not None, body_reachable=bool(gt.body_reachable),
+                      has_intercept_point=gt.intercept_point is not None,
+                      intercept_time_s=_nan_if_none(gt.intercept_time_s),
+                      clear_step=[] if gt.clear_step is None else [float(v) for v in gt.clear_step])
+    if gt.impact_point is not None:
+        msg.impact_point = point(gt.impact_point)
+    if gt.intercept_point is not None:
+        msg.intercept_point = point(gt.intercept_point)
+    msg.header.stamp = stamp
+    return msg
+
+
 def ground_truth_dict(msg: GroundTruth) -> dict:
     return {
         "correct_action": msg.correct_action, "dangerous": msg.dangerous,
-        "impact_point": list(xyz(msg.impact_point)) if msg.has_impact_point else None,
-        "time_to_floor_s": msg.time_to_floor_s if math.isfinite(msg.time_to_floor_s) else None,
-        "impact_time_s": msg.impact_time_s if math.isfinite(msg.impact_time_s) else None,
+        "impact_point": tuple(xyz(msg.impact_point)) if msg.has_impact_point else None,
+        "time_to_floor_s": _none_if_nan(msg.time_to_floor_s), "impact_time_s": _none_if_nan(msg.impact_time_s),
         "speed_band": msg.speed_band, "adversarial": msg.adversarial,
+        "intercept_point": tuple(xyz(msg.intercept_point)) if msg.has_intercept_point else None,
+        "intercept_time_s": _none_if_nan(msg.intercept_time_s),
+        "clear_step": tuple(msg.clear_step) if len(msg.clear_step) else None,
     }
 
 

@@ -5,10 +5,9 @@ family and seed, or a natural-language description (planned by `planner_model`, 
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
-from reacthuman_msgs.msg import GroundTruth, SceneAnnouncement
+from reacthuman_msgs.msg import SceneAnnouncement
 
 from reacthuman import graph
 from reacthuman.nodes import conversions as conv
@@ -65,15 +64,7 @@ class SceneGeneratorNode(ContractNode):
                                   object_name=spec.object_id, room=spec.room, spec_json=spec.to_json())
         scene.header.stamp = stamp
         gt = spec.ground_truth
-        truth = GroundTruth(scene_id=spec.scene_id, correct_action=gt.correct_action, dangerous=gt.dangerous,
-                            has_impact_point=gt.impact_point is not None,
-                            time_to_floor_s=gt.time_to_floor_s if gt.time_to_floor_s is not None else math.nan,
-                            impact_time_s=gt.impact_time_s if gt.impact_time_s is not None else math.nan,
-                            speed_band=gt.speed_band, adversarial=gt.adversarial)
-        if gt.impact_point is not None:
-            truth.impact_point = conv.point(gt.impact_point)
-        truth.header.stamp = stamp
-        self.pub[graph.GROUND_TRUTH].publish(truth)
+        self.pub[graph.GROUND_TRUTH].publish(conv.ground_truth_msg(spec, stamp))
         self.pub[graph.SCENE].publish(scene)
         self.get_logger().info(f"announced {spec.scene_id} ({spec.family}, {spec.object_id})")
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from reacthuman.control.base_tracking import BaseTracker, BaseTrackingConfig, Pose, planned_pose
 from reacthuman.control.crouch import crouch_angle_rad, crouch_offset_rad
-from reacthuman.control.envelope import feasibility
+from reacthuman.control.envelope import feasibility, path_verdict
 from reacthuman.control.locomotion import VelocityCommand
 from reacthuman.scoring.aggregate import select_decisions
 from reacthuman.scoring.ledger import DecisionRecord
@@ -63,6 +64,49 @@ def test_feasibility_separates_what_no_plan_of_this_body_could_do():
     assert feasibility("DODGE", (0.3, 0.0), freeze, 0.5, 0.7).reachable is False  # lands 0.1 s after the freeze
     assert feasibility("DODGE", (0.3, 0.0), freeze, 1.2, 1.8).reachable
     assert feasibility("NO_ACTION", None, freeze, None, None).reachable
+
+
+DT_S = 1 / 240
+
+
+def _path(start, velocity, t_end_s=3.0, gravity=True, floor_z=0.0):
+    """One point of an object flying from `start` (robot frame, at the event's start) until it lands."""
+    t = np.arange(0.0, t_end_s, DT_S)
+    g = 9.81 if gravity else 0.0
+    pts = np.asarray(start)[None, :] + np.outer(t, velocity) - np.outer(0.5 * g * t**2, (0.0, 0.0, 1.0))
+    pts[:, 2] = np.maximum(pts[:, 2], floor_z)
+    return pts[:, None, :], np.zeros(1), t
+
+
+def test_path_verdict_catches_where_and_when_the_hands_can_meet_the_path():
+    freeze = 0.6
+    # tossed up in front of the chest: still in the air 0.3 s after the freeze, within arm's reach
+    pts, r, t = _path((0.4, 0.0, 0.9), (0.0, 0.0, 4.0))
+    v = path_verdict("CATCH", pts, r, t, freeze)
+    assert v.reachable and v.intercept_time_s == pytest.approx(freeze + 0.3, abs=DT_S)
+    assert 0.45 <= v.intercept_point_robot[2] <= 1.3
+    dropped = path_verdict("CATCH", *_path((0.4, 0.0, 1.2), (0.0, 0.0, 0.0)), freeze)  # on the floor at 0.49 s
+    assert not dropped.reachable
+    # tossed high 0.9 m away: a 0.35 m walk (0.8 s) brings it within reach before it comes down; 4 m away not
+    near = path_verdict("CATCH", *_path((0.9, 0.0, 1.0), (0.0, 0.0, 7.0)), freeze)
+    assert near.reachable and near.intercept_time_s == pytest.approx(freeze + 0.1 + 0.35 / 0.5, abs=0.02)
+    assert not path_verdict("CATCH", *_path((4.0, 0.0, 1.0), (0.0, 0.0, 7.0)), freeze).reachable
+
+
+def test_path_verdict_dodges_by_the_step_that_keeps_the_body_off_the_path():
+    freeze = 0.6
+    # falls onto the head during the window: no step can help
+    assert not path_verdict("DODGE", *_path((0.0, 0.0, 2.5), (0.0, 0.0, 0.0)), freeze).reachable
+    # dropped from 12 m, it passes head height 0.88 s after the freeze: by then a step back has gone 0.39 m
+    high = path_verdict("DODGE", *_path((0.0, 0.0, 12.0), (0.0, 0.0, 0.0)), freeze)
+    assert high.reachable and high.clear_step_robot != (0.0, 0.0)
+    # rolls along the floor at the robot from straight ahead, arriving 1.65 s after the freeze: a back
+    # step does not clear a path along x (it follows the robot), a sideways one does
+    rolling = path_verdict("DODGE", *_path((2.5, 0.0, 0.1), (-1.0, 0.0, 0.0), 6.0, gravity=False), freeze)
+    assert rolling.reachable and rolling.clear_step_robot[1] != 0.0
+    # passes 1 m to the left: nothing comes near, any step is clear
+    wide = path_verdict("DODGE", *_path((1.6, 1.0, 0.1), (-1.0, 0.0, 0.0), gravity=False), freeze)
+    assert wide.reachable and "clears" in wide.reason
 
 
 def _row(scene, model, action, family, caught, struck, unreachable=False):

@@ -7,8 +7,11 @@ import numpy as np
 import pytest
 
 from reacthuman.brain import make_brain
+from reacthuman.brain.reference import path_plan
+from reacthuman.plan import Action
 from reacthuman.evaluation.episode import ground_truth_dict, reply_of
 from reacthuman.evaluation.observe import build_observation
+from reacthuman.plan_path import full_hand_path_robot
 from reacthuman.scenes import FAMILIES, SceneInvalid, generate_spec
 from reacthuman.scoring import SceneMeta, ScoringTruth, score_decision
 
@@ -41,3 +44,36 @@ def test_oracle_scores_saa_1_and_safe_on_every_family(balanced_set):
         labels.add(spec.ground_truth.correct_action)
         assert (record.saa, record.safe) == (1, 1), (spec.scene_id, record.action, record.correct_action, record.rule)
     assert {"CATCH", "DODGE"} <= labels  # the set exercises both sides
+
+
+def test_the_truth_says_what_the_body_can_do_and_the_oracle_plans_it(balanced_set):
+    """Every scene with an action carries the body's path judgement. Where it says how (a catch's intercept,
+    a dodge's clearing step), the plan built from it puts the hands at the intercept before the object gets
+    there, or steps the clearing way; the oracle commits it whenever it classifies as the correct action
+    against the truth's impact point (the paper's rule), as it does on most of the set."""
+    oracle = make_brain("oracle")
+    used, offered = 0, 0
+    for spec in balanced_set:
+        gt = spec.ground_truth
+        if gt.correct_action == "NO_ACTION":
+            continue
+        assert gt.body_reachable is not None and gt.body_reach_reason, spec.scene_id
+        freeze_s = spec.observation_window_s
+        obs = build_observation(spec, (0.0, freeze_s), {"egocentric": [np.zeros((9, 16, 3), np.uint8)] * 2}, {},
+                                ground_truth_dict(spec))
+        planned = path_plan(obs, Action(gt.correct_action))
+        if planned is None:
+            assert not gt.body_reachable or tuple(gt.clear_step) == (0.0, 0.0), spec.scene_id
+            continue
+        offered += 1
+        if gt.correct_action == "CATCH":
+            assert gt.intercept_time_s >= freeze_s + 0.3  # the arms need 0.3 s from the freeze
+            meet = np.asarray(obs.observer_pose.to_robot(gt.intercept_point))
+            t_s, left, right = full_hand_path_robot(planned)[-1]  # where the plan leaves its hands
+            assert t_s <= gt.intercept_time_s - freeze_s + 1e-9, spec.scene_id  # there before it is
+            assert np.linalg.norm((np.asarray(left) + np.asarray(right)) / 2 - meet) <= 0.1, spec.scene_id
+        else:
+            step = np.asarray(planned.walking_cmd[:2]) / np.linalg.norm(planned.walking_cmd[:2])
+            assert np.allclose(step, gt.clear_step, atol=1e-6), spec.scene_id
+        used += oracle.plan(obs).plan == planned
+    assert offered >= 2 and used >= offered / 2, (used, offered)

@@ -127,6 +127,16 @@ def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, 
     return Plan(label, intent, confidence, cmd, duration_s, 0.0, (Keyframe(0.0, REST, REST, 0.0),))
 
 
+def plan_step(direction_robot: tuple[float, float], distance_m: float, label: str, confidence: float) -> Plan:
+    """Step `distance_m` along a unit direction of the robot frame, hands at rest (a dodge whose direction
+    is known, e.g. from the ground truth's `clear_step`)."""
+    ux, uy = direction_robot
+    duration_s = min(distance_m / DODGE_WALK_SPEED_MPS, MAX_WALK_S)
+    cmd = (DODGE_WALK_SPEED_MPS * ux, DODGE_WALK_SPEED_MPS * uy, 0.0)
+    intent = f"Step out of its path ({label})."
+    return Plan(label, intent, confidence, cmd, duration_s, 0.0, (Keyframe(0.0, REST, REST, 0.0),))
+
+
 def plan_stay(label: str, confidence: float) -> Plan:
     """Stand still with the hands at rest."""
     intent = f"Stay put: it ({label}) will not reach me."

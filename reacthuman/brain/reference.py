@@ -18,10 +18,11 @@ from typing import Any, Mapping
 
 from reacthuman.brain.base import Brain, BrainDecision, register_brain
 from reacthuman.brain.arc import fit_swing, swing_path
-from reacthuman.brain.motion import HAND_Z_RANGE_M, MIN_REACH_TIME_S, plan_clear, plan_reach, plan_stay
+from reacthuman.brain.motion import HAND_Z_RANGE_M, MIN_REACH_TIME_S, plan_clear, plan_reach, plan_stay, plan_step
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_to_dict
 from reacthuman.classifier import classify_plan
+from reacthuman.control.envelope import default_envelope
 from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.plan import Action, Plan
 from reacthuman.scenes.label_config import load_label_config
@@ -151,10 +152,12 @@ def _truth(gt: Mapping[str, Any] | Any, key: str) -> Any:
 class OracleBrain(Brain):
     """Reads the ground truth (observation.ground_truth, a mapping or `reacthuman.scenes.spec.GroundTruth`:
     correct_action, impact_point in the world frame, impact_time_s or time_to_floor_s counted from the
-    event's start like frame_times_s) and plans the correct action with an interception the G1 can reach:
-    arms about 0.5 m from the shoulder, walking 0.5 m/s for the rest. A catch whose truth impact lies before
-    the freeze (the object entered the reach zone already) is aimed at the object's predicted path.
-    Whether the body can carry the action out at all is `reacthuman.control.envelope.feasibility`."""
+    event's start like frame_times_s) and plans the correct action with an interception the G1 can reach.
+    Where the truth carries the body's path judgement (`control.envelope.path_verdict`), a catch goes to its
+    `intercept_point` at `intercept_time_s` and a dodge steps along its `clear_step`, as long as the plan
+    still classifies as the correct action against the truth's impact point. Otherwise: arms about 0.5 m
+    from the shoulder, walking 0.5 m/s for the rest, and a catch whose truth impact lies before the freeze
+    is aimed at the object's predicted path."""
 
     name = "oracle"
     needs_ground_truth = True
@@ -188,12 +191,29 @@ class OracleBrain(Brain):
             target = DEFAULT_TARGET_M
         prediction = Prediction(target, arrival_s if arrival_s is not None else 1.0, 0.0, True)
         plan = _plan_for(action, obs, prediction, 1.0)
-        if action is Action.CATCH:
+        along_path = path_plan(obs, action)
+        if along_path is not None and classify_plan(along_path, (target[0], target[1])) is action:
+            plan = along_path
+        elif action is Action.CATCH:
             plan = self._intercept(obs, target) or plan
         got = classify_plan(plan, (target[0], target[1]))
         if got is not action:  # a planning bug, not a judgement: fail loudly
             raise RuntimeError(f"oracle planned {got.value} for scene {obs.scene_id} whose correct action is {action.value}")
         return _decision(self.name, plan, "ground_truth")
+
+
+def path_plan(obs: Observation, action: Action) -> Plan | None:
+    """The plan the truth's path judgement points to: reach the intercept (CATCH), step along the clearing
+    direction (DODGE); None where the truth has none (labelled before it, or nothing this body can do)."""
+    gt, label = obs.ground_truth, obs.object_look or "object"
+    intercept, meet_s = _truth(gt, "intercept_point"), _truth(gt, "intercept_time_s")
+    if action is Action.CATCH and intercept is not None and meet_s is not None:
+        point = obs.observer_pose.to_robot(tuple(float(v) for v in intercept))  # type: ignore[arg-type]
+        return plan_reach(point, float(meet_s) - obs.freeze_time_s, label, 1.0)
+    step = _truth(gt, "clear_step")
+    if action is Action.DODGE and step is not None and tuple(step) != (0.0, 0.0):
+        return plan_step((float(step[0]), float(step[1])), default_envelope().dodge_max_m, label, 1.0)
+    return None
 
 
 def _intercept_plan(obs: Observation) -> Plan | None:

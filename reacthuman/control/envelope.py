@@ -3,20 +3,26 @@
 The figures are the spine on the G1 in Genesis (README, "The spine and the body"; `reacthuman bench
 --sections tracking` measures them again): the arms reach a target in front of the chest within 5 cm in
 0.3 s of arm travel; walking forward or back covers 0.5 m/s after a start-up lag; sideways the gait covers
-only about 0.25 m/s. A scene is physically unreachable for this body when the time left after the freeze
-is shorter than what its correct action needs:
-- CATCH: the hands must be under the object before it reaches the floor: arm travel plus the walk to bring
-  the target within arm's reach; an object that arrives lower than the hands go even crouched (rolling on
-  the floor) cannot be caught;
-- DODGE: the body must leave the object's footprint before it lands or arrives: a step of
-  `dodge_step_m` at the walking speed (the direction the oracle chooses: away from the impact point).
-NO_ACTION needs nothing. Pure functions of the ground truth, no simulation.
+only about 0.25 m/s. Nothing moves before the freeze: the plan starts there.
+
+Judged on the object's simulated path (`path_verdict`, what the labeller stores in the ground truth):
+- CATCH: the first point of the path the hands can meet: at a time when the arms have risen and the walk
+  has brought the point within arm's reach, at a height the hands can go to (crouched at the lowest).
+  None: no plan of this body catches it.
+- DODGE: a step that keeps the body (legs and torso as two cylinders about its axis) off the moving object's path from
+  t0 to the end of the track: staying put, or one of eight directions at the speeds the gait covers in
+  them. None: every step is struck.
+Scenes labelled before the path judgement carry none; `feasibility` judges those from the ground truth's
+impact point and times alone, as it did before (a coarser, conservative test).
+NO_ACTION needs nothing. Pure functions, no simulation.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+
+import numpy as np
 
 from reacthuman.core.validate import require_positive
 
@@ -25,11 +31,23 @@ from reacthuman.core.validate import require_positive
 class BodyEnvelope:
     arm_travel_s: float = 0.3  # rest to a chest-front target
     arm_reach_m: float = 0.55  # planar, from the pelvis axis, with the hands in front of the chest
+    min_reach_m: float = 0.3  # hands meet an object in front of the chest (rest: 0.15 m ahead of the axis)
     walk_speed_mps: float = 0.5  # forward or back, sustained
     walk_lag_s: float = 0.1  # closed loop, 0.5 m/s for 1 s covered 0.55 m
     side_speed_mps: float = 0.25
     dodge_step_m: float = 0.3  # out of the footprint of an object landing at the robot
     lowest_hand_m: float = 0.45  # hand height in the deepest crouch (knee_bend 0.25)
+    highest_hand_m: float = 1.3  # a reach to z 1.25 m ends within 10 cm (bench tracking)
+    # The G1 seen from above: legs and feet below the hips, shoulders and arms above (calibrated on 21
+    # executed oracle dodges: a head passed 2-3 cm outside a 0.25 m cylinder was struck, feet 1-9 cm inside it
+    # were not).
+    leg_radius_m: float = 0.18
+    torso_radius_m: float = 0.30
+    hip_height_m: float = 0.8
+    body_height_m: float = 1.32
+    dodge_max_m: float = 1.2  # the longest step a dodge plan takes
+    dodge_margin_m: float = 0.05  # the gap a dodge must keep: the profile is a sketch and the step lags its plan
+    moving_mps: float = 0.3  # slower points cannot strike (the labeller's `moving_mps`)
 
     def __post_init__(self) -> None:
         require_positive(self, tuple(self.__dict__), "BodyEnvelope.")
@@ -83,8 +101,11 @@ def feasibility(correct_action: str, impact_robot_xy: tuple[float, float] | None
 
 
 def scene_feasibility(spec: "SceneSpec", env: BodyEnvelope | None = None) -> Feasibility:  # noqa: F821
-    """feasibility() for a labelled scene, frozen at the end of its observation window."""
+    """Whether a labelled scene's correct action is within this body: the ground truth's path judgement
+    (`body_reachable`), or for a scene labelled before it, feasibility() of its impact point and times."""
     gt = spec.ground_truth
+    if gt.body_reachable is not None:
+        return Feasibility(gt.body_reachable, 0.0, None, gt.body_reach_reason)
     xy = None
     if gt.impact_point is not None:
         xy = spec.observer.pose().to_robot(tuple(gt.impact_point))[:2]
@@ -98,3 +119,111 @@ def execution_extras(spec: "SceneSpec", deflected: bool) -> dict[str, bool]:  # 
     physically_unreachable separates "the model chose wrong" from "no plan of this body could succeed"
     (reacthuman.scoring.outcomes); deflected is a hand touch that did not hold the object."""
     return {"physically_unreachable": not scene_feasibility(spec).reachable, "deflected": bool(deflected)}
+
+
+# A dodge tries staying put, then the eight directions of the robot frame (x forward, y left).
+DODGE_DIRECTIONS = ((0.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (1.0, 0.0),
+                    (-0.7071, 0.7071), (-0.7071, -0.7071), (0.7071, 0.7071), (0.7071, -0.7071))
+
+
+@dataclass(frozen=True)
+class PathVerdict:
+    """What this body can do against an object's simulated path (times after the event's start)."""
+
+    reachable: bool
+    reason: str
+    intercept_point_robot: tuple[float, float, float] | None = None  # CATCH: where the hands first meet it
+    intercept_time_s: float | None = None
+    clear_step_robot: tuple[float, float] | None = None  # DODGE: unit direction that clears; (0, 0): staying put
+    intercept_sample: tuple[int, int] | None = None  # CATCH: (sample, point) of the intercept in the given path
+
+
+def _gait_speed_mps(ux: float, uy: float, env: BodyEnvelope) -> float:
+    """Speed along a unit direction of the robot frame: an ellipse through the forward and sideways speeds."""
+    if ux == 0.0 and uy == 0.0:
+        return 0.0
+    return 1.0 / math.sqrt((ux / env.walk_speed_mps) ** 2 + (uy / env.side_speed_mps) ** 2)
+
+
+def _step_m(after_freeze_s: np.ndarray, env: BodyEnvelope) -> np.ndarray:
+    """How far the gait has gone at unit speed by each time after the freeze (after its start-up lag)."""
+    return np.maximum(0.0, after_freeze_s - env.walk_lag_s)
+
+
+def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_s: np.ndarray,
+                    env: BodyEnvelope | None = None) -> tuple[int, int] | None:
+    """(sample, point) of the first point of the path (points_robot (n, p, 3) in the freeze-time robot frame,
+    radii (p,), sample times after the freeze (n,)) that the hands can meet, or None."""
+    env = env or BodyEnvelope()
+    x, y, z = points_robot[..., 0], points_robot[..., 1], points_robot[..., 2]
+    rho = np.hypot(x, y)
+    need_m = np.maximum(0.0, rho - env.arm_reach_m - radii_m[None, :])  # to walk towards the point
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ux, uy = np.where(rho > 0, x / rho, 1.0), np.where(rho > 0, y / rho, 0.0)
+        speed = 1.0 / np.sqrt((ux / env.walk_speed_mps) ** 2 + (uy / env.side_speed_mps) ** 2)
+    walked_m = speed * _step_m(after_freeze_s, env)[:, None]
+    ok = ((after_freeze_s[:, None] >= env.arm_travel_s) & (need_m <= walked_m) & (rho >= env.min_reach_m)
+          & (z + radii_m[None, :] >= env.lowest_hand_m) & (z - radii_m[None, :] <= env.highest_hand_m))
+    hits = np.argwhere(ok)
+    if len(hits) == 0:
+        return None
+    k = int(hits[:, 0].min())
+    return k, int(hits[hits[:, 0] == k][0, 1])
+
+
+def dodge_clearance(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_s: np.ndarray, moving: np.ndarray,
+                    env: BodyEnvelope | None = None) -> tuple[tuple[float, float], float] | None:
+    """A step that keeps the body clear of every moving point of the path (moving (n, p) bool) by at least
+    `dodge_margin_m`, with the smallest gap it leaves (m): the widest-gap step that moves, else staying put
+    when that clears; None when every step is struck or passes too close. Samples before the freeze (negative times) find the body where it stands."""
+    env = env or BodyEnvelope()
+    bottom_m = points_robot[..., 2] - radii_m[None, :]
+    danger = moving & (bottom_m <= env.body_height_m)
+    if not danger.any():
+        return DODGE_DIRECTIONS[1], math.inf  # nothing moving comes low enough: stepping back is as good as any
+    ks, ps = np.nonzero(danger)
+    px, py, r = points_robot[ks, ps, 0], points_robot[ks, ps, 1], radii_m[ps]
+    body_r = np.where(bottom_m[ks, ps] < env.hip_height_m, env.leg_radius_m, env.torso_radius_m)
+    unit_step = _step_m(after_freeze_s[ks], env)
+    gaps = {}
+    for ux, uy in DODGE_DIRECTIONS:
+        travel = np.minimum(env.dodge_max_m, _gait_speed_mps(ux, uy, env) * unit_step)
+        gaps[(ux, uy)] = float((np.hypot(px - ux * travel, py - uy * travel) - r - body_r).min())
+    moves = [(gap, d) for d, gap in gaps.items() if d != DODGE_DIRECTIONS[0] and gap >= env.dodge_margin_m]
+    if moves:
+        gap, d = max(moves)
+        return d, gap
+    stay = gaps[DODGE_DIRECTIONS[0]]
+    return (DODGE_DIRECTIONS[0], stay) if stay >= env.dodge_margin_m else None
+
+
+def path_verdict(correct_action: str, points_robot: np.ndarray, radii_m: np.ndarray, times_s: np.ndarray,
+                 freeze_s: float, env: BodyEnvelope | None = None) -> PathVerdict:
+    """Can this body carry out `correct_action` against the object's path? points_robot (n, p, 3): the
+    object's surface samples in the freeze-time robot frame at times_s (n,) after the event's start, from
+    the start; radii (p,) inflate them (spheres, capsules). A catch may meet a bouncing object after a
+    bounce: what counts is that the point is at a height the hands go to."""
+    env = env or BodyEnvelope()
+    times_s = np.asarray(times_s, dtype=np.float64)
+    after = times_s - freeze_s
+    if correct_action == "CATCH":
+        hit = catch_intercept(points_robot, radii_m, after, env)
+        if hit is None:
+            return PathVerdict(False, "no point of the object's path is within the hands' reach in time")
+        k, p = hit
+        point = tuple(round(float(c), 4) for c in points_robot[k, p])
+        return PathVerdict(True, f"the hands can meet it {after[k]:.2f} s after the freeze", point,  # type: ignore[arg-type]
+                           round(float(times_s[k]), 6), intercept_sample=(k, p))
+    if correct_action == "DODGE":
+        speed = np.zeros(points_robot.shape[:2])
+        if len(times_s) > 1:
+            dt = np.diff(np.asarray(times_s, dtype=np.float64))[:, None]
+            speed[1:] = np.linalg.norm(np.diff(points_robot, axis=0), axis=-1) / dt
+        clear = dodge_clearance(points_robot, radii_m, after, speed >= env.moving_mps, env)
+        if clear is None:
+            return PathVerdict(False, "every step this body can take is struck")
+        (ux, uy), gap = clear
+        where = "staying put" if (ux, uy) == (0.0, 0.0) else f"a step towards ({ux:+.2f}, {uy:+.2f})"
+        return PathVerdict(True, f"{where} clears it" + ("" if math.isinf(gap) else f" by {gap:.2f} m"),
+                           clear_step_robot=(ux, uy))
+    return PathVerdict(True, "no action needed")

@@ -29,7 +29,8 @@ def ground_truth_dict(spec: SceneSpec) -> dict:
     gt = spec.ground_truth
     return {"correct_action": gt.correct_action, "dangerous": gt.dangerous, "impact_point": gt.impact_point,
             "time_to_floor_s": gt.time_to_floor_s, "impact_time_s": gt.impact_time_s,
-            "speed_band": gt.speed_band, "adversarial": gt.adversarial}
+            "speed_band": gt.speed_band, "adversarial": gt.adversarial, "intercept_point": gt.intercept_point,
+            "intercept_time_s": gt.intercept_time_s, "clear_step": gt.clear_step}
 
 
 def reply_of(decision: BrainDecision) -> ModelReply:

@@ -128,7 +128,9 @@ def _generate(args: argparse.Namespace) -> int:
     else:
         rows = generate_dataset(cfg, progress=wrote, workers=args.workers)
     split = {a: sum(r["correct_action"] == a for r in rows) for a in ("CATCH", "DODGE", "NO_ACTION")}
-    print(f"wrote {len(rows)} scenes to {args.out} (CATCH/DODGE/NO_ACTION {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']})")
+    unreachable = sum(r.get("body_reachable") is False for r in rows)
+    print(f"wrote {len(rows)} scenes to {args.out} (CATCH/DODGE/NO_ACTION {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']}; "
+          f"{unreachable} whose correct action the G1 cannot carry out: ground_truth.body_reachable)")
     return 0
 
 

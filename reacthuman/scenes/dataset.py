@@ -89,7 +89,8 @@ def index_row(spec: SceneSpec) -> dict:
             "seed": spec.seed, "speed_band": spec.speed_band, "speed_group": spec.speed_group,
             "adversarial": spec.adversarial, "correct_action": gt.correct_action if gt else None,
             "dangerous": gt.dangerous if gt else None, "impact_point": list(gt.impact_point) if gt and gt.impact_point else None,
-            "time_to_floor_s": gt.time_to_floor_s if gt else None}
+            "time_to_floor_s": gt.time_to_floor_s if gt else None,
+            "body_reachable": gt.body_reachable if gt else None}
 
 
 def write_index(out: str, rows: list[dict]) -> None:

@@ -24,11 +24,12 @@ import math
 
 import numpy as np
 
+from reacthuman.control.envelope import PathVerdict, path_verdict
 from reacthuman.plan import Action
 from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label_config import LabelConfig, load_label_config
-from reacthuman.scenes.reach import in_reach
+from reacthuman.scenes.reach import in_reach, to_observer_frame
 from reacthuman.scenes.spec import GeomSpec, GroundTruth, SceneSpec
 
 
@@ -135,12 +136,33 @@ def label(spec: SceneSpec, track: Track, config: LabelConfig | None = None) -> G
         reasons = danger_flags(obj, cfg) + dodge_kinematics(obj, v_imp, cfg)
         action = Action.DODGE if reasons else Action.CATCH
         v_imp = round(v_imp, 4)
+    floor_s = time_to_floor(spec, track, primary, cfg)
+    judged = name if entries else primary
+    verdict, intercept_world = body_verdict(spec, track, action.value, judged)
     return GroundTruth(
         correct_action=action.value, dangerous=bool(danger_flags(obj, cfg)), impact_point=impact,
-        time_to_floor_s=time_to_floor(spec, track, primary, cfg), speed_band=spec.speed_band,
+        time_to_floor_s=floor_s, speed_band=spec.speed_band,
         adversarial=spec.adversarial, impact_time_s=t_imp, impact_speed_mps=v_imp, peak_speed_mps=round(peak, 4),
-        reasons=tuple(reasons), track_sha256=track.digest,
+        reasons=tuple(reasons), track_sha256=track.digest, body_reachable=verdict.reachable,
+        body_reach_reason=verdict.reason, intercept_point=intercept_world, intercept_time_s=verdict.intercept_time_s,
+        clear_step=verdict.clear_step_robot,
     )
+
+
+def body_verdict(spec: SceneSpec, track: Track, action: str, name: str) -> tuple[PathVerdict, tuple[float, float, float] | None]:
+    """Whether the G1 can carry `action` out against the simulated path (control.envelope): a catch against
+    body `name`'s, a dodge against every hazard body's; and the world point where a catch first meets it."""
+    start_k = int(round(spec.t0_s / spec.dt_s))
+    names = spec.hazard_bodies if action == Action.DODGE.value else (name,)
+    sampled = [body_points(spec, track, n) for n in names]
+    pts = np.concatenate([p for p, _ in sampled], axis=1)[start_k:]
+    radii = np.concatenate([r for _, r in sampled])
+    times = track.times_s[start_k:].astype(np.float64) - spec.t0_s
+    verdict = path_verdict(action, to_observer_frame(spec, pts), radii, times, spec.observation_window_s)
+    if verdict.intercept_sample is None:
+        return verdict, None
+    k, p = verdict.intercept_sample
+    return verdict, tuple(round(float(c), 4) for c in pts[k, p])  # type: ignore[return-value]
 
 
 def danger_flags(obj: ObjectEntry, cfg: LabelConfig) -> list[str]:

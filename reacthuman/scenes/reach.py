@@ -16,14 +16,20 @@ from reacthuman.scenes.label_config import LabelConfig
 from reacthuman.scenes.spec import SceneSpec
 
 
+def to_observer_frame(spec: SceneSpec, pts: np.ndarray) -> np.ndarray:
+    """World points (..., 3) in the observer's frame (x forward, y left, z up from the floor)."""
+    pose = spec.observer.pose()
+    c, s = np.cos(pose.yaw_rad), np.sin(pose.yaw_rad)
+    dx, dy = pts[..., 0] - pose.x_m, pts[..., 1] - pose.y_m
+    return np.stack([c * dx + s * dy, -s * dx + c * dy, pts[..., 2]], axis=-1)
+
+
 def distance_outside_reach_m(spec: SceneSpec, cfg: LabelConfig, pts: np.ndarray, radii: np.ndarray,
                              times_s: np.ndarray) -> np.ndarray:
     """(n, p): how far each point (world, samples n x points p, inflated by radii (p,)) at times_s (n,) lies
     outside the workspace; <= 0 inside."""
-    pose = spec.observer.pose()
-    c, s = np.cos(pose.yaw_rad), np.sin(pose.yaw_rad)
-    dx, dy = pts[..., 0] - pose.x_m, pts[..., 1] - pose.y_m
-    xr, yr = c * dx + s * dy, -s * dx + c * dy
+    robot = to_observer_frame(spec, pts)
+    xr, yr = robot[..., 0], robot[..., 1]
     to_shoulder = np.minimum(np.hypot(xr, yr - cfg.shoulder_half_width_m), np.hypot(xr, yr + cfg.shoulder_half_width_m))
     freeze_s = spec.t0_s + spec.observation_window_s
     step = np.minimum(cfg.max_step_m, cfg.walk_speed_mps * np.maximum(0.0, np.asarray(times_s) - freeze_s))

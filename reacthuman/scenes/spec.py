@@ -269,12 +269,23 @@ class GroundTruth:
     peak_speed_mps: float = 0.0
     reasons: tuple[str, ...] = ()
     track_sha256: str = ""  # digest of the simulated track: validate re-simulates and compares it bit for bit
+    # Whether the G1 (control.envelope) can carry the correct action out against the simulated path, and how
+    # (label.body_verdict). None: labelled before the path was judged.
+    body_reachable: bool | None = None
+    body_reach_reason: str = ""
+    intercept_point: tuple[float, float, float] | None = None  # CATCH: world frame, where the hands first meet it
+    intercept_time_s: float | None = None  # ... seconds after t0
+    clear_step: tuple[float, float] | None = None  # DODGE: unit step direction in the observer's frame; (0, 0): stay
 
     def __post_init__(self) -> None:
         if self.correct_action not in {a.value for a in Action}:
             raise SpecError(f"ground_truth.correct_action must be CATCH, DODGE or NO_ACTION, got {self.correct_action!r}")
         if self.impact_point is not None:
             object.__setattr__(self, "impact_point", _vec("ground_truth.impact_point", self.impact_point, 3))
+        if self.intercept_point is not None:
+            object.__setattr__(self, "intercept_point", _vec("ground_truth.intercept_point", self.intercept_point, 3))
+        if self.clear_step is not None:
+            object.__setattr__(self, "clear_step", _vec("ground_truth.clear_step", self.clear_step, 2))
 
 
 @dataclass(frozen=True)
