@@ -120,7 +120,8 @@ def test_cli_run_resume_report_validate_static(tmp_path, capsys):
     assert main(["report", str(out)]) == 0
     text = capsys.readouterr().out
     assert "| oracle / scripted" in text and "First-error taxonomy" in text
-    assert (out / "report.md").exists() and (out / "capabilities.png").stat().st_size > 1000
+    assert (out / "report.md").exists() and (out / "plots" / "capabilities.png").stat().st_size > 1000
+    assert "<table>" in (out / "report.html").read_text() and (out / "tables" / "pass_rate.csv").exists()
     assert main(["tasks", "validate", str(tasks)]) == 0
     assert main(["static", "--tasks", str(tasks), "--models", "oracle", "--out", str(tmp_path / "st")]) == 0
     assert all(json.loads(x)["correct"] for x in (tmp_path / "st" / "static.jsonl").read_text().splitlines())

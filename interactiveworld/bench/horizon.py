@@ -65,11 +65,11 @@ def fit(rows: list[dict]) -> HorizonFit:
     return HorizonFit(slope, ci, len(h))
 
 
-def markdown(rows: list[dict]) -> str:
+def summary(rows: list[dict]) -> str:
+    """One sentence on the family-adjusted task-horizon slope, beside the paper's."""
     f = fit(rows)
     if f.slope is None:
-        return "## Task horizon\n\nNot estimable: task lengths do not vary within the families run.\n"
+        return "Not estimable: task lengths do not vary within the families run."
     ci = f"95% bootstrap CI {f.ci95[0]:+.3f} to {f.ci95[1]:+.3f}" if f.ci95 else "no CI"
-    return ("## Task horizon\n\n"
-            f"Family-adjusted slope of success on normalised oracle task length: {f.slope:+.3f} "
-            f"({ci}; {f.n_tasks} tasks; paper: -0.431, CI -0.581 to -0.289).\n")
+    return (f"Family-adjusted slope of success on normalised oracle task length: {f.slope:+.3f} "
+            f"({ci}; {f.n_tasks} tasks; paper: -0.431, CI -0.581 to -0.289).")

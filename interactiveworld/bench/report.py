@@ -1,52 +1,61 @@
-"""`interactiveworld report RUN_DIR [RUN_DIR...]`: tables per family and model, efficiency, capability bars
-and the first-error taxonomy, as Markdown (printed and written to the first RUN_DIR) plus a PNG chart."""
+"""`interactiveworld report RUN_DIR [RUN_DIR...]`: pass rate, completion and efficiency per family and model,
+capability scores, the first-error taxonomy and the task-horizon slope, written with the suite's one report
+writer (`reacthuman.scoring.render`, as ReactHuman's and PhysMent's): report.md (also printed), report.html,
+tables/*.csv and plots/capabilities.png in the first RUN_DIR."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from reacthuman.core.atomic import atomic_path
+from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
+    render_markdown, table_csv
+from reacthuman.scoring.tables import Table
 
 from interactiveworld.bench.capabilities import ERROR_TYPES
 from interactiveworld.bench.scoring import Summary, read_results, summarize
-from interactiveworld.bench.taskpack import CAPABILITIES, FAMILIES, write_atomic
+from interactiveworld.bench.taskpack import CAPABILITIES, FAMILIES
 
-
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}"
+TITLE = "InteractiveBench report"
 
 
 def _label(s: Summary, run_dir: Path) -> str:
     return f"{s.assistant} / {s.human}" + (f" ({run_dir.name})" if run_dir.name not in s.assistant else "")
 
 
-def markdown(summaries: list[tuple[Path, Summary]]) -> str:
+def _per_family(name: str, title: str, summaries: list[tuple[Path, Summary]], fams: list[str], cell, extra: dict,
+                fmt: str, best: str) -> Table:
+    """One row per model: a value per family, then the `extra` columns (name -> value of a Summary)."""
+    columns = ["model", *fams, *extra]
+    rows = [[_label(s, d), *(cell(s, f) for f in fams), *(get(s) for get in extra.values())] for d, s in summaries]
+    return Table(name, title, columns, rows, formats={c: fmt for c in columns[1:len(fams) + 1 + len(extra)]},
+                 best={c: best for c in columns[1:len(fams) + 2]})
+
+
+def tables(summaries: list[tuple[Path, Summary]]) -> list[Table]:
     fams = [f for f in FAMILIES if any(f in s.family_n for _, s in summaries)]
-    lines = ["# InteractiveBench report", ""]
-    lines += ["## Pass rate (%) per family", "", "| model | " + " | ".join(fams) + " | average | valid | voided |",
-              "|---" * (len(fams) + 4) + "|"]
-    for d, s in summaries:
-        lines.append(f"| {_label(s, d)} | " + " | ".join(_pct(s.family_pass.get(f)) for f in fams)
-                     + f" | {_pct(s.pass_rate)} | {s.n} | {s.voided} |")
-    lines += ["", "## Mean completion rate (%) per family (families weighted equally)", "",
-              "| model | " + " | ".join(fams) + " | average |", "|---" * (len(fams) + 2) + "|"]
-    for d, s in summaries:
-        lines.append(f"| {_label(s, d)} | " + " | ".join(_pct(s.family_mcr.get(f)) for f in fams) + f" | {_pct(s.mcr)} |")
-    lines += ["", "## Action efficiency (actions / oracle actions, passed tasks only; 1.00 = oracle)", "",
-              "| model | " + " | ".join(fams) + " | all |", "|---" * (len(fams) + 2) + "|"]
-    for d, s in summaries:
-        cells = [("-" if s.family_efficiency.get(f) is None else f"{s.family_efficiency[f]:.2f}") for f in fams]
-        lines.append(f"| {_label(s, d)} | " + " | ".join(cells) + f" | {'-' if s.efficiency is None else f'{s.efficiency:.2f}'} |")
-    lines += ["", "## Capability scores (%) from pooled evaluation points (passed/observed)", "",
-              "| model | " + " | ".join(CAPABILITIES) + " |", "|---" * (len(CAPABILITIES) + 1) + "|"]
-    for d, s in summaries:
-        cells = [f"{_pct(s.capabilities[c])} ({s.capability_points[c][0]}/{s.capability_points[c][1]})" for c in CAPABILITIES]
-        lines.append(f"| {_label(s, d)} | " + " | ".join(cells) + " |")
-    lines += ["", "## First-error taxonomy (failed, valid episodes)", "",
-              "| model | " + " | ".join(ERROR_TYPES) + " |", "|---" * (len(ERROR_TYPES) + 1) + "|"]
-    for d, s in summaries:
-        lines.append(f"| {_label(s, d)} | " + " | ".join(str(s.errors[e]) for e in ERROR_TYPES) + " |")
-    return "\n".join(lines) + "\n"
+    passed = _per_family("pass_rate", "Pass rate (%) per family", summaries, fams, lambda s, f: s.family_pass.get(f),
+                         {"average": lambda s: s.pass_rate}, "pct", "max")
+    passed.columns += ["valid", "voided"]
+    passed.formats.update(valid="int", voided="int")
+    for row, (_, s) in zip(passed.rows, summaries):
+        row += [s.n, s.voided]
+    completion = _per_family("completion", "Mean completion rate (%) per family (families weighted equally)", summaries,
+                             fams, lambda s, f: s.family_mcr.get(f), {"average": lambda s: s.mcr}, "pct", "max")
+    efficiency = _per_family("efficiency", "Action efficiency (actions / oracle actions, passed tasks only; 1.00 = oracle)",
+                             summaries, fams, lambda s, f: s.family_efficiency.get(f), {"all": lambda s: s.efficiency},
+                             "f2", "min")
+    capability = Table("capabilities", "Capability scores (%) from pooled evaluation points", ["model", *CAPABILITIES],
+                       [[_label(s, d), *(s.capabilities[c] for c in CAPABILITIES)] for d, s in summaries],
+                       formats={c: "pct" for c in CAPABILITIES}, best={c: "max" for c in CAPABILITIES})
+    points = Table("capability_points", "Evaluation points per capability (passed/observed)", ["model", *CAPABILITIES],
+                   [[_label(s, d), *(f"{s.capability_points[c][0]}/{s.capability_points[c][1]}" for c in CAPABILITIES)]
+                    for d, s in summaries])
+    errors = Table("first_errors", "First-error taxonomy (failed, valid episodes)", ["model", *ERROR_TYPES],
+                   [[_label(s, d), *(s.errors[e] for e in ERROR_TYPES)] for d, s in summaries],
+                   formats={e: "int" for e in ERROR_TYPES})
+    return [passed, completion, efficiency, capability, points, errors]
 
 
 def capability_chart(summaries: list[tuple[Path, Summary]], path: Path) -> None:
@@ -58,8 +67,11 @@ def capability_chart(summaries: list[tuple[Path, Summary]], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(10, 4))
     width = 0.8 / max(1, len(summaries))
     for i, (d, s) in enumerate(summaries):
-        vals = [100 * (s.capabilities[c] or 0.0) for c in CAPABILITIES]
-        ax.bar([j + i * width for j in range(len(CAPABILITIES))], vals, width, label=_label(s, d))
+        xs = [j + i * width for j in range(len(CAPABILITIES))]
+        ax.bar(xs, [100 * (s.capabilities[c] or 0.0) for c in CAPABILITIES], width, label=_label(s, d))
+        for x, c in zip(xs, CAPABILITIES):  # no evaluation point is not a score of 0
+            if s.capabilities[c] is None:
+                ax.text(x, 2, "no points", rotation=90, ha="center", va="bottom", fontsize=7, color="#777")
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(CAPABILITIES))])
     ax.set_xticklabels([c.replace("_", "\n") for c in CAPABILITIES], fontsize=7)
     ax.set_ylabel("score (%)")
@@ -72,12 +84,22 @@ def capability_chart(summaries: list[tuple[Path, Summary]], path: Path) -> None:
 
 
 def write_report(run_dirs: list[Path]) -> str:
+    """Write the report into the first run folder; returns its Markdown."""
     from interactiveworld.bench import horizon
 
     results = [read_results(Path(d)) for d in run_dirs]
     summaries = [(Path(d), summarize(rows)) for d, rows in zip(run_dirs, results)]
-    text = markdown(summaries) + "\n" + horizon.markdown([r for rows in results for r in rows])
     out = Path(run_dirs[0])
-    write_atomic(out / "report.md", text)
-    capability_chart(summaries, out / "capabilities.png")
+    chart = out / "plots" / "capabilities.png"
+    capability_chart(summaries, chart)
+    passed, completion, efficiency, capability, points, errors = all_tables = tables(summaries)
+    for t in all_tables:
+        atomic_write_text(out / "tables" / f"{t.name}.csv", table_csv(t))
+    blocks: list[Block] = [
+        Paragraph(f"{sum(len(r) for r in results)} episodes from {', '.join(str(Path(d) / 'results.jsonl') for d in run_dirs)}."),
+        passed, completion, efficiency, capability, points, Image(os.path.relpath(chart, out), "Capability scores"),
+        errors, Heading("Task horizon"), Paragraph(horizon.summary([r for rows in results for r in rows]))]
+    text = render_markdown(TITLE, blocks)
+    atomic_write_text(out / "report.md", text)
+    atomic_write_text(out / "report.html", render_html(TITLE, blocks))
     return text
