@@ -10,7 +10,7 @@ import pytest
 
 from reacthuman.control.base_tracking import BaseTracker, BaseTrackingConfig, Pose, planned_pose
 from reacthuman.control.crouch import crouch_angle_rad, crouch_offset_rad
-from reacthuman.control.envelope import feasibility, path_verdict
+from reacthuman.control.envelope import BodyEnvelope, feasibility, path_verdict
 from reacthuman.control.locomotion import VelocityCommand
 from reacthuman.scoring.aggregate import select_decisions
 from reacthuman.scoring.ledger import DecisionRecord
@@ -87,19 +87,26 @@ def test_path_verdict_catches_where_and_when_the_hands_can_meet_the_path():
     assert 0.45 <= v.intercept_point_robot[2] <= 1.3
     dropped = path_verdict("CATCH", *_path((0.4, 0.0, 1.2), (0.0, 0.0, 0.0)), freeze)  # on the floor at 0.49 s
     assert not dropped.reachable
-    # tossed high 0.9 m away: a 0.35 m walk (0.8 s) brings it within reach before it comes down; 4 m away not
-    near = path_verdict("CATCH", *_path((0.9, 0.0, 1.0), (0.0, 0.0, 7.0)), freeze)
-    assert near.reachable and near.intercept_time_s == pytest.approx(freeze + 0.1 + 0.35 / 0.5, abs=0.02)
-    assert not path_verdict("CATCH", *_path((4.0, 0.0, 1.0), (0.0, 0.0, 7.0)), freeze).reachable
+    # tossed high 0.8 m away: the walk brings it within reach before it comes down; 4 m away it does not
+    env = BodyEnvelope()
+    walk_s = env.walk_lag_s + (0.8 - env.arm_reach_m) / env.walk_speed_mps
+    near = path_verdict("CATCH", *_path((0.8, 0.0, 1.0), (0.0, 0.0, 8.0)), freeze)
+    assert near.reachable and near.intercept_time_s >= freeze + walk_s
+    assert near.intercept_point_robot[2] <= env.highest_hand_m  # met on the way down, at a height hands go to
+    assert not path_verdict("CATCH", *_path((4.0, 0.0, 1.0), (0.0, 0.0, 8.0)), freeze).reachable
 
 
 def test_path_verdict_dodges_by_the_step_that_keeps_the_body_off_the_path():
     freeze = 0.6
     # falls onto the head during the window: no step can help
     assert not path_verdict("DODGE", *_path((0.0, 0.0, 2.5), (0.0, 0.0, 0.0)), freeze).reachable
-    # dropped from 12 m, it passes head height 0.88 s after the freeze: by then a step back has gone 0.39 m
-    high = path_verdict("DODGE", *_path((0.0, 0.0, 12.0), (0.0, 0.0, 0.0)), freeze)
+    # dropped from 18 m, it passes head height 1.27 s after the freeze, when a step back has cleared the torso
+    env = BodyEnvelope()
+    assert env.walk_speed_mps * (1.27 - env.walk_lag_s) > env.torso_radius_m + env.dodge_margin_m
+    high = path_verdict("DODGE", *_path((0.0, 0.0, 18.0), (0.0, 0.0, 0.0)), freeze)
     assert high.reachable and high.clear_step_robot != (0.0, 0.0)
+    # from 12 m it passes 0.45 s sooner: the same step is still under it
+    assert not path_verdict("DODGE", *_path((0.0, 0.0, 12.0), (0.0, 0.0, 0.0)), freeze).reachable
     # rolls along the floor at the robot from straight ahead, arriving 1.65 s after the freeze: a back
     # step does not clear a path along x (it follows the robot), a sideways one does
     rolling = path_verdict("DODGE", *_path((2.5, 0.0, 0.1), (-1.0, 0.0, 0.0), 6.0, gravity=False), freeze)
