@@ -97,10 +97,11 @@ def test_a_ball_bouncing_off_a_hand_is_deflected_not_caught(rig, spine):
 
 
 # --- the oracle's plans, executed: dodges that clear ---------------------------------------------------
-# Scenes of different families whose correct action this body can carry out (control/envelope.py); the seed
-# is the first the sampler accepts from, as `scenes generate` does. No catch scene is here: on the balanced
-# set (seed 11) no oracle catch holds yet (README, "The spine and the body").
-ORACLE_SCENES = [("furniture_tip", 11, "DODGE"), ("ladder_slip", 11, "DODGE")]
+# Scenes of different families whose correct action this body can carry out (ground_truth.body_reachable); the
+# seed is the first the sampler accepts from, as `scenes generate` does. No catch scene is here: 2 of 14
+# reachable oracle catches held when last measured (README, "The spine and the body"). ladder_slip's seed-11
+# scene, here before, is marked since the judgement follows the path: the ladder's foot reaches the legs.
+ORACLE_SCENES = [("furniture_tip", 11, "DODGE"), ("surface_cascade", 11, "DODGE")]
 
 
 @pytest.fixture(scope="module")
