@@ -2,16 +2,17 @@
 
 The figures are the spine on the G1 in Genesis (README, "The spine and the body"; `reacthuman bench
 --sections tracking` measures them again): the arms reach a target in front of the chest within 5 cm in
-0.3 s of arm travel; walking forward or back covers 0.5 m/s after a start-up lag; sideways the gait covers
-only about 0.25 m/s. Nothing moves before the freeze: the plan starts there.
+0.3 s of arm travel; a step forward or back starts about 0.3 s after the freeze and covers 0.4 m/s in its
+first second; sideways the gait covers only about 0.25 m/s. Nothing moves before the freeze: the plan
+starts there.
 
 Judged on the object's simulated path (`path_verdict`, what the labeller stores in the ground truth):
 - CATCH: the first point of the path the hands can meet: at a time when the arms have risen and the walk
   has brought the point within arm's reach, at a height the hands can go to (crouched at the lowest).
   None: no plan of this body catches it.
-- DODGE: a step that keeps the body (legs and torso as two cylinders about its axis) off the moving object's path from
-  t0 to the end of the track: staying put, or one of eight directions at the speeds the gait covers in
-  them. None: every step is struck.
+- DODGE: a step that keeps the body (legs and torso as two cylinders about its axis) off the moving
+  object's path from t0 to the end of the track: staying put, or one of eight directions at the speeds the
+  gait covers in them. None: every step is struck.
 Scenes labelled before the path judgement carry none; `feasibility` judges those from the ground truth's
 impact point and times alone, as it did before (a coarser, conservative test).
 NO_ACTION needs nothing. Pure functions, no simulation.
@@ -41,9 +42,8 @@ class BodyEnvelope:
     dodge_step_m: float = 0.3  # out of the footprint of an object landing at the robot
     lowest_hand_m: float = 0.45  # hand height in the deepest crouch (knee_bend 0.25)
     highest_hand_m: float = 1.3  # a reach to z 1.25 m ends within 10 cm (bench tracking)
-    # The G1 seen from above: legs and feet below the hips, shoulders and arms above (calibrated on 21
-    # executed oracle dodges: a head passed 2-3 cm outside a 0.25 m cylinder was struck, feet 1-9 cm inside it
-    # were not).
+    # The G1 seen from above: legs and feet below the hips, shoulders and arms above (fitted on 24 executed
+    # oracle dodges: heads passed 2-3 cm outside a 0.25 m cylinder were struck, feet 1-9 cm inside it were not).
     leg_radius_m: float = 0.18
     torso_radius_m: float = 0.30
     hip_height_m: float = 0.8
