@@ -63,3 +63,31 @@ def test_every_custom_message_round_trips_between_two_processes(ros_domain_id):
         echo.terminate()
         echo.wait(timeout=20)
         client.close()
+
+
+@pytest.mark.parametrize("body_reachable", [True, False])
+def test_the_graphs_brain_reads_the_ground_truth_the_in_process_one_does(body_reachable):
+    """conversions.ground_truth_msg (the scene generator) and ground_truth_dict (the brain) carry every field the
+    in-process oracle reads, through serialization, so the two plan alike."""
+    import dataclasses
+
+    from builtin_interfaces.msg import Time
+
+    from reacthuman.evaluation.episode import ground_truth_dict as in_process
+    from reacthuman.nodes import conversions as conv
+    from reacthuman.scenes import sample_spec
+    from reacthuman.scenes.spec import GroundTruth
+
+    gt = GroundTruth("CATCH", False, (1.0, 0.2, 0.9), 0.8, "slow", False, impact_time_s=0.7,
+                     body_reachable=body_reachable, body_reach_reason="judged",
+                     intercept_point=(0.9, 0.1, 1.0) if body_reachable else None,
+                     intercept_time_s=1.1 if body_reachable else None,
+                     clear_step=(0.0, 1.0) if body_reachable else None)
+    spec = sample_spec("object_drop", 3).with_ground_truth(gt)
+    msg = conv.ground_truth_msg(spec, Time(sec=0, nanosec=0))
+    wire = deserialize_message(serialize_message(msg), type(msg))
+    assert conv.ground_truth_dict(wire) == in_process(spec)
+    before = dataclasses.replace(gt, body_reachable=None, body_reach_reason="", intercept_point=None,
+                                 intercept_time_s=None, clear_step=None)  # a scene labelled before the judgement
+    assert conv.ground_truth_dict(conv.ground_truth_msg(spec.with_ground_truth(before), Time(sec=0, nanosec=0))) \
+        == in_process(spec.with_ground_truth(before))
