@@ -16,12 +16,13 @@ from reacthuman_msgs.msg import BaseState, HandPositions, ObjectState
 from sensor_msgs.msg import JointState
 
 from reacthuman import graph
+from reacthuman.evaluation.episode import is_control_tick, stamp_ns
 from reacthuman.nodes import conversions as conv
 from reacthuman.sim_bridge.g1_assets import BASE_BODY
 
 
 def sim_stamp(t_s: float):
-    ns = int(round(t_s * 1e9))
+    ns = stamp_ns(t_s)
     clock = Clock()
     clock.clock.sec, clock.clock.nanosec = divmod(ns, 1_000_000_000)
     return clock.clock
@@ -41,8 +42,7 @@ class LockstepSource:
             self._arrived.set()
 
     def __call__(self, sim_time_s: float, state):
-        step = int(round(sim_time_s / self.body.engine.dt_s))
-        if step % self.decimation:
+        if not is_control_tick(sim_time_s, self.body.engine.dt_s, self.decimation):
             return None
         stamp = sim_stamp(sim_time_s)
         self._want_ns, self._reply = conv.stamp_ns(stamp), None

@@ -18,12 +18,13 @@ from sensor_msgs.msg import CameraInfo
 
 from reacthuman import graph
 from reacthuman.evaluation.memory_log import release_memory, tune_allocator
-from reacthuman.evaluation.observe import WindowTracker, build_observation
+from reacthuman.evaluation.episode import Window, simulate_window
+from reacthuman.control.spine import SpineConfig
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.body_lockstep import LockstepSource, sim_stamp
 from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
 from reacthuman.scenes.spec import SceneSpec, SpecError
-from reacthuman.sim_bridge.body import Body, default_config
+from reacthuman.sim_bridge.body import Body, graph_config
 from reacthuman.sim_bridge.freeze import FreezeConfig, GateState
 from reacthuman.sim_bridge.video import VideoConfig
 
@@ -37,15 +38,20 @@ class BodyNode(ContractNode):
                                   graph.JOINT_COMMAND: lambda m: self.lockstep.on_command(m)})
         d = self.declare
         engine = d("engine", "genesis", "physics engine: genesis or mujoco", one_of("genesis", "mujoco"))
-        window_s = d("observation_window_s", 0.6, "seconds simulated from t0 before time freezes", positive)
+        g = graph_config()
+        window_s = d("observation_window_s", g.observation_window_s, "seconds simulated from t0 before time freezes",
+                     positive)
         timeout_s = d("plan_timeout_s", 300.0, "wall seconds to wait for a plan while frozen", positive)
-        width = d("frame_width_px", 640, "brain-view frame width (the scenes' cameras render 1280x720 at most)", positive)
-        height = d("frame_height_px", 360, "brain-view frame height", positive)
-        frames = d("frame_count", 5, "frames per view over the window", positive)
-        horizon_s = d("horizon_s", 4.0, "execution ends at rest or this many sim seconds after the freeze", positive)
-        decimation = d("control_decimation", 5, "physics steps per control tick (must match the spine)", positive)
+        width = d("frame_width_px", g.frame_width_px, "brain-view frame width (the scenes' cameras render 1280x720 "
+                  "at most)", positive)
+        height = d("frame_height_px", g.frame_height_px, "brain-view frame height", positive)
+        frames = d("frame_count", g.frame_count, "frames per view over the window", positive)
+        horizon_s = d("horizon_s", g.horizon_s, "execution ends at rest or this many sim seconds after the freeze",
+                      positive)
+        decimation = d("control_decimation", SpineConfig().policy_decimation,
+                       "physics steps per control tick (must match the spine's policy_decimation)", positive)
         self.video_dir = d("video_dir", "", "write execution videos here (third-person and egocentric); empty: none")
-        self.body = Body(default_config(engine=engine, observation_window_s=window_s, frame_width_px=width,
+        self.body = Body(graph_config(engine=engine, observation_window_s=window_s, frame_width_px=width,
                                         frame_height_px=height, frame_count=frames, horizon_s=horizon_s,
                                         freeze=FreezeConfig(plan_timeout_s=timeout_s),
                                         video=VideoConfig(enabled=bool(self.video_dir))))
@@ -76,9 +82,7 @@ class BodyNode(ContractNode):
         body, log = self.body, self.get_logger()
         body.load(spec)
         self.lockstep.phase = graph.StatePhase.WINDOW
-        tracker = WindowTracker(body, self.lockstep, spec, body.frame_times_s())
-        framesets = body.simulate_window(tracker)
-        self._publish_window(spec, framesets, tracker)
+        self._publish_window(spec, simulate_window(body, self.lockstep))
         while body.poll() is GateState.WAITING:  # sim time holds here: nothing steps, /clock stays
             try:
                 plan = self._plans.get(timeout=0.05)
@@ -99,23 +103,24 @@ class BodyNode(ContractNode):
         self.pub[graph.OUTCOME].publish(outcome_msg(outcome, stamp))
         log.info(f"{spec.scene_id}: caught={outcome.caught} struck={outcome.struck} fell={outcome.fell}")
 
-    def _publish_window(self, spec: SceneSpec, framesets, tracker: WindowTracker) -> None:
+    def _publish_window(self, spec: SceneSpec, window: Window) -> None:
         stamp = sim_stamp(self.body.sim_time_s)
-        msg = ObservationWindow(scene_id=spec.scene_id, t0_s=spec.t0_s, frame_times_s=[f.t_s for f in framesets],
+        msg = ObservationWindow(scene_id=spec.scene_id, t0_s=spec.t0_s, frame_times_s=[f.t_s for f in window.frames],
                                 observer_pose=[spec.observer.x_m, spec.observer.y_m, spec.observer.yaw_rad])
         msg.header.stamp = stamp
         cams = {c.name: c for c in spec.cameras}
-        for name in framesets[0].images if framesets else ():
-            images = [conv.array_to_image(f.images[name], sim_stamp(f.sim_time_s), name) for f in framesets]
+        for name in window.frames[0].images if window.frames else ():
+            images = [conv.array_to_image(f.images[name], sim_stamp(f.sim_time_s), name) for f in window.frames]
             for image in images:
                 self.pub[graph.image_topic(name)].publish(image)
             info = camera_info(images[0], cams[name].fov_deg if name in cams else 60.0, stamp, name)
             self.pub[graph.camera_info_topic(name)].publish(info)
             msg.views.append(ViewSequence(view_name=name, camera_info=info, frames=images))
-        obs = build_observation(spec, tuple(f.t_s for f in framesets), {}, tracker.samples)
+        obs = window.observation(with_images=False)
         msg.observation_json = conv.observation_json(obs.track, obs.object_look, obs.room)
         self.pub[graph.OBSERVATION].publish(msg)
-        self.pub[graph.FREEZE_STATE].publish(conv.freeze_state_msg(spec.scene_id, stamp, *tracker.freeze_state()))
+        self.pub[graph.FREEZE_STATE].publish(conv.freeze_state_msg(spec.scene_id, stamp, window.freeze_position_m,
+                                                                   window.freeze_velocity_mps))
 
 
 def camera_info(image, fov_deg: float, stamp, frame_id: str) -> CameraInfo:

@@ -189,14 +189,16 @@ def decision_to_msg(decision, scene_id: str, msg: ReactionPlan) -> ReactionPlan:
     return msg
 
 
-def reply_from_msg(msg: ReactionPlan):
-    from reacthuman.scoring import ModelReply
+def decision_from_msg(msg: ReactionPlan):
+    """The brain's decision as the scorer receives it: `decision_to_msg` undone, so the scorer builds its reply
+    with the core's `reply_of`, as the in-process episode does (zero tokens travel as 0 and come back None)."""
+    from reacthuman.brain.base import BrainDecision
 
-    tokens = msg.prompt_tokens + msg.completion_tokens
-    return ModelReply(raw_text=msg.raw_text, plan=plan_from_msg(msg),
-                      parse_error=(msg.parse_error or None) if not msg.parse_ok else None,
-                      api_error=(msg.api_error_message or "api error") if msg.api_error else None,
-                      latency_s=msg.latency_s, tokens=tokens or None)
+    return BrainDecision(brain=msg.model, plan=plan_from_msg(msg), raw_text=msg.raw_text, parse_ok=msg.parse_ok,
+                         parse_error=msg.parse_error or None,
+                         api_error=(msg.api_error_message or "api error") if msg.api_error else None,
+                         latency_s=msg.latency_s, prompt_tokens=msg.prompt_tokens or None,
+                         completion_tokens=msg.completion_tokens or None, modality=msg.modality)
 
 
 def no_reply(reason: str):
@@ -207,22 +209,22 @@ def no_reply(reason: str):
 
 
 def executed_outcome_from_msg(msg: ExecutedOutcome):
+    """What the scorer reads of the outcome, through the builder the in-process episode uses."""
     from reacthuman.scoring import ExecutedOutcome as ScoringOutcome
 
-    finite = msg.min_hand_object_distance_m if math.isfinite(msg.min_hand_object_distance_m) else None
-    return ScoringOutcome(caught=msg.caught, struck=msg.struck, fell=msg.fell,
-                          strike_impulse_ns=msg.strike_impulse_ns if msg.struck else None,
-                          final_left_hand_world=xyz(msg.final_left_hand), final_right_hand_world=xyz(msg.final_right_hand),
-                          min_hand_object_m=finite)
+    return ScoringOutcome.from_sim_outcome({
+        "caught": msg.caught, "struck": msg.struck, "fell": msg.fell, "strike_impulse_ns": msg.strike_impulse_ns,
+        "final_left_hand_m": xyz(msg.final_left_hand), "final_right_hand_m": xyz(msg.final_right_hand),
+        "min_hand_object_distance_m": msg.min_hand_object_distance_m})
 
 
 def score_episode_msgs(spec, plan: ReactionPlan | None, freeze_xyz: tuple[float, float, float] | None,
                        outcome: ExecutedOutcome, model: str):
     """The decision record of one episode from its messages (the scorer node and `reacthuman rescore`);
     `freeze_xyz` is the hazard at the freeze (`object_at_freeze` of its FreezeState)."""
-    from reacthuman.scoring.episode import score_episode
+    from reacthuman.scoring.episode import reply_of, score_episode
 
-    reply = reply_from_msg(plan) if plan is not None else no_reply("no plan arrived before the freeze timeout")
+    reply = reply_of(decision_from_msg(plan)) if plan is not None else no_reply("no plan arrived before the freeze timeout")
     return score_episode(spec, plan.model if plan is not None else model, reply, freeze_xyz,
                          executed_outcome_from_msg(outcome), outcome.deflected,
                          (plan.modality or None) if plan is not None else None)

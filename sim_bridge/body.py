@@ -75,6 +75,16 @@ def default_config(**overrides: object) -> BodyConfig:
     return replace(BodyConfig(), **overrides)  # type: ignore[arg-type]
 
 
+# The body as the graph runs it: the body node's parameter defaults, and what the benchmark's and the tests'
+# in-process episodes use to be the graph's episode (brain views at 640x360, a 0.6 s window, a 4 s horizon).
+GRAPH_BODY_DEFAULTS: dict[str, object] = {"observation_window_s": 0.6, "frame_width_px": 640, "frame_height_px": 360,
+                                          "frame_count": 5, "horizon_s": 4.0}
+
+
+def graph_config(**overrides: object) -> BodyConfig:
+    return default_config(**(GRAPH_BODY_DEFAULTS | overrides))
+
+
 @dataclass(frozen=True)
 class FrameSet:
     t_s: float  # since t0

@@ -49,6 +49,7 @@ FAST_MODULES = frozenset({
     "test_core_layering",
     "test_core_model_spec",
     "test_core_suite",
+    "test_episode_engine",
     "test_eval_lock",
     "test_interactiveworld_actions",
     "test_interactiveworld_controls",

@@ -14,7 +14,7 @@ from reacthuman.joint_command import JointCommand
 from reacthuman.plan import Plan
 from reacthuman.scenes.spec import BodySpec, GeomSpec, SpecError
 from reacthuman.sim_bridge.body import Body, default_config
-from reacthuman.sim_bridge.episode import run_episode
+from reacthuman.evaluation.episode import run_plan_episode
 from reacthuman.sim_bridge.freeze import FreezeConfig, GateState, Phase, PhaseError, Verdict
 from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
 from reacthuman.sim_bridge.probes import heavy_overhead_probe
@@ -32,7 +32,7 @@ def body():
 
 def test_plan_for_another_scene_is_ignored_and_logged(body, caplog):
     with caplog.at_level(logging.WARNING):
-        result = run_episode(body, heavy_overhead_probe(), STAND, plan_scene_id="some_other_scene")
+        result = run_plan_episode(body, heavy_overhead_probe(), STAND, plan_scene_id="some_other_scene")
     assert result.verdict is Verdict.WRONG_SCENE
     assert "some_other_scene" in caplog.text
     o = result.outcome

@@ -14,7 +14,7 @@ from reacthuman.scenes import FAMILIES, sample_spec
 from reacthuman.sim_bridge.agreement import compare_engines, format_rows
 from reacthuman.sim_bridge.body import Body, default_config
 from reacthuman.sim_bridge.engine import engine_names, make_engine
-from reacthuman.sim_bridge.episode import run_episode
+from reacthuman.evaluation.episode import run_plan_episode
 from reacthuman.sim_bridge.g1_assets import default_pose_geometry
 
 SEEDS = (1, 2)
@@ -52,7 +52,7 @@ def test_a_generated_scene_runs_with_the_g1_in_mujoco():
     spec = sample_spec("object_drop", SEED)
     body = Body(default_config(engine="mujoco", frame_count=2, frame_width_px=64, frame_height_px=48, horizon_s=1.5))
     try:
-        result = run_episode(body, spec, Plan("object", "stand", 0.5, (0.0, 0.0, 0.0), 0.0))
+        result = run_plan_episode(body, spec, Plan("object", "stand", 0.5, (0.0, 0.0, 0.0), 0.0))
     finally:
         body.close()
     o = result.outcome

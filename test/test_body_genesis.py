@@ -13,7 +13,7 @@ import pytest
 
 from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
 from reacthuman.sim_bridge.body import Body, default_config
-from reacthuman.sim_bridge.episode import run_episode
+from reacthuman.evaluation.episode import run_plan_episode
 from reacthuman.sim_bridge.probes import heavy_overhead_probe, light_in_reach_probe
 from reacthuman.sim_bridge.video import VideoConfig
 
@@ -38,14 +38,14 @@ def episodes(tmp_path_factory):
     out = {}
     body = small_body()
     try:
-        out["stand_1"] = run_episode(body, heavy_overhead_probe(), STAND)
-        out["stand_2"] = run_episode(body, heavy_overhead_probe(), STAND)
-        out["clear"] = run_episode(body, heavy_overhead_probe(), STEP_CLEAR)
+        out["stand_1"] = run_plan_episode(body, heavy_overhead_probe(), STAND)
+        out["stand_2"] = run_plan_episode(body, heavy_overhead_probe(), STAND)
+        out["clear"] = run_plan_episode(body, heavy_overhead_probe(), STEP_CLEAR)
     finally:
         body.close()
     video_body = small_body(video=VideoConfig(enabled=True, fps=10.0, width_px=128, height_px=96))
     try:
-        out["reach"] = run_episode(video_body, light_in_reach_probe(), reach_plan())
+        out["reach"] = run_plan_episode(video_body, light_in_reach_probe(), reach_plan())
         out["videos"] = video_body.save_videos(tmp_path_factory.mktemp("videos"))
     finally:
         video_body.close()

@@ -308,6 +308,29 @@ def test_graph_rows_say_whether_the_body_could_do_the_correct_action_as_in_proce
         assert isinstance(r["deflected"], bool) and not (r["deflected"] and r["caught"]), r
 
 
+def test_graph_rows_equal_in_process_episodes_to_the_bit_for_the_deterministic_brains(run, scenes):
+    """The same episode run with direct calls (evaluation.episode.run_episode, at the body node's defaults) gives
+    the graph's ledger row in every field but the brain's latency: one engine, two transports."""
+    from reacthuman.brain import make_brain
+    from reacthuman.control.spine import Spine, default_config as spine_config
+    from reacthuman.evaluation.episode import run_episode
+    from reacthuman.scenes.spec import SceneSpec
+    from reacthuman.sim_bridge.body import Body, graph_config
+
+    rows = [r for r in _ledger(run) if r["model"] in ("oracle", "always_dodge")]
+    assert len(rows) == 2 * len(SCENES)
+    body = Body(graph_config(engine="genesis"))
+    try:
+        for row in rows:
+            spec = SceneSpec.from_json((scenes / row["scene_id"] / "spec.json").read_text())
+            record = run_episode(spec, make_brain(row["model"]), body, Spine(spine_config())).record.to_dict()
+            differ = [k for k in sorted(set(row) | set(record)) if k != "latency_s"
+                      and json.dumps(row.get(k), sort_keys=True) != json.dumps(record.get(k), sort_keys=True)]
+            assert not differ, {k: (row.get(k), record.get(k)) for k in differ}
+    finally:
+        body.close()
+
+
 def _bags(run: Path) -> list[Path]:
     return sorted((run / "episodes").glob("*/*/bag"))
 

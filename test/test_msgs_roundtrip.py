@@ -73,7 +73,7 @@ def test_the_graphs_brain_reads_the_ground_truth_the_in_process_one_does(body_re
 
     from builtin_interfaces.msg import Time
 
-    from reacthuman.evaluation.episode import ground_truth_dict as in_process
+    from reacthuman.evaluation.observe import ground_truth_dict as in_process
     from reacthuman.nodes import conversions as conv
     from reacthuman.scenes import sample_spec
     from reacthuman.scenes.spec import GroundTruth

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from reacthuman.core.physics import GRAVITY_MPS2
+
 TIMESTEP_S = 0.005  # the paper's fixed timestep; collision scenes use a finer one for bounce accuracy
 # elliptic friction cones with a high impratio: static friction holds without creep (pyramidal cones let a
 # block creep under a sub-threshold push and put sliding thresholds ~25 % low)
@@ -20,7 +22,7 @@ def vec(v: tuple[float, ...] | list[float]) -> str:
     return " ".join(_f(x) for x in v)
 
 
-def scene_xml(model: str, body: str, timestep_s: float = TIMESTEP_S, gravity: tuple = (0, 0, -9.81),
+def scene_xml(model: str, body: str, timestep_s: float = TIMESTEP_S, gravity: tuple = (0, 0, -GRAVITY_MPS2),
               floor: str = "") -> str:
     return (f'<mujoco model="{model}">\n  <compiler angle="radian"/>\n'
             f'  <option timestep="{_f(timestep_s)}" gravity="{vec(gravity)}" integrator="implicitfast" cone="elliptic" impratio="10"/>\n'

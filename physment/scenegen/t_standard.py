@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 
 from physment.scenegen import mjcf
+from reacthuman.core.physics import GRAVITY_MPS2
 from physment.scenegen.registry import Draft, Template, call, sig
 
-G = 9.81
+G = GRAVITY_MPS2
 
 
 def perms(mass: bool = False, friction: bool = False, density: bool = False, hidden: bool = False) -> dict:

@@ -120,9 +120,10 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
     section("scenes", lambda: scenes.scenes_section(cfg.scenes_per_repeat, cfg.scenes_repeats))
     if spec is not None:
         from reacthuman.bench import episode, physics, render
+        from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS
 
         section("physics", lambda: physics.physics_section(spec, cfg.physics_steps, cfg.physics_repeats))
-        section("render", lambda: render.render_section(spec, cfg.render_repeats, frames_per_window=episode.BodyShape().frame_count))
+        section("render", lambda: render.render_section(spec, cfg.render_repeats, frames_per_window=GRAPH_BODY_DEFAULTS["frame_count"]))
 
         def run_episode_section() -> dict:
             out = episode.episode_section(spec, scenes_dir, work, cfg.episode_repeats, cfg.episode_warmup, domain_base + 1)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from reacthuman.bench.common import Goal, Repeats
@@ -22,17 +21,6 @@ OVERHEAD_GOAL = Goal(1.15, "x in-process", False, "the graph may cost at most 15
 BENCH_MODEL = "oracle"  # a reference brain: the plan stage is the scaffolding's, not a model's
 
 
-@dataclass(frozen=True)
-class BodyShape:
-    """The body node's defaults (nodes/body_node.py), so both sides simulate and render the same work."""
-
-    frame_width_px: int = 640
-    frame_height_px: int = 360
-    frame_count: int = 5
-    observation_window_s: float = 0.6
-    horizon_s: float = 4.0
-
-
 class _Domains:
     def __init__(self, base: int) -> None:
         self._ids = itertools.count(base)
@@ -41,15 +29,13 @@ class _Domains:
         return next(self._ids)
 
 
-def _in_process_once(spec: SceneSpec, shape: BodyShape) -> dict[str, float]:
+def _in_process_once(spec: SceneSpec) -> dict[str, float]:
     from reacthuman.brain import make_brain
     from reacthuman.control.spine import Spine, default_config as spine_config
     from reacthuman.evaluation.episode import run_episode
-    from reacthuman.sim_bridge.body import Body, default_config as body_config
+    from reacthuman.sim_bridge.body import Body, graph_config
 
-    body = Body(body_config(engine="genesis", observation_window_s=shape.observation_window_s,
-                            frame_width_px=shape.frame_width_px, frame_height_px=shape.frame_height_px,
-                            frame_count=shape.frame_count, horizon_s=shape.horizon_s))
+    body = Body(graph_config(engine="genesis"))  # the body node's defaults: both sides do the same work
     render_s = 0.0
     render_frameset = body._render_frameset
 
@@ -77,10 +63,10 @@ def _in_process_once(spec: SceneSpec, shape: BodyShape) -> dict[str, float]:
     return stages
 
 
-def in_process(spec: SceneSpec, repeats: int, warmup: bool, shape: BodyShape = BodyShape()) -> dict:
+def in_process(spec: SceneSpec, repeats: int, warmup: bool) -> dict:
     if warmup:
-        _in_process_once(spec, shape)
-    runs = [_in_process_once(spec, shape) for _ in range(repeats)]
+        _in_process_once(spec)
+    runs = [_in_process_once(spec) for _ in range(repeats)]
     stages = {k: Repeats.of([r[k] for r in runs]).to_dict(3) for k in runs[0]}
     return {"episodes": repeats, "stages_s": stages}
 
@@ -145,6 +131,8 @@ def _phase_durations(marks: list[tuple[str, float]], wall_s: float) -> dict[str,
 
 def episode_section(spec: SceneSpec, scenes_dir: Path, work_dir: Path, repeats: int, warmup: bool,
                     domain_base: int) -> dict:
+    from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS
+
     local = in_process(spec, repeats, warmup)
     run_dir = work_dir / "graph_run"
     graph = through_graph(scenes_dir, run_dir, spec.scene_id, repeats, warmup, domain_base)
@@ -153,7 +141,7 @@ def episode_section(spec: SceneSpec, scenes_dir: Path, work_dir: Path, repeats: 
     local["stages_s"]["recording"] = recording.to_dict(3)
     ratio = graph["wall_s"]["median"] / local["stages_s"]["total"]["median"]
     memory = graph.pop("nodes_peak_mib")
-    return {"scene_id": spec.scene_id, "model": BENCH_MODEL, "body": BodyShape().__dict__,
+    return {"scene_id": spec.scene_id, "model": BENCH_MODEL, "body": dict(GRAPH_BODY_DEFAULTS),
             "in_process": local, "graph": graph, "overhead_ratio": round(ratio, 3),
             "goal": OVERHEAD_GOAL.to_dict(ratio),
             "recording_note": "in_process.stages_s.recording: rewriting the graph episode's bag (not part of "

@@ -49,10 +49,10 @@ class Run:
         self.graph_failures = 0
         self.stopping = threading.Event()  # Ctrl-C: workers stop their graphs; the episode in flight is redone
 
-    def record(self, model: str, row: dict) -> None:
+    def record(self, model: str, record: DecisionRecord) -> None:
         with self.lock:
-            self.ledger.append(DecisionRecord.from_dict(row))
-        self.progress.add(model, row)
+            self.ledger.append(record)
+        self.progress.add(model, record.to_dict())
 
     def fail(self, model: str, scene_id: str, error: str, attempts: int) -> None:
         entry = {"scene_id": scene_id, "model": model, "error": error, "attempts": attempts}

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reacthuman.bench.memory import children, process_name
+from reacthuman.evaluation.episode import EpisodeResult
 from reacthuman.evaluation.memory_log import RESPAWNED_NODES
 from reacthuman.evaluation.run_lock import RUN_ENV
 from reacthuman.launcher import die_with_parent
+from reacthuman.scoring.ledger import DecisionRecord
 
 LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "eval.launch.yaml"
 NODE_STOP_GRACE_S = 15.0
@@ -44,14 +46,6 @@ class WorkerConfig:
     episode_timeout_s: float = 900.0
     keep_bags: str = "all"
     trace_memory: bool = False
-
-
-@dataclass(frozen=True)
-class EpisodeResult:
-    ok: bool
-    record: dict | None
-    error: str = ""
-    wall_s: float = 0.0
 
 
 class GraphWorker:
@@ -155,14 +149,14 @@ class GraphWorker:
             answer = self.client.run(scene_id, str(self.config.scenes_dir), self.config.model,
                                      min(deadline, started + self.config.accept_timeout_s), deadline, on_phase)
         except (TimeoutError, RuntimeError) as exc:
-            return EpisodeResult(False, None, str(exc), time.monotonic() - started)
+            return EpisodeResult(False, error=str(exc), wall_s=time.monotonic() - started)
         finally:
             self._body_pid = None
         if answer is None:
-            return EpisodeResult(False, None, "goal rejected", time.monotonic() - started)
+            return EpisodeResult(False, error="goal rejected", wall_s=time.monotonic() - started)
         self.episodes += 1
-        ok, record, error = answer
-        return EpisodeResult(ok, record, error, time.monotonic() - started)
+        ok, row, error = answer
+        return EpisodeResult(ok, DecisionRecord.from_dict(row) if ok else None, error, wall_s=time.monotonic() - started)
 
     def stop(self) -> None:
         if self.client is not None:

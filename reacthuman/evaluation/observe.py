@@ -61,6 +61,15 @@ def hazard_point(spec: SceneSpec, name: str, pos_m, quat_wxyz, lin_vel_mps, ang_
     return pos, vel
 
 
+def ground_truth_dict(spec: SceneSpec) -> dict:
+    """The ground truth a reference brain reads (the graph's brain reads the same from `GroundTruth`)."""
+    gt = spec.ground_truth
+    return {"correct_action": gt.correct_action, "dangerous": gt.dangerous, "impact_point": gt.impact_point,
+            "time_to_floor_s": gt.time_to_floor_s, "impact_time_s": gt.impact_time_s,
+            "speed_band": gt.speed_band, "adversarial": gt.adversarial, "intercept_point": gt.intercept_point,
+            "intercept_time_s": gt.intercept_time_s, "clear_step": gt.clear_step}
+
+
 class WindowTracker:
     """Records the primary hazard's centre of mass (world frame) at each instant the body renders a frame, so the
     track is exactly what the cameras showed, whatever the control rate. It wraps the window's command source

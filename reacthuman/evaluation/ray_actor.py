@@ -220,7 +220,7 @@ class EpisodeActor:
         archive = pack_folders(self.run_dir, SHIPPED_FOLDERS)
         for name in SHIPPED_FOLDERS:
             shutil.rmtree(self.run_dir / name, ignore_errors=True)
-        return {"ok": True, "record": result.record, "archive": archive, "error": "", "wall_s": result.wall_s}
+        return {"ok": True, "record": result.record.to_dict(), "archive": archive, "error": "", "wall_s": result.wall_s}
 
     def close(self) -> None:
         self._stop_graph()

@@ -21,6 +21,7 @@ from reacthuman.evaluation.memory_log import append_sample
 from reacthuman.evaluation.ray_actor import ActorSettings, EpisodeActor, EpisodeTask, log_name
 from reacthuman.evaluation.ray_cluster import LOCAL_NUM_CPUS, LOCAL_OBJECT_STORE_BYTES, check_address, connect
 from reacthuman.evaluation.ray_pool import WORKER_START_TIMEOUT_S, PoolPlan, run_tasks
+from reacthuman.scoring.ledger import DecisionRecord
 
 __all__ = ["LOCAL_NUM_CPUS", "LOCAL_OBJECT_STORE_BYTES", "WORKER_START_TIMEOUT_S", "RayPlan", "check_address",
            "connect", "run_pairs", "unpack_episode"]
@@ -94,7 +95,7 @@ class _EvalSink:
 
     def accept(self, task: EpisodeTask, out: dict) -> None:
         unpack_episode(self.run.run_dir, task.model, task.scene_id, out["archive"])
-        self.run.record(task.model, out["record"])
+        self.run.record(task.model, DecisionRecord.from_dict(out["record"]))
 
     def fail(self, task: EpisodeTask, error: str, attempts: int) -> None:
         self.run.fail(task.model, task.scene_id, error, attempts)

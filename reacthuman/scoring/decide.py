@@ -38,8 +38,8 @@ def frame_times_s(spec: SceneSpec, frame_count: int = FRAME_COUNT) -> tuple[floa
 
 def decide_scene(spec: SceneSpec, brains: list, simulator) -> list[DecisionRecord]:
     """One decision-only record per brain on one labelled scene (the window is simulated once)."""
-    from reacthuman.evaluation.episode import ground_truth_dict, reply_of
-    from reacthuman.evaluation.observe import build_observation, hazard_point
+    from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point
+    from reacthuman.scoring.episode import reply_of
     from reacthuman.scoring.decision import score_decision
     from reacthuman.scoring.inputs import SceneMeta, ScoringTruth
 

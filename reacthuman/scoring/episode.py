@@ -4,6 +4,7 @@ both call this, after turning their messages into these types (`reacthuman.nodes
 
 from __future__ import annotations
 
+from reacthuman.brain.base import BrainDecision
 from reacthuman.control.envelope import execution_extras
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.decision import score_decision
@@ -11,6 +12,14 @@ from reacthuman.scoring.inputs import ExecutedOutcome, ModelReply, SceneMeta, Sc
 from reacthuman.scoring.ledger import DecisionRecord
 
 Vec3 = tuple[float, float, float]
+
+
+def reply_of(decision: BrainDecision) -> ModelReply:
+    """The reply the scorer scores, built from the brain's decision on both transports (in process from the
+    decision itself, through the graph from the decision its ReactionPlan message carries)."""
+    return ModelReply(raw_text=decision.raw_text, plan=decision.plan,
+                      parse_error=decision.parse_error if not decision.parse_ok else None,
+                      api_error=decision.api_error, latency_s=decision.latency_s, tokens=decision.tokens)
 
 
 def score_episode(spec: SceneSpec, model: str, reply: ModelReply, freeze_xyz: Vec3 | None,

@@ -197,7 +197,7 @@ class ExecutedOutcome:
             caught=bool(outcome["caught"]),
             struck=bool(outcome["struck"]),
             fell=bool(outcome["fell"]),
-            strike_impulse_ns=finite("strike_impulse_ns"),
+            strike_impulse_ns=finite("strike_impulse_ns") if outcome["struck"] else None,  # as the graph's
             final_left_hand_world=outcome.get("final_left_hand_m"),
             final_right_hand_world=outcome.get("final_right_hand_m"),
             min_hand_object_m=finite("min_hand_object_distance_m"),
