@@ -96,6 +96,17 @@ def test_path_verdict_catches_where_and_when_the_hands_can_meet_the_path():
     assert not path_verdict("CATCH", *_path((4.0, 0.0, 1.0), (0.0, 0.0, 8.0)), freeze).reachable
 
 
+def test_a_catch_is_beyond_the_body_when_the_object_strikes_it_before_the_hands_can_meet_it():
+    freeze = 0.6
+    # chest-high, at 1.5 m/s straight at the robot from 1.2 m: in the torso 0.6 s after the start, before the arms
+    # have risen; its later points behind the robot are within the hands' radius, but it has struck by then
+    into_the_chest = path_verdict("CATCH", *_path((1.2, 0.0, 1.0), (-1.5, 0.0, 0.0), gravity=False), freeze)
+    assert not into_the_chest.reachable and "strikes the body" in into_the_chest.reason
+    # the same speed 0.5 m to the side passes the body: met on its way past
+    past = path_verdict("CATCH", *_path((1.2, 0.5, 1.0), (-1.5, 0.0, 0.0), gravity=False), freeze)
+    assert past.reachable and past.intercept_time_s >= freeze + BodyEnvelope().arm_travel_s
+
+
 def test_path_verdict_dodges_by_the_step_that_keeps_the_body_off_the_path():
     freeze = 0.6
     # falls onto the head during the window: no step can help

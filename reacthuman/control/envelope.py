@@ -8,7 +8,8 @@ starts there.
 
 Judged on the object's simulated path (`path_verdict`, what the labeller stores in the ground truth):
 - CATCH: the first point of the path the hands can meet: at a time when the arms have risen and the walk
-  has brought the point within arm's reach, at a height the hands can go to (crouched at the lowest).
+  has brought the point within arm's reach, at a height the hands can go to (crouched at the lowest), and
+  before the object has struck the body elsewhere (a swinging bob that reaches the torso in the window).
   None: no plan of this body catches it.
 - DODGE: a step that keeps the body (legs and torso as two cylinders about its axis) off the moving
   object's path from t0 to the end of the track: staying put, or one of eight directions at the speeds the
@@ -154,9 +155,10 @@ def _step_m(after_freeze_s: np.ndarray, env: BodyEnvelope) -> np.ndarray:
 
 
 def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_s: np.ndarray,
-                    env: BodyEnvelope | None = None) -> tuple[int, int] | None:
+                    env: BodyEnvelope | None = None, moving: np.ndarray | None = None) -> tuple[int, int] | None:
     """(sample, point) of the first point of the path (points_robot (n, p, 3) in the freeze-time robot frame,
-    radii (p,), sample times after the freeze (n,)) that the hands can meet, or None."""
+    radii (p,), sample times after the freeze (n,)) that the hands can meet before the object has struck the
+    body elsewhere (`moving` (n, p) bool: the points that can strike; None: no strike test), or None."""
     env = env or BodyEnvelope()
     x, y, z = points_robot[..., 0], points_robot[..., 1], points_robot[..., 2]
     rho = np.hypot(x, y)
@@ -167,11 +169,30 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     walked_m = speed * _step_m(after_freeze_s, env)[:, None]
     ok = ((after_freeze_s[:, None] >= env.arm_travel_s) & (need_m <= walked_m) & (rho >= env.min_reach_m)
           & (z + radii_m[None, :] >= env.lowest_hand_m) & (z - radii_m[None, :] <= env.highest_hand_m))
-    hits = np.argwhere(ok)
-    if len(hits) == 0:
-        return None
-    k = int(hits[:, 0].min())
-    return k, int(hits[hits[:, 0] == k][0, 1])
+    candidates = np.unique(np.nonzero(ok)[0])
+    if moving is None:
+        return (int(candidates[0]), int(np.nonzero(ok[candidates[0]])[0][0])) if len(candidates) else None
+    standing = _strikes(points_robot, radii_m, moving, np.zeros((len(after_freeze_s), 2)), env)
+    before_step = standing & (after_freeze_s <= env.walk_lag_s)
+    if before_step.any():  # struck where it stands, before any step starts: no later meeting counts
+        candidates = candidates[candidates <= int(np.argmax(before_step))]
+    for k in candidates:
+        p = int(np.nonzero(ok[k])[0][0])
+        travel = np.minimum(need_m[k, p], speed[k, p] * _step_m(after_freeze_s[:k], env))
+        body_xy = np.stack([ux[k, p] * travel, uy[k, p] * travel], axis=1)
+        if not _strikes(points_robot[:k], radii_m, moving[:k], body_xy, env).any():
+            return int(k), p
+    return None
+
+
+def _strikes(points_robot: np.ndarray, radii_m: np.ndarray, moving: np.ndarray, body_xy: np.ndarray,
+             env: BodyEnvelope) -> np.ndarray:
+    """(n,): whether a moving point overlaps the body (the legs and torso cylinders about its axis, centred at
+    body_xy (n, 2) in the freeze-time robot frame) at each sample: the hands cannot catch what has struck."""
+    bottom_m = points_robot[..., 2] - radii_m[None, :]
+    body_r = np.where(bottom_m < env.hip_height_m, env.leg_radius_m, env.torso_radius_m)
+    gap = np.hypot(points_robot[..., 0] - body_xy[:, :1], points_robot[..., 1] - body_xy[:, 1:]) - radii_m[None, :] - body_r
+    return (moving & (bottom_m <= env.body_height_m) & (gap <= 0.0)).any(axis=1)
 
 
 def dodge_clearance(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_s: np.ndarray, moving: np.ndarray,
@@ -209,20 +230,24 @@ def path_verdict(correct_action: str, points_robot: np.ndarray, radii_m: np.ndar
     env = env or BodyEnvelope()
     times_s = np.asarray(times_s, dtype=np.float64)
     after = times_s - freeze_s
+    speed = np.zeros(points_robot.shape[:2])
+    if len(times_s) > 1:
+        dt = np.diff(times_s)[:, None]
+        speed[1:] = np.linalg.norm(np.diff(points_robot, axis=0), axis=-1) / dt
+    moving = speed >= env.moving_mps
     if correct_action == "CATCH":
-        hit = catch_intercept(points_robot, radii_m, after, env)
+        hit = catch_intercept(points_robot, radii_m, after, env, moving)
         if hit is None:
-            return PathVerdict(False, "no point of the object's path is within the hands' reach in time")
+            reason = ("it strikes the body before the hands can meet it"
+                      if catch_intercept(points_robot, radii_m, after, env) is not None
+                      else "no point of the object's path is within the hands' reach in time")
+            return PathVerdict(False, reason)
         k, p = hit
         point = tuple(round(float(c), 4) for c in points_robot[k, p])
         return PathVerdict(True, f"the hands can meet it {after[k]:.2f} s after the freeze", point,  # type: ignore[arg-type]
                            round(float(times_s[k]), 6), intercept_sample=(k, p))
     if correct_action == "DODGE":
-        speed = np.zeros(points_robot.shape[:2])
-        if len(times_s) > 1:
-            dt = np.diff(np.asarray(times_s, dtype=np.float64))[:, None]
-            speed[1:] = np.linalg.norm(np.diff(points_robot, axis=0), axis=-1) / dt
-        clear = dodge_clearance(points_robot, radii_m, after, speed >= env.moving_mps, env)
+        clear = dodge_clearance(points_robot, radii_m, after, moving, env)
         if clear is None:
             return PathVerdict(False, "every step this body can take is struck")
         (ux, uy), gap = clear
