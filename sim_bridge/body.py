@@ -30,6 +30,7 @@ from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import DEFAULT_DAMPING_KD, damping_command
 from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.joint_command import JointCommand
+from reacthuman.scenes.mass_centre import arm_world_m, centre_local_m
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, EngineConfig, PhysicsEngine, SimRobotState, make_engine,
                                           quat_rotate_inverse_wxyz, quat_rotate_wxyz)
@@ -139,6 +140,7 @@ class Body:
         self._hands = hand_points()
         self._robot_links = frozenset(engine.robot_body_names())
         self._hazards = tuple(spec.hazard_bodies)
+        self._centres = {h: centre_local_m(spec, h) for h in self._hazards}  # a hinged hazard's origin is its pivot
         self._tracker = OutcomeTracker(self.config.outcome, frozenset(self._hazards), self._robot_links,
                                        frozenset(link for link, _ in self._hands), arm_links(self._robot_links))
         self._cmd: tuple[np.ndarray, ...] | None = None
@@ -332,7 +334,7 @@ class Body:
         states = {h: e.body_state(h) for h in self._hazards}
         obs = StepObservation(
             t_s=e.time_s - self.spec.t0_s, dt_s=e.dt_s, left_hand_m=left, right_hand_m=right,
-            hazard_pos_m={h: s.pos_m for h, s in states.items()},
+            hazard_pos_m={h: s.pos_m + arm_world_m(self._centres[h], s.quat_wxyz) for h, s in states.items()},
             hazard_speed_mps={h: float(np.linalg.norm(s.lin_vel_mps)) for h, s in states.items()},
             hazard_ang_speed_radps={h: float(np.linalg.norm(s.ang_vel_radps)) for h, s in states.items()},
             contacts=e.contacts(frozenset(self._hazards)), base_pos_m=self._state.base.pos_m,

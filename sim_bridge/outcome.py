@@ -98,7 +98,7 @@ class StepObservation:
     dt_s: float
     left_hand_m: np.ndarray
     right_hand_m: np.ndarray
-    hazard_pos_m: dict[str, np.ndarray]
+    hazard_pos_m: dict[str, np.ndarray]  # each hazard's centre of mass (not its origin: a hinged one's is its pivot)
     hazard_speed_mps: dict[str, float]
     hazard_ang_speed_radps: dict[str, float]
     contacts: list[Contact]

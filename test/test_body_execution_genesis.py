@@ -143,10 +143,11 @@ def test_the_oracles_dodge_clears(body, family, seed, action):
 
 
 # --- what the brain is shown: the hazard at every rendered frame, its moving mass ------------------------
-def test_the_window_track_has_the_swinging_bob_at_every_frame_and_ends_at_the_freeze_state():
+def test_the_window_track_has_the_swinging_bob_at_every_frame_and_ends_at_the_freeze_state_and_the_hands_are_measured_to_it():
     """A pendulum's body frame is its pivot: the track must follow the bob (the centre of mass), once per frame
     the body renders, tangent to its circle; the last frame is the freeze instant the scorer reads."""
-    from reacthuman.evaluation.observe import WindowTracker, centre_local_m
+    from reacthuman.evaluation.observe import WindowTracker
+    from reacthuman.scenes.mass_centre import centre_local_m
     from reacthuman.scenes import sample_spec
     from reacthuman.sim_bridge.body import Body, default_config as body_config
 
@@ -176,5 +177,11 @@ def test_the_window_track_has_the_swinging_bob_at_every_frame_and_ends_at_the_fr
         last_pos, last_vel = tracker.samples[rendered[-1].t_s]
         freeze_pos, freeze_vel = tracker.freeze_state()
         assert np.array_equal(last_pos, freeze_pos) and np.array_equal(last_vel, freeze_vel)
+        # the executed hand distance is measured to the same moving point, never to the pivot
+        snap = frames.snapshot()
+        to_bob = min(np.linalg.norm(h - freeze_pos) for h in (snap.left_hand_m, snap.right_hand_m))
+        assert frames.outcome().min_hand_object_distance_m <= to_bob + 1e-9
+        assert frames.outcome().min_hand_object_distance_m < min(np.linalg.norm(h - pivot) for h in
+                                                                 (snap.left_hand_m, snap.right_hand_m)) - 0.3
     finally:
         frames.close()

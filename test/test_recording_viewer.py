@@ -309,6 +309,31 @@ def test_hand_to_object_distances_per_tick(bag):
     assert left == pytest.approx([0.3] * 6) and right == pytest.approx([0.2] * 6)
 
 
+def test_a_hinged_hazards_distance_is_to_its_centre_of_mass_not_its_pivot():
+    """A bob 1 m below its pivot (the body's origin), the body turned a quarter round its y axis: the bob hangs
+    1 m beside the pivot, and the hands are measured to it (the outcome's definition too)."""
+    import json
+
+    from reacthuman.recording.bag import deserialize
+    from reacthuman.recording.viewer_topics import LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE, ViewerTopics
+
+    spec = _spec()
+    spec["bodies"][2] = {"name": "hazard", "pos": [1.0, 0.0, 2.0], "quat": [1, 0, 0, 0], "role": "hazard",
+                         "geoms": [{"shape": "sphere", "size": [0.1], "pos": [0.0, 0.0, -1.0], "rgba": [1, 0, 0, 1]}]}
+    viewer = ViewerTopics()
+    scene = _raw(M + "SceneAnnouncement", scene_id=spec["scene_id"], spec_json=json.dumps(spec))
+    viewer.on_message(graph.SCENE, M + "SceneAnnouncement", 0, scene)
+    turned = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))  # x y z w: +90 deg about y, -z -> -x
+    extras = viewer.on_message(graph.HAZARD_STATE, M + "ObjectState", 5, _raw(
+        M + "ObjectState", header=ros_msgs.header(5, graph.WORLD_FRAME), name="hazard",
+        pose=ros_msgs.pose((1.0, 0.0, 2.0), turned)))
+    extras += viewer.on_message(graph.HAND_POSITIONS, M + "HandPositions", 5, _raw(
+        M + "HandPositions", header=ros_msgs.header(5, graph.WORLD_FRAME), left=ros_msgs.point((0.0, 0.3, 2.0)),
+        right=ros_msgs.point((1.0, 0.0, 2.0))))
+    by_topic = {e.topic: deserialize(e).data for e in extras if e.topic in (LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE)}
+    assert by_topic[LEFT_HAND_DISTANCE] == pytest.approx(0.3) and by_topic[RIGHT_HAND_DISTANCE] == pytest.approx(1.0)
+
+
 def test_a_recorder_that_takes_the_ticks_interleaved_still_gets_every_ticks_tf_and_distances():
     """On a loaded machine the recorder may take tick t+1's base state before tick t's joint state (CI found a bag
     four /tf short): the viewer topics of an interleaved episode equal those of the ordered one."""

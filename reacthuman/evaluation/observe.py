@@ -12,6 +12,7 @@ import numpy as np
 
 from reacthuman.brain.observation import Observation, TrackSample
 from reacthuman.scenes.catalog import OBJECTS
+from reacthuman.scenes.mass_centre import arm_world_m, centre_local_m
 from reacthuman.scenes.spec import SceneSpec
 
 _COLOURS = {(0.93, 0.92, 0.88): "white", (0.18, 0.18, 0.2): "black"}
@@ -39,23 +40,10 @@ def _colour_name(r: float, g: float, b: float) -> str:
     return min(hues, key=lambda h: sum((a - c) ** 2 for a, c in zip((r, g, b), hues[h])))
 
 
-def centre_local_m(spec: SceneSpec, name: str) -> np.ndarray:
-    """A body's centre of mass in its own frame: the volume-weighted centre of its geoms (the body's mass is
-    spread over its geoms by volume). For a free object it is about the origin; for a hinged one (a bob on a
-    rod, a door, tipping furniture) the origin is the pivot, which does not move, while this point does."""
-    from reacthuman.scenes.mjcf import geom_volume_m3
-
-    geoms = spec.body(name).geoms
-    volumes = np.array([geom_volume_m3(g) for g in geoms])
-    return (volumes[:, None] * np.array([g.pos for g in geoms], dtype=np.float64)).sum(axis=0) / volumes.sum()
-
-
 def hazard_point(spec: SceneSpec, name: str, pos_m, quat_wxyz, lin_vel_mps, ang_vel_radps) -> tuple[np.ndarray, np.ndarray]:
     """World position and velocity of a body's centre of mass from its frame's state (origin, orientation,
     the origin's linear velocity and the angular velocity, world frame)."""
-    from reacthuman.scenes.builders import rotate
-
-    arm = np.asarray(rotate(tuple(float(q) for q in quat_wxyz), tuple(float(c) for c in centre_local_m(spec, name))))
+    arm = arm_world_m(centre_local_m(spec, name), quat_wxyz)
     pos = np.asarray(pos_m, dtype=np.float64) + arm
     vel = np.asarray(lin_vel_mps, dtype=np.float64) + np.cross(np.asarray(ang_vel_radps, dtype=np.float64), arm)
     return pos, vel

@@ -13,7 +13,7 @@ CDR bytes); the recorder writes them when it closes the bag:
   the raw camera topics are not recorded (the exact frames stay in the observation message);
 - on the plan: its base path and hand keyframes as a MarkerArray in `world` (latched);
 - on each tick with the hands and every hazard: each hand's distance to the nearest hazard (its body
-  origin, the outcome's `min_hand_object_distance_m` definition) as std_msgs/Float64, for plotting.
+  centre of mass, the outcome's `min_hand_object_distance_m` definition) as std_msgs/Float64, for plotting.
 Everything is computed from recorded data (joint angles, base pose, hazard poses, the spec), so a bag
 that lacks the extra topics (recorded before they existed) is completed afterwards through the same
 function (`add_viewer_topics`, `reacthuman bag add-viewer-topics BAG`).
@@ -40,6 +40,8 @@ from reacthuman.recording import markers, ros_msgs, tf_tree, urdf
 from reacthuman.recording.bag import BagError, BagWriter, bag_info, read_bag, typestore
 from reacthuman.recording.images import rgb8_pixels
 from reacthuman.recording.viewer_config import DEFAULT, ViewerConfig
+from reacthuman.scenes.mass_centre import arm_world_m, geoms_centre_m
+from reacthuman.scenes.spec import body_from_dict
 
 TF = "/tf"
 TF_STATIC = "/tf_static"
@@ -110,6 +112,7 @@ class ViewerTopics:
         self.config = config
         self._robot_parts: dict[int, dict[str, Any]] = {}
         self._hazard_names: tuple[str, ...] = ()
+        self._centres: dict[str, np.ndarray] = {}
         self._tick_points: dict[int, dict[str, Any]] = {}
         self._observer: Pose2D | None = None
 
@@ -121,8 +124,9 @@ class ViewerTopics:
             pos, quat = _pose(msg.pose)
             tick_ns = ros_msgs.stamp_ns(msg.header)
             t = urdf.Transform(tf_tree.WORLD_FRAME, tf_tree.scene_frame(msg.name), pos, quat)
+            centre = np.asarray(pos) + arm_world_m(self._centres.get(msg.name, np.zeros(3)), (quat[3], *quat[:3]))
             return [_extra(TF, stamp_ns, tf_tree.tf_message([t], tick_ns))] + self._distances(stamp_ns, tick_ns,
-                                                                                             msg.name, pos)
+                                                                                             msg.name, tuple(centre))
         if topic == graph.HAND_POSITIONS:
             msg = typestore().deserialize_cdr(raw, msgtype)
             return self._distances(stamp_ns, ros_msgs.stamp_ns(msg.header), _HANDS, (_xyz(msg.left), _xyz(msg.right)))
@@ -144,6 +148,8 @@ class ViewerTopics:
     def _on_scene(self, stamp_ns: int, msg: Any) -> list[Extra]:
         spec = json.loads(msg.spec_json)
         self._hazard_names = tuple(spec.get("hazard_bodies", ()))
+        self._centres = {b["name"]: geoms_centre_m(body_from_dict(b).geoms) for b in spec.get("bodies", ())
+                         if b.get("name") in self._hazard_names}
         obs = spec.get("observer") or {}
         self._observer = Pose2D(float(obs.get("x_m", 0.0)), float(obs.get("y_m", 0.0)), float(obs.get("yaw_rad", 0.0)))
         static = tf_tree.robot_static_transforms() + tf_tree.scene_static_transforms(spec)

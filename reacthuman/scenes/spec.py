@@ -441,7 +441,8 @@ def _items(data: Any, where: str) -> list[Any]:
     return data
 
 
-def _body(data: Any) -> BodySpec:
+def body_from_dict(data: Any) -> BodySpec:
+    """One body of a spec's JSON (SpecError naming the field when malformed)."""
     name = data.get("name", "?") if isinstance(data, dict) else "?"
     geoms = lambda v: tuple(_build(GeomSpec, g, f"body {name} geom") for g in _items(v, f"body {name}.geoms"))
     joint = lambda v: _build(JointSpec, v, f"body {name}.joint")
@@ -458,7 +459,7 @@ def _spec_from_dict(data: Any) -> SceneSpec:
     nested = {
         "observer": lambda v: _build(ObserverSpec, v, "observer"),
         "cameras": lambda v: tuple(_build(CameraSpec, c, "camera") for c in _items(v, "cameras")),
-        "bodies": lambda v: tuple(_body(b) for b in _items(v, "bodies")),
+        "bodies": lambda v: tuple(body_from_dict(b) for b in _items(v, "bodies")),
         "lights": lambda v: tuple(_build(LightSpec, x, "light") for x in _items(v, "lights")),
         "furnishings": lambda v: tuple(_build(VisualMeshSpec, x, "furnishing") for x in _items(v, "furnishings")),
         "ground_truth": lambda v: _build(GroundTruth, v, "ground_truth"),
