@@ -18,7 +18,7 @@ from sensor_msgs.msg import JointState
 from reacthuman import graph
 from reacthuman.evaluation.episode import is_control_tick, stamp_ns
 from reacthuman.nodes import conversions as conv
-from reacthuman.sim_bridge.g1_assets import BASE_BODY
+from reacthuman.g1_assets import BASE_BODY
 
 
 def sim_stamp(t_s: float):

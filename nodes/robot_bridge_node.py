@@ -16,7 +16,7 @@ from reacthuman import graph
 from reacthuman.control.watchdog import CommandWatchdog, WatchdogConfig
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
-from reacthuman.sim_bridge.g1_assets import BASE_BODY, G1_JOINT_NAMES
+from reacthuman.g1_assets import BASE_BODY, G1_JOINT_NAMES
 from reacthuman.sim_bridge.unitree_bridge import G1LowLevelLink, UnitreeBridgeConfig
 
 

@@ -15,7 +15,7 @@ from reacthuman import graph
 from reacthuman.control.spine import Spine, SpineConfig, default_config
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, positive, run
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
+from reacthuman.g1_assets import G1_JOINT_NAMES
 
 
 class SpineNode(ContractNode):

@@ -68,7 +68,7 @@ class Plan:
 
 # Hand rest positions of the G1 standing in its default pose, robot frame (m). Keyframe hand targets are
 # offsets from these: the palm sites by forward kinematics of the installed G1 in its default pose (pelvis at
-# 0.757 m); test_spine_assets checks them against sim_bridge.g1_assets.default_pose_geometry().
+# 0.757 m); test_spine_assets checks them against g1_assets.default_pose_geometry().
 REST_LEFT_HAND_M: tuple[float, float, float] = (0.153, 0.227, 0.677)
 REST_RIGHT_HAND_M: tuple[float, float, float] = (0.153, -0.227, 0.677)
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable
 from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import CommandWatchdog
 from reacthuman.joint_command import JointCommand, Mode
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
+from reacthuman.g1_assets import G1_JOINT_NAMES
 
 if TYPE_CHECKING:
     from reacthuman.control.spine import Spine

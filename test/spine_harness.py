@@ -25,7 +25,7 @@ from reacthuman.control.robot_state import RobotState  # noqa: E402
 from reacthuman.joint_command import JointCommand  # noqa: E402
 from reacthuman.plan import Keyframe, Plan, Pose2D  # noqa: E402
 from reacthuman.sim_bridge.engine import RobotSpec, make_engine, quat_rotate_wxyz  # noqa: E402
-from reacthuman.sim_bridge.g1_assets import (  # noqa: E402
+from reacthuman.g1_assets import (  # noqa: E402
     G1_JOINT_NAMES, default_pose_geometry, g1_mjcf_path, read_policy_metadata,
 )
 from reacthuman.sim_bridge.scene_setup import hand_points  # noqa: E402

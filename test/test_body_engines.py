@@ -15,7 +15,7 @@ from reacthuman.sim_bridge.agreement import compare_engines, format_rows
 from reacthuman.sim_bridge.body import Body, default_config
 from reacthuman.sim_bridge.engine import engine_names, make_engine
 from reacthuman.evaluation.episode import run_plan_episode
-from reacthuman.sim_bridge.g1_assets import default_pose_geometry
+from reacthuman.g1_assets import default_pose_geometry
 
 SEEDS = (1, 2)
 SEED = SEEDS[0]

@@ -15,7 +15,7 @@ from reacthuman.control.locomotion import VelocityCommand
 from reacthuman.scoring.aggregate import select_decisions
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.scoring.outcomes import outcomes_by_action_table, outcomes_by_family_table
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
+from reacthuman.g1_assets import G1_JOINT_NAMES
 
 
 def test_planned_pose_integrates_a_constant_twist_exactly():

@@ -15,7 +15,7 @@ from reacthuman.control.robot_state import RobotState
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.body_lockstep import LockstepSource, sim_stamp
 from reacthuman.sim_bridge.engine import BodyState
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
+from reacthuman.g1_assets import G1_JOINT_NAMES
 
 NAMES = G1_JOINT_NAMES
 Q = tuple(0.01 * k for k in range(len(NAMES)))

@@ -49,3 +49,29 @@ def test_every_core_module_imports_without_ros() -> None:
     assert {"reacthuman.evaluation.graph_worker", "reacthuman.evaluation.rescore", "reacthuman.scoring.episode",
             "reacthuman.sim_bridge.body", "reacthuman.core.atomic", "physment.runner", "interactiveworld.episode"} <= imported
     assert len(imported) > 200
+
+
+# The layers below the simulator adapters: what they compute is the same for any body, simulated or real.
+BELOW_SIM_BRIDGE = ("reacthuman.control", "reacthuman.brain", "reacthuman.scoring", "reacthuman.scenes",
+                    "reacthuman.core", "reacthuman.plan", "reacthuman.plan_path", "reacthuman.g1_assets",
+                    "reacthuman.joint_command")
+
+
+def test_the_layers_below_the_simulator_adapters_never_import_them() -> None:
+    import ast
+    from pathlib import Path
+
+    import reacthuman
+
+    root = Path(reacthuman.__file__).resolve().parent
+    offenders, checked = [], 0
+    for path in sorted(root.rglob("*.py")):
+        module = ".".join(path.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__")
+        if not module.startswith(BELOW_SIM_BRIDGE):
+            continue
+        checked += 1
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{module}: {n}" for n in names if n.startswith("reacthuman.sim_bridge")]
+    assert checked > 80 and not offenders, offenders

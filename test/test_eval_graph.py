@@ -417,7 +417,7 @@ def test_tf_puts_the_g1_hands_where_the_simulator_measured_them(run):
 
     from reacthuman.recording import ros_msgs, urdf
     from reacthuman.recording.bag import deserialize, read_bag
-    from reacthuman.sim_bridge.g1_assets import LEFT_HAND_SITE, RIGHT_HAND_SITE, g1_mjcf_path
+    from reacthuman.g1_assets import LEFT_HAND_SITE, RIGHT_HAND_SITE, g1_mjcf_path
 
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
     sites = {}

@@ -19,7 +19,7 @@ from reacthuman.recording import ros_msgs, urdf
 from reacthuman.recording.bag import BagWriter, read_bag, typestore
 from reacthuman.recording.tf_check import TfIndex
 from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC, ViewerBagWriter
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, g1_mjcf_path
+from reacthuman.g1_assets import G1_JOINT_NAMES, g1_mjcf_path
 
 M = "reacthuman_msgs/msg/"
 
@@ -409,7 +409,7 @@ def test_the_egocentric_frame_is_static_at_the_standing_g1s_eyes():
     it in `world` exactly, and it sits just ahead of the head of the G1 standing at the observer pose."""
     from reacthuman.recording.tf_tree import robot_static_transforms, scene_static_transforms
     from reacthuman.scenes import sample_spec
-    from reacthuman.sim_bridge.g1_assets import default_pose_geometry, read_policy_metadata
+    from reacthuman.g1_assets import default_pose_geometry, read_policy_metadata
 
     spec = sample_spec("object_drop", 3, object_id="chefs_knife", width=64, height=36).to_dict()
     cam = next(c for c in spec["cameras"] if c["name"] == "egocentric")

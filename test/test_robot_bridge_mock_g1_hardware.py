@@ -16,7 +16,7 @@ from reacthuman import graph
 from reacthuman.control.robot_state import RobotState
 from reacthuman.joint_command import Mode
 from reacthuman.nodes.runtime import LATCHED
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, read_policy_metadata
+from reacthuman.g1_assets import G1_JOINT_NAMES, read_policy_metadata
 from reacthuman.sim_bridge.unitree_bridge import SimulatedG1Endpoint, UnitreeBridgeConfig
 from ros_helpers import GraphClient
 

@@ -17,7 +17,7 @@ from reacthuman.control.spine import Spine, default_config
 from reacthuman.control.watchdog import CommandWatchdog, WatchdogConfig
 from reacthuman.joint_command import JointCommand, Mode
 from reacthuman.plan import REST_LEFT_HAND_M, Keyframe, Plan
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, default_pose_geometry, read_policy_metadata
+from reacthuman.g1_assets import G1_JOINT_NAMES, default_pose_geometry, read_policy_metadata
 
 
 @pytest.fixture(scope="module")

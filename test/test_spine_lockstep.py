@@ -16,7 +16,7 @@ from reacthuman import graph
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.body_lockstep import sim_stamp
 from reacthuman.nodes.runtime import qos_for
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, default_pose_geometry, read_policy_metadata
+from reacthuman.g1_assets import G1_JOINT_NAMES, default_pose_geometry, read_policy_metadata
 from ros_helpers import GraphClient
 
 TICK_S = 5.0 / 240.0  # the graph's control tick

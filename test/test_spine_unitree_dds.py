@@ -15,7 +15,7 @@ import pytest
 
 from reacthuman.control.robot_state import RobotState
 from reacthuman.joint_command import JointCommand, Mode
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
+from reacthuman.g1_assets import G1_JOINT_NAMES
 from reacthuman.sim_bridge.unitree_bridge import (
     joint_command_to_lowcmd, lowcmd_to_joint_command, lowstate_to_robot_state, robot_state_to_lowstate,
 )

@@ -13,7 +13,7 @@ import numpy as np
 from reacthuman.bench.common import Goal, Repeats
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim_bridge.engine import EngineConfig, PhysicsEngine, make_engine
-from reacthuman.sim_bridge.g1_assets import read_policy_metadata
+from reacthuman.g1_assets import read_policy_metadata
 from reacthuman.sim_bridge.scene_setup import robot_spec_for, world_for
 
 REAL_TIME_GOAL = Goal(1.0, "x real time", True, "the body must step at least as fast as simulated time passes")

@@ -105,7 +105,7 @@ class PlaneRig:
 
     def __init__(self, world_mjcf: str = PLANE_MJCF) -> None:
         from reacthuman.sim_bridge.engine import RobotSpec, make_engine
-        from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, default_pose_geometry, g1_mjcf_path, read_policy_metadata
+        from reacthuman.g1_assets import G1_JOINT_NAMES, default_pose_geometry, g1_mjcf_path, read_policy_metadata
         from reacthuman.sim_bridge.scene_setup import START_CLEARANCE_M, hand_points
 
         geo = default_pose_geometry()

@@ -19,7 +19,7 @@ import mujoco
 import numpy as np
 
 from reacthuman.core.validate import require_positive
-from reacthuman.sim_bridge.g1_assets import (
+from reacthuman.g1_assets import (
     G1_JOINT_NAMES, LEFT_HAND_SITE, RIGHT_HAND_SITE, foot_geoms, g1_mjcf_path, lowest_foot_z,
     read_policy_metadata,
 )

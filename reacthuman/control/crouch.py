@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES
+from reacthuman.g1_assets import G1_JOINT_NAMES
 
 # joint -> multiple of the crouch angle a
 _FOLD = {"hip_pitch": -1.0, "knee": 2.0, "ankle_pitch": -1.0}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from reacthuman.control.robot_state import RobotState
-from reacthuman.sim_bridge.g1_assets import PolicyMetadata, policy_path, read_policy_metadata
+from reacthuman.g1_assets import PolicyMetadata, policy_path, read_policy_metadata
 
 # Below this command norm the policy is asked to stand (the package's own threshold).
 _STAND_THRESHOLD = 0.01

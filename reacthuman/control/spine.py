@@ -31,7 +31,7 @@ from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import DEFAULT_DAMPING_KD, damping_command
 from reacthuman.joint_command import JointCommand, Mode
 from reacthuman.plan import Plan
-from reacthuman.sim_bridge.g1_assets import G1_JOINT_NAMES, read_policy_metadata
+from reacthuman.g1_assets import G1_JOINT_NAMES, read_policy_metadata
 
 _ZERO = VelocityCommand(0.0, 0.0, 0.0)
 
