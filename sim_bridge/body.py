@@ -30,7 +30,7 @@ from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import DEFAULT_DAMPING_KD, damping_command
 from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.joint_command import JointCommand
-from reacthuman.scenes.mass_centre import arm_world_m, centre_local_m
+from reacthuman.scenes.mass_centre import centre_local_m
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, EngineConfig, PhysicsEngine, SimRobotState, make_engine,
                                           quat_rotate_inverse_wxyz, quat_rotate_wxyz)
@@ -334,7 +334,7 @@ class Body:
         states = {h: e.body_state(h) for h in self._hazards}
         obs = StepObservation(
             t_s=e.time_s - self.spec.t0_s, dt_s=e.dt_s, left_hand_m=left, right_hand_m=right,
-            hazard_pos_m={h: s.pos_m + arm_world_m(self._centres[h], s.quat_wxyz) for h, s in states.items()},
+            hazard_pos_m={h: s.pos_m + quat_rotate_wxyz(s.quat_wxyz, self._centres[h]) for h, s in states.items()},
             hazard_speed_mps={h: float(np.linalg.norm(s.lin_vel_mps)) for h, s in states.items()},
             hazard_ang_speed_radps={h: float(np.linalg.norm(s.ang_vel_radps)) for h, s in states.items()},
             contacts=e.contacts(frozenset(self._hazards)), base_pos_m=self._state.base.pos_m,
