@@ -12,7 +12,7 @@ import time
 import traceback
 from pathlib import Path
 
-from rclpy.executors import MultiThreadedExecutor
+from rclpy.executors import SingleThreadedExecutor
 from reacthuman_msgs.msg import ExecutedOutcome, ObservationWindow, ViewSequence
 from sensor_msgs.msg import CameraInfo
 
@@ -152,7 +152,8 @@ def outcome_msg(o, stamp) -> ExecutedOutcome:
 
 
 def main(args: list[str] | None = None) -> int:
-    return run(BodyNode, args, executor_factory=lambda: MultiThreadedExecutor(num_threads=3))
+    # the Python executor: the announcement's callback reads the message info (see runtime.default_executor)
+    return run(BodyNode, args, executor_factory=SingleThreadedExecutor)
 
 
 if __name__ == "__main__":

@@ -146,6 +146,7 @@ class Body:
         self._cmd: tuple[np.ndarray, ...] | None = None
         self._order_cache: dict[tuple[str, ...], np.ndarray] = {}
         self._fault: str | None = None
+        self._step_reads = None  # see _read_hands_and_hazards; a new scene counts its steps from 0 again
         self._state = engine.robot_state()
         self._accel = quat_rotate_inverse_wxyz(self._state.base.quat_wxyz, STANDARD_GRAVITY_MPS2)
         self._exec_start_s: float | None = None
@@ -328,10 +329,17 @@ class Body:
             out.append(b.pos_m + quat_rotate_wxyz(b.quat_wxyz, offset))
         return out[0], out[1]
 
+    def _read_hands_and_hazards(self):
+        """(left hand, right hand, hazard states) at this step, read once: the step's tracking and the control
+        tick's snapshot that follows it (before the next step) see the same state."""
+        if self._step_reads is None or self._step_reads[0] != self.engine.steps:
+            left, right = self._hand_positions()
+            self._step_reads = (self.engine.steps, left, right, {h: self.engine.body_state(h) for h in self._hazards})
+        return self._step_reads[1:]
+
     def _track(self) -> None:
         e = self.engine
-        left, right = self._hand_positions()
-        states = {h: e.body_state(h) for h in self._hazards}
+        left, right, states = self._read_hands_and_hazards()
         obs = StepObservation(
             t_s=e.time_s - self.spec.t0_s, dt_s=e.dt_s, left_hand_m=left, right_hand_m=right,
             hazard_pos_m={h: s.pos_m + quat_rotate_wxyz(s.quat_wxyz, self._centres[h]) for h, s in states.items()},
@@ -345,11 +353,11 @@ class Body:
     # --- what the body reports ------------------------------------------------------------------------
     def snapshot(self) -> BodySnapshot:
         s = self._state
-        left, right = self._hand_positions()
+        left, right, hazards = self._read_hands_and_hazards()
         return BodySnapshot(
             sim_time_s=self.engine.time_s, robot=self._control_state(s), joint_names=self._names, base=s.base,
             imu_gyro_radps=s.gyro_radps, imu_accel_mps2=self._accel, imu_projected_gravity=s.projected_gravity,
-            hazards={h: self.engine.body_state(h) for h in self._hazards}, left_hand_m=left, right_hand_m=right,
+            hazards=dict(hazards), left_hand_m=left, right_hand_m=right,
         )
 
     def outcome(self) -> Outcome:

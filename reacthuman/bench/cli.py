@@ -11,6 +11,7 @@ import argparse
 import json
 import logging
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -212,8 +213,13 @@ def main(argv: list[str] | None = None) -> int:
         args.work_dir.mkdir(parents=True, exist_ok=True)
         report = run_bench(cfg, sections, args.work_dir, domain_base, progress, plot_dir, args.memory_run)
     else:
-        with tempfile.TemporaryDirectory(prefix="reacthuman-bench-") as tmp:
-            report = run_bench(cfg, sections, Path(tmp), domain_base, progress, plot_dir, args.memory_run)
+        # a section's error names logs in the work folder: keep the folder then, remove it otherwise
+        tmp = Path(tempfile.mkdtemp(prefix="reacthuman-bench-"))
+        report = run_bench(cfg, sections, tmp, domain_base, progress, plot_dir, args.memory_run)
+        if any("error" in report.get(n, {}) for n in SECTIONS + OPT_IN_SECTIONS):
+            print(f"reacthuman bench: kept the work folder {tmp} for the failed section's logs", file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     from reacthuman.bench.table import render_markdown, render_text, verdicts
 
     report["run"]["verdicts"] = verdicts(report)

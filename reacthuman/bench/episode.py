@@ -3,7 +3,9 @@ the same episode in one process with direct calls (reacthuman.evaluation.episode
 overhead ratio, and where the time goes by stage.
 
 Both sides run one untimed warm-up episode first (Genesis loads its compiled kernels on the first scene),
-then `repeats` timed episodes of the same scene; the medians are compared. The graph's episode also writes
+then `repeats` timed episodes of the same scene, interleaved (one in process, then one through the graph, with
+the graph up throughout) so that a change in the machine's load falls on both sides alike; the medians are
+compared. The graph's episode also writes
 the bag and the episode folder; the in-process one does not, so its `recording` stage is measured apart by
 rewriting the graph's bag of that episode with the same writer."""
 
@@ -63,12 +65,8 @@ def _in_process_once(spec: SceneSpec) -> dict[str, float]:
     return stages
 
 
-def in_process(spec: SceneSpec, repeats: int, warmup: bool) -> dict:
-    if warmup:
-        _in_process_once(spec)
-    runs = [_in_process_once(spec) for _ in range(repeats)]
-    stages = {k: Repeats.of([r[k] for r in runs]).to_dict(3) for k in runs[0]}
-    return {"episodes": repeats, "stages_s": stages}
+def _stages(runs: list[dict[str, float]]) -> dict:
+    return {"episodes": len(runs), "stages_s": {k: Repeats.of([r[k] for r in runs]).to_dict(3) for k in runs[0]}}
 
 
 def recording_cost_s(bag: Path, scratch: Path) -> float:
@@ -85,7 +83,9 @@ def recording_cost_s(bag: Path, scratch: Path) -> float:
     return time.perf_counter() - t
 
 
-def through_graph(scenes_dir: Path, run_dir: Path, scene_id: str, repeats: int, warmup: bool, domain_base: int) -> dict:
+def interleaved(spec: SceneSpec, scenes_dir: Path, run_dir: Path, repeats: int, warmup: bool,
+                domain_base: int) -> tuple[dict, dict]:
+    """(in-process stages, graph figures): warm-ups first, then the timed episodes in alternation."""
     from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 
     worker = GraphWorker(WorkerConfig(model=BENCH_MODEL, scenes_dir=scenes_dir, run_dir=run_dir),
@@ -93,32 +93,40 @@ def through_graph(scenes_dir: Path, run_dir: Path, scene_id: str, repeats: int, 
     t = time.perf_counter()
     worker.start()
     startup_s = time.perf_counter() - t
-    walls, phases, memory, warmup_s = [], [], {}, None
+    local, walls, phases, warmup_s = [], [], [], None
     try:
-        for k in range(int(warmup) + repeats):
-            marks: list[tuple[str, float]] = []
-            started = time.perf_counter()
-            result = worker.run_episode(scene_id, on_phase=lambda p: marks.append((p, time.perf_counter() - started)))
-            if not result.ok:
-                raise RuntimeError(f"graph episode {scene_id} failed: {result.error} (log: {worker.log_path})")
-            if k < int(warmup):
-                warmup_s = result.wall_s
-            else:
-                walls.append(result.wall_s)
-                phases.append(_phase_durations(marks, result.wall_s))
+        if warmup:
+            _in_process_once(spec)
+            warmup_s = _graph_once(worker, spec.scene_id)[0]
+        for _ in range(repeats):
+            local.append(_in_process_once(spec))
+            wall_s, marks = _graph_once(worker, spec.scene_id)
+            walls.append(wall_s)
+            phases.append(_phase_durations(marks, wall_s))
         memory = tree_peak_rss(worker.proc.pid)
     finally:
         worker.stop()
     names = sorted({p for d in phases for p in d})
-    return {"episodes": repeats, "action_server_ready_s": round(startup_s, 2),
-            "warmup_episode_s": None if warmup_s is None else round(warmup_s, 2),
-            "startup_note": "action_server_ready_s: launch until the episode manager answers; the body's Genesis "
-                            "import and first kernel load fall into the untimed warm-up episode",
-            "wall_s": Repeats.of(walls).to_dict(3),
-            "phases_s": {p: Repeats.of([d.get(p, 0.0) for d in phases]).to_dict(3) for p in names},
-            "phase_note": "from the episode manager's feedback (polled every 0.2 s): 'window' covers the scene "
-                          "announcement, scene build, window simulation and rendering",
-            "nodes_peak_mib": memory}
+    return _stages(local), {
+        "episodes": repeats, "action_server_ready_s": round(startup_s, 2),
+        "warmup_episode_s": None if warmup_s is None else round(warmup_s, 2),
+        "startup_note": "action_server_ready_s: launch until the episode manager answers; the body's Genesis "
+                        "import and first kernel load fall into the untimed warm-up episode",
+        "wall_s": Repeats.of(walls).to_dict(3),
+        "phases_s": {p: Repeats.of([d.get(p, 0.0) for d in phases]).to_dict(3) for p in names},
+        "phase_note": "from the episode manager's feedback (polled every 0.2 s): 'window' covers the scene "
+                      "announcement, scene build, window simulation and rendering",
+        "nodes_peak_mib": memory}
+
+
+def _graph_once(worker, scene_id: str) -> tuple[float, list[tuple[str, float]]]:
+    marks: list[tuple[str, float]] = []
+    started = time.perf_counter()
+    result = worker.run_episode(scene_id, on_phase=lambda p: marks.append((p, time.perf_counter() - started)))
+    if not result.ok:
+        log = "" if str(worker.log_path) in (result.error or "") else f" (log: {worker.log_path})"
+        raise RuntimeError(f"graph episode {scene_id} failed: {result.error}{log}")
+    return result.wall_s, marks
 
 
 def _phase_durations(marks: list[tuple[str, float]], wall_s: float) -> dict[str, float]:
@@ -133,9 +141,8 @@ def episode_section(spec: SceneSpec, scenes_dir: Path, work_dir: Path, repeats: 
                     domain_base: int) -> dict:
     from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS
 
-    local = in_process(spec, repeats, warmup)
     run_dir = work_dir / "graph_run"
-    graph = through_graph(scenes_dir, run_dir, spec.scene_id, repeats, warmup, domain_base)
+    local, graph = interleaved(spec, scenes_dir, run_dir, repeats, warmup, domain_base)
     bag = run_dir / "episodes" / BENCH_MODEL / spec.scene_id / "bag"
     recording = Repeats.of([recording_cost_s(bag, work_dir) for _ in range(max(repeats, 1))])
     local["stages_s"]["recording"] = recording.to_dict(3)
