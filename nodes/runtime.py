@@ -50,7 +50,8 @@ def recorder_qos(topic: str) -> QoSProfile:
 
 
 class ContractNode(Node):
-    """A node whose publishers and subscriptions are exactly those its contract in reacthuman.graph lists.
+    """A node whose publishers and subscriptions are exactly those its contract lists (reacthuman.graph's, or
+    another system's NodeContract); services and actions the subclass creates from `self.contract`.
 
     Subclasses register callbacks in `callbacks` (topic -> function) before calling super().__init__;
     a subscribed topic without a callback is still created (so the graph is as declared) and ignored.
@@ -58,10 +59,11 @@ class ContractNode(Node):
     QoS per topic.
     """
 
-    def __init__(self, contract_name: str, callbacks: dict[str, Callable[[Any], None]] | None = None,
+    def __init__(self, contract: str | graph.NodeContract, callbacks: dict[str, Callable[[Any], None]] | None = None,
                  raw: bool = False, qos: Callable[[str], QoSProfile] = qos_for) -> None:
-        self.contract = graph.contract(contract_name)
-        super().__init__(contract_name)
+        # a name in reacthuman.graph, or a contract another system declares (physment.graph)
+        self.contract = graph.contract(contract) if isinstance(contract, str) else contract
+        super().__init__(self.contract.name, namespace=self.contract.namespace)
         callbacks = callbacks or {}
         self.pub = {t: self.create_publisher(msg_type(ty), t, qos_for(t)) for t, ty in self.contract.publishes.items()}
         self.subs = [
@@ -163,7 +165,11 @@ def run(factory: Callable[[], Node], args: list[str] | None = None,
         signal.signal(sig, _on_terminate)
     try:
         with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
-            node = factory()
+            try:
+                node = factory()
+            except ValueError as exc:  # a refused parameter: one line naming it, not a traceback
+                sys.stderr.write(f"{getattr(factory, '__name__', 'node')}: {exc}\n")
+                return 2
             try:
                 _spin(node, (executor_factory or default_executor)())
             finally:

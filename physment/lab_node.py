@@ -1,49 +1,49 @@
 """The lab as a ROS 2 node: every tool is a service, so an agent node (or an agent outside Python) can run
 an episode. The in-process ToolBox stays the default path; this node wraps the same ToolBox.
 
-Services (type reacthuman_msgs/srv/CallTool: request `tool`, `arguments_json`; response `ok`, `result_json`):
+Services (type reacthuman_msgs/srv/CallTool: request `tool`, `arguments_json`; response `ok`, `result_json`),
+as `physment.graph.LAB` declares them, under the node's namespace (default /physment):
 - <ns>/<tool> for each tool (the request's `tool` may be empty or must equal the service's tool);
 - <ns>/call: any tool, named in the request;
 - <ns>/load_scene: arguments_json {"scene": "<folder Scene<N>>"}; answers the prompt facts (task, objects,
   timestep, gravity) so a remote agent can build its prompt; <ns>/prompt: {"budget": B, "prompting": ...}.
 A bad request is an ok=false response with {"error": ...}, as in-process.
 
-    python -m physment.lab_node --scene physment/scenes/Scene1 [--namespace physment]
+    physment-lab-node --ros-args -p scene:=physment/scenes/Scene1 [-r __ns:=/lab2]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import threading
 
+from reacthuman_msgs.srv import CallTool
+
+from physment.graph import CALL, LAB, LOAD_SCENE, PROMPT
 from physment.prompt import build_prompt
 from physment.scene import SceneError, load_scene
-from physment.tools import ToolBox
 from physment.toolspec import TOOL_NAMES
+from physment.tools import ToolBox
+from reacthuman.nodes.runtime import ContractNode, run
 
-DEFAULT_NAMESPACE = "physment"
 
+class LabNode(ContractNode):
+    """The tool services over one scene at a time (parameter `scene`, or the `load_scene` service)."""
 
-class LabNode:
-    """Owns an rclpy Node offering the tool services over one scene at a time."""
-
-    def __init__(self, context=None, namespace: str = DEFAULT_NAMESPACE, scene_dir: str | None = None) -> None:
-        from rclpy.node import Node
-        from reacthuman_msgs.srv import CallTool
-
-        self.node = Node("physment_lab", context=context)
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self.toolbox: ToolBox | None = None
-        ns = namespace.strip("/")
-        for name in TOOL_NAMES:
-            self.node.create_service(CallTool, f"/{ns}/{name}", self._tool_handler(name))
-        self.node.create_service(CallTool, f"/{ns}/call", self._tool_handler(None))
-        self.node.create_service(CallTool, f"/{ns}/load_scene", self._load_scene)
-        self.node.create_service(CallTool, f"/{ns}/prompt", self._prompt)
-        if scene_dir:
-            self.load(scene_dir)
+        super().__init__(LAB)
+        scene = self.declare("scene", "", "a Scene<N> folder to load at start; empty: none until load_scene")
+        handlers = {name: self._tool_handler(name) for name in TOOL_NAMES} | {
+            CALL: self._tool_handler(None), LOAD_SCENE: self._load_scene, PROMPT: self._prompt}
+        for name in self.contract.services:
+            self.create_service(CallTool, name, handlers[name])
+        if scene:
+            try:
+                self.load(scene)
+            except (SceneError, OSError) as exc:
+                raise ValueError(f"parameter 'scene': {exc}") from exc
 
     def load(self, scene_dir: str) -> dict:
         scene = load_scene(scene_dir)
@@ -100,33 +100,9 @@ class LabNode:
             return self._respond(response, False, {"error": str(exc)})
         return self._respond(response, True, {"prompt": text})
 
-    def destroy(self) -> None:
-        self.node.destroy_node()
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="physment-lab-node", description=__doc__.split("\n")[0])
-    parser.add_argument("--scene", default=None, help="a Scene<N> folder to load at start")
-    parser.add_argument("--namespace", default=DEFAULT_NAMESPACE)
-    args, ros_args = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
-    import rclpy
-
-    rclpy.init(args=ros_args)
-    try:
-        lab = LabNode(namespace=args.namespace, scene_dir=args.scene)
-    except SceneError as exc:
-        print(f"physment-lab-node: {exc}", file=sys.stderr)
-        rclpy.shutdown()
-        return 2
-    try:
-        rclpy.spin(lab.node)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        lab.destroy()
-        rclpy.try_shutdown()
-    return 0
+def main(args: list[str] | None = None) -> int:
+    return run(LabNode, args)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -85,6 +85,7 @@ class NodeContract:
     services: dict[str, str] = field(default_factory=dict)
     actions: dict[str, str] = field(default_factory=dict)
     summary: str = ""
+    namespace: str = ""  # the node's default namespace; its relative names resolve under it (a launch may remap it)
 
 
 M = "reacthuman_msgs/msg/"
