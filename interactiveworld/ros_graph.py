@@ -1,16 +1,8 @@
 """The same closed loop as `episode.run_episode`, as four ROS 2 nodes talking over typed topics, plus a
 rosbag2 recorder. The in-process path stays the default (faster); this one exists so the loop can be
 observed, recorded and replaced piece by piece (a real person's speech, a remote model) on a ROS graph.
-
-Topics (all reliable, depth 200):
-  /interactiveworld/speech       reacthuman_msgs/msg/Speech  human and assistant utterances; the assistant's
-                                  text "" means wait and "[done]" means done
-  /interactiveworld/human/eye    sensor_msgs/msg/Image        first-person frames (rgb8)
-  /interactiveworld/human/commands std_msgs/msg/String        JSON {turn, commands, speech, from_assistant, done}
-  /interactiveworld/world/report std_msgs/msg/String          JSON {turn, report, visible, last_results, n_frames}
-  /interactiveworld/world/state  std_msgs/msg/String          JSON final state {goals_final, goals_at_handoff, n_actions}
-  /interactiveworld/judge        std_msgs/msg/String          JSON verdict {task_id, passed, completion, goals}
-"""
+The nodes are the suite's contract nodes (`reacthuman.nodes.runtime`); their topics and types are
+`interactiveworld.graph`'s contracts."""
 
 from __future__ import annotations
 
@@ -21,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from reacthuman_msgs.msg import Speech
 from sensor_msgs.msg import Image
@@ -30,12 +21,17 @@ from std_msgs.msg import String
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, Frame, HumanView, select_frames
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.episode import Episode, _human_report, visible_names
+from interactiveworld.graph import (ASSISTANT, COMMANDS, EYE, HUMAN, JUDGE, JUDGE_NODE, QOS_DEPTH, RECORDER, REPORT,
+                                    SPEECH, STATE, WORLD)
 from interactiveworld.world.predicates import evaluate
+from reacthuman.nodes.runtime import ContractNode
 
-SPEECH, EYE, COMMANDS = "/interactiveworld/speech", "/interactiveworld/human/eye", "/interactiveworld/human/commands"
-REPORT, STATE, JUDGE = "/interactiveworld/world/report", "/interactiveworld/world/state", "/interactiveworld/judge"
 DONE_TEXT = "[done]"
-QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+QOS = QoSProfile(depth=QOS_DEPTH, reliability=ReliabilityPolicy.RELIABLE)
+
+
+def _qos(_topic: str) -> QoSProfile:
+    return QOS
 
 
 def _json_msg(d: dict) -> String:
@@ -47,17 +43,13 @@ def _image_array(msg: Image) -> np.ndarray:
     return np.frombuffer(bytes(msg.data), dtype=np.uint8).reshape(msg.height, msg.width, 3)
 
 
-class WorldNode(Node):
+class WorldNode(ContractNode):
     """Owns the simulator: runs the opening, executes the human's commands, publishes frames and reports."""
 
     def __init__(self, pack: TaskPack, body: str = "capsule") -> None:
-        super().__init__("interactiveworld_world")
+        super().__init__(WORLD, {COMMANDS: self._on_commands}, qos=_qos)
         self.pack = pack
         self.ep = Episode(pack, render=True, body=body)
-        self.eye = self.create_publisher(Image, EYE, QOS)
-        self.report = self.create_publisher(String, REPORT, QOS)
-        self.state = self.create_publisher(String, STATE, QOS)
-        self.create_subscription(String, COMMANDS, self._on_commands, QOS)
         self.n_actions, self.goals_at_handoff, self.finished = 0, [], False
         self.n_frames = 0  # published since the last report
 
@@ -71,7 +63,7 @@ class WorldNode(Node):
             msg = Image(height=f.image.shape[0], width=f.image.shape[1], encoding="rgb8", step=3 * f.image.shape[1],
                         data=f.image.tobytes())
             msg.header.stamp, msg.header.frame_id = self._stamp(), "human_eye"
-            self.eye.publish(msg)
+            self.pub[EYE].publish(msg)
         self.ep.pending = []
 
     def start(self) -> None:
@@ -83,7 +75,7 @@ class WorldNode(Node):
 
     def _publish_report(self, turn: int, report: str, last: tuple) -> None:
         vis = list(visible_names(self.ep.world, self.ep.catalog, self.ep.knowledge))
-        self.report.publish(_json_msg({"turn": turn, "report": report, "visible": vis, "last_results": list(last),
+        self.pub[REPORT].publish(_json_msg({"turn": turn, "report": report, "visible": vis, "last_results": list(last),
                                        "n_frames": self.n_frames}))
         self.n_frames = 0
 
@@ -106,25 +98,20 @@ class WorldNode(Node):
     def _finish(self) -> None:
         self.finished = True
         goals = [evaluate(g, self.ep.world) for g in self.pack.goals]
-        self.state.publish(_json_msg({"task_id": self.pack.task_id, "goals_final": goals,
+        self.pub[STATE].publish(_json_msg({"task_id": self.pack.task_id, "goals_final": goals,
                                       "goals_at_handoff": self.goals_at_handoff, "n_actions": self.n_actions,
                                       "digest": self.ep.world.digest()}))
 
 
-class HumanNode(Node):
+class HumanNode(ContractNode):
     """Speaks the world's reports; turns the assistant's speech into commands for the world. It sees through
     its own eyes: the frames of the turn (as in process, none when blind) go with its view to the model."""
 
     def __init__(self, human, pack: TaskPack, catalog) -> None:
-        super().__init__("interactiveworld_human")
+        callbacks = {REPORT: self._on_report, SPEECH: self._on_speech} | ({} if pack.blind else {EYE: self._on_eye})
+        super().__init__(HUMAN, callbacks, qos=_qos)  # a blind human's eye topic is taken and ignored
         self.human, self.pack = human, pack
         human.reset(pack.private_plan, pack.blind, catalog)
-        self.speech = self.create_publisher(Speech, SPEECH, QOS)
-        self.commands = self.create_publisher(String, COMMANDS, QOS)
-        self.create_subscription(String, REPORT, self._on_report, QOS)
-        self.create_subscription(Speech, SPEECH, self._on_speech, QOS)
-        if not pack.blind:
-            self.create_subscription(Image, EYE, self._on_eye, QOS)
         self.turn, self.visible, self.last = 0, (), ()
         self.frames: list[Frame] = []  # since its last decision: what the assistant saw this turn too
         self.expected_frames = 0  # the world's count for this turn: topics are not ordered with each other
@@ -142,37 +129,33 @@ class HumanNode(Node):
         self.expected_frames = 0 if self.pack.blind else d["n_frames"]
         out = Speech(speaker="human", text=d["report"])
         out.header.stamp = self.get_clock().now().to_msg()
-        self.speech.publish(out)
+        self.pub[SPEECH].publish(out)
 
     def _on_speech(self, msg: Speech) -> None:
         if msg.speaker != "assistant":
             return
         if msg.text == DONE_TEXT:
-            self.commands.publish(_json_msg({"turn": self.turn, "commands": [], "done": True}))
+            self.pub[COMMANDS].publish(_json_msg({"turn": self.turn, "commands": [], "done": True}))
             return
         if len(self.frames) < self.expected_frames:  # decide once its eyes have caught up
             self.waiting = msg
             return
         frames, self.frames = select_frames(self.frames), []
         decision = self.human.decide(msg.text or None, HumanView(self.pack.blind, frames, self.visible, self.last))
-        self.commands.publish(_json_msg({"turn": self.turn, "commands": decision.commands, "speech": decision.speech,
+        self.pub[COMMANDS].publish(_json_msg({"turn": self.turn, "commands": decision.commands, "speech": decision.speech,
                                          "heard": msg.text or "",
                                          "from_assistant": decision.from_assistant, "done": bool(decision.error)}))
 
 
-class AssistantNode(Node):
+class AssistantNode(ContractNode):
     """Sees only first-person frames and the human's speech; answers with speech, silence or done. It acts
     on a turn once it has the human's words and all of the turn's frames (the world's report counts them),
     so it sees what the in-process assistant sees."""
 
     def __init__(self, assistant, pack: TaskPack) -> None:
-        super().__init__("interactiveworld_assistant")
+        super().__init__(ASSISTANT, {EYE: self._on_eye, SPEECH: self._on_speech, REPORT: self._on_report}, qos=_qos)
         self.assistant = assistant
         assistant.reset(AssistantBrief(pack.family, pack.task_id, pack.max_turns))
-        self.speech = self.create_publisher(Speech, SPEECH, QOS)
-        self.create_subscription(Image, EYE, self._on_eye, QOS)
-        self.create_subscription(Speech, SPEECH, self._on_speech, QOS)
-        self.create_subscription(String, REPORT, self._on_report, QOS)
         self.frames: list[Frame] = []
         self.turn = 0
         self.frames_of_turn: dict[int, int] = {}
@@ -203,16 +186,14 @@ class AssistantNode(Node):
         text = {"speak": reply.text, "wait": "", "done": DONE_TEXT}[reply.mode]
         out = Speech(speaker="assistant", text=text)
         out.header.stamp = self.get_clock().now().to_msg()
-        self.speech.publish(out)
+        self.pub[SPEECH].publish(out)
 
 
-class JudgeNode(Node):
+class JudgeNode(ContractNode):
     """Reads the world's final state (never the assistant's claims) and publishes the verdict."""
 
     def __init__(self) -> None:
-        super().__init__("interactiveworld_judge")
-        self.pub = self.create_publisher(String, JUDGE, QOS)
-        self.create_subscription(String, STATE, self._on_state, QOS)
+        super().__init__(JUDGE_NODE, {STATE: self._on_state}, qos=_qos)
         self.verdict: dict | None = None
 
     def _on_state(self, msg: String) -> None:
@@ -221,25 +202,21 @@ class JudgeNode(Node):
         self.verdict = {"task_id": d["task_id"], "passed": bool(scored) and all(scored),
                         "completion": sum(scored) / len(scored) if scored else 0.0, "goals": d["goals_final"],
                         "n_actions": d["n_actions"], "digest": d["digest"]}
-        self.pub.publish(_json_msg(self.verdict))
+        self.pub[JUDGE].publish(_json_msg(self.verdict))
 
 
-class RecorderNode(Node):
+class RecorderNode(ContractNode):
     """Records the graph's topics as raw CDR into a rosbag2 folder (reacthuman's bag writer)."""
 
-    TOPICS = ((SPEECH, Speech, "reacthuman_msgs/msg/Speech"), (EYE, Image, "sensor_msgs/msg/Image"),
-              (COMMANDS, String, "std_msgs/msg/String"), (JUDGE, String, "std_msgs/msg/String"))
-
     def __init__(self, path: Path) -> None:
-        super().__init__("interactiveworld_recorder")
         from reacthuman.recording.bag import BagWriter
 
         self.writer = BagWriter(Path(path))
-        for topic, cls, name in self.TOPICS:
-            self.create_subscription(cls, topic, lambda raw, t=topic, n=name: self._write(t, n, raw), QOS, raw=True)
+        super().__init__(RECORDER, {t: (lambda raw, t=t: self._write(t, raw)) for t in RECORDER.subscribes},
+                         raw=True, qos=_qos)
 
-    def _write(self, topic: str, msgtype: str, raw: bytes) -> None:
-        self.writer.write(topic, msgtype, self.get_clock().now().nanoseconds, raw)
+    def _write(self, topic: str, raw: bytes) -> None:
+        self.writer.write(topic, self.contract.subscribes[topic], self.get_clock().now().nanoseconds, raw)
 
 
 def run_ros_episode(pack: TaskPack, assistant, human, bag_path: Path | None = None, timeout_s: float = 300.0,

@@ -55,8 +55,7 @@ class ContractNode(Node):
 
     Subclasses register callbacks in `callbacks` (topic -> function) before calling super().__init__;
     a subscribed topic without a callback is still created (so the graph is as declared) and ignored.
-    With raw=True callbacks receive the serialized bytes (for recording); `qos` overrides the subscriptions'
-    QoS per topic.
+    With raw=True callbacks receive the serialized bytes (for recording); `qos` gives each topic's QoS.
     """
 
     def __init__(self, contract: str | graph.NodeContract, callbacks: dict[str, Callable[[Any], None]] | None = None,
@@ -65,7 +64,7 @@ class ContractNode(Node):
         self.contract = graph.contract(contract) if isinstance(contract, str) else contract
         super().__init__(self.contract.name, namespace=self.contract.namespace)
         callbacks = callbacks or {}
-        self.pub = {t: self.create_publisher(msg_type(ty), t, qos_for(t)) for t, ty in self.contract.publishes.items()}
+        self.pub = {t: self.create_publisher(msg_type(ty), t, qos(t)) for t, ty in self.contract.publishes.items()}
         self.subs = [
             self.create_subscription(msg_type(ty), t, callbacks.get(t, lambda _msg: None), qos(t), raw=raw)
             for t, ty in self.contract.subscribes.items()
