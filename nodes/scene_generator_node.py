@@ -63,7 +63,6 @@ class SceneGeneratorNode(ContractNode):
         scene = SceneAnnouncement(scene_id=spec.scene_id, seed=int(spec.seed), family=spec.family,
                                   object_name=spec.object_id, room=spec.room, spec_json=spec.to_json())
         scene.header.stamp = stamp
-        gt = spec.ground_truth
         self.pub[graph.GROUND_TRUTH].publish(conv.ground_truth_msg(spec, stamp))
         self.pub[graph.SCENE].publish(scene)
         self.get_logger().info(f"announced {spec.scene_id} ({spec.family}, {spec.object_id})")
