@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from physment import REFERENCE_AGENTS
+from reacthuman.core.headless import use_egl_when_headless
 from reacthuman.core.model_spec import ModelSpec, ModelsOption
 
 if TYPE_CHECKING:
@@ -188,6 +189,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    use_egl_when_headless()  # before the lab imports MuJoCo
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
     from physment.scene import SceneError

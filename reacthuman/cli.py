@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from reacthuman.core.headless import use_egl_when_headless
+
 # command -> (module with main(argv) -> int, one-line description)
 COMMANDS: dict[str, tuple[str, str]] = {
     "launch": ("reacthuman.launcher", "start a node graph from a launch file (the pip-only `ros2 launch`)"),
@@ -27,6 +29,7 @@ def _usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    use_egl_when_headless()  # before any command imports MuJoCo
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help"):
         print(_usage())
