@@ -20,8 +20,9 @@ from pathlib import Path
 
 import rclpy
 from rclpy.action import ActionServer
+from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.executors import MultiThreadedExecutor
 from rclpy.serialization import deserialize_message
-from rclpy.task import Future
 from reacthuman_msgs.action import RunEpisode
 from reacthuman_msgs.srv import GenerateScene
 
@@ -69,23 +70,13 @@ class EpisodeManagerNode(ContractNode):
         self.tracer = AllocationTracer(self.run_dir / "logs" / "episode_manager_memory.jsonl") if trace else None
         skip = frozenset() if cameras else frozenset(graph.image_topic(v) for v in graph.VIEWS)
         self.recorder = EpisodeRecorder(skip_topics=skip)
-        self.generate = self.create_client(GenerateScene, graph.GENERATE_SCENE_SRV)
+        self.group = ReentrantCallbackGroup()
+        self.generate = self.create_client(GenerateScene, graph.GENERATE_SCENE_SRV, callback_group=self.group)
         self.scene_id = ""
-        ActionServer(self, RunEpisode, graph.RUN_EPISODE_ACTION, self._execute_in_thread)
-
-    async def _execute_in_thread(self, handle) -> RunEpisode.Result:
-        """An episode waits for seconds: it runs in a thread of its own, so that the node's one executor thread
-        keeps taking the recorded streams (and the scene service's answer) meanwhile."""
-        done = Future()
-
-        def work() -> None:
-            try:
-                done.set_result(self._execute(handle))
-            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting action callback
-                done.set_exception(exc)
-
-        threading.Thread(target=work, name=f"episode-{handle.request.scene_id}", daemon=True).start()
-        return await done
+        # A Python executor with threads, not the events executor (runtime.default_executor): the action callback
+        # blocks for a whole episode while other threads record, and with the events executor a goal sent as soon
+        # as the server was discovered went unanswered on a loaded machine (CI, 2026-12-02).
+        ActionServer(self, RunEpisode, graph.RUN_EPISODE_ACTION, self._execute, callback_group=self.group)
 
     def _on_raw(self, topic: str, raw: bytes) -> None:
         msgtype = self.contract.subscribes[topic]
@@ -187,7 +178,7 @@ class EpisodeManagerNode(ContractNode):
 
 
 def main(args: list[str] | None = None) -> int:
-    return run(EpisodeManagerNode, args)
+    return run(EpisodeManagerNode, args, executor_factory=lambda: MultiThreadedExecutor(num_threads=4))
 
 
 if __name__ == "__main__":
