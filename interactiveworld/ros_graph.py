@@ -27,11 +27,12 @@ from interactiveworld.world.predicates import evaluate
 from reacthuman.nodes.runtime import ContractNode
 
 DONE_TEXT = "[done]"
-QOS = QoSProfile(depth=QOS_DEPTH, reliability=ReliabilityPolicy.RELIABLE)
+_QOS = QoSProfile(depth=QOS_DEPTH, reliability=ReliabilityPolicy.RELIABLE)
 
 
 def _qos(_topic: str) -> QoSProfile:
-    return QOS
+    """Every topic of the loop has the same QoS (the contract's docstring says why)."""
+    return _QOS
 
 
 def _json_msg(d: dict) -> String:
@@ -75,8 +76,8 @@ class WorldNode(ContractNode):
 
     def _publish_report(self, turn: int, report: str, last: tuple) -> None:
         vis = list(visible_names(self.ep.world, self.ep.catalog, self.ep.knowledge))
-        self.pub[REPORT].publish(_json_msg({"turn": turn, "report": report, "visible": vis, "last_results": list(last),
-                                       "n_frames": self.n_frames}))
+        self.pub[REPORT].publish(_json_msg({"turn": turn, "report": report, "visible": vis,
+                                            "last_results": list(last), "n_frames": self.n_frames}))
         self.n_frames = 0
 
     def _on_commands(self, msg: String) -> None:
@@ -99,8 +100,8 @@ class WorldNode(ContractNode):
         self.finished = True
         goals = [evaluate(g, self.ep.world) for g in self.pack.goals]
         self.pub[STATE].publish(_json_msg({"task_id": self.pack.task_id, "goals_final": goals,
-                                      "goals_at_handoff": self.goals_at_handoff, "n_actions": self.n_actions,
-                                      "digest": self.ep.world.digest()}))
+                                           "goals_at_handoff": self.goals_at_handoff, "n_actions": self.n_actions,
+                                           "digest": self.ep.world.digest()}))
 
 
 class HumanNode(ContractNode):
@@ -142,9 +143,10 @@ class HumanNode(ContractNode):
             return
         frames, self.frames = select_frames(self.frames), []
         decision = self.human.decide(msg.text or None, HumanView(self.pack.blind, frames, self.visible, self.last))
-        self.pub[COMMANDS].publish(_json_msg({"turn": self.turn, "commands": decision.commands, "speech": decision.speech,
-                                         "heard": msg.text or "",
-                                         "from_assistant": decision.from_assistant, "done": bool(decision.error)}))
+        self.pub[COMMANDS].publish(_json_msg({"turn": self.turn, "commands": decision.commands,
+                                              "speech": decision.speech, "heard": msg.text or "",
+                                              "from_assistant": decision.from_assistant,
+                                              "done": bool(decision.error)}))
 
 
 class AssistantNode(ContractNode):

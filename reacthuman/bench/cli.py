@@ -179,6 +179,10 @@ def write_json_atomic(path: Path, data: dict) -> None:
     atomic_write_text(path, json.dumps(data, indent=1) + "\n")
 
 
+def _failed_sections(report: dict) -> list[str]:
+    return [n for n in SECTIONS + OPT_IN_SECTIONS if "error" in report.get(n, {})]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="reacthuman bench", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="a tiny version of every section (a few minutes)")
@@ -216,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         # a section's error names logs in the work folder: keep the folder then, remove it otherwise
         tmp = Path(tempfile.mkdtemp(prefix="reacthuman-bench-"))
         report = run_bench(cfg, sections, tmp, domain_base, progress, plot_dir, args.memory_run)
-        if any("error" in report.get(n, {}) for n in SECTIONS + OPT_IN_SECTIONS):
+        if _failed_sections(report):
             print(f"reacthuman bench: kept the work folder {tmp} for the failed section's logs", file=sys.stderr)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -232,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown is not None:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(render_markdown(report) + "\n")
-    failed = [n for n in SECTIONS + OPT_IN_SECTIONS if "error" in report.get(n, {})]
+    failed = _failed_sections(report)
     if failed:
         print(f"reacthuman bench: section(s) failed: {', '.join(failed)}", file=sys.stderr)
         return 1
