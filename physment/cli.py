@@ -121,6 +121,7 @@ def _run(args: argparse.Namespace) -> int:
 def _run_one(cfg: "RunConfig", plan: "PoolPlan | None") -> int:
     """The missing episodes of one model; 0, 1 when Ray lost episodes, 2 when the model could not run."""
     from physment.runner import RunError, run
+    from reacthuman.core.records import LedgerError
 
     failed: list[str] = []
     try:
@@ -130,12 +131,12 @@ def _run_one(cfg: "RunConfig", plan: "PoolPlan | None") -> int:
             from physment.ray_run import run_on_ray
 
             rows, failed = run_on_ray(cfg, plan)
-    except (RunError, RuntimeError) as exc:  # RuntimeError: the Ray executor ran out of workers
+    except (RunError, RuntimeError, LedgerError) as exc:  # RuntimeError: the Ray executor ran out of workers
         return _fail(str(exc))
     for line in cfg.skipped:
         print(f"skipped {line}", file=sys.stderr)
-    correct = sum(r["correct"] for r in rows)
-    strict, paper = sum(r["correct_strict"] for r in rows), sum(r["correct_paper"] for r in rows)
+    correct = sum(r.correct for r in rows)
+    strict, paper = sum(bool(r.correct_strict) for r in rows), sum(bool(r.correct_paper) for r in rows)
     print(f"{cfg.agent}: {len(rows)} episode(s) run ({cfg.protocol} protocol), {correct} correct (strict {strict}, "
           f"paper Eq. 4 {paper}); {len(cfg.skipped)} scene(s) skipped; results in {cfg.out / 'results.jsonl'}")
     if failed:
@@ -180,10 +181,11 @@ def _scenes(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from physment.report import ReportError, write_report
+    from reacthuman.core.records import LedgerError
 
     try:
         print(write_report(args.run_dir, args.out))
-    except ReportError as exc:
+    except (ReportError, LedgerError) as exc:
         return _fail(str(exc))
     return 0
 

@@ -12,6 +12,7 @@ import time
 from physment.agents import MAX_CALLS_PER_TURN, Agent, AgentTurn
 from physment.metrics import episode_metrics
 from physment.prompt import build_prompt, system_prompt
+from physment.record import EpisodeRecord
 from physment.scene import Scene
 from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS, paper_correct
 from physment.protocol import protocol as named_protocol
@@ -89,7 +90,7 @@ def _assistant_message(turn: AgentTurn) -> dict:
     return {"role": "assistant", "content": content}
 
 
-def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[dict, dict]:
+def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[EpisodeRecord, dict]:
     """(results row, transcript) for one scene, agent and budget."""
     toolbox = ToolBox(scene, allowed=None if config.tools == TOOL_NAMES else tuple(config.tools))
     prompt = build_prompt(toolbox, config.budget, config.prompting, config.brief_api, tuple(config.tools))
@@ -136,7 +137,7 @@ def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[dict
     transcript = {"scene": scene.scene_id, "agent": agent.name, "budget": config.budget,
                   "prompting": config.prompting, "prompt": prompt, "system": messages[0]["content"],
                   "turns": turns, "result": row}
-    return row, transcript
+    return EpisodeRecord.from_dict(row), transcript
 
 
 def tolerances(scene: Scene) -> tuple[float, float]:

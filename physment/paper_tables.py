@@ -2,9 +2,7 @@
 matcher), Figure 2 (accuracy per category, averaged over budgets, the 13 cells in the paper's order) and
 Tables 3/5 (the scoring dimensions with each component and the Final Score, averaged over the budgets).
 
-Rows of older ledgers (before protocols) are upgraded on read: they ran under the strict protocol, their
-`correct` is the strict verdict, and the paper's Eq. 4 verdict is recomputed from `predicted` and `truth`
-(with the default tolerances: older rows did not record a scene's own)."""
+Rows of older ledgers (before protocols) are upgraded on read (`physment.record`)."""
 
 from __future__ import annotations
 
@@ -13,25 +11,12 @@ import math
 
 from physment.cells import CATEGORIES
 from physment.metrics import HELD_OUT_CATEGORIES, final_score
-from physment.protocol import DEFAULT_PROTOCOL, paper_correct
-from physment.scoring import ABS_TOL, REGRADE_RULES, REL_TOL
+from physment.protocol import DEFAULT_PROTOCOL
+from physment.scoring import REGRADE_RULES
 from reacthuman.scoring.tables import Table
 
 PAPER_BUDGETS = (5, 10, 15, 20)
 DIMENSIONS = ("correctness", "efficiency", "groundedness", "validity", "diversity", "generalisation")
-
-
-def upgrade_row(row: dict) -> dict:
-    """A ledger row with every field the tables read (older rows get the strict-protocol defaults)."""
-    out = dict(row)
-    out.setdefault("protocol", DEFAULT_PROTOCOL)
-    out.setdefault("category_source", "metadata")
-    out.setdefault("correct_strict", bool(out.get("correct")))
-    if "correct_paper" not in out:
-        out["correct_paper"] = bool(out.get("answered")) and paper_correct(out.get("predicted"), out.get("truth"),
-                                                                            ABS_TOL, REL_TOL)
-    out.setdefault("normalisation", {})
-    return out
 
 
 def model_label(row: dict) -> str:

@@ -1,5 +1,5 @@
 """`physment report RUN_DIR`: report.md, report.html, plots/*.png and tables/*.csv (the suite's report
-conventions), from RUN_DIR/results.jsonl alone (older ledgers included: see paper_tables.upgrade_row).
+conventions), from RUN_DIR/results.jsonl alone (older ledgers included: see physment.record).
 
 In the paper's layout first: Table 2 (accuracy per model x budget, under the paper's Eq. 4 and the strict
 matcher side by side), Figure 2 (the category heatmap in the paper's colour buckets and cell order), Tables
@@ -20,7 +20,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from physment.metrics import HELD_OUT_CATEGORIES, final_score  # noqa: E402
 from physment.paper_tables import (PAPER_BUDGETS, accuracy_by_budget, category_table, dimensions_table, model_label,  # noqa: E402
-                                   normalisation_table, upgrade_row)
+                                   normalisation_table)
 from physment.runner import read_results  # noqa: E402
 from physment.scoring import REGRADE_RULES  # noqa: E402
 from reacthuman.core.atomic import atomic_path  # noqa: E402
@@ -127,7 +127,7 @@ def accuracy_vs_budget(rows: list[dict], path: Path) -> Path:
 
 def write_report(run_dir: str | Path, out_dir: str | Path | None = None) -> Path:
     run_dir = Path(run_dir)
-    rows = [upgrade_row(r) for r in read_results(run_dir)]
+    rows = [r.to_dict() for r in read_results(run_dir)]
     if not rows:
         raise ReportError(f"{run_dir}: no results.jsonl rows to report")
     out = Path(out_dir) if out_dir else run_dir

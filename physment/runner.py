@@ -20,9 +20,11 @@ from physment.cells import assign_cells, load_cell_map
 from physment.episode import protocol_config, run_episode
 from physment.lab import LabError
 from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS
+from physment.record import EpisodeRecord
 from physment.scene import Scene, load_scenes_lenient, problem_line
 from reacthuman.core.atomic import atomic_write_text as write_atomic
 from reacthuman.core.jsonl import append_jsonl
+from reacthuman.core.records import read_records
 
 LOG = logging.getLogger(__name__)
 RESULTS_FILE = "results.jsonl"
@@ -75,25 +77,10 @@ def safe_name(name: str) -> str:
     return _SAFE_RE.sub("_", name).strip("_") or "agent"
 
 
-def episode_key(row: dict) -> tuple:
-    # rows from runs before protocols existed were run under the strict protocol
-    return (row["scene"], row["agent"], int(row["budget"]), row["prompting"], row.get("protocol", DEFAULT_PROTOCOL))
-
-
-def read_results(run_dir: Path) -> list[dict]:
-    path = Path(run_dir) / RESULTS_FILE
-    if not path.is_file():
-        return []
-    rows = []
-    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            # a torn last line from an interrupted run: it is not an episode; the episode reruns
-            LOG.warning("%s line %d is not JSON; ignored", path, i)
-    return rows
+def read_results(run_dir: Path) -> list[EpisodeRecord]:
+    """The episodes of RUN_DIR/results.jsonl (none before the first): a torn last line (an interrupted write)
+    is skipped, its episode reruns; any other bad line raises LedgerError naming it."""
+    return read_records(Path(run_dir) / RESULTS_FILE, EpisodeRecord.from_dict)
 
 
 def append_row(run_dir: Path, row: dict) -> None:
@@ -143,7 +130,7 @@ def pending_scenes(cfg: RunConfig) -> tuple[list[Scene], int]:
     cfg.out.mkdir(parents=True, exist_ok=True)
     cfg.skipped.clear()
     scenes = selected_scenes(cfg, cfg.skipped)
-    done = {episode_key(r) for r in read_results(cfg.out)}
+    done = {r.key for r in read_results(cfg.out)}
     todo = [s for s in scenes if (s.scene_id, cfg.agent, cfg.budget, cfg.prompting, cfg.protocol) not in done]
     if not todo:
         LOG.info("nothing to run: all %d episode(s) are in %s", len(scenes), cfg.out / RESULTS_FILE)
@@ -164,29 +151,27 @@ def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, execu
                              "executor": executor or {"name": "local", "workers": 1}}) + "\n")
 
 
-def episode_row(cfg: RunConfig, scene: Scene, agent: Any, ep_cfg) -> tuple[dict, Path, dict]:
+def episode_row(cfg: RunConfig, scene: Scene, agent: Any, ep_cfg) -> tuple[EpisodeRecord, Path, dict]:
     """One episode: (its results row, the transcript's path under the run folder, the transcript).
     Raises LabError when the scene's MJCF does not compile."""
-    row, transcript = run_episode(scene, agent, ep_cfg)
-    row["agent"] = cfg.agent
+    record, transcript = run_episode(scene, agent, ep_cfg)
     proto_dir = [] if cfg.protocol == DEFAULT_PROTOCOL else [cfg.protocol]  # strict keeps the old layout
     rel = Path("transcripts", safe_name(cfg.agent), f"b{cfg.budget}", cfg.prompting, *proto_dir, f"{scene.scene_id}.json")
-    row["transcript"] = str(rel)
-    return row, rel, transcript
+    return dataclasses.replace(record, agent=cfg.agent, transcript=str(rel)), rel, transcript
 
 
-def record_episode(cfg: RunConfig, row: dict, rel: Path, transcript: dict) -> None:
+def record_episode(cfg: RunConfig, record: EpisodeRecord, rel: Path, transcript: dict) -> None:
     """The transcript first, then the row: a row in results.jsonl always has its transcript."""
     write_atomic(cfg.out / rel, json.dumps(transcript, indent=1, default=float) + "\n")
-    append_row(cfg.out, row)
-    LOG.info("%s %s b%d: %s (predicted %r, truth %r)", cfg.agent, row["scene"], cfg.budget,
-             "correct" if row["correct"] else "wrong", row["predicted"], row["truth"])
+    append_row(cfg.out, record.to_dict())
+    LOG.info("%s %s b%d: %s (predicted %r, truth %r)", cfg.agent, record.scene, cfg.budget,
+             "correct" if record.correct else "wrong", record.predicted, record.truth)
 
 
-def run(cfg: RunConfig) -> list[dict]:
-    """Run the missing episodes; returns the rows written by this call."""
+def run(cfg: RunConfig) -> list[EpisodeRecord]:
+    """Run the missing episodes; returns the records written by this call."""
     todo, _ = pending_scenes(cfg)
-    written: list[dict] = []
+    written: list[EpisodeRecord] = []
     if not todo:
         return written
     ep_cfg = episode_config(cfg)
@@ -194,12 +179,12 @@ def run(cfg: RunConfig) -> list[dict]:
         write_invocation(cfg, getattr(agent, "tool_mode", None), len(todo))
         for scene in todo:
             try:
-                row, rel, transcript = episode_row(cfg, scene, agent, ep_cfg)
+                record, rel, transcript = episode_row(cfg, scene, agent, ep_cfg)
             except LabError as exc:  # the scene's MJCF does not compile: reported by name, the run goes on
                 line = problem_line(scene.folder, exc)
                 LOG.info("skipped %s", line)
                 cfg.skipped.append(line)
                 continue
-            record_episode(cfg, row, rel, transcript)
-            written.append(row)
+            record_episode(cfg, record, rel, transcript)
+            written.append(record)
     return written

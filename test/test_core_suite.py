@@ -1,5 +1,6 @@
 """The suite core (reacthuman/core): atomic writes, reply-JSON extraction, config validation."""
 
+import json
 import os
 import stat
 import threading
@@ -112,3 +113,41 @@ def test_all_three_systems_append_their_rows_through_one_jsonl_appender(tmp_path
     assert plain.read_text(encoding="utf-8") == '{"x": "\u00e9"}\n'
     with pytest.raises(ValueError):
         append_jsonl(plain, {"x": float("inf")})  # ledgers refuse NaN/inf unless a system asks for them
+
+
+def test_physment_and_interactiveworld_ledgers_are_read_as_typed_records(tmp_path, caplog):
+    """Both results files go through the suite's typed reader: a row comes back as its system's record with
+    the same fields it was written with (unknown ones kept), a torn last line (an interrupted write) is
+    skipped with a warning, and a bad row elsewhere is an error naming the file, the line and the field."""
+    from interactiveworld.bench.record import TaskRecord
+    from interactiveworld.bench.runner import _append
+    from interactiveworld.bench.scoring import read_results as read_tasks
+    from physment.runner import RESULTS_FILE, append_row, read_results as read_episodes
+    from reacthuman.core.records import LedgerError
+
+    episode = {"scene": "Scene1", "budget": 5, "correct": True, "answered": True, "agent": "oracle",
+               "prompting": "zero-shot", "efficiency": 0.6, "newer_field": [1, 2]}
+    append_row(tmp_path, episode)
+    (record,) = read_episodes(tmp_path)
+    assert record.correct and record.key == ("Scene1", "oracle", 5, "zero-shot", "strict")
+    assert record.correct_paper is False  # a row without it is upgraded: the paper's verdict recomputed
+    assert record.to_dict()["newer_field"] == [1, 2] and record.to_dict()["efficiency"] == 0.6
+    with open(tmp_path / RESULTS_FILE, "ab") as fh:
+        fh.write(b'{"scene": "Scene2", "bud')
+    with caplog.at_level("WARNING"):
+        assert len(read_episodes(tmp_path)) == 1
+    assert "torn last line" in caplog.text
+    (tmp_path / RESULTS_FILE).write_text(json.dumps({**episode, "budget": 0}) + "\n" + json.dumps(episode) + "\n")
+    with pytest.raises(LedgerError, match=r"results.jsonl line 1: budget must be a positive integer, got 0"):
+        read_episodes(tmp_path)
+
+    task = TaskRecord(task_id="guidance-store-0", family="guidance", assistant="oracle", human="scripted",
+                      passed=True, completion=1.0)
+    iw = tmp_path / "iw"
+    _append(iw / "results.jsonl", {**task.to_dict(), "passed": False, "completion": 0.5})
+    _append(iw / "results.jsonl", task.to_dict())  # a resumed run's later row of the same task wins
+    assert read_tasks(iw) == [task]
+    _append(iw / "results.jsonl", {**task.to_dict(), "family": ""})
+    _append(iw / "results.jsonl", task.to_dict())
+    with pytest.raises(LedgerError, match=r"line 3: family must be a non-empty string"):
+        read_tasks(iw)

@@ -12,8 +12,8 @@ import pytest
 from interactiveworld.agents.assistants import make_assistant
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.capabilities import first_error
-from interactiveworld.bench.runner import result_row
-from interactiveworld.bench.scoring import summarize
+from interactiveworld.bench.record import TaskRecord
+from interactiveworld.bench.scoring import read_results, summarize
 from interactiveworld.bench.taskgen import TEMPLATES
 from interactiveworld.bench.taskpack import FAMILIES, TaskPackError, default_tasks_dir, load_pack, load_packs
 from interactiveworld.cli import main
@@ -43,18 +43,18 @@ def test_120_frozen_packs_20_per_family(packs):
 
 @pytest.fixture(scope="module")
 def oracle_and_silent(packs, interactiveworld_control_runs):
-    return {(p.task_id, name): result_row(p, interactiveworld_control_runs[(p.task_id, name)], memory=False)
+    return {(p.task_id, name): TaskRecord.of_episode(p, interactiveworld_control_runs[(p.task_id, name)], memory=False)
             for p in packs for name in ("oracle", "silent")}
 
 
 def test_oracle_passes_every_task_and_silent_none(packs, oracle_and_silent):
     oracle = [oracle_and_silent[(p.task_id, "oracle")] for p in packs]
     silent = [oracle_and_silent[(p.task_id, "silent")] for p in packs]
-    assert not any(r["voided"] for r in oracle + silent)
-    assert [r["task_id"] for r in oracle if not r["passed"]] == []
-    assert [r["task_id"] for r in silent if r["passed"]] == []
-    assert all(r["n_actions"] == p.oracle_actions and r["efficiency"] == 1.0 for r, p in zip(oracle, packs))
-    assert all(r["goals_at_handoff"] and not any(r["goals_at_handoff"]) for r in oracle)
+    assert not any(r.voided for r in oracle + silent)
+    assert [r.task_id for r in oracle if not r.passed] == []
+    assert [r.task_id for r in silent if r.passed] == []
+    assert all(r.n_actions == p.oracle_actions and r.efficiency == 1.0 for r, p in zip(oracle, packs))
+    assert all(r.goals_at_handoff and not any(r.goals_at_handoff) for r in oracle)
 
 
 def test_scores_of_the_reference_assistants(oracle_and_silent):
@@ -70,8 +70,8 @@ def test_scores_of_the_reference_assistants(oracle_and_silent):
 def test_wrong_help_fails_and_gets_a_first_error(packs):
     for p in packs[::12]:
         res = run_episode(p, make_assistant("wrong", p), ScriptedHuman())
-        row = result_row(p, res, memory=False)
-        assert not row["passed"] and row["first_error"] is not None
+        row = TaskRecord.of_episode(p, res, memory=False)
+        assert not row.passed and row.first_error is not None
 
 
 def test_seeded_episode_is_deterministic(packs):
@@ -112,9 +112,9 @@ def test_cli_run_resume_report_validate_static(tmp_path, capsys):
     out = tmp_path / "run"
     assert main(["run", "--tasks", str(tasks), "--models", "oracle", "--out", str(out), "--limit", "1"]) == 0
     assert main(["run", "--tasks", str(tasks), "--models", "oracle", "--out", str(out)]) == 0  # resumes
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-    assert [r["task_id"] for r in rows] == ["guidance-store-0", "prevention-burner-1"]
-    assert all(r["passed"] and r["completion"] == 1.0 for r in rows)
+    rows = read_results(out)
+    assert [r.task_id for r in rows] == ["guidance-store-0", "prevention-burner-1"]
+    assert all(r.passed and r.completion == 1.0 for r in rows)
     assert main(["run", "--tasks", str(tasks), "--models", "silent", "--out", str(out)]) == 2  # another run's dir
     capsys.readouterr()
     assert main(["report", str(out)]) == 0

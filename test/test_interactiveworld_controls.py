@@ -3,12 +3,14 @@ the assistant's eyes (320x240 frames, a note held up is readable, recent images 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 
 import numpy as np
 
 from interactiveworld.bench.horizon import fit
+from interactiveworld.bench.record import TaskRecord
 from interactiveworld.bench.taskpack import default_tasks_dir, load_pack
 from interactiveworld.cli import main
 
@@ -39,11 +41,11 @@ def test_horizon_slope_and_bootstrap_ci():
         for n in lengths:
             h = (n - lo) / (hi - lo)
             for k in range(4):  # success falls exactly linearly from 1 to 0 with the normalised horizon
-                rows.append({"task_id": f"{fam}-{n}", "family": fam, "oracle_actions": n, "voided": False,
-                             "passed": k < round(4 * (1 - h))})
+                rows.append(TaskRecord(task_id=f"{fam}-{n}", family=fam, assistant="oracle", human="scripted",
+                                       oracle_actions=n, passed=k < round(4 * (1 - h))))
     f = fit(rows)
     assert f.n_tasks == 7 and abs(f.slope + 1.0) < 0.1 and f.ci95[0] <= f.slope <= f.ci95[1]
-    flat = fit([{**r, "oracle_actions": 4} for r in rows])
+    flat = fit([dataclasses.replace(r, oracle_actions=4) for r in rows])
     assert flat.slope is None  # lengths that do not vary cannot give a slope
 
 

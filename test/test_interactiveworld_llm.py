@@ -12,7 +12,7 @@ from interactiveworld.agents.base import HumanView
 from interactiveworld.agents.llm_common import decode_json
 from interactiveworld.agents.llm_human import LLMHuman
 from interactiveworld.agents.scripted_human import ScriptedHuman
-from interactiveworld.bench.runner import result_row
+from interactiveworld.bench.record import TaskRecord
 from interactiveworld.bench.taskpack import default_tasks_dir, load_pack
 from interactiveworld.episode import run_episode
 
@@ -43,8 +43,8 @@ def test_local_model_drives_the_human_through_episodes(llm_human):
         assert human_turns and all(isinstance(t["speech"], str) and t["speech"] for t in human_turns)
         # whatever the model said, each command it gave was executed or refused with a structured code
         assert all(a["ok"] or a["code"] for t in human_turns for a in t["actions"])
-        row = result_row(pack, res, memory=False)
-        assert 0.0 <= row["completion"] <= 1.0
+        row = TaskRecord.of_episode(pack, res, memory=False)
+        assert 0.0 <= row.completion <= 1.0
 
 
 def test_human_follows_its_private_plan_when_the_assistant_is_quiet(llm_human):

@@ -102,7 +102,7 @@ def test_published_scenes_load_with_literal_metadata_and_their_own_options(publi
                                   EpisodeConfig(budget=5))
     step = transcript["turns"][0]["results"][0]["result"]
     assert step["timestep_s"] == 0.005 and step["steps"] == 100  # the scene's own 0.005 s, not a default
-    assert row["correct"] and "0.005 s" in transcript["prompt"]
+    assert row.correct and "0.005 s" in transcript["prompt"]
     scenes, problems = load_scenes_lenient(published_dir)
     assert [s.number for s in scenes] == [7, 8, 10, 12, 13]
     assert [p.split(":")[0] for p in problems] == ["Scene9", "Scene11"]
@@ -151,10 +151,10 @@ def test_run_on_a_published_folder_skips_broken_scenes_by_name(published_dir, tm
     for n in (9, 10, 11):
         assert f"skipped Scene{n}: " in err
     rows = read_results(out)
-    assert sorted(r["scene"] for r in rows) == ["Scene12", "Scene13", "Scene7", "Scene8"]
-    assert {r["scene"]: r["category_source"] for r in rows}["Scene7"] == "inferred"
+    assert sorted(r.scene for r in rows) == ["Scene12", "Scene13", "Scene7", "Scene8"]
+    assert {r.scene: r.category_source for r in rows}["Scene7"] == "inferred"
     # the oracle has no reference solution for these scenes: it runs out of budget, which counts as wrong
-    assert all(not r["correct"] and not r["answered"] and r["iterations_used"] == 5 for r in rows)
+    assert all(not r.correct and not r.answered and r.iterations_used == 5 for r in rows)
 
 
 class Scripted:
@@ -202,7 +202,7 @@ def test_paper_protocol_tools_context_and_every_budget(tmp_path):
     assert paper_tr["turns"][-1]["results"][0]["result"]["error"].startswith("unknown tool 'reset_sim'")
     assert len(paper_seen[-1]) == 2 + 2 * 4  # the cumulative context, nothing dropped
     assert len(strict_seen[-1]) < len(paper_seen[-1])  # the strict protocol trims to its character budget
-    assert paper_row["protocol"] == "paper" and strict_row["protocol"] == "strict"
+    assert paper_row.protocol == "paper" and strict_row.protocol == "strict"
     # every scene at every budget under paper: scenes assigned only to larger budgets run at 5 too
     src = [p for p in sorted(DEFAULT_SCENES.iterdir()) if json.loads(
         (p / f"scene{p.name[5:]}.json").read_text())["budgets"][0] > 5][:1]
@@ -251,7 +251,7 @@ def test_paper_model_presets_send_their_token_limit_and_26_tools_stub_server(mon
     body = seen[0]
     assert body["model"] == "deepseek/deepseek-r1" and body["max_tokens"] == 16384
     assert sorted(t["function"]["name"] for t in body["tools"]) == sorted(PAPER_TOOLS)
-    assert row["correct"] and row["correct_paper"] and row["correct_strict"]
+    assert row.correct and row.correct_paper and row.correct_strict
 
 
 def test_an_older_ledger_resumes_and_reports_in_the_paper_layout(tmp_path):
@@ -263,7 +263,7 @@ def test_an_older_ledger_resumes_and_reports_in_the_paper_layout(tmp_path):
     out = tmp_path / "run"
     run(RunConfig(scenes=scenes, agent="oracle", budget=5, out=out))
     new_keys = ("protocol", "correct_strict", "correct_paper", "normalisation", "category_source")
-    old_rows = [{k: v for k, v in r.items() if k not in new_keys} for r in read_results(out)]
+    old_rows = [{k: v for k, v in r.items() if k not in new_keys} for r in (rec.to_dict() for rec in read_results(out))]
     (out / RESULTS_FILE).write_text("".join(json.dumps(r) + "\n" for r in old_rows))
     assert run(RunConfig(scenes=scenes, agent="oracle", budget=5, out=out)) == []  # strict rows are done
     assert len(run(RunConfig(scenes=scenes, agent="oracle", budget=10, out=out, protocol="paper"))) == 2
@@ -284,7 +284,7 @@ def test_paper_protocol_references_without_reset_reach_the_stored_keys():
     for s in scenes:
         row, transcript = run_episode(s, OracleAgent(tools=PAPER_TOOLS), protocol_config("paper", budget=20))
         calls = [r["tool"] for t in transcript["turns"] for r in t["results"]]
-        assert row["correct"] and "reset_sim" not in calls and "move_object" in calls, s.scene_id
+        assert row.correct and "reset_sim" not in calls and "move_object" in calls, s.scene_id
 
 
 def test_several_models_run_one_after_another_into_one_run_folder(tmp_path, capsys):
@@ -299,8 +299,8 @@ def test_several_models_run_one_after_another_into_one_run_folder(tmp_path, caps
     finally:
         server.shutdown()
     rows = read_results(out)
-    assert [r["agent"] for r in rows] == ["oracle", explicit] and rows[0]["scene"] == rows[1]["scene"]
+    assert [r.agent for r in rows] == ["oracle", explicit] and rows[0].scene == rows[1].scene
     assert seen and seen[0]["model"] == "stub-model"
-    assert all((out / r["transcript"]).is_file() for r in rows)
+    assert all((out / r.transcript).is_file() for r in rows)
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("oracle: 1 episode(s) run") and printed[1].startswith(f"{explicit}: 1 episode(s) run")

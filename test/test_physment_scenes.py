@@ -108,8 +108,8 @@ def test_oracle_is_correct_on_every_scene_at_every_assigned_budget(committed):
     for s in committed:
         for budget in s.budgets:
             row, transcript = run_episode(s, OracleAgent(), EpisodeConfig(budget=budget))
-            if not (row["correct"] and row["validity"] == 1.0 and row["answer_iteration"] <= budget):
-                failures.append((s.scene_id, budget, row["predicted"], row["truth"]))
+            if not (row.correct and row.validity == 1.0 and row.answer_iteration <= budget):
+                failures.append((s.scene_id, budget, row.predicted, row.truth))
     assert not failures
 
 
@@ -201,4 +201,4 @@ def test_hand_written_scene_with_slide_joints_and_a_tendon_runs(tmp_path):
     assert tb.call("get_position", {"object_id": 1}).result["position_m"] == [0.0, 0.0, 1.5]
     # a hand-written scene has no reference solution: the oracle fails the episode, it does not crash
     row, _ = run_episode(load_scene(tmp_path / "Scene10"), OracleAgent(), EpisodeConfig(budget=2))
-    assert not row["correct"] and row["parse_failures"] == 2 and "budget_exhausted" in row["failure_modes"]
+    assert not row.correct and row.parse_failures == 2 and "budget_exhausted" in row.failure_modes

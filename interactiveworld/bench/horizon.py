@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from interactiveworld.bench.record import TaskRecord
+
 BOOTSTRAP_REPS = 1000
 BOOTSTRAP_SEED = 0
 
@@ -21,21 +23,21 @@ class HorizonFit:
     n_tasks: int
 
 
-def task_table(rows: list[dict]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def task_table(rows: list[TaskRecord]) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """-> (normalised horizon, mean pass, family) per task, valid episodes only."""
-    by_task: dict[str, list[dict]] = defaultdict(list)
+    by_task: dict[str, list[TaskRecord]] = defaultdict(list)
     for r in rows:
-        if not r.get("voided"):
-            by_task[r["task_id"]].append(r)
+        if not r.voided:
+            by_task[r.task_id].append(r)
     fam_len: dict[str, list[int]] = defaultdict(list)
     for rs in by_task.values():
-        fam_len[rs[0]["family"]].append(int(rs[0]["oracle_actions"]))
+        fam_len[rs[0].family].append(int(rs[0].oracle_actions))
     h, y, fams = [], [], []
     for rs in by_task.values():
-        f, n = rs[0]["family"], int(rs[0]["oracle_actions"])
+        f, n = rs[0].family, int(rs[0].oracle_actions)
         lo, hi = min(fam_len[f]), max(fam_len[f])
         h.append(0.0 if hi == lo else (n - lo) / (hi - lo))
-        y.append(sum(bool(r["passed"]) for r in rs) / len(rs))
+        y.append(sum(bool(r.passed) for r in rs) / len(rs))
         fams.append(f)
     return np.array(h), np.array(y), fams
 
@@ -49,7 +51,7 @@ def _slope(h: np.ndarray, y: np.ndarray, fams: list[str]) -> float | None:
     return float(coef[0])
 
 
-def fit(rows: list[dict]) -> HorizonFit:
+def fit(rows: list[TaskRecord]) -> HorizonFit:
     h, y, fams = task_table(rows)
     slope = _slope(h, y, fams) if len(h) else None
     if slope is None:
@@ -65,7 +67,7 @@ def fit(rows: list[dict]) -> HorizonFit:
     return HorizonFit(slope, ci, len(h))
 
 
-def summary(rows: list[dict]) -> str:
+def summary(rows: list[TaskRecord]) -> str:
     """One sentence on the family-adjusted task-horizon slope, beside the paper's."""
     f = fit(rows)
     if f.slope is None:

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from interactiveworld.bench.record import TaskRecord
 from interactiveworld.bench.runner import folder_name, run_tasks
 from interactiveworld.bench.scoring import summarize
 from interactiveworld.bench.taskpack import write_atomic
+from reacthuman.core.records import read_records
 
 
 def cell_dir(out: Path, assistant: str, human: str) -> Path:
@@ -25,10 +27,10 @@ def run_matrix(tasks_dir: Path, assistants: list[str], humans: list[str], out: P
         for h in humans:
             d = cell_dir(out, a, h)
             run_tasks(tasks_dir, a, h, d, only=only, limit=limit)
-            rows = [json.loads(x) for x in (d / "results.jsonl").read_text().splitlines() if x.strip()]
+            rows = read_records(d / "results.jsonl", TaskRecord.from_dict)
             s = summarize(rows)
             cells[(a, h)] = {"assistant": a, "human": h, "episodes": len(rows),
-                             "voided": sum(r["voided"] for r in rows), "pass_rate": s.pass_rate, "mcr": s.mcr}
+                             "voided": sum(r.voided for r in rows), "pass_rate": s.pass_rate, "mcr": s.mcr}
     write_atomic(Path(out) / "matrix.json", json.dumps(list(cells.values()), indent=1) + "\n")
     return cells
 

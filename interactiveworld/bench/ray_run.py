@@ -16,7 +16,8 @@ import tempfile
 from pathlib import Path
 
 from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assistant, make_human
-from interactiveworld.bench.runner import log_invocation, prepare_run, record_result, result_row
+from interactiveworld.bench.record import TaskRecord
+from interactiveworld.bench.runner import log_invocation, prepare_run, record_result
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.episode import run_episode
 from reacthuman.evaluation.ray_cluster import check_model, executor_info, node_info
@@ -77,7 +78,7 @@ class InteractiveActor:
                           body=s.body)
         archive = pack_folders(self.root, (f"{BAGS}/{pack.task_id}",)) if s.bags else b""
         shutil.rmtree(bags, ignore_errors=True)
-        return {"ok": True, "error": "", "row": result_row(pack, res, s.memory),
+        return {"ok": True, "error": "", "row": TaskRecord.of_episode(pack, res, s.memory),
                 "trace": json.dumps(res.trace, indent=1, default=str), "bag": archive}
 
     def close(self) -> None:
@@ -106,7 +107,7 @@ class _Sink(QuietSink):
 
 
 def run_tasks_on_ray(tasks_dir: Path, settings: RunSettings, run_dir: Path, plan: PoolPlan, only: str = "",
-                     limit: int | None = None) -> tuple[list[dict], list[str]]:
+                     limit: int | None = None) -> tuple[list[TaskRecord], list[str]]:
     """The missing episodes of a run folder on Ray: (the rows written by this call, one line per task given up)."""
     s = settings
     for name in (s.assistant, s.human):

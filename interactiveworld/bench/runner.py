@@ -10,26 +10,13 @@ import re
 from pathlib import Path
 
 from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, REFERENCE_HUMANS, make_assistant, make_human
-from interactiveworld.bench.capabilities import evaluate_points, first_error
+from interactiveworld.bench.record import TaskRecord
 from interactiveworld.bench.taskpack import TaskPack, load_packs, write_atomic
-from interactiveworld.episode import EpisodeResult, run_episode
+from interactiveworld.episode import run_episode
 from reacthuman.core.jsonl import append_jsonl
+from reacthuman.core.records import read_records
 
 LOG = logging.getLogger(__name__)
-
-
-def result_row(pack: TaskPack, res: EpisodeResult, memory: bool) -> dict:
-    points = [] if res.voided else evaluate_points(pack, res.trace, res.goals_final)
-    eff = res.n_actions / pack.oracle_actions if res.passed and pack.oracle_actions else None
-    return {
-        "task_id": pack.task_id, "family": pack.family, "assistant": res.assistant, "human": res.human,
-        "memory": memory, "passed": res.passed, "completion": round(res.completion, 6), "n_actions": res.n_actions,
-        "oracle_actions": pack.oracle_actions, "efficiency": eff, "turns": res.turns, "voided": res.voided,
-        "void_reason": res.void_reason, "points": points,
-        "first_error": None if res.voided else first_error(points, res.trace, res.passed),
-        "goals_final": res.goals_final, "goals_at_handoff": res.goals_at_handoff, "digest": res.digest,
-        "pack_hash": pack.content_hash, "wall_s": res.wall_s,
-    }
 
 
 def folder_name(name: str) -> str:
@@ -42,16 +29,8 @@ def _append(path: Path, row: dict) -> None:
 
 
 def _done(path: Path) -> set[str]:
-    done = set()
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if not row.get("voided"):
-                done.add(row["task_id"])
-    return done
+    """Tasks with a valid row: a resumed run skips them (a voided task reruns)."""
+    return {r.task_id for r in read_records(path, TaskRecord.from_dict) if not r.voided}
 
 
 def prepare_run(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory: bool = False, only: str = "",
@@ -89,16 +68,17 @@ def default_render(assistant: str, human: str, render: bool | None) -> bool:
     return is_llm if render is None else render  # a model human sees its own frames too
 
 
-def record_result(run_dir: Path, row: dict, trace_json: str) -> None:
+def record_result(run_dir: Path, record: TaskRecord, trace_json: str) -> None:
     """The trace first, then the row (append-only, fsynced): a row always has its trace."""
-    write_atomic(Path(run_dir) / "traces" / f"{row['task_id']}.json", trace_json)
-    _append(Path(run_dir) / "results.jsonl", row)
-    LOG.info("%s passed=%s completion=%.2f voided=%s", row["task_id"], row["passed"], row["completion"], row["voided"])
+    write_atomic(Path(run_dir) / "traces" / f"{record.task_id}.json", trace_json)
+    _append(Path(run_dir) / "results.jsonl", record.to_dict())
+    LOG.info("%s passed=%s completion=%.2f voided=%s", record.task_id, record.passed, record.completion,
+             record.voided)
 
 
 def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory: bool = False,
               render: bool | None = None, only: str = "", limit: int | None = None, bags: bool = False,
-              body: str = "capsule") -> list[dict]:
+              body: str = "capsule") -> list[TaskRecord]:
     packs, done = prepare_run(tasks_dir, assistant, human, run_dir, memory, only, limit, body)
     run_dir = Path(run_dir)
     log_invocation(run_dir, {"name": "local", "workers": 1}, sum(p.task_id not in done for p in packs))
@@ -119,9 +99,9 @@ def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory
 
                     shutil.rmtree(bag)
             res = run_episode(pack, a, h, render=render, bag_path=bag, body=body)
-            row = result_row(pack, res, memory)
-            record_result(run_dir, row, json.dumps(res.trace, indent=1, default=str))
-            rows.append(row)
+            record = TaskRecord.of_episode(pack, res, memory)
+            record_result(run_dir, record, json.dumps(res.trace, indent=1, default=str))
+            rows.append(record)
     finally:
         for agent in (shared_assistant, h):
             close = getattr(agent, "close", None)

@@ -157,7 +157,7 @@ def verify(scene_dir: Path, all_budgets: bool = False) -> list[str]:
             problems.append(f"{scene.scene_id}: Hard but its reference needs only {ref.get('interventions')} interventions")
         for budget in (scene.budgets if all_budgets else scene.budgets[:1]):
             row, _ = run_episode(scene, OracleAgent(), EpisodeConfig(budget=budget))
-            if not row["correct"]:
+            if not row.correct:
                 problems.append(f"{scene.scene_id}: oracle not correct at budget {budget} "
-                                f"(predicted {row['predicted']!r}, truth {row['truth']!r})")
+                                f"(predicted {row.predicted!r}, truth {row.truth!r})")
     return problems

@@ -17,19 +17,17 @@ model client's own redaction.
 
 from __future__ import annotations
 
-import json
-import logging
 import os
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from reacthuman.core.jsonl import JsonlAppender
+from reacthuman.core.records import LedgerError, parse_lines, record_from_dict, record_to_dict
 from reacthuman.plan import Action
 from reacthuman.scoring.metrics import RULES
 
-LOG = logging.getLogger(__name__)
 LEDGER_NAME = "ledger.jsonl"
 RECORD_VERSION = 1
 RAW_TEXT_MAX_CHARS = 4000
@@ -39,10 +37,6 @@ _SECRET_PATTERNS = (
     re.compile(r"(?i)\b(api[_-]?key|authorization|x-api-key)(\"?\s*[:=]\s*\"?)[^\s\",}]{8,}"),
 )
 _SCRUBBED_FIELDS = ("api_error", "parse_error", "raw_text", "intent")
-
-
-class LedgerError(ValueError):
-    """The ledger is missing, empty or malformed; the message is one line."""
 
 
 def scrub_secrets(text: str | None) -> str | None:
@@ -128,20 +122,14 @@ class DecisionRecord:
         return (self.scene_id, self.model)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extras"}
+        out = record_to_dict(self)
         for name in _SCRUBBED_FIELDS:
             out[name] = scrub_secrets(out[name])
-        return {**self.extras, **out}
+        return out
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> "DecisionRecord":
-        known = {f.name for f in fields(DecisionRecord)} - {"extras"}
-        kwargs = {k: v for k, v in data.items() if k in known}
-        extras = {k: v for k, v in data.items() if k not in known}
-        absent = [k for k in ("scene_id", "family", "model", "object") if k not in kwargs]
-        if absent:
-            raise ValueError(f"missing field(s): {', '.join(absent)}")
-        return DecisionRecord(**kwargs, extras=extras)
+        return record_from_dict(DecisionRecord, data, ("scene_id", "family", "model", "object"))
 
 
 def ledger_path(run_dir: str | os.PathLike[str]) -> Path:
@@ -169,21 +157,7 @@ class LedgerWriter:
 
 
 def _parse_lines(path: Path, lines: list[bytes]) -> Iterable[DecisionRecord]:
-    for number, raw in enumerate(lines, start=1):
-        torn = number == len(lines) and not raw.endswith(b"\n")
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw.decode("utf-8"))
-            if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
-            yield DecisionRecord.from_dict(data)
-        except (UnicodeDecodeError, json.JSONDecodeError, ValueError, TypeError) as exc:
-            if torn:
-                LOG.warning("%s: ignoring a torn last line (%d bytes)", path, len(raw))
-                continue
-            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-            raise LedgerError(f"{path} line {number}: {reason}") from None
+    return parse_lines(path, lines, DecisionRecord.from_dict)
 
 
 def read_ledger(run_dir: str | os.PathLike[str]) -> list[DecisionRecord]:
