@@ -10,6 +10,7 @@ import queue
 import threading
 import time
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
 from rclpy.executors import SingleThreadedExecutor
@@ -19,14 +20,13 @@ from sensor_msgs.msg import CameraInfo
 from reacthuman import graph
 from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.evaluation.episode import Window, simulate_window
-from reacthuman.control.spine import SpineConfig
+from reacthuman.control.spine import default_config as spine_config
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.body_lockstep import LockstepSource, sim_stamp
-from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
+from reacthuman.nodes.runtime import ContractNode, one_of, run
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.body import Body, graph_config
-from reacthuman.sim_bridge.freeze import FreezeConfig, GateState
-from reacthuman.sim_bridge.video import VideoConfig
+from reacthuman.sim_bridge.freeze import GateState
 
 
 class BodyNode(ContractNode):
@@ -37,24 +37,21 @@ class BodyNode(ContractNode):
         super().__init__("body", {graph.SCENE: self._on_scene, graph.PLAN: self._plans.put,
                                   graph.JOINT_COMMAND: lambda m: self.lockstep.on_command(m)})
         d = self.declare
-        engine = d("engine", "genesis", "physics engine: genesis or mujoco", one_of("genesis", "mujoco"))
         g = graph_config()
-        window_s = d("observation_window_s", g.observation_window_s, "seconds simulated from t0 before time freezes",
-                     positive)
-        timeout_s = d("plan_timeout_s", 300.0, "wall seconds to wait for a plan while frozen", positive)
-        width = d("frame_width_px", g.frame_width_px, "brain-view frame width (the scenes' cameras render 1280x720 "
-                  "at most)", positive)
-        height = d("frame_height_px", g.frame_height_px, "brain-view frame height", positive)
-        frames = d("frame_count", g.frame_count, "frames per view over the window", positive)
-        horizon_s = d("horizon_s", g.horizon_s, "execution ends at rest or this many sim seconds after the freeze",
-                      positive)
-        decimation = d("control_decimation", SpineConfig().policy_decimation,
-                       "physics steps per control tick (must match the spine's policy_decimation)", positive)
+        engine = d("engine", g.engine, "physics engine: genesis or mujoco", one_of("genesis", "mujoco"))
+        body = self.declare_config(g, {
+            "observation_window_s": "seconds simulated from t0 before time freezes",
+            "frame_width_px": "brain-view frame width (the scenes' cameras render 1280x720 at most)",
+            "frame_height_px": "brain-view frame height",
+            "frame_count": "frames per view over the window",
+            "horizon_s": "execution ends at rest or this many sim seconds after the freeze",
+        })
+        freeze = self.declare_config(g.freeze, {"plan_timeout_s": "wall seconds to wait for a plan while frozen"})
+        decimation = self.declare_config(spine_config(), {
+            "policy_decimation": "physics steps per control tick (must match the spine's policy_decimation)",
+        }, names={"policy_decimation": "control_decimation"}).policy_decimation
         self.video_dir = d("video_dir", "", "write execution videos here (third-person and egocentric); empty: none")
-        self.body = Body(graph_config(engine=engine, observation_window_s=window_s, frame_width_px=width,
-                                        frame_height_px=height, frame_count=frames, horizon_s=horizon_s,
-                                        freeze=FreezeConfig(plan_timeout_s=timeout_s),
-                                        video=VideoConfig(enabled=bool(self.video_dir))))
+        self.body = Body(replace(body, engine=engine, freeze=freeze, video=replace(g.video, enabled=bool(self.video_dir))))
         self.lockstep = LockstepSource(self, self.body, decimation, reply_timeout_s=60.0)
         tune_allocator()  # frames and observations get their own mappings, returned when freed: see memory_log
         threading.Thread(target=self._episodes, daemon=True).start()

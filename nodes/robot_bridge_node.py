@@ -15,24 +15,24 @@ from sensor_msgs.msg import JointState
 from reacthuman import graph
 from reacthuman.control.watchdog import CommandWatchdog, WatchdogConfig
 from reacthuman.nodes import conversions as conv
-from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
+from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.g1_assets import BASE_BODY, G1_JOINT_NAMES
-from reacthuman.sim_bridge.unitree_bridge import G1LowLevelLink, UnitreeBridgeConfig
+from reacthuman.sim_bridge.unitree_bridge import G1LowLevelLink, default_config as bridge_config
 
 
 class RobotBridgeNode(ContractNode):
     def __init__(self) -> None:
         super().__init__("robot_bridge", {graph.JOINT_COMMAND: self._on_command})
-        d = self.declare
-        interface = d("network_interface", "lo", "NIC wired to the G1 (e.g. enp3s0); lo for a simulator on loopback")
-        domain = d("dds_domain", 0, "CycloneDDS domain of the robot (the G1 talks on 0)",
-                   lambda v: None if 0 <= v <= 232 else f"must be in 0..232, got {v}")
-        clock = d("clock", "receipt", "stamp states on arrival (receipt, the real robot) or by tick (a simulator)",
-                  one_of("receipt", "tick"))
-        timeout_s = d("command_timeout_s", 0.1, "joint-command silence (s) after which the robot is damped", positive)
-        self.watchdog = CommandWatchdog(G1_JOINT_NAMES, WatchdogConfig(timeout_s=timeout_s))
-        self.link = G1LowLevelLink(UnitreeBridgeConfig(network_interface=interface, domain_id=domain, clock=clock),
-                                   on_state=self._on_state)
+        link = self.declare_config(bridge_config(), {
+            "network_interface": "NIC wired to the G1 (e.g. enp3s0); lo for a simulator on loopback",
+            "domain_id": "CycloneDDS domain of the robot (the G1 talks on 0)",
+            "clock": "stamp states on arrival (receipt, the real robot) or by tick (a simulator)",
+        }, names={"domain_id": "dds_domain"})
+        watchdog = self.declare_config(WatchdogConfig(), {
+            "timeout_s": "joint-command silence (s) after which the robot is damped",
+        }, names={"timeout_s": "command_timeout_s"})
+        self.watchdog = CommandWatchdog(G1_JOINT_NAMES, watchdog)
+        self.link = G1LowLevelLink(link, on_state=self._on_state)
 
     def _on_command(self, msg) -> None:
         try:

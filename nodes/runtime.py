@@ -10,8 +10,9 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, TypeVar
 
 import rclpy
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
@@ -31,6 +32,7 @@ STREAM = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
 _LATCHED_TOPICS = {graph.SCENE, graph.GROUND_TRUTH}
 _STREAM_TOPICS = {graph.CLOCK, graph.JOINT_STATES, graph.BASE_STATE, graph.HAND_POSITIONS, graph.HAZARD_STATE,
                   graph.JOINT_COMMAND}
+C = TypeVar("C")  # a config dataclass (declare_config)
 
 
 def msg_type(type_name: str) -> type:
@@ -59,10 +61,12 @@ class ContractNode(Node):
     """
 
     def __init__(self, contract: str | graph.NodeContract, callbacks: dict[str, Callable[[Any], None]] | None = None,
-                 raw: bool = False, qos: Callable[[str], QoSProfile] = qos_for) -> None:
+                 raw: bool = False, qos: Callable[[str], QoSProfile] = qos_for, *,
+                 parameter_overrides: list | None = None) -> None:
         # a name in reacthuman.graph, or a contract another system declares (physment.graph)
         self.contract = graph.contract(contract) if isinstance(contract, str) else contract
-        super().__init__(self.contract.name, namespace=self.contract.namespace)
+        # parameter_overrides: rclpy's (Parameter values), for nodes composed in one process (InteractiveWorld's)
+        super().__init__(self.contract.name, namespace=self.contract.namespace, parameter_overrides=parameter_overrides)
         callbacks = callbacks or {}
         self.pub = {t: self.create_publisher(msg_type(ty), t, qos(t)) for t, ty in self.contract.publishes.items()}
         self.subs = [
@@ -75,13 +79,24 @@ class ContractNode(Node):
     def declare(self, name: str, default: Any, description: str,
                 validate: Callable[[Any], str | None] | None = None) -> Any:
         """Declare a parameter with its description; `validate` returns a reason string to refuse a value."""
-        if validate:
-            self._validators[name] = validate
         value = self.declare_parameter(name, default, ParameterDescriptor(description=description)).value
         reason = validate(value) if validate else None
         if reason:
             raise ValueError(f"parameter '{name}': {reason}")
+        if validate:  # for later sets; registered after the declaration, whose override is checked just above
+            self._validators[name] = validate
         return value
+
+    def declare_config(self, defaults: C, descriptions: Mapping[str, str], names: Mapping[str, str] | None = None) -> C:
+        """Declare one parameter per field of `descriptions` (field -> description), named as the field or as
+        `names[field]`, its default the field's value in `defaults` (a module's `default_config()`, so
+        config/*.yaml). A value is refused when the dataclass refuses it: its __post_init__ message, which
+        names the field, is the reason. Returns `defaults` with the declared values."""
+        names = names or {}
+        values = {field: self.declare(names.get(field, field), getattr(defaults, field), description,
+                                      _accepted_by(defaults, field))
+                  for field, description in descriptions.items()}
+        return replace(defaults, **values)
 
     def _on_set_parameters(self, params: list) -> SetParametersResult:
         for p in params:
@@ -90,6 +105,17 @@ class ContractNode(Node):
             if reason:
                 return SetParametersResult(successful=False, reason=f"parameter '{p.name}': {reason}")
         return SetParametersResult(successful=True)
+
+
+def _accepted_by(config: Any, field: str) -> Callable[[Any], str | None]:
+    """A parameter validator: None when `config` with `field` set to the value is valid, else why not."""
+    def check(value: Any) -> str | None:
+        try:
+            replace(config, **{field: value})
+        except (TypeError, ValueError) as exc:
+            return str(exc)
+        return None
+    return check
 
 
 def one_of(*choices: str) -> Callable[[Any], str | None]:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from geometry_msgs.msg import Twist, Vector3
 
 from reacthuman import graph
-from reacthuman.control.spine import Spine, SpineConfig, default_config
+from reacthuman.control.spine import Spine, default_config
 from reacthuman.nodes import conversions as conv
-from reacthuman.nodes.runtime import ContractNode, positive, run
+from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.g1_assets import G1_JOINT_NAMES
 
 
@@ -23,14 +23,12 @@ class SpineNode(ContractNode):
         self._joints = self._base = None
         super().__init__("spine", {graph.SCENE: self._on_scene, graph.PLAN: self._on_plan,
                                    graph.JOINT_STATES: self._on_joints, graph.BASE_STATE: self._on_base})
-        timeout_s = self.declare("state_timeout_s", 0.1, "robot-state silence (sim s) that drops to damping", positive)
-        decimation = self.declare("policy_decimation", SpineConfig().policy_decimation,
-                                  "physics steps per control tick (240 Hz physics)", positive)
-        feedback = self.declare("base_position_feedback", True,
-                                "walk to the planned displacement using the base's world position (off on a "
-                                "robot without odometry: the plan's command is passed through)")
-        self.spine = Spine(default_config(state_timeout_s=timeout_s, policy_decimation=decimation,
-                                          base_position_feedback=bool(feedback)))
+        self.spine = Spine(self.declare_config(default_config(), {
+            "state_timeout_s": "robot-state silence (sim s) that drops to damping",
+            "policy_decimation": "physics steps per control tick (240 Hz physics)",
+            "base_position_feedback": "walk to the planned displacement using the base's world position (off on a "
+                                      "robot without odometry: the plan's command is passed through)",
+        }))
         self.scene_id, self.plan_scene = "", ""
 
     def _on_scene(self, msg) -> None:

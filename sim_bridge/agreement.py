@@ -16,7 +16,7 @@ import numpy as np
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label import label
 from reacthuman.scenes.spec import GroundTruth, SceneSpec
-from reacthuman.sim_bridge.engine import EngineConfig, PhysicsEngine, make_engine
+from reacthuman.sim_bridge.engine import PhysicsEngine, default_config as engine_config, make_engine
 from reacthuman.sim_bridge.scene_setup import set_initial_velocities, world_for
 
 DIVERGE_M = 0.05
@@ -103,7 +103,7 @@ def compare_engines(specs: list[SceneSpec], engines: tuple[str, str] = ("genesis
     for spec in specs:
         runs = {}
         for name in engines:
-            engine = make_engine(name, EngineConfig(dt_s=spec.dt_s))
+            engine = make_engine(name, engine_config(dt_s=spec.dt_s))
             try:
                 runs[name] = engine_track(engine, spec)
             finally:

@@ -28,14 +28,17 @@ import numpy as np
 
 from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import DEFAULT_DAMPING_KD, damping_command
+from reacthuman.core.config import config_with
 from reacthuman.core.physics import GRAVITY_MPS2
+from reacthuman.core.validate import require_positive
 from reacthuman.joint_command import JointCommand
 from reacthuman.scenes.mass_centre import centre_local_m
 from reacthuman.scenes.spec import SceneSpec, SpecError
-from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, EngineConfig, PhysicsEngine, SimRobotState, make_engine,
-                                          quat_rotate_inverse_wxyz, quat_rotate_wxyz)
+from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, PhysicsEngine, SimRobotState, make_engine,
+                                          quat_rotate_inverse_wxyz, quat_rotate_wxyz, default_config as engine_config)
 from reacthuman.sim_bridge.freeze import EpisodePhase, FreezeConfig, FreezeGate, GateState, Phase, PhaseError, Verdict
-from reacthuman.sim_bridge.outcome import Outcome, OutcomeConfig, OutcomeTracker, StepObservation, arm_links
+from reacthuman.sim_bridge.outcome import (Outcome, OutcomeConfig, OutcomeTracker, StepObservation, arm_links,
+                                           default_config as outcome_config)
 from reacthuman.sim_bridge.scene_setup import (hand_points, robot_spec_for, set_initial_velocities, validate_for_body,
                                                world_for)
 from reacthuman.sim_bridge.video import VideoRecorder, VideoConfig
@@ -55,7 +58,7 @@ class BodyConfig:
     observation_window_s: float | None = None  # None: the scene's (0.6 s by default)
     horizon_s: float = 6.0  # execution ends at rest or this long after the freeze
     freeze: FreezeConfig = field(default_factory=FreezeConfig)
-    outcome: OutcomeConfig = field(default_factory=OutcomeConfig)
+    outcome: OutcomeConfig = field(default_factory=outcome_config)  # config/outcome.yaml
     video: VideoConfig = field(default_factory=VideoConfig)
     damping_kd: float = DEFAULT_DAMPING_KD
 
@@ -70,10 +73,12 @@ class BodyConfig:
             raise ValueError(f"BodyConfig.observation_window_s must be in [0.05, 5], got {self.observation_window_s}")
         if not (math.isfinite(self.horizon_s) and 0 < self.horizon_s <= 60):
             raise ValueError(f"BodyConfig.horizon_s must be in (0, 60], got {self.horizon_s}")
+        require_positive(self, ("damping_kd",), "BodyConfig.", allow_zero=True)
 
 
 def default_config(**overrides: object) -> BodyConfig:
-    return replace(BodyConfig(), **overrides)  # type: ignore[arg-type]
+    """config/body.yaml with `overrides` applied."""
+    return config_with(BodyConfig, overrides)
 
 
 # The body as the graph runs it: the body node's parameter defaults, and what the benchmark's and the tests'
@@ -130,7 +135,7 @@ class Body:
         self._window_s = self.config.observation_window_s or spec.observation_window_s
         self._robot = robot_spec_for(spec)
         self._cameras = self._camera_specs(spec)
-        engine = make_engine(self.config.engine, EngineConfig(dt_s=spec.dt_s))
+        engine = make_engine(self.config.engine, engine_config(dt_s=spec.dt_s))
         engine.build(world_for(spec), self._robot, self._cameras)
         self._engine = engine
         set_initial_velocities(engine, spec)

@@ -15,6 +15,8 @@ from typing import Callable
 
 import numpy as np
 
+from reacthuman.core.config import config_with
+
 PHYSICS_RATE_HZ = 240.0
 
 
@@ -113,7 +115,8 @@ class EngineConfig:
 
 
 def default_config(**overrides: object) -> EngineConfig:
-    return EngineConfig(**overrides)  # type: ignore[arg-type]
+    """config/engine.yaml with `overrides` applied (a scene's own step: `default_config(dt_s=spec.dt_s)`)."""
+    return config_with(EngineConfig, overrides)
 
 
 class PhysicsEngine(abc.ABC):

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
+from reacthuman.core.config import config_with
 from reacthuman.core.validate import require_positive
 from reacthuman.sim_bridge.engine import Contact
 
@@ -52,6 +53,11 @@ class OutcomeConfig:
                                 "catch_hold_s", "hold_contact_recent_s"), "OutcomeConfig.", allow_zero=True)
         if not 0 < self.fall_tilt_deg < 180:
             raise ValueError(f"OutcomeConfig.fall_tilt_deg must be in (0, 180), got {self.fall_tilt_deg}")
+
+
+def default_config(**overrides: Any) -> OutcomeConfig:
+    """config/outcome.yaml with `overrides` applied."""
+    return config_with(OutcomeConfig, overrides)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Callable
 
 from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import CommandWatchdog
+from reacthuman.core.config import config_with
 from reacthuman.joint_command import JointCommand, Mode
 from reacthuman.g1_assets import G1_JOINT_NAMES
 
@@ -61,7 +62,8 @@ class UnitreeBridgeConfig:
 
 
 def default_config(**overrides: object) -> UnitreeBridgeConfig:
-    return UnitreeBridgeConfig(**overrides)  # type: ignore[arg-type]
+    """config/unitree_bridge.yaml with `overrides` applied."""
+    return config_with(UnitreeBridgeConfig, overrides)
 
 
 def _init_dds(config: UnitreeBridgeConfig) -> None:

@@ -47,6 +47,7 @@ FAST_MODULES = frozenset({
     "test_brain_parse",
     "test_brain_reference",
     "test_core_layering",
+    "test_core_config",
     "test_core_headless",
     "test_core_model_spec",
     "test_core_suite",

@@ -6,14 +6,10 @@ import math
 
 import pytest
 
-from reacthuman.classifier import (
-    HAND_REACH_MIN_M,
-    WALK_MIN_M,
-    WALK_TOWARD_MAX_ANGLE_DEG,
-    classify_plan,
-    hand_reach_gain_m,
-)
+from reacthuman.classifier import classify_plan, default_config, hand_reach_gain_m
 from reacthuman.plan import Action, Keyframe, Plan
+
+RULE = default_config()  # the thresholds of config/classifier.yaml
 
 AHEAD_1M = (1.0, 0.0)
 REST = (0.0, 0.0, 0.0)
@@ -32,7 +28,7 @@ def test_page_example_step_back_with_hands_forward_low_is_dodge():
         (-0.7, 0.0, 0.0), 0.7,
         [reach((0.10, 0.15, 0.00), (0.10, -0.15, 0.00), 0.0), reach((0.50, 0.12, -0.25), (0.50, -0.12, -0.25), 0.4)],
     )
-    assert hand_reach_gain_m(plan, AHEAD_1M) >= HAND_REACH_MIN_M  # the hands alone would say catch
+    assert hand_reach_gain_m(plan, AHEAD_1M) >= RULE.hand_reach_min_m  # the hands alone would say catch
     assert classify_plan(plan, AHEAD_1M) is Action.DODGE
 
 
@@ -54,8 +50,8 @@ def test_angle_threshold_both_sides():
         a = math.radians(angle_deg)
         return make_plan((0.5 * math.cos(a), 0.5 * math.sin(a), 0.0), 1.0)
 
-    assert classify_plan(walk_at(WALK_TOWARD_MAX_ANGLE_DEG - 1.0), AHEAD_1M) is Action.CATCH
-    assert classify_plan(walk_at(WALK_TOWARD_MAX_ANGLE_DEG + 1.0), AHEAD_1M) is Action.DODGE
+    assert classify_plan(walk_at(RULE.walk_toward_max_angle_deg - 1.0), AHEAD_1M) is Action.CATCH
+    assert classify_plan(walk_at(RULE.walk_toward_max_angle_deg + 1.0), AHEAD_1M) is Action.DODGE
 
 
 def test_any_walk_under_a_hazard_heading_at_the_robot_is_dodge():
@@ -85,14 +81,14 @@ def test_standing_with_hands_pulled_back_or_crouching_is_no_action():
 
 
 def test_small_reach_below_threshold_is_no_action():
-    small = HAND_REACH_MIN_M * 0.5
+    small = RULE.hand_reach_min_m * 0.5
     assert classify_plan(make_plan(keyframes=[reach((small, 0, 0), (small, 0, 0))]), AHEAD_1M) is Action.NO_ACTION
 
 
 def test_walk_below_threshold_counts_as_standing():
-    tiny_back = make_plan((-WALK_MIN_M * 0.5, 0.0, 0.0), 1.0, [reach((0.4, 0, 0), (0.4, 0, 0))])
+    tiny_back = make_plan((-RULE.walk_min_m * 0.5, 0.0, 0.0), 1.0, [reach((0.4, 0, 0), (0.4, 0, 0))])
     assert classify_plan(tiny_back, AHEAD_1M) is Action.CATCH
-    tiny_back_rest = make_plan((-WALK_MIN_M * 0.5, 0.0, 0.0), 1.0)
+    tiny_back_rest = make_plan((-RULE.walk_min_m * 0.5, 0.0, 0.0), 1.0)
     assert classify_plan(tiny_back_rest, AHEAD_1M) is Action.NO_ACTION
 
 
@@ -107,3 +103,18 @@ def test_yaw_only_is_not_walking():
 def test_non_finite_hazard_is_rejected():
     with pytest.raises(ValueError, match="hazard_robot_xy"):
         classify_plan(make_plan(), (math.nan, 0.0))
+
+
+def test_each_threshold_moves_the_boundary_when_overridden():
+    walk_02 = make_plan((0.2, 0.0, 0.0), 1.0)  # 0.2 m straight at the hazard, hands at rest
+    assert classify_plan(walk_02, AHEAD_1M) is Action.CATCH
+    assert classify_plan(walk_02, AHEAD_1M, default_config(walk_min_m=0.25)) is Action.NO_ACTION
+    a = math.radians(50.0)
+    walk_at_50 = make_plan((0.5 * math.cos(a), 0.5 * math.sin(a), 0.0), 1.0)
+    assert classify_plan(walk_at_50, AHEAD_1M) is Action.CATCH
+    assert classify_plan(walk_at_50, AHEAD_1M, default_config(walk_toward_max_angle_deg=45.0)) is Action.DODGE
+    assert classify_plan(walk_02, (0.15, 0.0)) is Action.CATCH
+    assert classify_plan(walk_02, (0.15, 0.0), default_config(hazard_at_robot_m=0.2)) is Action.DODGE
+    reach_012 = make_plan(keyframes=[reach((0.12, 0, 0), (0.12, 0, 0))])
+    assert classify_plan(reach_012, AHEAD_1M) is Action.CATCH
+    assert classify_plan(reach_012, AHEAD_1M, default_config(hand_reach_min_m=0.15)) is Action.NO_ACTION

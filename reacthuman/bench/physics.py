@@ -12,7 +12,7 @@ import numpy as np
 
 from reacthuman.bench.common import Goal, Repeats
 from reacthuman.scenes.spec import SceneSpec
-from reacthuman.sim_bridge.engine import EngineConfig, PhysicsEngine, make_engine
+from reacthuman.sim_bridge.engine import PhysicsEngine, default_config as engine_config, make_engine
 from reacthuman.g1_assets import read_policy_metadata
 from reacthuman.sim_bridge.scene_setup import robot_spec_for, world_for
 
@@ -22,7 +22,7 @@ REAL_TIME_GOAL = Goal(1.0, "x real time", True, "the body must step at least as 
 def build_engine(engine: str, spec: SceneSpec, with_robot: bool, cameras: tuple = ()) -> tuple[PhysicsEngine, float]:
     """A built engine and the wall seconds the build took."""
     t = time.perf_counter()
-    e = make_engine(engine, EngineConfig(dt_s=spec.dt_s))
+    e = make_engine(engine, engine_config(dt_s=spec.dt_s))
     e.build(world_for(spec), robot_spec_for(spec) if with_robot else None, cameras)
     return e, time.perf_counter() - t
 

@@ -7,7 +7,7 @@ import math
 
 from reacthuman.brain.schema import DURATION_LIMIT_S
 from reacthuman.brain.prompt import ARM_REACH_M, COMFORT_WALK_SPEED_MPS, SHOULDER_HEIGHT_M
-from reacthuman.classifier import HAZARD_AT_ROBOT_M, WALK_MIN_M, WALK_TOWARD_MAX_ANGLE_DEG
+from reacthuman.classifier import default_config as classifier_config
 from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
 
 Vec3 = tuple[float, float, float]
@@ -45,8 +45,9 @@ def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confiden
     horizontal_reach_m = max(MIN_HORIZONTAL_REACH_M, math.sqrt(max(0.0, ARM_REACH_M**2 - dz**2)) - REACH_MARGIN_M)
     distance_m = math.hypot(tx, ty)
     walk_m = max(0.0, distance_m - horizontal_reach_m)
-    if 0.0 < walk_m < WALK_MIN_M:
-        walk_m = WALK_MIN_M  # a smaller step is posture drift, not a step; overshooting a few cm is harmless
+    walk_min_m = classifier_config().walk_min_m
+    if 0.0 < walk_m < walk_min_m:
+        walk_m = walk_min_m  # a smaller step is posture drift, not a step; overshooting a few cm is harmless
     walk_m = min(walk_m, COMFORT_WALK_SPEED_MPS * MAX_WALK_S)
     ux, uy = (tx / distance_m, ty / distance_m) if distance_m > 1e-9 else (1.0, 0.0)
     duration_s = walk_m / COMFORT_WALK_SPEED_MPS
@@ -86,7 +87,7 @@ def _off_path(object_xy: tuple[float, float], velocity_xy: tuple[float, float]) 
     side_m = -(nx * object_xy[0] + ny * object_xy[1])
     if side_m < 0:
         nx, ny, side_m = -nx, -ny, -side_m
-    return nx, ny, max(2 * WALK_MIN_M, PATH_CLEARANCE_M - side_m)
+    return nx, ny, max(2 * classifier_config().walk_min_m, PATH_CLEARANCE_M - side_m)
 
 
 def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, float] | None, label: str, confidence: float,
@@ -98,13 +99,14 @@ def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, 
     point until DODGE_CLEARANCE_M from it; a hazard heading at the robot itself has no direction: then walk
     away from `away_from_xy`, else backward.
     """
+    rule = classifier_config()  # the classifier's thresholds: the step must classify as a dodge
     hx, hy = hazard_robot_xy
     distance_m = math.hypot(hx, hy)
     off_path = _off_path(away_from_xy, object_velocity_xy) if away_from_xy and object_velocity_xy else None
-    if off_path is not None and distance_m >= HAZARD_AT_ROBOT_M:
+    if off_path is not None and distance_m >= rule.hazard_at_robot_m:
         # stepping off the path must not walk toward where the object comes down: that is a catch approach
         cos_toward = (off_path[0] * hx + off_path[1] * hy) / distance_m
-        if cos_toward >= math.cos(math.radians(WALK_TOWARD_MAX_ANGLE_DEG)):
+        if cos_toward >= math.cos(math.radians(rule.walk_toward_max_angle_deg)):
             off_path = None
     if off_path is not None:
         ux, uy, walk_m = off_path
@@ -113,14 +115,14 @@ def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, 
         cmd = (DODGE_WALK_SPEED_MPS * ux, DODGE_WALK_SPEED_MPS * uy, 0.0)
         intent = f"Step aside, out of its path ({label})."
         return Plan(label, intent, confidence, cmd, duration_s, 0.0, (Keyframe(0.0, REST, REST, 0.0),))
-    if distance_m >= HAZARD_AT_ROBOT_M:
+    if distance_m >= rule.hazard_at_robot_m:
         ux, uy = -hx / distance_m, -hy / distance_m
     elif away_from_xy is not None and math.hypot(*away_from_xy) > 1e-6:
         norm = math.hypot(*away_from_xy)
         ux, uy = -away_from_xy[0] / norm, -away_from_xy[1] / norm
     else:
         ux, uy = -1.0, 0.0
-    walk_m = min(max(2 * WALK_MIN_M, DODGE_CLEARANCE_M - distance_m), DODGE_WALK_SPEED_MPS * MAX_WALK_S)
+    walk_m = min(max(2 * rule.walk_min_m, DODGE_CLEARANCE_M - distance_m), DODGE_WALK_SPEED_MPS * MAX_WALK_S)
     duration_s = walk_m / DODGE_WALK_SPEED_MPS
     cmd = (DODGE_WALK_SPEED_MPS * ux, DODGE_WALK_SPEED_MPS * uy, 0.0)
     intent = f"Step away from it ({label}) and get out of its path."

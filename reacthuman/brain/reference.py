@@ -4,11 +4,14 @@
 The heuristic and the fixed brains predict where the hazard is heading from the last observed track
 sample with simple ballistic physics (free flight under gravity, no supports, no drag): the point of the
 predicted path closest to the observer while at body height, else where it lands on the floor.
+What they assume (the prediction's step and horizon, the body band, the heuristic's danger words, where
+the oracle meets a swing) is `ReferenceBrainConfig`, read from config/reference_brains.yaml.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import random
@@ -23,29 +26,52 @@ from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_to_dict
 from reacthuman.classifier import classify_plan
 from reacthuman.control.envelope import default_envelope
+from reacthuman.core.config import config_with
 from reacthuman.core.physics import GRAVITY_MPS2
+from reacthuman.core.validate import require_interval, require_positive
 from reacthuman.plan import Action, Plan
 from reacthuman.scenes.label_config import load_label_config
 
 Vec3 = tuple[float, float, float]
 
-MOVING_MIN_MPS = 0.05  # below this the object is taken to be at rest (tracking noise)
-PREDICT_DT_S = 0.01
-PREDICT_HORIZON_S = 3.0
-BODY_BAND_M = (0.3, 1.8)  # heights at which an object strikes the body or can be caught
-NEAR_M = 2.5  # a predicted path that stays farther than this (planar) passes the observer by
-# where the oracle's hands meet a swinging object, robot frame: in front of the chest, inside arm's reach
-SWING_MEET_X_M = (0.15, 0.55)
-SWING_MEET_HALF_WIDTH_M = 0.3
-DEFAULT_TARGET_M: Vec3 = (1.0, 0.0, 1.0)  # nothing tracked: assume the event is ahead (the observer faces it)
-# Looks that suggest sharp, hot, shattering or heavy objects. The heuristic judges by appearance, as the
-# paper finds models do, so adversarial objects fool it by design.
-DANGER_WORDS = (
-    "knife", "scissors", "blade", "glass", "mirror", "vase", "pan", "pot", "kettle", "iron", "steel", "anvil",
-    "brick", "hammer", "fan", "chandelier", "shelf", "bookshelf", "cabinet", "wardrobe", "ladder", "door",
-    "tv", "television", "monitor", "dumbbell", "bowling", "cricket", "sandbag", "lamp", "stone", "rock",
-)
-_DANGER_RE = re.compile(r"\b(" + "|".join(DANGER_WORDS) + r")s?\b")
+
+@dataclass(frozen=True)
+class ReferenceBrainConfig:
+    """What the reference brains assume (config/reference_brains.yaml). Their plans, and so their ledger
+    rows, follow from these values."""
+
+    moving_min_mps: float = 0.05  # below this the object is taken to be at rest (tracking noise)
+    predict_dt_s: float = 0.01  # step of the ballistic prediction
+    predict_horizon_s: float = 3.0  # how far ahead the prediction (and the swing's arc) is followed
+    body_band_m: tuple[float, float] = (0.3, 1.8)  # heights at which an object strikes the body or can be caught
+    near_m: float = 2.5  # a predicted path that stays farther than this (planar) passes the observer by
+    # where the oracle's hands meet a swinging object, robot frame: in front of the chest, inside arm's reach
+    swing_meet_x_m: tuple[float, float] = (0.15, 0.55)
+    swing_meet_half_width_m: float = 0.3
+    default_target_m: Vec3 = (1.0, 0.0, 1.0)  # nothing tracked: assume the event is ahead (the observer faces it)
+    # Looks that suggest sharp, hot, shattering or heavy objects. The heuristic judges by appearance, as the
+    # paper finds models do, so adversarial objects fool it by design.
+    danger_words: tuple[str, ...] = (
+        "knife", "scissors", "blade", "glass", "mirror", "vase", "pan", "pot", "kettle", "iron", "steel", "anvil",
+        "brick", "hammer", "fan", "chandelier", "shelf", "bookshelf", "cabinet", "wardrobe", "ladder", "door",
+        "tv", "television", "monitor", "dumbbell", "bowling", "cricket", "sandbag", "lamp", "stone", "rock",
+    )
+
+    def __post_init__(self) -> None:
+        require_positive(self, ("predict_dt_s", "predict_horizon_s", "near_m", "swing_meet_half_width_m"),
+                         "ReferenceBrainConfig.")
+        require_positive(self, ("moving_min_mps",), "ReferenceBrainConfig.", allow_zero=True)
+        require_interval(self, ("body_band_m", "swing_meet_x_m"), "ReferenceBrainConfig.")
+        target = self.default_target_m
+        if not (isinstance(target, tuple) and len(target) == 3 and all(math.isfinite(v) for v in target)):
+            raise ValueError(f"ReferenceBrainConfig.default_target_m must be three finite numbers (m), got {target!r}")
+        words = self.danger_words
+        if not (isinstance(words, tuple) and words and all(isinstance(w, str) and w.strip() for w in words)):
+            raise ValueError(f"ReferenceBrainConfig.danger_words must be a non-empty list of words, got {words!r}")
+
+
+def default_config(**overrides: Any) -> ReferenceBrainConfig:
+    return config_with(ReferenceBrainConfig, overrides)
 
 
 @dataclass(frozen=True)
@@ -60,20 +86,21 @@ def predict(obs: Observation) -> Prediction | None:
     """Ballistic prediction from the last observed track sample; None when nothing was tracked."""
     if not obs.track:
         return None
+    cfg = default_config()
     last = obs.track[-1]
     (px, py, pz), (vx, vy, vz) = last.position_m, last.velocity_mps
-    if math.sqrt(vx * vx + vy * vy + vz * vz) < MOVING_MIN_MPS:
+    if math.sqrt(vx * vx + vy * vy + vz * vz) < cfg.moving_min_mps:
         return Prediction((px, py, pz), 0.0, 0.0, False)
     best: tuple[float, Vec3, float, float] | None = None  # (planar distance, point, t, speed)
     landing: tuple[float, Vec3, float, float] | None = None
-    for i in range(int(PREDICT_HORIZON_S / PREDICT_DT_S) + 1):
-        t_s = i * PREDICT_DT_S
+    for i in range(int(cfg.predict_horizon_s / cfg.predict_dt_s) + 1):
+        t_s = i * cfg.predict_dt_s
         x, y, z = px + vx * t_s, py + vy * t_s, pz + vz * t_s - 0.5 * GRAVITY_MPS2 * t_s * t_s
         speed = math.sqrt(vx * vx + vy * vy + (vz - GRAVITY_MPS2 * t_s) ** 2)
         if z <= 0.0:
             landing = (math.hypot(x, y), (x, y, 0.0), t_s, speed)
             break
-        if BODY_BAND_M[0] <= z <= BODY_BAND_M[1] and (best is None or math.hypot(x, y) < best[0]):
+        if cfg.body_band_m[0] <= z <= cfg.body_band_m[1] and (best is None or math.hypot(x, y) < best[0]):
             best = (math.hypot(x, y), (x, y, z), t_s, speed)
     chosen = best if best is not None and (landing is None or best[0] <= landing[0]) else landing
     if chosen is None:  # still airborne above the body band at the horizon: head for where it is then
@@ -82,7 +109,13 @@ def predict(obs: Observation) -> Prediction | None:
 
 
 def looks_dangerous(look: str) -> bool:
-    return bool(_DANGER_RE.search(look.lower()))
+    return bool(_danger_re(default_config().danger_words).search(look.lower()))
+
+
+@functools.lru_cache(maxsize=4)
+def _danger_re(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A whole word of `words`, or its plural."""
+    return re.compile(r"\b(" + "|".join(words) + r")s?\b")
 
 
 def _decision(name: str, plan: Plan, modality: str) -> BrainDecision:
@@ -91,7 +124,7 @@ def _decision(name: str, plan: Plan, modality: str) -> BrainDecision:
 
 def _plan_for(action: Action, obs: Observation, prediction: Prediction | None, confidence: float) -> Plan:
     label = obs.object_look or "object"
-    target = prediction.point_m if prediction is not None else DEFAULT_TARGET_M
+    target = prediction.point_m if prediction is not None else default_config().default_target_m
     now_xy = (obs.track[-1].position_m[0], obs.track[-1].position_m[1]) if obs.track else None
     if action is Action.CATCH:
         return plan_reach(target, prediction.arrival_s if prediction else None, label, confidence)
@@ -128,13 +161,13 @@ class RandomBrain(Brain):
 class HeuristicBrain(Brain):
     """Observation only: ballistic prediction from the track, danger judged from the object's look and the
     predicted arrival speed (fast: at or above the labeller's fast_speed_mps, the one definition of "fast").
-    Not moving, or passing farther than NEAR_M -> stay; dangerous or fast -> dodge; else catch."""
+    Not moving, or passing farther than near_m (ReferenceBrainConfig) -> stay; dangerous or fast -> dodge; else catch."""
 
     name = "heuristic"
 
     def plan(self, obs: Observation) -> BrainDecision:
         prediction = predict(obs)
-        if prediction is None or not prediction.moving or math.hypot(*prediction.point_m[:2]) > NEAR_M:
+        if prediction is None or not prediction.moving or math.hypot(*prediction.point_m[:2]) > default_config().near_m:
             action = Action.NO_ACTION
         elif looks_dangerous(obs.object_look) or prediction.speed_mps >= load_label_config().fast_speed_mps:
             action = Action.DODGE
@@ -188,7 +221,7 @@ class OracleBrain(Brain):
         elif obs.track:
             target = obs.track[-1].position_m
         else:
-            target = DEFAULT_TARGET_M
+            target = default_config().default_target_m
         prediction = Prediction(target, arrival_s if arrival_s is not None else 1.0, 0.0, True)
         plan = _plan_for(action, obs, prediction, 1.0)
         along_path = path_plan(obs, action)
@@ -234,8 +267,10 @@ def _swing_intercept(obs: Observation) -> Prediction | None:
     swing = fit_swing(obs.track)
     if swing is None:
         return None
-    for t_s, (x, y, z), speed in swing_path(swing, obs.track[-1], PREDICT_HORIZON_S):
-        if t_s >= MIN_REACH_TIME_S and SWING_MEET_X_M[0] <= x <= SWING_MEET_X_M[1] and abs(y) <= SWING_MEET_HALF_WIDTH_M \
+    cfg = default_config()
+    for t_s, (x, y, z), speed in swing_path(swing, obs.track[-1], cfg.predict_horizon_s):
+        if t_s >= MIN_REACH_TIME_S and cfg.swing_meet_x_m[0] <= x <= cfg.swing_meet_x_m[1] \
+                and abs(y) <= cfg.swing_meet_half_width_m \
                 and HAND_Z_RANGE_M[0] <= z <= HAND_Z_RANGE_M[1]:
             return Prediction((x, y, z), t_s, speed, True)
     return None

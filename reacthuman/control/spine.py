@@ -18,7 +18,7 @@ to damping until the next reset, the second rejects the plan and keeps the robot
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,6 +29,7 @@ from reacthuman.control.hand_path import HandPath, ReachClamp, build_hand_path
 from reacthuman.control.locomotion import LocomotionPolicy, VelocityCommand
 from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import DEFAULT_DAMPING_KD, damping_command
+from reacthuman.core.config import config_with
 from reacthuman.joint_command import JointCommand, Mode
 from reacthuman.plan import Plan
 from reacthuman.g1_assets import G1_JOINT_NAMES, read_policy_metadata
@@ -80,7 +81,8 @@ class SpineConfig:
 
 
 def default_config(**overrides: object) -> SpineConfig:
-    return replace(SpineConfig(), **overrides)  # type: ignore[arg-type]
+    """config/spine.yaml with `overrides` applied."""
+    return config_with(SpineConfig, overrides)
 
 
 @dataclass(frozen=True)

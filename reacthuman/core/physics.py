@@ -7,8 +7,9 @@ accelerometer model must all agree with it or their predictions drift from the s
 
 "Reaches the floor" has two tolerances because it is measured on two different things: the labeller's
 `floor_contact_tol_m` (config/ground_truth.yaml, 2 mm) bounds the lowest point of the object's geometry in
-the simulated track, while the body's `OutcomeConfig.floor_contact_height_m` (3 cm) bounds the height of a
-contact point the engine reports, which sits inside the penetration and differs between MuJoCo and Genesis.
+the simulated track, while the body's `floor_contact_height_m` (config/outcome.yaml, 3 cm) bounds the height
+of a contact point the engine reports, which sits inside the penetration and differs between MuJoCo and
+Genesis.
 One number for both would move either the stored labels or the executed outcomes.
 """
 

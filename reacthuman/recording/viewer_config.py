@@ -1,14 +1,16 @@
 """Tunables of what an episode shows a viewer: the bag's JPEG frames and markers, and the report's plan
-overlay. One frozen dataclass so a run (or a test) changes them in one place, validated on construction.
+overlay. One frozen dataclass so a run (or a test) changes them in one place (config/viewer.yaml),
+validated on construction.
 
 Sizes are what a viewer draws, not physics: they change no label, score or ledger field.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
+
+from reacthuman.core.config import config_with
 
 _POSITIVE_M = ("floor_thickness_m", "floor_margin_m", "impact_marker_diameter_m", "plan_path_width_m",
                "plan_hand_diameter_m")
@@ -46,13 +48,9 @@ class ViewerConfig:
                 raise ValueError(f"viewer config {name} must be an integer in [1, 64], got {value!r}")
 
 
-DEFAULT = ViewerConfig()
-
-
 def default_config(**overrides: Any) -> ViewerConfig:
-    """The defaults with `overrides` applied; an unknown name is an error naming it."""
-    known = {f.name for f in dataclasses.fields(ViewerConfig)}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise ValueError(f"viewer config has no field {unknown[0]!r} (fields: {', '.join(sorted(known))})")
-    return dataclasses.replace(DEFAULT, **overrides)
+    """config/viewer.yaml with `overrides` applied; an unknown name is an error naming it."""
+    return config_with(ViewerConfig, overrides)
+
+
+DEFAULT = default_config()  # the default argument of the drawing functions

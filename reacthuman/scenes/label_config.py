@@ -1,20 +1,19 @@
 """Thresholds of the ground-truth labeller (`reacthuman.scenes.label`), with units in their names.
 
-`load_label_config()` reads config/ground_truth.yaml (the values shipped with the repository); tests and
-experiments override single fields with `default_config(**overrides)`. The reach fields describe what the
-G1 can do (body execution measures the envelope and may update them here, in one place).
+`load_label_config()` reads config/ground_truth.yaml (the values shipped with the repository) through
+`reacthuman.core.config`; tests and experiments override single fields with `default_config(**overrides)`.
+The reach fields describe what the G1 can do (body execution measures the envelope and may update them
+here, in one place).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-from functools import lru_cache
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from reacthuman.core.config import config_with, load_config
 from reacthuman.core.validate import require_positive
-
-CONFIG_PATH = Path(__file__).resolve().parents[2] / "config" / "ground_truth.yaml"
 
 
 @dataclass(frozen=True)
@@ -45,22 +44,10 @@ class LabelConfig:
 
 
 def default_config(**overrides: Any) -> LabelConfig:
-    return replace(load_label_config(), **overrides)
+    return config_with(LabelConfig, overrides)
 
 
-@lru_cache(maxsize=4)
-def load_label_config(path: Path = CONFIG_PATH) -> LabelConfig:
-    """The config file's values; unknown keys are an error naming them."""
-    import yaml
-
-    try:
-        data = yaml.safe_load(Path(path).read_text()) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ValueError(f"label config {path}: {exc}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"label config {path}: expected a mapping of field: value")
-    known = {f.name for f in fields(LabelConfig)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"label config {path}: unknown field(s) {', '.join(unknown)}")
-    return LabelConfig(**data)
+def load_label_config(path: Path | None = None) -> LabelConfig:
+    """The config file's values (config/ground_truth.yaml unless `path` is given); unknown keys are an error
+    naming them."""
+    return load_config(LabelConfig, path)

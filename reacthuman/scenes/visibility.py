@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from reacthuman.core.config import config_with
 from reacthuman.scenes.spec import CameraSpec, SceneSpec
 
 
@@ -39,7 +40,8 @@ class VisibilityConfig:
 
 
 def default_config(**overrides: Any) -> VisibilityConfig:
-    return dataclasses.replace(VisibilityConfig(), **overrides)
+    """config/visibility.yaml with `overrides` applied."""
+    return config_with(VisibilityConfig, overrides)
 
 
 def freeze_step(spec: SceneSpec) -> int:
@@ -140,7 +142,7 @@ class MaskRenderer:
 
 def hazard_pixels(spec: SceneSpec, track, cfg: VisibilityConfig | None = None) -> dict[str, int]:
     """Pixels of the primary hazard per view at the freeze frame, at the brain's frame size."""
-    cfg = cfg or VisibilityConfig()
+    cfg = cfg or default_config()
     with MaskRenderer(spec, track, cfg) as r:
         return {cam.name: r.pixels(cam) for cam in spec.cameras}
 
@@ -150,7 +152,7 @@ def visible_enough(counts: dict[str, int], cfg: VisibilityConfig) -> bool:
 
 
 def check_hazard_visible(spec: SceneSpec, track, cfg: VisibilityConfig | None = None) -> list[str]:
-    cfg = cfg or VisibilityConfig()
+    cfg = cfg or default_config()
     counts = hazard_pixels(spec, track, cfg)
     if visible_enough(counts, cfg):
         return []
@@ -246,7 +248,7 @@ def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None =
     from reacthuman.scenes.cameras import place_cameras
     from reacthuman.scenes.validators import hazard_window_points
 
-    cfg = cfg or VisibilityConfig()
+    cfg = cfg or default_config()
     points = tuple(hazard_window_points(spec, track))
     radius = hazard_radius_m(spec, track, points)
     # The close-up frames the object where it is around the freeze (from this scene's own track), not the

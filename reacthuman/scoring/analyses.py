@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable
 
+from reacthuman.core.config import config_with
 from reacthuman.core.validate import require_positive
 from reacthuman.plan import Action
 from reacthuman.scenes.spec import SPEED_BANDS
@@ -46,7 +47,8 @@ class AnalysisConfig:
 
 
 def default_config(**overrides: Any) -> AnalysisConfig:
-    return replace(AnalysisConfig(), **overrides)
+    """config/analyses.yaml with `overrides` applied."""
+    return config_with(AnalysisConfig, overrides)
 
 
 def _groups(d: Decisions) -> list[tuple[str, list[DecisionRecord]]]:
