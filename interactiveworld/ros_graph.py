@@ -2,29 +2,47 @@
 rosbag2 recorder. The in-process path stays the default (faster); this one exists so the loop can be
 observed, recorded and replaced piece by piece (a real person's speech, a remote model) on a ROS graph.
 The nodes are the suite's contract nodes (`reacthuman.nodes.runtime`); their topics and types are
-`interactiveworld.graph`'s contracts."""
+`interactiveworld.graph`'s contracts.
+
+Each node is configured by ROS parameters (declared with descriptions, validated) and builds what it needs
+from them: world `task`, `body`, `autostart`; human `task`, `human`; assistant `task`, `assistant`; recorder
+`bag_path`; the judge has none. `task` is a task pack file (.json) or a task id of interactiveworld/tasks;
+`human` and `assistant` take one entry of the suite's `--models` grammar. `run_ros_episode` composes them in one
+process (parameter overrides); each also runs as a process of its own, a refused parameter ending it with one
+line and status 2:
+
+    python -m interactiveworld.ros_graph world|human|assistant|judge|recorder --ros-args -p task:=finding-moved-1
+"""
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
+from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from reacthuman_msgs.msg import Speech
 from sensor_msgs.msg import Image
 from std_msgs.msg import String
 
+from interactiveworld.actions.entities import Catalog
+from interactiveworld.agents.assistants import (REFERENCE_ASSISTANTS, REFERENCE_HUMANS, agent_name, make_assistant,
+                                                make_human)
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, Frame, HumanView, select_frames
-from interactiveworld.bench.taskpack import TaskPack
+from interactiveworld.bench.taskpack import TaskPack, TaskPackError, default_tasks_dir, load_pack
 from interactiveworld.episode import Episode, _human_report, visible_names
 from interactiveworld.graph import (ASSISTANT, COMMANDS, EYE, HUMAN, JUDGE, JUDGE_NODE, QOS_DEPTH, RECORDER, REPORT,
                                     SPEECH, STATE, WORLD)
+from interactiveworld.world.cache import build_world
 from interactiveworld.world.predicates import evaluate
-from reacthuman.nodes.runtime import ContractNode
+from interactiveworld.world.sim import BODIES
+from reacthuman.core.model_spec import ModelSpecError, parse_models
+from reacthuman.nodes.runtime import ContractNode, one_of, run
 
 DONE_TEXT = "[done]"
 _QOS = QoSProfile(depth=QOS_DEPTH, reliability=ReliabilityPolicy.RELIABLE)
@@ -44,15 +62,97 @@ def _image_array(msg: Image) -> np.ndarray:
     return np.frombuffer(bytes(msg.data), dtype=np.uint8).reshape(msg.height, msg.width, 3)
 
 
+def task_path(task: str | Path) -> Path:
+    """The pack file a `task` parameter names: a path (`<tasks>/<id>.json`, as the CLI's --tasks and --task
+    resolve it), or a bare task id of the suite's task folder."""
+    text = str(task)
+    return Path(text) if text.endswith(".json") or "/" in text else default_tasks_dir() / f"{text}.json"
+
+
+def _task_reason(value: str) -> str | None:
+    if not value:
+        return "no task given: a task pack file (.json) or a task id of interactiveworld/tasks"
+    try:
+        load_pack(task_path(value))
+    except TaskPackError as exc:
+        return str(exc)
+    return None
+
+
+def _declare_task(node: ContractNode) -> TaskPack:
+    return load_pack(task_path(node.declare(
+        "task", "", "the task: a task pack file (.json) or a task id of interactiveworld/tasks", _task_reason)))
+
+
+def _agent_reason(option: str, references: dict[str, str]):
+    """Refuses a value that is not one entry of the `--models` grammar (the reason names the entry)."""
+    def reason(value: str) -> str | None:
+        try:
+            specs = parse_models(value, references, option)
+        except ModelSpecError as exc:
+            return str(exc).removeprefix(f"{option}: ")
+        return None if len(specs) == 1 else f"takes one entry, got {len(specs)}"
+    return reason
+
+
+def _declare_agent(node: ContractNode, option: str, default: str, references: dict[str, str], what: str) -> str:
+    """The bench agent name (`agent_name`) of the node's agent parameter."""
+    value = node.declare(option, default, f"{what}: one entry of the --models grammar: a reference "
+                         f"({', '.join(references)}), a preset of config/models.yaml or "
+                         "openai-compatible:<model_id>@<base_url>", _agent_reason(option, references))
+    return agent_name(parse_models(value, references, option)[0])
+
+
+def _close(agent) -> None:
+    getattr(agent, "close", lambda: None)()
+
+
 class WorldNode(ContractNode):
     """Owns the simulator: runs the opening, executes the human's commands, publishes frames and reports."""
 
-    def __init__(self, pack: TaskPack, body: str = "capsule") -> None:
-        super().__init__(WORLD, {COMMANDS: self._on_commands}, qos=_qos)
-        self.pack = pack
-        self.ep = Episode(pack, render=True, body=body)
+    def __init__(self, *, parameter_overrides: list[Parameter] | None = None) -> None:
+        self.ep: Episode | None = None  # destroy_node may run on a node refused half way
+        super().__init__(WORLD, {COMMANDS: self._on_commands}, qos=_qos, parameter_overrides=parameter_overrides)
+        self.pack = _declare_task(self)
+        body = self.declare("body", "capsule", "the human's body: primitives capsules or dm_control's CMU humanoid",
+                            one_of(*BODIES))
+        autostart = self.declare("autostart", True, "start the episode once the human, the assistant and the judge "
+                                 "are on the graph; false: the composing process calls start()")
+        self.ep = Episode(self.pack, render=True, body=body)
         self.n_actions, self.goals_at_handoff, self.finished = 0, [], False
         self.n_frames = 0  # published since the last report
+        self.started, self._connected_at = False, None
+        if autostart:
+            self._start_timer = self.create_timer(0.25, self._start_when_connected)
+
+    def _peers_connected(self) -> bool:
+        """The human, the assistant and the judge are on the graph with the endpoints the loop needs."""
+        def nodes(infos) -> set[str]:
+            return {i.node_name for i in infos}
+
+        pair = {HUMAN.name, ASSISTANT.name}
+        return (pair <= nodes(self.get_subscriptions_info_by_topic(REPORT))
+                and pair <= nodes(self.get_subscriptions_info_by_topic(EYE))
+                and pair <= nodes(self.get_subscriptions_info_by_topic(SPEECH))
+                and pair <= nodes(self.get_publishers_info_by_topic(SPEECH))
+                and HUMAN.name in nodes(self.get_publishers_info_by_topic(COMMANDS))
+                and JUDGE_NODE.name in nodes(self.get_subscriptions_info_by_topic(STATE)))
+
+    def _start_when_connected(self) -> None:
+        """Standalone start: once the peers are seen, and 0.5 s more for their own endpoints to match."""
+        if self.started or not self._peers_connected():
+            self._connected_at = None
+            return
+        now = time.monotonic()
+        self._connected_at = self._connected_at or now
+        if now - self._connected_at >= 0.5:
+            self._start_timer.cancel()
+            self.start()
+
+    def destroy_node(self) -> None:
+        if self.ep is not None:
+            self.ep.close()
+        super().destroy_node()
 
     def _stamp(self):
         t = self.ep.world.machine.clock_s
@@ -68,6 +168,7 @@ class WorldNode(ContractNode):
         self.ep.pending = []
 
     def start(self) -> None:
+        self.started = True
         self.ep.run_opening()
         self.goals_at_handoff = [evaluate(g, self.ep.world) for g in self.pack.goals]
         self.ep._on_frame("handoff")
@@ -106,19 +207,29 @@ class WorldNode(ContractNode):
 
 class HumanNode(ContractNode):
     """Speaks the world's reports; turns the assistant's speech into commands for the world. It sees through
-    its own eyes: the frames of the turn (as in process, none when blind) go with its view to the model."""
+    its own eyes: the frames of the turn (as in process, none when blind) go with its view to the model.
 
-    def __init__(self, human, pack: TaskPack, catalog) -> None:
-        callbacks = {REPORT: self._on_report, SPEECH: self._on_speech} | ({} if pack.blind else {EYE: self._on_eye})
-        super().__init__(HUMAN, callbacks, qos=_qos)  # a blind human's eye topic is taken and ignored
-        self.human, self.pack = human, pack
-        human.reset(pack.private_plan, pack.blind, catalog)
+    Its names of things come from its own catalogue of the task's world, built as the world node builds its
+    world (the catalogue depends on the scene alone, not on the body or the meshes). `human`: an agent object
+    to use instead of the one the parameter names (a test's instrumented reference); the caller closes it."""
+
+    def __init__(self, human=None, *, parameter_overrides: list[Parameter] | None = None) -> None:
+        self.own_agent = False  # destroy_node may run on a node refused half way
+        callbacks = {REPORT: self._on_report, SPEECH: self._on_speech, EYE: self._on_eye}
+        super().__init__(HUMAN, callbacks, qos=_qos, parameter_overrides=parameter_overrides)
+        self.pack = pack = _declare_task(self)
+        name = _declare_agent(self, "human", "scripted", REFERENCE_HUMANS, "the simulated human")
+        self.own_agent = human is None
+        self.human = make_human(name) if human is None else human
+        self.human.reset(pack.private_plan, pack.blind, Catalog(build_world(pack.scene)))
         self.turn, self.visible, self.last = 0, (), ()
         self.frames: list[Frame] = []  # since its last decision: what the assistant saw this turn too
         self.expected_frames = 0  # the world's count for this turn: topics are not ordered with each other
         self.waiting: Speech | None = None  # the assistant spoke before all of this turn's frames came
 
     def _on_eye(self, msg: Image) -> None:
+        if self.pack.blind:  # a blind human's eye topic is taken and ignored
+            return
         self.frames.append(Frame(_image_array(msg), "view"))
         if self.waiting is not None and len(self.frames) >= self.expected_frames:
             speech, self.waiting = self.waiting, None
@@ -148,16 +259,27 @@ class HumanNode(ContractNode):
                                               "from_assistant": decision.from_assistant,
                                               "done": bool(decision.error)}))
 
+    def destroy_node(self) -> None:
+        if self.own_agent:
+            _close(self.human)
+        super().destroy_node()
+
 
 class AssistantNode(ContractNode):
     """Sees only first-person frames and the human's speech; answers with speech, silence or done. It acts
     on a turn once it has the human's words and all of the turn's frames (the world's report counts them),
-    so it sees what the in-process assistant sees."""
+    so it sees what the in-process assistant sees. `assistant`: an agent object to use instead of the one the
+    parameter names (a test's instrumented reference); the caller closes it."""
 
-    def __init__(self, assistant, pack: TaskPack) -> None:
-        super().__init__(ASSISTANT, {EYE: self._on_eye, SPEECH: self._on_speech, REPORT: self._on_report}, qos=_qos)
-        self.assistant = assistant
-        assistant.reset(AssistantBrief(pack.family, pack.task_id, pack.max_turns))
+    def __init__(self, assistant=None, *, parameter_overrides: list[Parameter] | None = None) -> None:
+        self.own_agent = False  # destroy_node may run on a node refused half way
+        super().__init__(ASSISTANT, {EYE: self._on_eye, SPEECH: self._on_speech, REPORT: self._on_report}, qos=_qos,
+                         parameter_overrides=parameter_overrides)
+        pack = _declare_task(self)
+        name = _declare_agent(self, "assistant", "", REFERENCE_ASSISTANTS, "the assistant")
+        self.own_agent = assistant is None
+        self.assistant = make_assistant(name, pack) if assistant is None else assistant
+        self.assistant.reset(AssistantBrief(pack.family, pack.task_id, pack.max_turns))
         self.frames: list[Frame] = []
         self.turn = 0
         self.frames_of_turn: dict[int, int] = {}
@@ -190,12 +312,17 @@ class AssistantNode(ContractNode):
         out.header.stamp = self.get_clock().now().to_msg()
         self.pub[SPEECH].publish(out)
 
+    def destroy_node(self) -> None:
+        if self.own_agent:
+            _close(self.assistant)
+        super().destroy_node()
+
 
 class JudgeNode(ContractNode):
     """Reads the world's final state (never the assistant's claims) and publishes the verdict."""
 
-    def __init__(self) -> None:
-        super().__init__(JUDGE_NODE, {STATE: self._on_state}, qos=_qos)
+    def __init__(self, *, parameter_overrides: list[Parameter] | None = None) -> None:
+        super().__init__(JUDGE_NODE, {STATE: self._on_state}, qos=_qos, parameter_overrides=parameter_overrides)
         self.verdict: dict | None = None
 
     def _on_state(self, msg: String) -> None:
@@ -207,56 +334,109 @@ class JudgeNode(ContractNode):
         self.pub[JUDGE].publish(_json_msg(self.verdict))
 
 
-class RecorderNode(ContractNode):
-    """Records the graph's topics as raw CDR into a rosbag2 folder (reacthuman's bag writer)."""
+def _new_bag_reason(value: str) -> str | None:
+    if not value:
+        return "no bag folder given"
+    return f"{value} already exists" if Path(value).exists() else None
 
-    def __init__(self, path: Path) -> None:
+
+class RecorderNode(ContractNode):
+    """Records the graph's topics as raw CDR into a rosbag2 folder (reacthuman's bag writer); the bag is
+    complete once the node is destroyed (a standalone recorder: at Ctrl-C or SIGTERM)."""
+
+    def __init__(self, *, parameter_overrides: list[Parameter] | None = None) -> None:
         from reacthuman.recording.bag import BagWriter
 
-        self.writer = BagWriter(Path(path))
+        self.closed = True  # destroy_node may run on a node refused half way
         super().__init__(RECORDER, {t: (lambda raw, t=t: self._write(t, raw)) for t in RECORDER.subscribes},
-                         raw=True, qos=_qos)
+                         raw=True, qos=_qos, parameter_overrides=parameter_overrides)
+        self.writer = BagWriter(Path(self.declare("bag_path", "", "the rosbag2 folder to write (must not exist)",
+                                                  _new_bag_reason)))
+        self.closed = False
 
     def _write(self, topic: str, raw: bytes) -> None:
         self.writer.write(topic, self.contract.subscribes[topic], self.get_clock().now().nanoseconds, raw)
 
+    def destroy_node(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.writer.close()
+        super().destroy_node()
 
-def run_ros_episode(pack: TaskPack, assistant, human, bag_path: Path | None = None, timeout_s: float = 300.0,
-                    body: str = "capsule") -> dict:
-    """One episode through the node graph; returns the judge's verdict (raises TimeoutError if none)."""
+
+def _overrides(**values) -> list[Parameter]:
+    return [Parameter(name, value=value) for name, value in values.items()]
+
+
+def run_ros_episode(task: str | Path, assistant="oracle", human="scripted", bag_path: Path | None = None,
+                    timeout_s: float = 300.0, body: str = "capsule") -> dict:
+    """One episode through the node graph, its nodes composed in this process and configured by their ROS
+    parameters; returns the judge's verdict (raises TimeoutError if none, ValueError for a refused parameter).
+    task: a task pack file or a task id (the nodes' `task`). assistant, human: an entry of the `--models` grammar
+    (the nodes' parameters), or an agent object the node takes instead (the caller keeps and closes it)."""
     own_init = not rclpy.ok()
     if own_init:
         rclpy.init()
-    world = WorldNode(pack, body)
-    nodes = [world, HumanNode(human, pack, world.ep.catalog), AssistantNode(assistant, pack), JudgeNode()]
-    if bag_path is not None:
-        nodes.append(RecorderNode(bag_path))
+    nodes = []
+    try:
+        nodes.append(WorldNode(parameter_overrides=_overrides(task=str(task), body=body, autostart=False)))
+        specs = {"assistant": assistant if isinstance(assistant, str) else "oracle",
+                 "human": human if isinstance(human, str) else "scripted"}  # an object: the default, unused
+        nodes.append(HumanNode(None if isinstance(human, str) else human,
+                               parameter_overrides=_overrides(task=str(task), human=specs["human"])))
+        nodes.append(AssistantNode(None if isinstance(assistant, str) else assistant,
+                                   parameter_overrides=_overrides(task=str(task), assistant=specs["assistant"])))
+        nodes.append(JudgeNode())
+        if bag_path is not None:
+            nodes.append(RecorderNode(parameter_overrides=_overrides(bag_path=str(bag_path))))
+        return _spin_episode(nodes, timeout_s)
+    finally:
+        for n in nodes:
+            n.destroy_node()
+        if own_init:
+            rclpy.shutdown()
+
+
+def _spin_episode(nodes: list[ContractNode], timeout_s: float) -> dict:
+    world, human, _assistant, judge = nodes[:4]
     ex = SingleThreadedExecutor()
     for n in nodes:
         ex.add_node(n)
     try:
         deadline = time.monotonic() + timeout_s
-        judge = nodes[3]
         # let discovery match every endpoint before the first message (reliable QoS keeps the rest)
         while not (world.count_subscribers(REPORT) and world.count_subscribers(EYE) and world.count_publishers(COMMANDS)
-                   and judge.count_publishers(STATE) and nodes[1].count_publishers(SPEECH) >= 2):
+                   and judge.count_publishers(STATE) and human.count_publishers(SPEECH) >= 2):
             if time.monotonic() > deadline:
                 raise TimeoutError("the node graph did not connect")
             ex.spin_once(timeout_sec=0.05)
         world.start()
         while judge.verdict is None:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"task {pack.task_id}: no verdict within {timeout_s:.0f} s")
+                raise TimeoutError(f"task {world.pack.task_id}: no verdict within {timeout_s:.0f} s")
             ex.spin_once(timeout_sec=0.1)
         for _ in range(20):  # let the recorder take the verdict
             ex.spin_once(timeout_sec=0.02)
         return judge.verdict
     finally:
-        if bag_path is not None:
-            nodes[-1].writer.close()
-        world.ep.close()
         for n in nodes:
             ex.remove_node(n)
-            n.destroy_node()
-        if own_init:
-            rclpy.shutdown()
+
+
+NODES = {"world": WorldNode, "human": HumanNode, "assistant": AssistantNode, "judge": JudgeNode,
+         "recorder": RecorderNode}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m interactiveworld.ros_graph NODE --ros-args -p name:=value ...`: one node as its own process
+    (the suite's standard main: clean shutdown at Ctrl-C or SIGTERM; a refused parameter: one line, status 2)."""
+    argv = sys.argv if argv is None else argv
+    if len(argv) < 2 or argv[1] not in NODES:
+        sys.stderr.write(f"usage: python -m interactiveworld.ros_graph {{{'|'.join(NODES)}}} "
+                         "[--ros-args -p NAME:=VALUE ...]\n")
+        return 2
+    return run(NODES[argv[1]], argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

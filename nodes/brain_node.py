@@ -25,6 +25,7 @@ class BrainNode(ContractNode):
     def __init__(self) -> None:
         self._truth: dict[str, dict] = {}
         self._truth_arrived = threading.Condition()
+        self.brain = None  # rclpy destroys a node refused half way: destroy_node must not need the brain
         super().__init__("brain", {graph.OBSERVATION: self._on_observation, graph.GROUND_TRUTH: self._on_truth})
         self.model = self.declare("model", "local", "model preset, openai-compatible:<id>@<url>, or reference brain")
         self.modality = self.declare("modality", DEFAULT_MODALITY, "what an LLM brain is shown (a text-only model falls back to "
@@ -77,7 +78,8 @@ class BrainNode(ContractNode):
                                    f"{decision.latency_s:.2f} s)")
 
     def destroy_node(self) -> None:
-        self.brain.close()
+        if self.brain is not None:
+            self.brain.close()
         super().destroy_node()
 
 

@@ -36,3 +36,14 @@ def test_an_oracle_without_its_ground_truth_dies_naming_it(ros_domain_id):
     assert "scene-without-truth: the brain crashed" in output, output
     assert "no ground truth for scene-without-truth within 1 s (brain 'oracle' reads it)" in output, output
     assert plans == []
+
+
+def test_a_refused_parameter_ends_the_brain_node_in_one_line(ros_domain_id):
+    """A value the node's validator refuses on the command line: one line naming the parameter, status 2 (the
+    node is destroyed half-built, before it has a brain to close)."""
+    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST")
+    done = subprocess.run([sys.executable, "-m", "reacthuman.nodes.brain_node", "--ros-args", "-p", "modality:=smell"],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == ("BrainNode: parameter 'modality': must be one of images, state_text, both, "
+                                   "got 'smell'"), done.stderr

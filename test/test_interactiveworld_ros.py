@@ -43,8 +43,10 @@ def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
 
     from interactiveworld.ros_graph import run_ros_episode
 
-    pack = load_pack(default_tasks_dir() / "prevention-store-0.json")
-    verdict = run_ros_episode(pack, make_assistant("oracle", pack), ScriptedHuman(), bag_path=tmp_path / "bag")
+    task = default_tasks_dir() / "prevention-store-0.json"
+    pack = load_pack(task)
+    # the nodes build their agents from their parameters, as the command line has them do
+    verdict = run_ros_episode(task, "oracle", "scripted", bag_path=tmp_path / "bag")
     ref = run_episode(pack, make_assistant("oracle", pack), ScriptedHuman())
     assert verdict["passed"] and ref.passed
     assert verdict["digest"] == ref.digest and verdict["n_actions"] == ref.n_actions
@@ -54,13 +56,14 @@ def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
     said = [deserialize(m) for m in read_bag(tmp_path / "bag", {"/interactiveworld/speech"})]
     assert said[0].speaker == "human" and said[0].text == pack.handoff
     assert any(s.speaker == "assistant" and "fridge" in s.text for s in said)
-    silent = run_ros_episode(pack, make_assistant("silent", pack), ScriptedHuman())
-    assert not silent["passed"]
+    silent = run_ros_episode(task, "silent")
+    ref_silent = run_episode(pack, make_assistant("silent", pack), ScriptedHuman())
+    assert not silent["passed"] and silent["digest"] == ref_silent.digest
     # the human sees through its own eyes in the graph as in process, and so does the assistant: the same
-    # frames at every decision
+    # frames at every decision (agent objects given to the nodes in place of their parameters' agents)
     graph_eyes, own_eyes = EyesHuman(), EyesHuman()
     graph_oracle, own_oracle = EyesOracle(pack), EyesOracle(pack)
-    assert run_ros_episode(pack, graph_oracle, graph_eyes)["passed"]
+    assert run_ros_episode(task, graph_oracle, graph_eyes)["passed"]
     assert run_episode(pack, own_oracle, own_eyes, render=True).passed
     for graph_seen, own_seen in ((graph_eyes.seen, own_eyes.seen), (graph_oracle.seen, own_oracle.seen)):
         assert [len(f) for f in graph_seen] == [len(f) for f in own_seen] and graph_seen[0]
