@@ -1,5 +1,5 @@
 """InteractiveWorld's ROS 2 contract: the four nodes of the closed loop and the recorder, their topics and
-types (all reliable, depth 200: a turn's frames go out in a burst). `ros_graph.py` builds the nodes from it on
+types (all reliable, depth 200: a turn's frames go out in a burst). `nodes/` builds the nodes from it on
 the suite's node runtime; `interactiveworld ros-episode` composes them in one process, and each also runs alone
 (its contract's executable, configured by its ROS parameters).
 

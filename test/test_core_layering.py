@@ -10,7 +10,9 @@ ROS_MODULES = ("rclpy", "rosidl_runtime_py", "rosidl_parser", "reacthuman_msgs",
                "geometry_msgs", "builtin_interfaces", "rosgraph_msgs", "action_msgs", "unique_identifier_msgs")
 
 # The ROS 2 side of the other two systems (their nodes live beside their cores).
-ROS_SIDE = {"interactiveworld.ros_graph", "physment.lab_node"}
+ROS_SIDE = {"interactiveworld.ros_graph", "physment.lab_node"} | {
+    f"interactiveworld.nodes.{name}" for name in ("common", "world_node", "human_node", "assistant_node",
+                                                 "judge_node", "recorder_node")}
 
 IMPORT_ALL = r"""
 import importlib, importlib.abc, json, pkgutil, sys

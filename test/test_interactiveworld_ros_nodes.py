@@ -52,7 +52,9 @@ def test_a_world_node_started_alone_plays_the_episode_with_the_others():
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
 
-    from interactiveworld.ros_graph import AssistantNode, HumanNode, JudgeNode
+    from interactiveworld.nodes.assistant_node import AssistantNode
+    from interactiveworld.nodes.human_node import HumanNode
+    from interactiveworld.nodes.judge_node import JudgeNode
 
     task = "finding-moved-1"
     world = _node("world", f"task:={task}")
