@@ -38,6 +38,11 @@ from reacthuman.recording.completeness import EpisodeEnd
 from reacthuman.scenes.spec import SceneSpec
 
 PHASE_BY_TOPIC = {graph.OBSERVATION: "frozen", graph.PLAN: "execute", graph.OUTCOME: "score"}
+# The scene generator answers a scene of its folder from the file, in milliseconds. Past announce_timeout_s the
+# request or its answer is taken as lost (a service on the events executor, or an answer sent before the client's
+# reader matched): the episode fails as an infrastructure error, which the eval retries on a restarted graph,
+# instead of hanging the graph. Not re-sent: a request that did arrive has announced the scene already.
+ANNOUNCE_TIMEOUT_S = 120.0
 
 
 class EpisodeManagerNode(ContractNode):
@@ -52,6 +57,8 @@ class EpisodeManagerNode(ContractNode):
             scenes_dir=self.declare("scenes_dir", "", "the scene generator's scenes folder: a goal for another fails"),
             model=self.declare("model", "", "the brain's model: a goal for another fails"))
         self.timeout_s = self.declare("episode_timeout_s", 900.0, "wall seconds one episode may take", positive)
+        self.announce_timeout_s = self.declare("announce_timeout_s", ANNOUNCE_TIMEOUT_S, "wall seconds to wait for the "
+                                               "scene generator's answer before the episode fails", positive)
         self.complete_timeout_s = self.declare(
             "bag_complete_timeout_s", 60.0, "wall seconds after the score for the rest of the episode to reach the bag",
             positive)
@@ -171,7 +178,11 @@ class EpisodeManagerNode(ContractNode):
     def _announce(self, scene_id: str) -> str:
         if not self.generate.wait_for_service(timeout_sec=60.0):
             raise RuntimeError("the scene generator's service never appeared")
-        response = self.generate.call(GenerateScene.Request(scene_id=scene_id))
+        try:
+            response = self.generate.call(GenerateScene.Request(scene_id=scene_id), timeout_sec=self.announce_timeout_s)
+        except TimeoutError:
+            raise RuntimeError(f"the scene generator did not answer for {scene_id} within "
+                               f"{self.announce_timeout_s:g} s") from None
         if not response.ok:
             raise RuntimeError(f"scene generator: {response.error}")
         return response.spec_json
