@@ -13,7 +13,7 @@ from reacthuman_msgs.msg import BaseState
 from sensor_msgs.msg import JointState
 
 from reacthuman import graph
-from reacthuman.control.watchdog import CommandWatchdog, WatchdogConfig
+from reacthuman.control.watchdog import CommandWatchdog, default_config as watchdog_config
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.g1_assets import BASE_BODY, G1_JOINT_NAMES
@@ -28,7 +28,7 @@ class RobotBridgeNode(ContractNode):
             "domain_id": "CycloneDDS domain of the robot (the G1 talks on 0)",
             "clock": "stamp states on arrival (receipt, the real robot) or by tick (a simulator)",
         }, names={"domain_id": "dds_domain"})
-        watchdog = self.declare_config(WatchdogConfig(), {
+        watchdog = self.declare_config(watchdog_config(), {
             "timeout_s": "joint-command silence (s) after which the robot is damped",
         }, names={"timeout_s": "command_timeout_s"})
         self.watchdog = CommandWatchdog(G1_JOINT_NAMES, watchdog)

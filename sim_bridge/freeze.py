@@ -69,6 +69,8 @@ class Verdict(str, Enum):
 
 @dataclass(frozen=True)
 class FreezeConfig:
+    """BodyConfig.freeze: read from the `freeze:` block of config/body.yaml (no file of its own)."""
+
     plan_timeout_s: float = 300.0  # wall-clock seconds a brain may think while time is frozen
 
     def __post_init__(self) -> None:

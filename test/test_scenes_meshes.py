@@ -281,7 +281,7 @@ def test_closeup_frames_the_object_around_the_freeze_not_the_event_origin(knife_
 
 
 def test_closeup_config_names_a_bad_field() -> None:
-    from reacthuman.scenes.cameras import default_closeup_config
+    from reacthuman.scenes.cameras import default_config as default_closeup_config
 
     with pytest.raises(ValueError, match="max_object_fraction must be in"):
         default_closeup_config(max_object_fraction=2.0)

@@ -2,33 +2,42 @@
 fitted with a circle in their plane of motion, and the swing is integrated as a rigid pendulum in that plane
 (gravity's component in the plane, no damping). A ballistic path curves about a centre below it, a swing
 about a pivot above it: a fit whose centre is not above the points, or whose points leave the circle, is
-no swing and gives None (the caller predicts ballistically)."""
+no swing and gives None (the caller predicts ballistically). The fit's thresholds and the integration step are
+`ArcConfig`, read from config/arc.yaml."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from reacthuman.brain.observation import TrackSample
+from reacthuman.core.config import config_with
 from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.core.validate import require_positive
 
 
-
 @dataclass(frozen=True)
 class ArcConfig:
-    min_samples: int = 4
+    """How a swing is fitted and followed (config/arc.yaml)."""
+
+    min_samples: int = 4  # fewer track samples: no fit
     max_fit_residual_m: float = 0.01  # points this far off the fitted circle: not a swing
-    max_radius_m: float = 4.0
+    max_radius_m: float = 4.0  # a larger fitted circle: not a swing
     min_pivot_above_m: float = 0.1  # the pivot at least this far above the highest tracked point
-    step_s: float = 0.005
+    step_s: float = 0.005  # integration step of the swing
 
     def __post_init__(self) -> None:
-        if self.min_samples < 3:
-            raise ValueError(f"ArcConfig.min_samples must be >= 3, got {self.min_samples}")
+        if isinstance(self.min_samples, bool) or not isinstance(self.min_samples, int) or self.min_samples < 3:
+            raise ValueError(f"ArcConfig.min_samples must be an integer >= 3, got {self.min_samples!r}")
         require_positive(self, ("max_fit_residual_m", "max_radius_m", "min_pivot_above_m", "step_s"), "ArcConfig.")
+
+
+def default_config(**overrides: Any) -> ArcConfig:
+    """config/arc.yaml with `overrides` applied."""
+    return config_with(ArcConfig, overrides)
 
 
 @dataclass(frozen=True)
@@ -41,7 +50,7 @@ class Swing:
 
 
 def fit_swing(track: tuple[TrackSample, ...] | list[TrackSample], config: ArcConfig | None = None) -> Swing | None:
-    config = config or ArcConfig()
+    config = config or default_config()
     if len(track) < config.min_samples:
         return None
     pts = np.array([s.position_m for s in track], dtype=np.float64)
@@ -77,7 +86,7 @@ def fit_swing(track: tuple[TrackSample, ...] | list[TrackSample], config: ArcCon
 def swing_path(swing: Swing, last: TrackSample, horizon_s: float, config: ArcConfig | None = None
                ) -> list[tuple[float, tuple[float, float, float], float]]:
     """(seconds after `last`, position, speed) along the fitted circle, integrated from the last sample."""
-    config = config or ArcConfig()
+    config = config or default_config()
     pivot = np.array(swing.pivot_m)
     r_vec = np.array(last.position_m) - pivot
     theta = math.atan2(float(r_vec @ swing.side), float(r_vec @ swing.down))

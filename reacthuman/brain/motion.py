@@ -1,48 +1,43 @@
 """Motor plans the reference brains build: reach a point (walking only as far as the arms cannot reach),
-step clear of a point, or stay. All in the freeze-time robot frame of `reacthuman.plan`."""
+step clear of a point, or stay. All in the freeze-time robot frame of `reacthuman.plan`.
+
+How they plan (reach margins, crouch, catch hold, dodge speed and clearances) is the reference brains'
+config (`ReferenceBrainConfig`, config/reference_brains.yaml), passed in as `config`."""
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from reacthuman.brain.schema import DURATION_LIMIT_S
 from reacthuman.brain.prompt import ARM_REACH_M, COMFORT_WALK_SPEED_MPS, SHOULDER_HEIGHT_M
 from reacthuman.classifier import default_config as classifier_config
 from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
 
+if TYPE_CHECKING:  # reference.py imports this module
+    from reacthuman.brain.reference import ReferenceBrainConfig
+
 Vec3 = tuple[float, float, float]
 
-REACH_MARGIN_M = 0.10  # plan the hands short of full arm extension: a straight arm has no give
-MIN_HORIZONTAL_REACH_M = 0.15
-HAND_Z_RANGE_M = (0.45, 1.45)  # heights the hands can be sent to (crouching for the low end)
-CROUCH_BELOW_M = 0.65  # targets below this height get a knee bend
-CROUCH_KNEE_BEND = 0.2
-CATCH_HAND_SPREAD_M = 0.08  # hands either side of the target, as when cupping an object
-MIN_REACH_TIME_S = 0.3  # the arms need this long to travel from rest
-CATCH_HOLD_S = 1.0
-DODGE_WALK_SPEED_MPS = 0.7
-DODGE_CLEARANCE_M = 1.2  # distance from the hazard point a dodge aims to reach
-# a hazard moving faster than this across the floor has a path: the dodge steps off that line, to the side the
-# robot is already on, this far from it (walking away from the impact point would walk along the path)
-PATH_MIN_SPEED_MPS = 0.3
-PATH_CLEARANCE_M = 1.0
-MAX_WALK_S = DURATION_LIMIT_S
+MAX_WALK_S = DURATION_LIMIT_S  # the plan schema's limit on walking_duration (a protocol fact, not a tunable)
 REST: Vec3 = (0.0, 0.0, 0.0)
 
 
-def _hand_offsets(target: Vec3, base_xy: tuple[float, float]) -> tuple[Vec3, Vec3]:
+def _hand_offsets(target: Vec3, base_xy: tuple[float, float], spread_m: float) -> tuple[Vec3, Vec3]:
     tx, ty, tz = target
-    left = (tx - base_xy[0] - REST_LEFT_HAND_M[0], ty + CATCH_HAND_SPREAD_M - base_xy[1] - REST_LEFT_HAND_M[1], tz - REST_LEFT_HAND_M[2])
-    right = (tx - base_xy[0] - REST_RIGHT_HAND_M[0], ty - CATCH_HAND_SPREAD_M - base_xy[1] - REST_RIGHT_HAND_M[1], tz - REST_RIGHT_HAND_M[2])
+    left = (tx - base_xy[0] - REST_LEFT_HAND_M[0], ty + spread_m - base_xy[1] - REST_LEFT_HAND_M[1], tz - REST_LEFT_HAND_M[2])
+    right = (tx - base_xy[0] - REST_RIGHT_HAND_M[0], ty - spread_m - base_xy[1] - REST_RIGHT_HAND_M[1], tz - REST_RIGHT_HAND_M[2])
     return left, right
 
 
-def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confidence: float) -> Plan:
+def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confidence: float, *,
+               config: ReferenceBrainConfig) -> Plan:
     """Walk toward the target only as far as needed for the arms to reach it, then hold the hands there."""
     tx, ty, tz = target_robot
-    tz = min(max(tz, HAND_Z_RANGE_M[0]), HAND_Z_RANGE_M[1])
+    tz = min(max(tz, config.hand_z_range_m[0]), config.hand_z_range_m[1])
     dz = tz - SHOULDER_HEIGHT_M
-    horizontal_reach_m = max(MIN_HORIZONTAL_REACH_M, math.sqrt(max(0.0, ARM_REACH_M**2 - dz**2)) - REACH_MARGIN_M)
+    horizontal_reach_m = max(config.min_horizontal_reach_m,
+                            math.sqrt(max(0.0, ARM_REACH_M**2 - dz**2)) - config.reach_margin_m)
     distance_m = math.hypot(tx, ty)
     walk_m = max(0.0, distance_m - horizontal_reach_m)
     walk_min_m = classifier_config().walk_min_m
@@ -52,8 +47,8 @@ def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confiden
     ux, uy = (tx / distance_m, ty / distance_m) if distance_m > 1e-9 else (1.0, 0.0)
     duration_s = walk_m / COMFORT_WALK_SPEED_MPS
     walk_cmd = (COMFORT_WALK_SPEED_MPS * ux, COMFORT_WALK_SPEED_MPS * uy, 0.0) if walk_m > 0 else (0.0, 0.0, 0.0)
-    knee = CROUCH_KNEE_BEND if tz < CROUCH_BELOW_M else 0.0
-    t_reach_s = max(MIN_REACH_TIME_S, min(duration_s, arrival_s) if arrival_s is not None else duration_s)
+    knee = config.crouch_knee_bend if tz < config.crouch_below_m else 0.0
+    t_reach_s = max(config.min_reach_time_s, min(duration_s, arrival_s) if arrival_s is not None else duration_s)
     frames = [Keyframe(0.0, REST, REST, 0.0)]
 
     def base_at(t_s: float) -> tuple[float, float]:
@@ -65,7 +60,7 @@ def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confiden
         bx, by = base_at(t_s)
         gap_m = math.hypot(tx - bx, ty - by)
         scale = min(1.0, horizontal_reach_m / gap_m) if gap_m > 1e-9 else 1.0
-        return _hand_offsets((bx + (tx - bx) * scale, by + (ty - by) * scale, tz), (bx, by))
+        return _hand_offsets((bx + (tx - bx) * scale, by + (ty - by) * scale, tz), (bx, by), config.catch_hand_spread_m)
 
     frames.append(Keyframe(t_reach_s, *hands_toward_target(t_reach_s), knee))
     if duration_s > t_reach_s:  # the hands stay on the target while the walk finishes
@@ -73,36 +68,38 @@ def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confiden
     intent = f"Catch it ({label}): reach for it where it will arrive" + (", walking toward it first." if walk_m > 0 else ".")
     # hold until the object has arrived and a catch has had time to hold (the hands return to rest after it)
     arrival_after_last_s = (arrival_s - frames[-1].t_s) if arrival_s is not None else 0.0
-    hold_s = min(DURATION_LIMIT_S, CATCH_HOLD_S + max(0.0, arrival_after_last_s))
+    hold_s = min(DURATION_LIMIT_S, config.catch_hold_s + max(0.0, arrival_after_last_s))
     return Plan(label, intent, confidence, walk_cmd, duration_s, hold_s, tuple(frames))
 
 
-def _off_path(object_xy: tuple[float, float], velocity_xy: tuple[float, float]) -> tuple[float, float, float] | None:
+def _off_path(object_xy: tuple[float, float], velocity_xy: tuple[float, float], config: ReferenceBrainConfig
+              ) -> tuple[float, float, float] | None:
     """(ux, uy, walk_m) stepping perpendicular off a moving object's planar path, or None when it has none."""
     speed = math.hypot(*velocity_xy)
-    if speed < PATH_MIN_SPEED_MPS:
+    if speed < config.path_min_speed_mps:
         return None
     nx, ny = -velocity_xy[1] / speed, velocity_xy[0] / speed  # the path's normal
     # signed distance of the robot (the origin) from the path line: step further to the side it is on
     side_m = -(nx * object_xy[0] + ny * object_xy[1])
     if side_m < 0:
         nx, ny, side_m = -nx, -ny, -side_m
-    return nx, ny, max(2 * classifier_config().walk_min_m, PATH_CLEARANCE_M - side_m)
+    return nx, ny, max(2 * classifier_config().walk_min_m, config.path_clearance_m - side_m)
 
 
 def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, float] | None, label: str, confidence: float,
-               object_velocity_xy: tuple[float, float] | None = None) -> Plan:
+               object_velocity_xy: tuple[float, float] | None = None, *, config: ReferenceBrainConfig) -> Plan:
     """Step out of the hazard's way (at least two minimal steps).
 
     A hazard moving across the floor (`object_velocity_xy`, with `away_from_xy` where it is now): step off
-    its path line, sideways, until PATH_CLEARANCE_M from it. Otherwise walk straight away from the hazard
-    point until DODGE_CLEARANCE_M from it; a hazard heading at the robot itself has no direction: then walk
+    its path line, sideways, until `config.path_clearance_m` from it. Otherwise walk straight away from the hazard
+    point until `config.dodge_clearance_m` from it; a hazard heading at the robot itself has no direction: then walk
     away from `away_from_xy`, else backward.
     """
     rule = classifier_config()  # the classifier's thresholds: the step must classify as a dodge
+    speed_mps = config.dodge_walk_speed_mps
     hx, hy = hazard_robot_xy
     distance_m = math.hypot(hx, hy)
-    off_path = _off_path(away_from_xy, object_velocity_xy) if away_from_xy and object_velocity_xy else None
+    off_path = _off_path(away_from_xy, object_velocity_xy, config) if away_from_xy and object_velocity_xy else None
     if off_path is not None and distance_m >= rule.hazard_at_robot_m:
         # stepping off the path must not walk toward where the object comes down: that is a catch approach
         cos_toward = (off_path[0] * hx + off_path[1] * hy) / distance_m
@@ -110,9 +107,9 @@ def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, 
             off_path = None
     if off_path is not None:
         ux, uy, walk_m = off_path
-        walk_m = min(walk_m, DODGE_WALK_SPEED_MPS * MAX_WALK_S)
-        duration_s = walk_m / DODGE_WALK_SPEED_MPS
-        cmd = (DODGE_WALK_SPEED_MPS * ux, DODGE_WALK_SPEED_MPS * uy, 0.0)
+        walk_m = min(walk_m, speed_mps * MAX_WALK_S)
+        duration_s = walk_m / speed_mps
+        cmd = (speed_mps * ux, speed_mps * uy, 0.0)
         intent = f"Step aside, out of its path ({label})."
         return Plan(label, intent, confidence, cmd, duration_s, 0.0, (Keyframe(0.0, REST, REST, 0.0),))
     if distance_m >= rule.hazard_at_robot_m:
@@ -122,19 +119,21 @@ def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, 
         ux, uy = -away_from_xy[0] / norm, -away_from_xy[1] / norm
     else:
         ux, uy = -1.0, 0.0
-    walk_m = min(max(2 * rule.walk_min_m, DODGE_CLEARANCE_M - distance_m), DODGE_WALK_SPEED_MPS * MAX_WALK_S)
-    duration_s = walk_m / DODGE_WALK_SPEED_MPS
-    cmd = (DODGE_WALK_SPEED_MPS * ux, DODGE_WALK_SPEED_MPS * uy, 0.0)
+    walk_m = min(max(2 * rule.walk_min_m, config.dodge_clearance_m - distance_m), speed_mps * MAX_WALK_S)
+    duration_s = walk_m / speed_mps
+    cmd = (speed_mps * ux, speed_mps * uy, 0.0)
     intent = f"Step away from it ({label}) and get out of its path."
     return Plan(label, intent, confidence, cmd, duration_s, 0.0, (Keyframe(0.0, REST, REST, 0.0),))
 
 
-def plan_step(direction_robot: tuple[float, float], distance_m: float, label: str, confidence: float) -> Plan:
+def plan_step(direction_robot: tuple[float, float], distance_m: float, label: str, confidence: float, *,
+              config: ReferenceBrainConfig) -> Plan:
     """Step `distance_m` along a unit direction of the robot frame, hands at rest (a dodge whose direction
     is known, e.g. from the ground truth's `clear_step`)."""
     ux, uy = direction_robot
-    duration_s = min(distance_m / DODGE_WALK_SPEED_MPS, MAX_WALK_S)
-    cmd = (DODGE_WALK_SPEED_MPS * ux, DODGE_WALK_SPEED_MPS * uy, 0.0)
+    speed_mps = config.dodge_walk_speed_mps
+    duration_s = min(distance_m / speed_mps, MAX_WALK_S)
+    cmd = (speed_mps * ux, speed_mps * uy, 0.0)
     intent = f"Step out of its path ({label})."
     return Plan(label, intent, confidence, cmd, duration_s, 0.0, (Keyframe(0.0, REST, REST, 0.0),))
 

@@ -5,7 +5,8 @@ The heuristic and the fixed brains predict where the hazard is heading from the 
 sample with simple ballistic physics (free flight under gravity, no supports, no drag): the point of the
 predicted path closest to the observer while at body height, else where it lands on the floor.
 What they assume (the prediction's step and horizon, the body band, the heuristic's danger words, where
-the oracle meets a swing) is `ReferenceBrainConfig`, read from config/reference_brains.yaml.
+the oracle meets a swing, how the motor plans of brain/motion.py reach and dodge) is `ReferenceBrainConfig`,
+read from config/reference_brains.yaml.
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from typing import Any, Mapping
 
 from reacthuman.brain.base import Brain, BrainDecision, register_brain
 from reacthuman.brain.arc import fit_swing, swing_path
-from reacthuman.brain.motion import HAND_Z_RANGE_M, MIN_REACH_TIME_S, plan_clear, plan_reach, plan_stay, plan_step
+from reacthuman.brain.motion import plan_clear, plan_reach, plan_stay, plan_step
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_to_dict
 from reacthuman.classifier import classify_plan
-from reacthuman.control.envelope import default_envelope
+from reacthuman.control.envelope import default_config as default_envelope
 from reacthuman.core.config import config_with
 from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.core.validate import require_interval, require_positive
@@ -56,12 +57,29 @@ class ReferenceBrainConfig:
         "brick", "hammer", "fan", "chandelier", "shelf", "bookshelf", "cabinet", "wardrobe", "ladder", "door",
         "tv", "television", "monitor", "dumbbell", "bowling", "cricket", "sandbag", "lamp", "stone", "rock",
     )
+    # How the motor plans are built (brain/motion.py).
+    reach_margin_m: float = 0.1  # plan the hands short of full arm extension: a straight arm has no give
+    min_horizontal_reach_m: float = 0.15  # the planar reach never planned shorter than this
+    hand_z_range_m: tuple[float, float] = (0.45, 1.45)  # heights the hands can be sent to (crouching for the low end)
+    crouch_below_m: float = 0.65  # targets below this height get a knee bend
+    crouch_knee_bend: float = 0.2  # the knee bend they get (the plan's knee_bend, 0 .. 0.25)
+    catch_hand_spread_m: float = 0.08  # hands either side of the target, as when cupping an object
+    min_reach_time_s: float = 0.3  # the arms need this long to travel from rest
+    catch_hold_s: float = 1.0  # a catch holds the hands this long after the object's arrival
+    dodge_walk_speed_mps: float = 0.7  # walking speed of a dodge
+    dodge_clearance_m: float = 1.2  # distance from the hazard point a dodge aims to reach
+    # a hazard moving faster than this across the floor has a path: the dodge steps off that line, to the side the
+    # robot is already on, path_clearance_m from it (walking away from the impact point would walk along the path)
+    path_min_speed_mps: float = 0.3
+    path_clearance_m: float = 1.0
 
     def __post_init__(self) -> None:
-        require_positive(self, ("predict_dt_s", "predict_horizon_s", "near_m", "swing_meet_half_width_m"),
-                         "ReferenceBrainConfig.")
-        require_positive(self, ("moving_min_mps",), "ReferenceBrainConfig.", allow_zero=True)
-        require_interval(self, ("body_band_m", "swing_meet_x_m"), "ReferenceBrainConfig.")
+        require_positive(self, ("predict_dt_s", "predict_horizon_s", "near_m", "swing_meet_half_width_m",
+                                "min_horizontal_reach_m", "crouch_below_m", "min_reach_time_s", "dodge_walk_speed_mps",
+                                "dodge_clearance_m", "path_clearance_m"), "ReferenceBrainConfig.")
+        require_positive(self, ("moving_min_mps", "reach_margin_m", "crouch_knee_bend", "catch_hand_spread_m",
+                                "catch_hold_s", "path_min_speed_mps"), "ReferenceBrainConfig.", allow_zero=True)
+        require_interval(self, ("body_band_m", "swing_meet_x_m", "hand_z_range_m"), "ReferenceBrainConfig.")
         target = self.default_target_m
         if not (isinstance(target, tuple) and len(target) == 3 and all(math.isfinite(v) for v in target)):
             raise ValueError(f"ReferenceBrainConfig.default_target_m must be three finite numbers (m), got {target!r}")
@@ -124,13 +142,14 @@ def _decision(name: str, plan: Plan, modality: str) -> BrainDecision:
 
 def _plan_for(action: Action, obs: Observation, prediction: Prediction | None, confidence: float) -> Plan:
     label = obs.object_look or "object"
-    target = prediction.point_m if prediction is not None else default_config().default_target_m
+    cfg = default_config()
+    target = prediction.point_m if prediction is not None else cfg.default_target_m
     now_xy = (obs.track[-1].position_m[0], obs.track[-1].position_m[1]) if obs.track else None
     if action is Action.CATCH:
-        return plan_reach(target, prediction.arrival_s if prediction else None, label, confidence)
+        return plan_reach(target, prediction.arrival_s if prediction else None, label, confidence, config=cfg)
     if action is Action.DODGE:
         velocity_xy = (obs.track[-1].velocity_mps[0], obs.track[-1].velocity_mps[1]) if obs.track else None
-        return plan_clear((target[0], target[1]), now_xy, label, confidence, velocity_xy)
+        return plan_clear((target[0], target[1]), now_xy, label, confidence, velocity_xy, config=cfg)
     return plan_stay(label, confidence)
 
 
@@ -242,10 +261,11 @@ def path_plan(obs: Observation, action: Action) -> Plan | None:
     intercept, meet_s = _truth(gt, "intercept_point"), _truth(gt, "intercept_time_s")
     if action is Action.CATCH and intercept is not None and meet_s is not None:
         point = obs.observer_pose.to_robot(tuple(float(v) for v in intercept))  # type: ignore[arg-type]
-        return plan_reach(point, float(meet_s) - obs.freeze_time_s, label, 1.0)
+        return plan_reach(point, float(meet_s) - obs.freeze_time_s, label, 1.0, config=default_config())
     step = _truth(gt, "clear_step")
     if action is Action.DODGE and step is not None and tuple(step) != (0.0, 0.0):
-        return plan_step((float(step[0]), float(step[1])), default_envelope().dodge_max_m, label, 1.0)
+        return plan_step((float(step[0]), float(step[1])), default_envelope().dodge_max_m, label, 1.0,
+                         config=default_config())
     return None
 
 
@@ -269,9 +289,9 @@ def _swing_intercept(obs: Observation) -> Prediction | None:
         return None
     cfg = default_config()
     for t_s, (x, y, z), speed in swing_path(swing, obs.track[-1], cfg.predict_horizon_s):
-        if t_s >= MIN_REACH_TIME_S and cfg.swing_meet_x_m[0] <= x <= cfg.swing_meet_x_m[1] \
+        if t_s >= cfg.min_reach_time_s and cfg.swing_meet_x_m[0] <= x <= cfg.swing_meet_x_m[1] \
                 and abs(y) <= cfg.swing_meet_half_width_m \
-                and HAND_Z_RANGE_M[0] <= z <= HAND_Z_RANGE_M[1]:
+                and cfg.hand_z_range_m[0] <= z <= cfg.hand_z_range_m[1]:
             return Prediction((x, y, z), t_s, speed, True)
     return None
 

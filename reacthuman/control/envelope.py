@@ -22,15 +22,25 @@ NO_ACTION needs nothing. Pure functions, no simulation.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from reacthuman.core.config import config_with
 from reacthuman.core.validate import require_positive
+
+
+def _labeller_moving_mps() -> float:
+    from reacthuman.scenes.label_config import load_label_config
+
+    return load_label_config().moving_mps
 
 
 @dataclass(frozen=True)
 class BodyEnvelope:
+    """The body's measured figures and the profile the judgement uses (config/envelope.yaml)."""
+
     arm_travel_s: float = 0.3  # rest to a chest-front target
     arm_reach_m: float = 0.55  # planar, from the pelvis axis, with the hands in front of the chest
     min_reach_m: float = 0.3  # hands meet an object in front of the chest (rest: 0.15 m ahead of the axis)
@@ -51,14 +61,16 @@ class BodyEnvelope:
     body_height_m: float = 1.32
     dodge_max_m: float = 1.2  # the longest step a dodge plan takes
     dodge_margin_m: float = 0.05  # the gap a dodge must keep: the profile is a sketch and the step lags its plan
-    moving_mps: float = 0.3  # slower points cannot strike (the labeller's `moving_mps`)
+    # slower points cannot strike: the labeller's moving_mps (config/ground_truth.yaml), one value for both
+    moving_mps: float = field(default_factory=_labeller_moving_mps)
 
     def __post_init__(self) -> None:
         require_positive(self, tuple(self.__dict__), "BodyEnvelope.")
 
 
-def default_envelope(**overrides: object) -> BodyEnvelope:
-    return replace(BodyEnvelope(), **overrides)  # type: ignore[arg-type]
+def default_config(**overrides: Any) -> BodyEnvelope:
+    """config/envelope.yaml with `overrides` applied."""
+    return config_with(BodyEnvelope, overrides)
 
 
 @dataclass(frozen=True)
@@ -78,7 +90,7 @@ def feasibility(correct_action: str, impact_robot_xy: tuple[float, float] | None
                 env: BodyEnvelope | None = None, impact_height_m: float | None = None) -> Feasibility:
     """Can this body carry out `correct_action`? Times count from the event's start (like the ground truth);
     impact_robot_xy is the impact point in the freeze-time robot frame, impact_height_m its height."""
-    env = env or BodyEnvelope()
+    env = env or default_config()
     floor_left = None if time_to_floor_s is None else time_to_floor_s - freeze_s
     impact_left = None if impact_time_s is None else impact_time_s - freeze_s
     if correct_action == "CATCH":
@@ -159,7 +171,7 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     """(sample, point) of the first point of the path (points_robot (n, p, 3) in the freeze-time robot frame,
     radii (p,), sample times after the freeze (n,)) that the hands can meet before the object has struck the
     body elsewhere (`moving` (n, p) bool: the points that can strike; None: no strike test), or None."""
-    env = env or BodyEnvelope()
+    env = env or default_config()
     x, y, z = points_robot[..., 0], points_robot[..., 1], points_robot[..., 2]
     rho = np.hypot(x, y)
     need_m = np.maximum(0.0, rho - env.arm_reach_m - radii_m[None, :])  # to walk towards the point
@@ -200,7 +212,7 @@ def dodge_clearance(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     """A step that keeps the body clear of every moving point of the path (moving (n, p) bool) by at least
     `dodge_margin_m`, with the smallest gap it leaves (m): the widest-gap step that moves, else staying put
     when that clears; None when every step is struck or passes too close. Samples before the freeze (negative times) find the body where it stands."""
-    env = env or BodyEnvelope()
+    env = env or default_config()
     bottom_m = points_robot[..., 2] - radii_m[None, :]
     danger = moving & (bottom_m <= env.body_height_m)
     if not danger.any():
@@ -227,7 +239,7 @@ def path_verdict(correct_action: str, points_robot: np.ndarray, radii_m: np.ndar
     object's surface samples in the freeze-time robot frame at times_s (n,) after the event's start, from
     the start; radii (p,) inflate them (spheres, capsules). A catch may meet a bouncing object after a
     bounce: what counts is that the point is at a height the hands go to."""
-    env = env or BodyEnvelope()
+    env = env or default_config()
     times_s = np.asarray(times_s, dtype=np.float64)
     after = times_s - freeze_s
     speed = np.zeros(points_robot.shape[:2])

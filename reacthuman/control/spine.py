@@ -28,7 +28,7 @@ from reacthuman.control.crouch import crouch_angle_rad, crouch_offset_rad
 from reacthuman.control.hand_path import HandPath, ReachClamp, build_hand_path
 from reacthuman.control.locomotion import LocomotionPolicy, VelocityCommand
 from reacthuman.control.robot_state import RobotState
-from reacthuman.control.watchdog import DEFAULT_DAMPING_KD, damping_command
+from reacthuman.control.watchdog import damping_command, default_damping_kd
 from reacthuman.core.config import config_with
 from reacthuman.joint_command import JointCommand, Mode
 from reacthuman.plan import Plan
@@ -42,7 +42,7 @@ class SpineConfig:
     physics_dt_s: float = 1.0 / 240.0
     policy_decimation: int = 5
     state_timeout_s: float = 0.1
-    damping_kd: float = DEFAULT_DAMPING_KD
+    damping_kd: float = field(default_factory=default_damping_kd)  # config/watchdog.yaml unless set
     # after reset from damping, joints ramp from where they are to the default pose before the policy starts
     # (the real robot hangs limp on its gantry; in simulation episodes start in the default pose: 0)
     stand_up_ramp_s: float = 0.0

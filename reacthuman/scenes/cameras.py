@@ -6,11 +6,13 @@ when it looks straight down); `fov_deg` is the vertical field of view; pixel (0,
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from dataclasses import dataclass
+from typing import Any
 
+from reacthuman.core.config import config_with
+from reacthuman.core.validate import require_positive
 from reacthuman.scenes.spec import CameraSpec, ObserverSpec
 
 Vec3 = tuple[float, float, float]
@@ -146,30 +148,33 @@ def place_cameras(rng: random.Random, observer: ObserverSpec, origin: Vec3, targ
 
 @dataclass(frozen=True)
 class CloseupConfig:
-    """How the close-up frames the hazard object (see closeup_on_hazard)."""
+    """How the close-up frames the hazard object (see closeup_on_hazard); read from config/closeup.yaml."""
 
     fov_deg: tuple[float, float] = (40.0, 55.0)  # a narrow lens: little perspective distortion of the object
     elevation_deg: tuple[float, float] = (12.0, 35.0)  # looking down at the object, as a person bending over
     azimuth_jitter_deg: float = 30.0  # around the side view, perpendicular to the object's course
     max_object_fraction: float = 0.8  # the object's bounding diameter at most this fraction of the frame height
-    min_distance_m: float = 0.4
+    min_distance_m: float = 0.4  # the camera no nearer the middle of the held course than this
     margin: float = 0.08  # fraction of the half-image kept clear around the course and the object
     room_clearance_m: float = 0.15  # the camera stays this far inside the walls and under the ceiling
 
     def __post_init__(self) -> None:
         for name in ("fov_deg", "elevation_deg"):
-            lo, hi = getattr(self, name)
-            if not 0.0 < lo <= hi < 90.0:
-                raise ValueError(f"close-up config {name} must be an increasing pair in (0, 90), got {(lo, hi)}")
+            pair = getattr(self, name)
+            if not (isinstance(pair, tuple) and len(pair) == 2 and 0.0 < pair[0] <= pair[1] < 90.0):
+                raise ValueError(f"CloseupConfig.{name} must be an increasing pair in (0, 90), got {pair!r}")
+        require_positive(self, ("azimuth_jitter_deg", "room_clearance_m"), "CloseupConfig.", allow_zero=True)
         if not 0.05 <= self.max_object_fraction <= 1.0:
-            raise ValueError(f"close-up config max_object_fraction must be in [0.05, 1], got {self.max_object_fraction}")
-        if self.min_distance_m <= 0.05 or not 0.0 <= self.margin < 0.5 or self.room_clearance_m < 0.0:
-            raise ValueError("close-up config min_distance_m must exceed 0.05 m, margin be in [0, 0.5) and "
-                             f"room_clearance_m be >= 0, got {self.min_distance_m}, {self.margin}, {self.room_clearance_m}")
+            raise ValueError(f"CloseupConfig.max_object_fraction must be in [0.05, 1], got {self.max_object_fraction}")
+        if not self.min_distance_m > 0.05:
+            raise ValueError(f"CloseupConfig.min_distance_m must exceed 0.05 m, got {self.min_distance_m}")
+        if not 0.0 <= self.margin < 0.5:
+            raise ValueError(f"CloseupConfig.margin must be in [0, 0.5), got {self.margin}")
 
 
-def default_closeup_config(**overrides: float) -> CloseupConfig:
-    return dataclasses.replace(CloseupConfig(), **overrides)
+def default_config(**overrides: Any) -> CloseupConfig:
+    """config/closeup.yaml with `overrides` applied."""
+    return config_with(CloseupConfig, overrides)
 
 
 @dataclass(frozen=True)
@@ -212,11 +217,12 @@ def _distance_to_hold(f: Vec3, lookat: Vec3, points: tuple[Vec3, ...], radius_m:
 
 def closeup_on_hazard(rng: random.Random, course: tuple[Vec3, ...], radius_m: float, width: int, height: int,
                       room: RoomBounds = RoomBounds(), observer: ObserverSpec | None = None,
-                      cfg: CloseupConfig = CloseupConfig(), tries: int = 12) -> CameraSpec | None:
+                      cfg: CloseupConfig | None = None, tries: int = 12) -> CameraSpec | None:
     """A close-up of the hazard object itself: from beside its observed course (window samples, the last one
     the freeze), looking down a little at the middle of the part it must hold (held_course: the last quarter of
     the window), as near as holds that part (radius_m around each sample) in frame, but no nearer than shows the
     object at max_object_fraction of the frame height. None when no sampled placement stays inside the room."""
+    cfg = cfg or default_config()
     whole, course = course, held_course("closeup", course)
     lo = [min(p[i] for p in course) for i in range(3)]
     hi = [max(p[i] for p in course) for i in range(3)]

@@ -31,7 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--families", default="", help="comma-separated families (default: all 17)")
     g.add_argument("--adversarial-rate", type=float, default=None)
     g.add_argument("--render", action="store_true", help="also write the window's frames and an mp4 per view")
-    g.add_argument("--render-interval", type=float, default=0.15, help="seconds between rendered frames")
+    g.add_argument("--render-interval", type=float, default=None,
+                   help="seconds between rendered frames (default: interval_s of config/render.yaml)")
     g.add_argument("--width", type=int, default=1280)
     g.add_argument("--height", type=int, default=720)
     g.add_argument("--workers", type=int, default=1, help="processes (one Genesis each); same result")
@@ -100,6 +101,10 @@ def _selection(description: str, model: str | None):
 def _generate(args: argparse.Namespace) -> int:
     from reacthuman.scenes.dataset import GenerateConfig, generate_dataset
     from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE
+    from reacthuman.scenes.render import default_config as render_config
+
+    if args.render_interval is None:
+        args.render_interval = render_config().interval_s
 
     families = tuple(f.strip() for f in args.families.split(",") if f.strip())
     rate = DEFAULT_ADVERSARIAL_RATE if args.adversarial_rate is None else args.adversarial_rate

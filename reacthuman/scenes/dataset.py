@@ -13,7 +13,7 @@ import json
 import logging
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from reacthuman.core.atomic import atomic_write_text
@@ -27,15 +27,24 @@ PARTIAL_PREFIX = ".partial-"
 MAX_SEED_TRIES = 50  # scene groups a family may reject (validator failures) before the run gives up
 
 
+def _render_interval_s() -> float:
+    from reacthuman.scenes.render import default_config as render_config  # rendering is optional: import late
+
+    return render_config().interval_s
+
+
 @dataclass(frozen=True)
 class GenerateConfig:
+    """The arguments of `reacthuman scenes generate`: a run's request (where, how many, which seed), not
+    tunables, so no file in config/; the render interval defaults to config/render.yaml's interval_s."""
+
     out: str
     count: int | None = None
     seed: int = 0
     families: tuple[str, ...] = FAMILIES
     balanced: int | None = None
     render: bool = False
-    render_interval_s: float = 0.15
+    render_interval_s: float = field(default_factory=_render_interval_s)  # config/render.yaml
     width: int = 1280
     height: int = 720
     adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE
@@ -215,9 +224,10 @@ def _store(cfg: GenerateConfig, spec: SceneSpec, sim) -> None:
         with open(os.path.join(partial, "spec.json"), "w") as f:
             f.write(spec.to_json())
         if cfg.render:
-            from reacthuman.scenes.render import RenderConfig, render_window
+            from reacthuman.scenes.render import default_config as render_config, render_window
 
-            render_window(spec, partial, sim, RenderConfig(cfg.render_interval_s, cfg.width, cfg.height))
+            render_window(spec, partial, sim, render_config(interval_s=cfg.render_interval_s, width=cfg.width,
+                                                            height=cfg.height))
         shutil.rmtree(final, ignore_errors=True)
         os.replace(partial, final)
     except BaseException:

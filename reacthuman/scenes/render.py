@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from reacthuman.core.atomic import atomic_path
+from reacthuman.core.config import config_with
 from reacthuman.scenes.genesis_sim import GenesisSimulator
 from reacthuman.scenes.spec import SceneSpec
 
@@ -22,24 +24,33 @@ VIEWS = ("egocentric", "closeup", "overhead")
 
 @dataclass(frozen=True)
 class RenderConfig:
-    interval_s: float = 0.15
-    width: int = 1280
-    height: int = 720
-    video: bool = True
+    """config/render.yaml; `scenes generate --render` passes its own interval and size."""
+
+    interval_s: float = 0.15  # between rendered frames, from t0
+    width: int = 1280  # px
+    height: int = 720  # px
+    video: bool = True  # also one mp4 per view
 
     def __post_init__(self) -> None:
         if not 0.0 < self.interval_s <= 1.0:
-            raise ValueError(f"render interval_s must be in (0, 1], got {self.interval_s}")
-        if self.width < 16 or self.height < 16:
-            raise ValueError(f"render size must be at least 16x16, got {self.width}x{self.height}")
+            raise ValueError(f"RenderConfig.interval_s must be in (0, 1], got {self.interval_s}")
+        for name in ("width", "height"):
+            if not getattr(self, name) >= 16:
+                raise ValueError(f"RenderConfig.{name} must be at least 16 px, got {getattr(self, name)}")
+
+
+def default_config(**overrides: Any) -> RenderConfig:
+    """config/render.yaml with `overrides` applied."""
+    return config_with(RenderConfig, overrides)
 
 
 def frame_name(view: str, t_after_t0_s: float) -> str:
     return f"{view}_t{int(round(t_after_t0_s * 1000)):04d}.png"
 
 
-def render_window(spec: SceneSpec, out_dir: str, sim: GenesisSimulator, cfg: RenderConfig = RenderConfig()) -> list[str]:
+def render_window(spec: SceneSpec, out_dir: str, sim: GenesisSimulator, cfg: RenderConfig | None = None) -> list[str]:
     """Write the window's frames (and one mp4 per view) into out_dir; returns the file names written."""
+    cfg = cfg or default_config()
     import imageio.v3 as iio
 
     n = int(round(spec.observation_window_s / cfg.interval_s))
