@@ -101,7 +101,7 @@ def _episode(s: dict) -> list[Row]:
            Row("episode", "graph up (action server ready)", f"{s['graph']['action_server_ready_s']:.1f} s")]
     if s["graph"].get("warmup_episode_s") is not None:
         out.append(Row("episode", "graph first (warm-up) episode", f"{s['graph']['warmup_episode_s']:.1f} s"))
-    for stage in ("scene_build", "window", "render", "plan", "execution", "scoring", "recording"):
+    for stage in ("scene_build", "window", "render", "plan", "execution", "scoring", "teardown", "recording"):
         if stage in local:
             out.append(Row("episode", f"  in-process {stage}", f"{_med(local[stage], digits=3)} s"))
     for phase, d in s["graph"]["phases_s"].items():
