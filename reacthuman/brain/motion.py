@@ -7,15 +7,12 @@ config (`ReferenceBrainConfig`, config/reference_brains.yaml), passed in as `con
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from reacthuman.brain.schema import DURATION_LIMIT_S
 from reacthuman.brain.prompt import ARM_REACH_M, COMFORT_WALK_SPEED_MPS, SHOULDER_HEIGHT_M
+from reacthuman.brain.reference_config import ReferenceBrainConfig
 from reacthuman.classifier import default_config as classifier_config
 from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
-
-if TYPE_CHECKING:  # reference.py imports this module
-    from reacthuman.brain.reference import ReferenceBrainConfig
 
 Vec3 = tuple[float, float, float]
 

@@ -5,8 +5,8 @@ The heuristic and the fixed brains predict where the hazard is heading from the 
 sample with simple ballistic physics (free flight under gravity, no supports, no drag): the point of the
 predicted path closest to the observer while at body height, else where it lands on the floor.
 What they assume (the prediction's step and horizon, the body band, the heuristic's danger words, where
-the oracle meets a swing, how the motor plans of brain/motion.py reach and dodge) is `ReferenceBrainConfig`,
-read from config/reference_brains.yaml.
+the oracle meets a swing, how the motor plans of brain/motion.py reach and dodge) is `ReferenceBrainConfig`
+(`brain/reference_config.py`), read from config/reference_brains.yaml.
 """
 
 from __future__ import annotations
@@ -27,69 +27,12 @@ from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_to_dict
 from reacthuman.classifier import classify_plan
 from reacthuman.control.envelope import default_config as default_envelope
-from reacthuman.core.config import config_with
+from reacthuman.brain.reference_config import default_config
 from reacthuman.core.physics import GRAVITY_MPS2
-from reacthuman.core.validate import require_interval, require_positive
 from reacthuman.plan import Action, Plan
 from reacthuman.scenes.label_config import load_label_config
 
 Vec3 = tuple[float, float, float]
-
-
-@dataclass(frozen=True)
-class ReferenceBrainConfig:
-    """What the reference brains assume (config/reference_brains.yaml). Their plans, and so their ledger
-    rows, follow from these values."""
-
-    moving_min_mps: float = 0.05  # below this the object is taken to be at rest (tracking noise)
-    predict_dt_s: float = 0.01  # step of the ballistic prediction
-    predict_horizon_s: float = 3.0  # how far ahead the prediction (and the swing's arc) is followed
-    body_band_m: tuple[float, float] = (0.3, 1.8)  # heights at which an object strikes the body or can be caught
-    near_m: float = 2.5  # a predicted path that stays farther than this (planar) passes the observer by
-    # where the oracle's hands meet a swinging object, robot frame: in front of the chest, inside arm's reach
-    swing_meet_x_m: tuple[float, float] = (0.15, 0.55)
-    swing_meet_half_width_m: float = 0.3
-    default_target_m: Vec3 = (1.0, 0.0, 1.0)  # nothing tracked: assume the event is ahead (the observer faces it)
-    # Looks that suggest sharp, hot, shattering or heavy objects. The heuristic judges by appearance, as the
-    # paper finds models do, so adversarial objects fool it by design.
-    danger_words: tuple[str, ...] = (
-        "knife", "scissors", "blade", "glass", "mirror", "vase", "pan", "pot", "kettle", "iron", "steel", "anvil",
-        "brick", "hammer", "fan", "chandelier", "shelf", "bookshelf", "cabinet", "wardrobe", "ladder", "door",
-        "tv", "television", "monitor", "dumbbell", "bowling", "cricket", "sandbag", "lamp", "stone", "rock",
-    )
-    # How the motor plans are built (brain/motion.py).
-    reach_margin_m: float = 0.1  # plan the hands short of full arm extension: a straight arm has no give
-    min_horizontal_reach_m: float = 0.15  # the planar reach never planned shorter than this
-    hand_z_range_m: tuple[float, float] = (0.45, 1.45)  # heights the hands can be sent to (crouching for the low end)
-    crouch_below_m: float = 0.65  # targets below this height get a knee bend
-    crouch_knee_bend: float = 0.2  # the knee bend they get (the plan's knee_bend, 0 .. 0.25)
-    catch_hand_spread_m: float = 0.08  # hands either side of the target, as when cupping an object
-    min_reach_time_s: float = 0.3  # the arms need this long to travel from rest
-    catch_hold_s: float = 1.0  # a catch holds the hands this long after the object's arrival
-    dodge_walk_speed_mps: float = 0.7  # walking speed of a dodge
-    dodge_clearance_m: float = 1.2  # distance from the hazard point a dodge aims to reach
-    # a hazard moving faster than this across the floor has a path: the dodge steps off that line, to the side the
-    # robot is already on, path_clearance_m from it (walking away from the impact point would walk along the path)
-    path_min_speed_mps: float = 0.3
-    path_clearance_m: float = 1.0
-
-    def __post_init__(self) -> None:
-        require_positive(self, ("predict_dt_s", "predict_horizon_s", "near_m", "swing_meet_half_width_m",
-                                "min_horizontal_reach_m", "crouch_below_m", "min_reach_time_s", "dodge_walk_speed_mps",
-                                "dodge_clearance_m", "path_clearance_m"), "ReferenceBrainConfig.")
-        require_positive(self, ("moving_min_mps", "reach_margin_m", "crouch_knee_bend", "catch_hand_spread_m",
-                                "catch_hold_s", "path_min_speed_mps"), "ReferenceBrainConfig.", allow_zero=True)
-        require_interval(self, ("body_band_m", "swing_meet_x_m", "hand_z_range_m"), "ReferenceBrainConfig.")
-        target = self.default_target_m
-        if not (isinstance(target, tuple) and len(target) == 3 and all(math.isfinite(v) for v in target)):
-            raise ValueError(f"ReferenceBrainConfig.default_target_m must be three finite numbers (m), got {target!r}")
-        words = self.danger_words
-        if not (isinstance(words, tuple) and words and all(isinstance(w, str) and w.strip() for w in words)):
-            raise ValueError(f"ReferenceBrainConfig.danger_words must be a non-empty list of words, got {words!r}")
-
-
-def default_config(**overrides: Any) -> ReferenceBrainConfig:
-    return config_with(ReferenceBrainConfig, overrides)
 
 
 @dataclass(frozen=True)

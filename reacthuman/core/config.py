@@ -26,7 +26,7 @@ CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
 CONFIG_FILES: dict[str, str] = {
     "reacthuman.scenes.label_config:LabelConfig": "ground_truth.yaml",
     "reacthuman.classifier:ClassifierConfig": "classifier.yaml",
-    "reacthuman.brain.reference:ReferenceBrainConfig": "reference_brains.yaml",
+    "reacthuman.brain.reference_config:ReferenceBrainConfig": "reference_brains.yaml",
     "reacthuman.brain.arc:ArcConfig": "arc.yaml",
     "reacthuman.control.spine:SpineConfig": "spine.yaml",
     "reacthuman.control.watchdog:WatchdogConfig": "watchdog.yaml",
