@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import rclpy
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
+from rclpy.exceptions import ParameterException
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
@@ -192,7 +193,7 @@ def run(factory: Callable[[], Node], args: list[str] | None = None,
         with rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO):
             try:
                 node = factory()
-            except ValueError as exc:  # a refused parameter: one line naming it, not a traceback
+            except (ValueError, ParameterException) as exc:  # a refused parameter (value or type): one line
                 sys.stderr.write(f"{getattr(factory, '__name__', 'node')}: {exc}\n")
                 return 2
             try:
