@@ -61,6 +61,7 @@ def _in_process_once(spec: SceneSpec) -> dict[str, float]:
         teardown_started = time.perf_counter()
         body.close()  # what the body node does after each episode, before it publishes the outcome
         release_memory()
+        teardown_s = time.perf_counter() - teardown_started
         total_s = time.perf_counter() - t
     finally:
         brain.close()
@@ -68,7 +69,7 @@ def _in_process_once(spec: SceneSpec) -> dict[str, float]:
     stages = dict(result.timings_s)
     stages["render"] = render_s
     stages["window"] = stages.get("window", 0.0) - render_s  # window simulation without its renders
-    stages["teardown"] = t + total_s - teardown_started
+    stages["teardown"] = teardown_s
     stages["total"] = total_s
     return stages
 
