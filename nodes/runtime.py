@@ -74,18 +74,18 @@ class ContractNode(Node):
             self.create_subscription(msg_type(ty), t, callbacks.get(t, lambda _msg: None), qos(t), raw=raw)
             for t, ty in self.contract.subscribes.items()
         ]
-        self._validators: dict[str, Callable[[Any], str | None]] = {}
+        self._read_at_start: set[str] = set()
         self.add_on_set_parameters_callback(self._on_set_parameters)
 
     def declare(self, name: str, default: Any, description: str,
                 validate: Callable[[Any], str | None] | None = None) -> Any:
-        """Declare a parameter with its description; `validate` returns a reason string to refuse a value."""
+        """Declare a parameter with its description; `validate` returns a reason string to refuse a value.
+        The node reads it here, once: a later set is refused (see _on_set_parameters)."""
         value = self.declare_parameter(name, default, ParameterDescriptor(description=description)).value
         reason = validate(value) if validate else None
         if reason:
             raise ValueError(f"parameter '{name}': {reason}")
-        if validate:  # for later sets; registered after the declaration, whose override is checked just above
-            self._validators[name] = validate
+        self._read_at_start.add(name)  # after the declaration, whose own set passes through the callback
         return value
 
     def declare_config(self, defaults: C, descriptions: Mapping[str, str], names: Mapping[str, str] | None = None) -> C:
@@ -100,11 +100,12 @@ class ContractNode(Node):
         return replace(defaults, **values)
 
     def _on_set_parameters(self, params: list) -> SetParametersResult:
+        # Every declared parameter configures what the node built at start (a body, a brain, a ledger path):
+        # accepting a later value would report a change that never happens.
         for p in params:
-            check = self._validators.get(p.name)
-            reason = check(p.value) if check else None
-            if reason:
-                return SetParametersResult(successful=False, reason=f"parameter '{p.name}': {reason}")
+            if p.name in self._read_at_start:
+                return SetParametersResult(successful=False, reason=(
+                    f"parameter '{p.name}' is read once at start: restart the node with -p {p.name}:=VALUE"))
         return SetParametersResult(successful=True)
 
 

@@ -73,3 +73,30 @@ def test_sigterm_ends_a_node_busy_in_a_long_callback_at_once(ros_domain_id):
     code, took_s = _sigterm_when_ready(_BUSY_NODE, "working", ros_domain_id)
     assert code == 0, code
     assert took_s < EXIT_GRACE_S, f"the node waited for its callback to end ({took_s:.1f} s)"
+
+
+def test_a_parameter_set_after_start_is_refused_with_the_reason_and_the_value_kept(ros_domain_id):
+    # Nodes build what a parameter configures once, at start: a later set must not report a change that
+    # never happens. rclpy's own parameters (use_sim_time) stay settable.
+    import rclpy
+    from rclpy.parameter import Parameter
+
+    from reacthuman.graph import NodeContract
+    from reacthuman.nodes.runtime import ContractNode, positive
+
+    rclpy.init(domain_id=ros_domain_id)
+    try:
+        class Node(ContractNode):
+            def __init__(self) -> None:
+                super().__init__(NodeContract("read_once", "none"))
+                self.timeout_s = self.declare("timeout_s", 5.0, "seconds", positive)
+
+        node = Node()
+        result, = node.set_parameters([Parameter("timeout_s", value=7.0)])
+        assert not result.successful
+        assert result.reason == "parameter 'timeout_s' is read once at start: restart the node with -p timeout_s:=VALUE"
+        assert node.get_parameter("timeout_s").value == 5.0 and node.timeout_s == 5.0
+        assert node.set_parameters([Parameter("use_sim_time", value=True)])[0].successful
+        node.destroy_node()
+    finally:
+        rclpy.shutdown()
