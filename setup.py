@@ -8,6 +8,7 @@ from setuptools import find_packages, setup
 PACKAGE = "reacthuman"
 
 NODES = ["scene_generator", "body", "spine", "brain", "scorer", "episode_manager", "robot_bridge"]
+INTERACTIVEWORLD_NODES = ["world", "human", "assistant", "judge", "recorder"]
 
 setup(
     name=PACKAGE,
@@ -30,6 +31,7 @@ setup(
     license="Apache-2.0",
     entry_points={
         "console_scripts": [f"{n}_node = reacthuman.nodes.{n}_node:main" for n in NODES]
+        + [f"interactiveworld_{n}_node = interactiveworld.nodes.{n}_node:main" for n in INTERACTIVEWORLD_NODES]
         + [
             "reacthuman = reacthuman.cli:main",
             "physment = physment.cli:main",

@@ -8,15 +8,14 @@ Each node is configured by ROS parameters (declared with descriptions, validated
 from them: world `task`, `body`, `autostart`; human `task`, `human`; assistant `task`, `assistant`; recorder
 `bag_path`; the judge has none. `task` is a task pack file (.json) or a task id of interactiveworld/tasks;
 `human` and `assistant` take one entry of the suite's `--models` grammar. `run_ros_episode` composes them in one
-process (parameter overrides); each also runs as a process of its own, a refused parameter ending it with one
-line and status 2:
-
-    python -m interactiveworld.ros_graph world|human|assistant|judge|recorder --ros-args -p task:=finding-moved-1
+process (parameter overrides); each also runs as a process of its own, its executable named in its contract
+(`interactiveworld_world_node --ros-args -p task:=finding-moved-1`, a launch file's `exec`, or
+`python -m interactiveworld.nodes.world_node ...`), a refused parameter ending it with one line and
+status 2.
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from interactiveworld.nodes.human_node import HumanNode
 from interactiveworld.nodes.judge_node import JudgeNode
 from interactiveworld.nodes.recorder_node import RecorderNode
 from interactiveworld.nodes.world_node import WorldNode
-from reacthuman.nodes.runtime import ContractNode, run
+from reacthuman.nodes.runtime import ContractNode
 
 
 def _overrides(**values) -> list[Parameter]:
@@ -90,22 +89,3 @@ def _spin_episode(nodes: list[ContractNode], timeout_s: float) -> dict:
     finally:
         for n in nodes:
             ex.remove_node(n)
-
-
-NODES = {"world": WorldNode, "human": HumanNode, "assistant": AssistantNode, "judge": JudgeNode,
-         "recorder": RecorderNode}
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m interactiveworld.ros_graph NODE --ros-args -p name:=value ...`: one node as its own process
-    (the suite's standard main: clean shutdown at Ctrl-C or SIGTERM; a refused parameter: one line, status 2)."""
-    argv = sys.argv if argv is None else argv
-    if len(argv) < 2 or argv[1] not in NODES:
-        sys.stderr.write(f"usage: python -m interactiveworld.ros_graph {{{'|'.join(NODES)}}} "
-                         "[--ros-args -p NAME:=VALUE ...]\n")
-        return 2
-    return run(NODES[argv[1]], argv)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -45,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (scenes / "index.jsonl").is_file():
         _step("generate a balanced scene set", ["scenes", "generate", "--balanced", str(args.per_family),
                                                  "--seed", "7", "--out", str(scenes)])
-    _step("evaluate through the ROS 2 graph", ["eval", "--scenes", str(scenes), "--models", names, "--out", str(run)])
+    # side by side: the local model's thinking leaves a core idle that the reference brains' graphs use
+    _step("evaluate through the ROS 2 graph", ["eval", "--scenes", str(scenes), "--models", names, "--out", str(run),
+                                               "--models-side-by-side"])
     _step("write the report", ["report", str(run)])
     report = (run / "report.md").read_text()
     for line in report.splitlines():  # which modality the table is (a text-only model runs on state_text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -329,6 +330,32 @@ def test_graph_rows_equal_in_process_episodes_to_the_bit_for_the_deterministic_b
             assert not differ, {k: (row.get(k), record.get(k)) for k in differ}
     finally:
         body.close()
+
+
+def _announced_s(log: Path) -> list[float]:
+    """Wall times (ROS log stamps) at which a graph's scene generator announced its episodes."""
+    stamps = (re.match(r"\[scene_generator\] \[INFO\] \[([0-9.]+)\] .*: announced ", line)
+              for line in log.read_text().splitlines())
+    return [float(m.group(1)) for m in stamps if m]
+
+
+def test_models_side_by_side_run_their_graphs_at_once_and_give_the_same_rows(run, scenes, tmp_path):
+    out = tmp_path / "side_by_side"
+    proc = _reacthuman("eval", "--scenes", str(scenes), "--models", "oracle,always_dodge", "--out", str(out),
+                       "--models-side-by-side", "--domain-base", str(os.getpid() % 100))
+    text, _ = proc.communicate(timeout=900)
+    assert proc.returncode == 0, text
+    first, second = (_announced_s(out / "logs" / f"{m}.log") for m in ("oracle", "always_dodge"))
+    assert len(first) == len(second) == len(SCENES), text
+    assert first[0] < second[-1] and second[0] < first[-1], (first, second)  # the two graphs overlapped
+    one_after_another = {(r["scene_id"], r["model"]): r for r in _ledger(run)}
+    rows = _ledger(out)
+    assert len(rows) == 2 * len(SCENES)
+    for row in rows:
+        before = one_after_another[(row["scene_id"], row["model"])]
+        assert {k: v for k, v in row.items() if k != "latency_s"} == {k: v for k, v in before.items() if k != "latency_s"}
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["executor"]["models"] == "side by side"
 
 
 def _bags(run: Path) -> list[Path]:

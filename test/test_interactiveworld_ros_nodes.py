@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -16,14 +15,21 @@ from interactiveworld.agents.assistants import make_assistant
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.taskpack import default_tasks_dir, load_pack
 from interactiveworld.episode import Episode, run_episode
+from interactiveworld.graph import ASSISTANT, HUMAN, JUDGE_NODE, RECORDER, WORLD
 from interactiveworld.world.cache import build_world
+from reacthuman.launch_file import NodeSpec
+from reacthuman.launcher import node_command
+
+CONTRACTS = {"world": WORLD, "human": HUMAN, "assistant": ASSISTANT, "judge": JUDGE_NODE, "recorder": RECORDER}
 
 
 def _node(name: str, *params: str) -> subprocess.Popen:
-    """`python -m interactiveworld.ros_graph NAME --ros-args -p ...`, in this process's ROS domain."""
-    args = [a for p in params for a in ("-p", p)]
-    return subprocess.Popen([sys.executable, "-m", "interactiveworld.ros_graph", name, "--ros-args", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    """The node's installed executable (its contract's, `interactiveworld_NAME_node`), started as a launch file
+    starts it, with `-p` parameters, in this process's ROS domain."""
+    contract = CONTRACTS[name]
+    spec = NodeSpec("reacthuman", contract.executable, contract.name,
+                    params=tuple(tuple(p.split(":=", 1)) for p in params))
+    return subprocess.Popen(node_command(spec), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 @pytest.mark.parametrize("node, params, named", [

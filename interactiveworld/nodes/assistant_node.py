@@ -13,7 +13,7 @@ from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assist
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, Frame, select_frames
 from interactiveworld.graph import ASSISTANT, EYE, REPORT, SPEECH
 from interactiveworld.nodes.common import DONE_TEXT, close_agent, declare_agent, declare_task, image_array, loop_qos
-from reacthuman.nodes.runtime import ContractNode
+from reacthuman.nodes.runtime import ContractNode, run
 
 
 class AssistantNode(ContractNode):
@@ -67,3 +67,11 @@ class AssistantNode(ContractNode):
         if self.own_agent:
             close_agent(self.assistant)
         super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> int:
+    return run(AssistantNode, args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -15,7 +15,7 @@ from interactiveworld.agents.base import Frame, HumanView, select_frames
 from interactiveworld.graph import COMMANDS, EYE, HUMAN, REPORT, SPEECH
 from interactiveworld.nodes.common import DONE_TEXT, close_agent, declare_agent, declare_task, image_array, json_msg, loop_qos
 from interactiveworld.world.cache import build_world
-from reacthuman.nodes.runtime import ContractNode
+from reacthuman.nodes.runtime import ContractNode, run
 
 
 class HumanNode(ContractNode):
@@ -76,3 +76,11 @@ class HumanNode(ContractNode):
         if self.own_agent:
             close_agent(self.human)
         super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> int:
+    return run(HumanNode, args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -9,7 +9,7 @@ from std_msgs.msg import String
 
 from interactiveworld.graph import JUDGE, JUDGE_NODE, STATE
 from interactiveworld.nodes.common import json_msg, loop_qos
-from reacthuman.nodes.runtime import ContractNode
+from reacthuman.nodes.runtime import ContractNode, run
 
 
 class JudgeNode(ContractNode):
@@ -26,3 +26,11 @@ class JudgeNode(ContractNode):
                         "completion": sum(scored) / len(scored) if scored else 0.0, "goals": d["goals_final"],
                         "n_actions": d["n_actions"], "digest": d["digest"]}
         self.pub[JUDGE].publish(json_msg(self.verdict))
+
+
+def main(args: list[str] | None = None) -> int:
+    return run(JudgeNode, args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -8,7 +8,7 @@ from rclpy.parameter import Parameter
 
 from interactiveworld.graph import RECORDER
 from interactiveworld.nodes.common import loop_qos
-from reacthuman.nodes.runtime import ContractNode
+from reacthuman.nodes.runtime import ContractNode, run
 
 
 def _new_bag_reason(value: str) -> str | None:
@@ -39,3 +39,11 @@ class RecorderNode(ContractNode):
             self.closed = True
             self.writer.close()
         super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> int:
+    return run(RecorderNode, args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -15,7 +15,7 @@ from interactiveworld.graph import ASSISTANT, COMMANDS, EYE, HUMAN, JUDGE_NODE, 
 from interactiveworld.nodes.common import declare_task, json_msg, loop_qos
 from interactiveworld.world.predicates import evaluate
 from interactiveworld.world.sim import BODIES
-from reacthuman.nodes.runtime import ContractNode, one_of
+from reacthuman.nodes.runtime import ContractNode, one_of, run
 
 
 class WorldNode(ContractNode):
@@ -114,3 +114,11 @@ class WorldNode(ContractNode):
         self.pub[STATE].publish(json_msg({"task_id": self.pack.task_id, "goals_final": goals,
                                            "goals_at_handoff": self.goals_at_handoff, "n_actions": self.n_actions,
                                            "digest": self.ep.world.digest()}))
+
+
+def main(args: list[str] | None = None) -> int:
+    return run(WorldNode, args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -136,6 +136,21 @@ def _restart(run: Run, worker: GraphWorker, restart: Restart) -> None:
     worker.start()
 
 
+def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Namespace,
+                   domains: Domains) -> list[threading.Thread]:
+    """The graph workers of one model (--workers of them, at most one per scene), sharing its queue of scenes."""
+    q: "queue.Queue[str]" = queue.Queue()
+    for scene_id in scene_ids:
+        q.put(scene_id)
+    config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
+                          videos=args.videos, episode_timeout_s=args.episode_timeout,
+                          startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags,
+                          trace_memory=args.trace_memory)
+    return [threading.Thread(target=_work, args=(run, config, domains, q, args.retries,
+                                                 RestartPolicy(args.restart_every, args.restart_above_pct)))
+            for _ in range(min(args.workers, max(q.qsize(), 1)))]
+
+
 def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) -> None:
     from reacthuman.evaluation.ray_actor import ActorSettings
     from reacthuman.evaluation.ray_executor import RayPlan, run_pairs
@@ -165,6 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     p.add_argument("--workers", type=int, default=1, help="independent graphs run side by side")
+    p.add_argument("--models-side-by-side", action="store_true",
+                   help="local executor: run every model's graphs at the same time instead of one model after "
+                        "another (same rows; a slow model's thinking leaves cores the others use; each graph "
+                        "needs about 3 GiB)")
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
     p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES,
                    help="what LLM brains see (default: images, the paper's protocol; a text-only model runs on "
@@ -197,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--limit must be >= 1")
         if args.workers < 1:
             raise ValueError("--workers must be >= 1")
+        if args.models_side_by_side and args.executor != "local":
+            raise ValueError("--models-side-by-side is for the local executor (ray already spreads every pair)")
         if args.startup_timeout <= 0 or args.episode_timeout <= 0:
             raise ValueError("--startup-timeout and --episode-timeout must be > 0")
         if args.restart_every < 0 or not args.restart_above_pct >= 0:
@@ -215,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries,
                   "videos": args.videos, "keep_bags": args.keep_bags}
         executor = executor_info(args.executor, args.workers, args.ray_address)
+        if args.executor == "local":
+            executor["models"] = "side by side" if args.models_side_by_side else "one after another"
         manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models), executor)
     except (ValueError, OSError, RunLockError) as exc:
         print(f"reacthuman eval: {exc}", file=sys.stderr)
@@ -230,17 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.executor == "ray":
             _run_on_ray(run, todo, args)
-        for model in (models if args.executor == "local" else ()):
-            q: "queue.Queue[str]" = queue.Queue()
-            for scene_id in todo[model]:
-                q.put(scene_id)
-            config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
-                                  videos=args.videos, episode_timeout_s=args.episode_timeout,
-                                  startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags,
-                                  trace_memory=args.trace_memory)
-            policy = (args.restart_every, args.restart_above_pct)
-            threads = [threading.Thread(target=_work, args=(run, config, domains, q, args.retries, RestartPolicy(*policy)))
-                       for _ in range(min(args.workers, max(q.qsize(), 1)))]
+        per_model = [_model_threads(run, model, todo[model], args, domains)
+                     for model in (models if args.executor == "local" else ())]
+        batches = [[t for ts in per_model for t in ts]] if args.models_side_by_side else per_model
+        for threads in batches:
             for t in threads:
                 t.start()
             for t in threads:
@@ -250,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         run.stopping.set()
         progress.note("interrupted: stopping the graphs; run the same command again to continue")
         for t in threads:
-            t.join()
+            if t.is_alive():
+                t.join()
     finally:
         progress.close()
         run.ledger.close()
