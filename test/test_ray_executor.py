@@ -110,7 +110,7 @@ def test_a_removed_node_costs_only_its_episode_which_is_retried(runs):
     assert manifest["status"] == "complete" and manifest["counts"]["infrastructure_failures"] == 0
     executor = {"name": "ray", "workers": 2, "ray_version": ray.__version__, "ray_address": manifest["executor"]["ray_address"]}
     assert manifest["executor"] == manifest["sessions"][-1]["executor"] == executor
-    assert json.loads((local / "manifest.json").read_text())["executor"] == {"name": "local", "workers": 1}
+    assert json.loads((local / "manifest.json").read_text())["executor"] == {"name": "local", "workers": 1, "models": "one after another"}
 
 
 def _memory_samples(run: Path) -> list[dict]:
