@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reacthuman.scenes.genesis_sim import release_scene
 from reacthuman.sim_bridge.engine import (
     BodyState,
     CameraSpec,
@@ -213,14 +214,8 @@ class GenesisEngine(PhysicsEngine):
 
     def close(self) -> None:
         if self._scene is not None:
-            self._scene.destroy()
+            release_scene(self._scene)  # what Genesis would keep of it grew the body by every episode
             self._scene = None
-            # Genesis keeps every built scene's texture arrays in module-level caches (up to 512 MiB of RGBA
-            # arrays, keyed by texture object, so the next build never hits them): a body that builds one scene
-            # per episode grew by them. Dropping them changes no pixel and no trajectory (compared).
-            from genesis.utils.cache import clear_caches
-
-            clear_caches()
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None

@@ -1,6 +1,6 @@
 """Speed-only changes to the labelling renders change no pixel: the visibility masks drawn with a 1 px shadow
-map and no multisampling equal those drawn with MuJoCo's defaults, and a camera placement asked twice is drawn
-once with the same count. MuJoCo only (real EGL renders of a sampled kitchen scene with a catalogue mesh)."""
+map and no multisampling, in a GL context kept across scenes, equal those mujoco.Renderer draws with MuJoCo's
+defaults, and a camera placement asked twice is drawn once with the same count. MuJoCo only (real EGL renders of a sampled kitchen scene with a catalogue mesh)."""
 
 from __future__ import annotations
 
@@ -34,29 +34,55 @@ def _cameras(spec) -> list:
     return [c for cam in spec.cameras for c in (cam, _zoomed(cam, 0.7), _zoomed(cam, 0.45))]
 
 
-def test_masks_with_the_speed_settings_equal_mujocos_default_ones(knife_scene, monkeypatch) -> None:
+def _reference_masks(spec, r: MaskRenderer, cams) -> list:
+    """The masks as mujoco.Renderer draws them with MuJoCo's default quality settings (a 4096 px shadow map,
+    4x multisampling) and a GL context of its own: how every mask was drawn before the speed changes."""
+    import mujoco
+
+    from reacthuman.scenes.mjcf import scene_mjcf
+
+    model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
+    model.vis.global_.offwidth, model.vis.global_.offheight = r.model.vis.global_.offwidth, r.model.vis.global_.offheight
+    model.vis.map.znear = r.model.vis.map.znear
+    assert (model.vis.quality.shadowsize, model.vis.quality.offsamples) == (4096, 4)
+    data = mujoco.MjData(model)
+    data.qpos[:] = r.data.qpos
+    mujoco.mj_forward(model, data)
+    drawn = []
+    with mujoco.Renderer(model, r.cfg.height_px, r.cfg.width_px) as renderer:
+        renderer.enable_segmentation_rendering()
+        for flag in (mujoco.mjtRndFlag.mjRND_SHADOW, mujoco.mjtRndFlag.mjRND_REFLECTION, mujoco.mjtRndFlag.mjRND_SKYBOX):
+            renderer.scene.flags[flag] = False
+        for cam in cams:
+            model.vis.global_.fovy = cam.fov_deg
+            renderer.update_scene(data, camera=visibility._free_camera(mujoco, cam))
+            drawn.append(renderer.render().copy())
+    return drawn
+
+
+def test_masks_from_the_kept_context_equal_mujoco_renderers_default_ones(knife_scene) -> None:
     import mujoco
 
     spec, track = knife_scene
     cfg = VisibilityConfig()
     assert (visibility.MASK_SHADOW_MAP_PX, visibility.MASK_MULTISAMPLES) == (1, 0)
-    masks = {}
-    for shadow_px, samples in ((4096, 4), (1, 0)):  # MuJoCo's defaults (as before the change), then ours
-        monkeypatch.setattr(visibility, "MASK_SHADOW_MAP_PX", shadow_px)
-        monkeypatch.setattr(visibility, "MASK_MULTISAMPLES", samples)
-        with MaskRenderer(spec, track, cfg) as r:
-            q = r.model.vis.quality
-            assert (q.shadowsize, q.offsamples) == (shadow_px, samples)
-            drawn = []
-            for cam in _cameras(spec):
-                r.model.vis.global_.fovy = cam.fov_deg
-                r.renderer.update_scene(r.data, camera=visibility._free_camera(r.mujoco, cam))
-                drawn.append(r.renderer.render().copy())
-            masks[samples] = drawn
-    for before, after in zip(masks[4], masks[0]):
-        assert np.array_equal(before, after)
+    cams = _cameras(spec)
+    with MaskRenderer(spec, track, cfg) as r:
+        q = r.model.vis.quality
+        assert (q.shadowsize, q.offsamples) == (1, 0)
+        ours = [r.mask(cam) for cam in cams]
+        reference = _reference_masks(spec, r, cams)
+    for before, after in zip(reference, ours):
+        assert before.shape == after.shape and np.array_equal(before, after)
     # the scene is seen: the masks hold geoms, so equal masks are not two blank frames
-    assert any(np.count_nonzero(m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM)) for m in masks[0])
+    assert any(np.count_nonzero(m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM)) for m in ours)
+    # the GL context is kept for the next scene: another scene drawn in it, then this one again, the same masks
+    other = sample_spec("shelf_slide", 4)
+    with MaskRenderer(other, _initial_track(other), cfg) as r:
+        for cam in other.cameras:
+            r.mask(cam)
+    with MaskRenderer(spec, track, cfg) as r:
+        assert all(np.array_equal(a, r.mask(cam)) for a, cam in zip(ours, cams))
 
 
 def test_a_placement_asked_twice_is_drawn_once_with_the_same_count(knife_scene) -> None:

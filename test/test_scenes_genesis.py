@@ -63,6 +63,27 @@ def test_label_split_of_a_balanced_set_is_reported(balanced) -> None:
     assert split["CATCH"] > 0 and split["DODGE"] > 0
 
 
+def test_labelling_keeps_no_solver_state_of_the_scenes_it_built(balanced, sim) -> None:
+    """Genesis' solver autotuner kept every destroyed scene's state arrays (about 12 MiB a scene: a 10,000-scene
+    run would not fit in memory, and each teardown's full collection slowed with them). release_scene leaves
+    none behind, and keeps the solver's configuration per layout, under which the compiled kernels are cached."""
+    import gc
+
+    from genesis.utils.array_class import ConstraintState
+
+    import reacthuman.scenes.genesis_sim as genesis_sim
+
+    def solver_states() -> int:
+        gc.collect()
+        return sum(isinstance(o, ConstraintState) for o in gc.get_objects())
+
+    before = solver_states()
+    for seed in (31, 32, 33):
+        label_spec(sample_spec("object_drop", seed), sim)
+    assert solver_states() <= before
+    assert genesis_sim._SOLVER_CONFIGS  # the object_drop layout's configuration, kept for its kernels
+
+
 def test_validate_reproduces_and_catches_a_single_bit(balanced, sim, tmp_path) -> None:
     out, rows = balanced
     for r in rows[:3]:

@@ -18,7 +18,7 @@ TARGET_SCENES = 10_000
 TARGET_HOURS = 2.0
 
 
-def run(n_scenes: int, n_frame_sets: int, resolutions: list[tuple[int, int]]) -> dict:
+def run(n_scenes: int, n_frame_sets: int, resolutions: list[tuple[int, int]], first_seed: int = 1000) -> dict:
     t_import = time.perf_counter()
     from reacthuman.scenes import FAMILIES, SceneInvalid, label_spec, sample_spec
     from reacthuman.scenes.genesis_sim import GenesisSimulator
@@ -35,7 +35,7 @@ def run(n_scenes: int, n_frame_sets: int, resolutions: list[tuple[int, int]]) ->
     for i in range(n_scenes):
         fam = FAMILIES[i % len(FAMILIES)]
         t = time.perf_counter()
-        spec = sample_spec(fam, 1000 + i)
+        spec = sample_spec(fam, first_seed + i)
         sample_s += time.perf_counter() - t
         t = time.perf_counter()
         try:

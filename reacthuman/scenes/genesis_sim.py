@@ -170,7 +170,7 @@ class GenesisSimulator:
         finally:
             self.cameras = {}
             t_end = time.perf_counter()
-            _destroy(scene)
+            release_scene(scene)
             self.timings_s["teardown"] += time.perf_counter() - t_end
 
 
@@ -216,8 +216,55 @@ def _world_to_dof_ang(b) -> tuple[float, float, float]:
     return rotate((w, -x, -y, -z), b.ang_vel)
 
 
-def _destroy(scene) -> None:
+def release_scene(scene) -> None:
+    """Destroy a built scene and drop what Genesis keeps of it, so that a process building one scene after
+    another (the labeller, the body) neither grows with them nor collects garbage slower at each teardown.
+
+    Genesis 1.4.5 keeps, of every destroyed scene:
+    - the rigid solver's state arrays, held by the constraint solver's autotuner, which keys its choice of
+      implementation on the solve's arguments themselves (see _forget_solver_trials);
+    - texture arrays in module-level caches (up to 512 MiB), keyed by texture object, so no later scene hits them.
+    Measured labelling 100 scenes in one process: the process grew 12 MiB per scene and each teardown's full
+    gc.collect took 2.3 ms longer per scene built before it; with this, about 1.1 MiB and 0.8 ms (what is left
+    is held inside the kernel compiler, out of reach). The labelled specs are the same, byte for byte.
+    """
     try:
         scene.destroy()
     except Exception as exc:  # a failed teardown must not hide the result
         log.debug("scene teardown: %s", exc)
+    from genesis.utils.cache import clear_caches
+
+    clear_caches()
+    _forget_solver_trials()
+
+
+# One solver configuration object per distinct value, kept for the life of the process (see below).
+_SOLVER_CONFIGS: dict = {}
+
+
+def _forget_solver_trials() -> None:
+    """Empty the constraint solver autotuner's per-argument tables, keeping one configuration object per value.
+
+    The tables key on the solve's arguments (the scene's state arrays), so they kept every scene alive. A new
+    scene's arguments are new objects, so it is dispatched afresh whether the old keys stay or not (on the CPU
+    one implementation is eligible, so the choice is the same). The solver's static configuration among the
+    arguments is what the compiled kernels are cached under, through a weak reference that compares by value
+    while it lives: keeping one configuration object per value lets a later scene of the same layout reuse the
+    kernels without keeping any arrays. Without it each build loaded its kernels again (0.34 -> 0.56 s per
+    labelled scene here)."""
+    from genesis.engine.solvers.rigid.constraint import solver
+
+    tuner = solver.func_solve_body
+    tables = [value for name, value in vars(tuner).items()
+              if name.endswith("_by_geometry_hash") or name == "_first_eval_completed"]
+    if len(tables) < 6:  # a Genesis whose autotuner is laid out otherwise: find where it keeps scenes
+        raise RuntimeError(f"Genesis' solver autotuner has no per-argument tables to empty (found {len(tables)})")
+    for key in tuner._last_check_time_by_geometry_hash:
+        config = key[SOLVER_CONFIG_ARG]
+        _SOLVER_CONFIGS.setdefault(config, config)
+    for table in tables:
+        table.clear()
+    tuner._cached_args = tuner._cached_kwargs = tuner._cached_impl = None
+
+
+SOLVER_CONFIG_ARG = 4  # func_solve_body(dyn_state, constraint_state, dyn_info, rigid_info, rigid_config, n_iterations)

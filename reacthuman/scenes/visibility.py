@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,11 +113,19 @@ class MaskRenderer:
         _pose_at(mujoco, self.model, self.data, spec, track, k)
         body = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, spec.hazard_bodies[0])
         self.hazard_geoms = np.flatnonzero(self.model.geom_bodyid == body)
-        self.renderer = mujoco.Renderer(self.model, cfg.height_px, cfg.width_px)
+        self._gl = _thread_gl_context(mujoco)
+        self._gl.make_current()
+        self._context = mujoco.MjrContext(self.model, mujoco.mjtFontScale.mjFONTSCALE_150.value)
+        mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, self._context)
+        self._scene = mujoco.MjvScene(self.model, maxgeom=10_000)
+        self._option = mujoco.MjvOption()
+        self._rect = mujoco.MjrRect(0, 0, cfg.width_px, cfg.height_px)
+        flags = mujoco.mjtRndFlag
+        for flag in (flags.mjRND_SHADOW, flags.mjRND_REFLECTION, flags.mjRND_SKYBOX):
+            self._scene.flags[flag] = False  # a mask needs none of them; each costs time on llvmpipe
+        for flag in (flags.mjRND_SEGMENT, flags.mjRND_IDCOLOR):
+            self._scene.flags[flag] = True  # each geom drawn in the colour of its segment id
         self._counts: dict[CameraSpec, int] = {}  # a placement asked again (the final check) is not drawn again
-        self.renderer.enable_segmentation_rendering()
-        for flag in (mujoco.mjtRndFlag.mjRND_SHADOW, mujoco.mjtRndFlag.mjRND_REFLECTION, mujoco.mjtRndFlag.mjRND_SKYBOX):
-            self.renderer.scene.flags[flag] = False  # a mask needs none of them; each costs time on llvmpipe
 
     def pixels(self, cam: CameraSpec) -> int:
         if cam not in self._counts:
@@ -124,20 +133,52 @@ class MaskRenderer:
         return self._counts[cam]
 
     def _render_pixels(self, cam: CameraSpec) -> int:
+        mask = self.mask(cam)
+        return int(np.count_nonzero((mask[..., 1] == int(self.mujoco.mjtObj.mjOBJ_GEOM))
+                                    & np.isin(mask[..., 0], self.hazard_geoms)))
+
+    def mask(self, cam: CameraSpec) -> np.ndarray:
+        """(height, width, 2): per pixel the object id and object type drawn there, (-1, -1) for none; the
+        layout of mujoco.Renderer's segmentation, image rows top to bottom."""
+        mujoco = self.mujoco
         self.model.vis.global_.fovy = cam.fov_deg
-        self.renderer.update_scene(self.data, camera=_free_camera(self.mujoco, cam))
-        seg = self.renderer.render()
-        geom = seg[..., 1] == int(self.mujoco.mjtObj.mjOBJ_GEOM)
-        return int(np.count_nonzero(geom & np.isin(seg[..., 0], self.hazard_geoms)))
+        mujoco.mjv_updateScene(self.model, self.data, self._option, None, _free_camera(mujoco, cam),
+                               mujoco.mjtCatBit.mjCAT_ALL.value, self._scene)
+        self._gl.make_current()
+        mujoco.mjr_render(self._rect, self._scene, self._context)
+        rgb = np.empty((self.cfg.height_px, self.cfg.width_px, 3), np.uint8)
+        mujoco.mjr_readPixels(rgb, None, self._rect, self._context)
+        seg_id = rgb[..., 0].astype(np.int64) + (rgb[..., 1].astype(np.int64) << 8) + (rgb[..., 2].astype(np.int64) << 16)
+        lookup = np.full((self._scene.ngeom + 1, 2), -1, np.int32)  # segment id 0 is the background
+        for g in self._scene.geoms[: self._scene.ngeom]:
+            if g.segid != -1:
+                lookup[g.segid + 1] = (g.objid, g.objtype)
+        return np.flipud(lookup[seg_id])
 
     def close(self) -> None:
-        self.renderer.close()
+        if self._context is not None:
+            self._gl.make_current()
+            self._context.free()
+            self._context = None
 
     def __enter__(self) -> "MaskRenderer":
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+_GL = threading.local()
+
+
+def _thread_gl_context(mujoco):
+    """One GL context per thread, kept for every scene it labels. A fresh context (as each mujoco.Renderer
+    makes) costs about 0.2 s on llvmpipe before its first draw, a sixth of labelling a scene; a further
+    model's MjrContext in a kept one costs about 0.035 s. Per thread, since a context is current on one."""
+    context = getattr(_GL, "context", None)
+    if context is None:
+        context = _GL.context = mujoco.GLContext(1, 1)  # the size is unused: masks draw offscreen
+    return context
 
 
 def hazard_pixels(spec: SceneSpec, track, cfg: VisibilityConfig | None = None) -> dict[str, int]:
