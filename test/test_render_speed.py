@@ -74,6 +74,10 @@ def test_masks_from_the_kept_context_equal_mujoco_renderers_default_ones(knife_s
         reference = _reference_masks(spec, r, cams)
     for before, after in zip(reference, ours):
         assert before.shape == after.shape and np.array_equal(before, after)
+    with MaskRenderer(spec, track, cfg) as r:  # each count is the hazard's geoms' pixels in the mask
+        counts = [int(np.count_nonzero((m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM))
+                                       & np.isin(m[..., 0], sorted(r.hazard_geoms)))) for m in ours]
+        assert [r.pixels(cam) for cam in cams] == counts and max(counts) > 0
     # the scene is seen: the masks hold geoms, so equal masks are not two blank frames
     assert any(np.count_nonzero(m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM)) for m in ours)
     # the GL context is kept for the next scene: another scene drawn in it, then this one again, the same masks

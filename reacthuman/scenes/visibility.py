@@ -112,7 +112,7 @@ class MaskRenderer:
         k = min(freeze_step(spec) if step is None else step, len(track.times_s) - 1)
         _pose_at(mujoco, self.model, self.data, spec, track, k)
         body = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, spec.hazard_bodies[0])
-        self.hazard_geoms = np.flatnonzero(self.model.geom_bodyid == body)
+        self.hazard_geoms = frozenset(np.flatnonzero(self.model.geom_bodyid == body).tolist())
         self._gl = _thread_gl_context(mujoco)
         self._gl.make_current()
         self._context = mujoco.MjrContext(self.model, mujoco.mjtFontScale.mjFONTSCALE_150.value)
@@ -133,13 +133,24 @@ class MaskRenderer:
         return self._counts[cam]
 
     def _render_pixels(self, cam: CameraSpec) -> int:
-        mask = self.mask(cam)
-        return int(np.count_nonzero((mask[..., 1] == int(self.mujoco.mjtObj.mjOBJ_GEOM))
-                                    & np.isin(mask[..., 0], self.hazard_geoms)))
+        seg_id = self._draw(cam)
+        geom = int(self.mujoco.mjtObj.mjOBJ_GEOM)
+        hazard = [g.segid + 1 for g in self._scene.geoms[: self._scene.ngeom]
+                  if g.segid != -1 and g.objtype == geom and g.objid in self.hazard_geoms]
+        return sum(int(np.count_nonzero(seg_id == s)) for s in hazard)
 
     def mask(self, cam: CameraSpec) -> np.ndarray:
         """(height, width, 2): per pixel the object id and object type drawn there, (-1, -1) for none; the
         layout of mujoco.Renderer's segmentation, image rows top to bottom."""
+        seg_id = self._draw(cam)
+        lookup = np.full((self._scene.ngeom + 1, 2), -1, np.int32)  # segment id 0 is the background
+        for g in self._scene.geoms[: self._scene.ngeom]:
+            if g.segid != -1:
+                lookup[g.segid + 1] = (g.objid, g.objtype)
+        return np.flipud(lookup[seg_id])
+
+    def _draw(self, cam: CameraSpec) -> np.ndarray:
+        """The segment id (geom's segid + 1, 0 for none) of every pixel, rows bottom to top (OpenGL's order)."""
         mujoco = self.mujoco
         self.model.vis.global_.fovy = cam.fov_deg
         mujoco.mjv_updateScene(self.model, self.data, self._option, None, _free_camera(mujoco, cam),
@@ -148,12 +159,7 @@ class MaskRenderer:
         mujoco.mjr_render(self._rect, self._scene, self._context)
         rgb = np.empty((self.cfg.height_px, self.cfg.width_px, 3), np.uint8)
         mujoco.mjr_readPixels(rgb, None, self._rect, self._context)
-        seg_id = rgb[..., 0].astype(np.int64) + (rgb[..., 1].astype(np.int64) << 8) + (rgb[..., 2].astype(np.int64) << 16)
-        lookup = np.full((self._scene.ngeom + 1, 2), -1, np.int32)  # segment id 0 is the background
-        for g in self._scene.geoms[: self._scene.ngeom]:
-            if g.segid != -1:
-                lookup[g.segid + 1] = (g.objid, g.objtype)
-        return np.flipud(lookup[seg_id])
+        return rgb[..., 0].astype(np.int32) | (rgb[..., 1].astype(np.int32) << 8) | (rgb[..., 2].astype(np.int32) << 16)
 
     def close(self) -> None:
         if self._context is not None:
