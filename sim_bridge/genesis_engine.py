@@ -1,19 +1,18 @@
 """Genesis implementation of PhysicsEngine (PyPI `genesis-world`, CPU backend).
 
-The world MJCF and the robot MJCF load as two entities in one scene. `import genesis` costs ~20 s and a
-scene build ~15 s with a warm kernel cache (minutes with a cold one), so this module imports Genesis only
-when an engine is built.
+The world MJCF and the robot MJCF load as two entities in one scene. `import genesis` costs ~3.5 s (see
+`genesis_sim.import_genesis`) and the first scene build loads kernels (minutes on a cold kernel cache), so this
+module imports Genesis only when an engine is built.
 """
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from reacthuman.scenes.genesis_sim import release_scene
+from reacthuman.scenes.genesis_sim import import_genesis, release_scene
 from reacthuman.sim_bridge.engine import (
     BodyState,
     CameraSpec,
@@ -33,9 +32,7 @@ WORLD_BODY = "world"
 
 def _genesis():
     """Import and initialise Genesis once per process (it cannot be initialised twice)."""
-    os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
-    import genesis as gs
-
+    gs = import_genesis()
     if not getattr(gs, "_initialized", False):
         gs.init(backend=gs.cpu, logging_level="warning")
     return gs

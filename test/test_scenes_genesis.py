@@ -84,6 +84,32 @@ def test_labelling_keeps_no_solver_state_of_the_scenes_it_built(balanced, sim) -
     assert genesis_sim._SOLVER_CONFIGS  # the object_drop layout's configuration, kept for its kernels
 
 
+def _probe(check):
+    """Ask `check` about the frame that called _probe, as quadrants asks about a decorated definition's."""
+    return check(level_of_class_stackframe=2)
+
+
+def test_genesis_imports_with_a_class_frame_check_that_answers_as_quadrants_own(sim, tmp_path) -> None:
+    import quadrants.lang.kernel_impl as kernel_impl
+
+    fast = kernel_impl._inside_class
+    assert getattr(fast, "_reacthuman", False), "genesis was imported without genesis_sim.import_genesis"
+    own = fast.replaces
+    answers = {}
+    for check in (own, fast):
+        class InAClass: here = _probe(check)  # noqa: E701 (the class statement must be the probed line)
+
+        namespace = {"_probe": _probe, "check": check}
+        exec(compile("class FromAString: here = _probe(check)", "<string>", "exec"), namespace)
+        module = tmp_path / f"probe_{check.__name__}.py"
+        module.write_text("class InAFile: here = _probe(check)\nat_module_level = _probe(check)\n")
+        loaded = {"_probe": _probe, "check": check}
+        exec(compile(module.read_text(), str(module), "exec"), loaded)  # a source file's frames
+        answers[check] = (InAClass.here, namespace["FromAString"].here, loaded["InAFile"].here,
+                          loaded["at_module_level"], check(level_of_class_stackframe=10_000))
+    assert answers[own] == answers[fast] == (True, False, True, False, False)
+
+
 def test_validate_reproduces_and_catches_a_single_bit(balanced, sim, tmp_path) -> None:
     out, rows = balanced
     for r in rows[:3]:

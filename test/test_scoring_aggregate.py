@@ -186,3 +186,12 @@ def test_adversarial_against_look_alikes_and_doubt():
     doubt = analyses.doubt_table(d)
     assert cell(doubt, "A", "adversarial decisions") == 4 and cell(doubt, "A", "doubting") == 1
     assert cell(doubt, "A", "other doubt rate") == 0.0
+
+
+def test_the_tables_do_not_depend_on_the_order_episodes_finished_in():
+    rows = [rec("s2", "B", "DODGE", d_end=0.1, d_min=0.3), rec("s1", "A", d_end=0.7, d_min=0.2),
+            rec("s1", "B", d_end=0.3, d_min=0.1), rec("s2", "A", "DODGE", safe=1, d_end=0.2, d_min=0.6)]
+    first, finished_otherwise = select_decisions(rows), select_decisions(rows[::-1])
+    assert first.models == finished_otherwise.models == ["A", "B"]
+    assert [r.key for r in first.scored] == [r.key for r in finished_otherwise.scored]
+    assert main_table(first).rows == main_table(finished_otherwise).rows

@@ -6,7 +6,8 @@ API-error rows are counted (every such row, and the lost keys), never scored. Mi
 impact point, unparseable plan) drop out of each mean's denominator; the counts table says how many remain.
 
 The main table follows the paper's Table 1: SAA and Safety in %, d_end and d_min in metres, AIA in [0, 1],
-one row per model (in order of first appearance in the ledger), then the mean of the model rows, best per
+one row per model (sorted by name: a run whose episodes finish in another order, models side by side or
+`--workers` above 1, gives the same report), then the mean of the model rows, best per
 column marked (highest SAA, Safety, AIA; lowest d_end, d_min).
 """
 
@@ -33,7 +34,7 @@ class Decisions:
     scored: list[DecisionRecord]
     api_error_rows: Counter[str]  # model -> rows with an API error
     lost: Counter[str]  # model -> (scene, model) keys with no scored row
-    models: list[str]  # in order of first appearance
+    models: list[str]  # sorted by name
 
     def by_model(self, model: str) -> list[DecisionRecord]:
         return [r for r in self.scored if r.model == model]
@@ -53,8 +54,10 @@ def select_decisions(records: Iterable[DecisionRecord]) -> Decisions:
         else:
             errors[r.model] += 1
     lost = Counter(key[1] for key in keys if key not in last_scored)
-    ordered = [last_scored[k] for k in keys if k in last_scored]
-    return Decisions(scored=ordered, api_error_rows=errors, lost=lost, models=list(models))
+    # Sorted, not in ledger order: rows come in the order episodes finish, and a mean summed in another order
+    # can differ in its last bits.
+    ordered = [last_scored[k] for k in sorted(last_scored)]
+    return Decisions(scored=ordered, api_error_rows=errors, lost=lost, models=sorted(models))
 
 
 def metric_means(rows: list[DecisionRecord]) -> dict[str, tuple[float | None, int]]:
