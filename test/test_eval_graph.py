@@ -127,8 +127,8 @@ def stub() -> HostileEndpointStub:
 
 @pytest.fixture(scope="module")
 def run(scenes, stub, tmp_path_factory) -> Path:
-    """Started, its whole process group SIGKILLed mid-run after the third decision (the second model's
-    second episode is running), then resumed to completion."""
+    """Started (models one after another), its whole process group SIGKILLed mid-run after the third decision
+    (the second model's second episode is running), then resumed to completion with the models side by side."""
     out = tmp_path_factory.mktemp("run") / "run"
     domain = str(20 + os.getpid() % 100)
     env = dict(os.environ, REACTHUMAN_MODELS_YAML=str(stub.models_yaml(out.parent / "models.yaml")),
@@ -150,9 +150,9 @@ def run(scenes, stub, tmp_path_factory) -> Path:
     while run_processes(out) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not run_processes(out), f"orphans of the killed run: {run_processes(out)}"
-    # resumed with the body restarted before every episode after a graph's first (Genesis cannot free a scene):
-    # once here, before the last model's second episode
-    second = _reacthuman(*args, "--restart-every", "1", env=env)
+    # resumed with the two models left side by side, the body restarted before every episode after a graph's
+    # first (Genesis cannot free a scene): once here, before the last model's second episode
+    second = _reacthuman(*args, "--restart-every", "1", "--models-side-by-side", env=env)
     output, _ = second.communicate(timeout=1800)
     assert second.returncode == 0, output
     assert "resuming" in output
@@ -332,29 +332,24 @@ def test_graph_rows_equal_in_process_episodes_to_the_bit_for_the_deterministic_b
         body.close()
 
 
-def _announced_s(log: Path) -> list[float]:
-    """Wall times (ROS log stamps) at which a graph's scene generator announced its episodes."""
-    stamps = (re.match(r"\[scene_generator\] \[INFO\] \[([0-9.]+)\] .*: announced ", line)
-              for line in log.read_text().splitlines())
-    return [float(m.group(1)) for m in stamps if m]
+def _stamps(log: Path, pattern: str) -> list[float]:
+    """Wall times (ROS log stamps) of a graph's log lines that match `pattern`."""
+    found = (re.match(rf"\[\w+\] \[INFO\] \[([0-9.]+)\] .*{pattern}", line) for line in log.read_text().splitlines())
+    return [float(m.group(1)) for m in found if m]
 
 
-def test_models_side_by_side_run_their_graphs_at_once_and_give_the_same_rows(run, scenes, tmp_path):
-    out = tmp_path / "side_by_side"
-    proc = _reacthuman("eval", "--scenes", str(scenes), "--models", "oracle,always_dodge", "--out", str(out),
-                       "--models-side-by-side", "--domain-base", str(os.getpid() % 100))
-    text, _ = proc.communicate(timeout=900)
-    assert proc.returncode == 0, text
-    first, second = (_announced_s(out / "logs" / f"{m}.log") for m in ("oracle", "always_dodge"))
-    assert len(first) == len(second) == len(SCENES), text
-    assert first[0] < second[-1] and second[0] < first[-1], (first, second)  # the two graphs overlapped
-    one_after_another = {(r["scene_id"], r["model"]): r for r in _ledger(run)}
-    rows = _ledger(out)
-    assert len(rows) == 2 * len(SCENES)
-    for row in rows:
-        before = one_after_another[(row["scene_id"], row["model"])]
-        assert {k: v for k, v in row.items() if k != "latency_s"} == {k: v for k, v in before.items() if k != "latency_s"}
-    manifest = json.loads((out / "manifest.json").read_text())
+def test_the_models_left_ran_side_by_side_and_a_finished_model_got_no_graph(run):
+    """The resumed eval ran always_dodge's last episode and the stub's two in two graphs up at once; their rows
+    equal the in-process episodes' like the rows of the graphs run one after another (the test above)."""
+    logs = run / "logs"
+    assert len(_stamps(logs / "oracle.log", "brain 'oracle' ready")) == 1  # its graph of the first session only
+    ready = {m: _stamps(logs / f"{m}.log", f"brain '{m}' ready")[-1] for m in ("always_dodge", STUB_MODEL)}
+    samples = [json.loads(line) for line in (logs / "memory.jsonl").read_text().splitlines()]
+    last_episode_end = {m: max(s["time"] for s in samples if s["model"] == m) for m in ready}
+    assert ready[STUB_MODEL] < last_episode_end["always_dodge"] and ready["always_dodge"] < last_episode_end[STUB_MODEL], \
+        (ready, last_episode_end)
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert [session["executor"]["models"] for session in manifest["sessions"]] == ["one after another", "side by side"]
     assert manifest["executor"]["models"] == "side by side"
 
 

@@ -138,7 +138,8 @@ def _restart(run: Run, worker: GraphWorker, restart: Restart) -> None:
 
 def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Namespace,
                    domains: Domains) -> list[threading.Thread]:
-    """The graph workers of one model (--workers of them, at most one per scene), sharing its queue of scenes."""
+    """The graph workers of one model (--workers of them, at most one per scene), sharing its queue of scenes;
+    none for a model with no scene left (a resumed run starts no graph for a finished model)."""
     q: "queue.Queue[str]" = queue.Queue()
     for scene_id in scene_ids:
         q.put(scene_id)
@@ -148,7 +149,7 @@ def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Na
                           trace_memory=args.trace_memory)
     return [threading.Thread(target=_work, args=(run, config, domains, q, args.retries,
                                                  RestartPolicy(args.restart_every, args.restart_above_pct)))
-            for _ in range(min(args.workers, max(q.qsize(), 1)))]
+            for _ in range(min(args.workers, q.qsize()))]
 
 
 def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) -> None:
