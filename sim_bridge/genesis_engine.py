@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reacthuman.scenes.genesis_sim import import_genesis, release_scene
+from reacthuman.scenes.genesis_sim import init_genesis, release_scene
 from reacthuman.sim_bridge.engine import (
     BodyState,
     CameraSpec,
@@ -28,14 +28,6 @@ from reacthuman.sim_bridge.engine import (
 )
 
 WORLD_BODY = "world"
-
-
-def _genesis():
-    """Import and initialise Genesis once per process (it cannot be initialised twice)."""
-    gs = import_genesis()
-    if not getattr(gs, "_initialized", False):
-        gs.init(backend=gs.cpu, logging_level="warning")
-    return gs
 
 
 def _lights(world_mjcf: str) -> list[dict]:
@@ -63,7 +55,7 @@ class GenesisEngine(PhysicsEngine):
 
     # --- construction ---------------------------------------------------------------------------
     def build(self, world_mjcf: str, robot: RobotSpec | None, cameras: tuple[CameraSpec, ...]) -> None:
-        gs = _genesis()
+        gs = init_genesis()
         self._tmp = tempfile.TemporaryDirectory(prefix="reacthuman-genesis-")
         world_path = Path(self._tmp.name) / "world.xml"
         world_path.write_text(world_mjcf)

@@ -103,12 +103,12 @@ def _read_class_frames_fast() -> None:
     kernel_impl._inside_class = inside_class
 
 
-def init_genesis() -> None:
-    """Initialise Genesis once per process (CPU backend, float32, quiet)."""
+def init_genesis():
+    """Genesis, initialised once per process (CPU backend, float32, quiet); the labeller's and the body's."""
     global _GS_READY
-    if _GS_READY:
-        return
     gs = import_genesis()
+    if _GS_READY:
+        return gs
     if not getattr(gs, "_initialized", False):
         gs.init(backend=gs.cpu, logging_level="warning", precision="32")
     # Genesis runs a full gc.collect() in every scene.destroy(); freezing the long-lived heap (torch,
@@ -116,6 +116,7 @@ def init_genesis() -> None:
     gc.freeze()
     _skip_allocation_tracebacks()
     _GS_READY = True
+    return gs
 
 
 def _skip_allocation_tracebacks() -> None:
