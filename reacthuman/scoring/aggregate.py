@@ -43,12 +43,10 @@ class Decisions:
 def select_decisions(records: Iterable[DecisionRecord]) -> Decisions:
     records = list(records)
     last_scored: dict[tuple[str, str], DecisionRecord] = {}
-    keys: dict[tuple[str, str], None] = {}
+    keys: set[tuple[str, str]] = set()
     errors: Counter[str] = Counter()
-    models: dict[str, None] = {}
     for r in records:
-        keys.setdefault(r.key)
-        models.setdefault(r.model)
+        keys.add(r.key)
         if r.scored:
             last_scored[r.key] = r
         else:
@@ -57,7 +55,7 @@ def select_decisions(records: Iterable[DecisionRecord]) -> Decisions:
     # Sorted, not in ledger order: rows come in the order episodes finish, and a mean summed in another order
     # can differ in its last bits.
     ordered = [last_scored[k] for k in sorted(last_scored)]
-    return Decisions(scored=ordered, api_error_rows=errors, lost=lost, models=sorted(models))
+    return Decisions(scored=ordered, api_error_rows=errors, lost=lost, models=sorted({model for _, model in keys}))
 
 
 def metric_means(rows: list[DecisionRecord]) -> dict[str, tuple[float | None, int]]:
