@@ -36,10 +36,13 @@ def main(argv: list[str] | None = None) -> int:
     models.add_to(p)
     args = p.parse_args(argv)
     try:  # a bad name fails here, in one line, not after the scene set is generated
-        names = ",".join(spec.name for spec in models.parse(args))
+        specs = models.parse(args)
     except ModelSpecError as exc:
         print(f"demo: {exc}", file=sys.stderr)
         return 2
+    names = ",".join(spec.name for spec in specs)
+    # a model answers in 15-30 s while its body waits: a second graph of its own runs the next scene meanwhile
+    workers = ",".join(["1", *(f"{spec.name}=2" for spec in specs if spec.is_llm)])
     scenes, run = args.out / "scenes", args.out / "run"
     started = time.monotonic()
     if not (scenes / "index.jsonl").is_file():
@@ -47,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  "--seed", "7", "--out", str(scenes)])
     # side by side: the local model's thinking leaves a core idle that the reference brains' graphs use
     _step("evaluate through the ROS 2 graph", ["eval", "--scenes", str(scenes), "--models", names, "--out", str(run),
-                                               "--models-side-by-side"])
+                                               "--models-side-by-side", "--workers", workers])
     _step("write the report", ["report", str(run)])
     report = (run / "report.md").read_text()
     for line in report.splitlines():  # which modality the table is (a text-only model runs on state_text)

@@ -53,6 +53,7 @@ FAST_MODULES = frozenset({
     "test_core_suite",
     "test_episode_engine",
     "test_eval_lock",
+    "test_eval_worker_counts",
     "test_interactiveworld_actions",
     "test_interactiveworld_controls",
     "test_interactiveworld_world",

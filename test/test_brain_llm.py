@@ -124,20 +124,21 @@ def _first_token_logprobs(base_url: str, messages: list[dict], tokens: int) -> l
     return [(entry["token"], entry["logprob"]) for entry in reply["choices"][0]["logprobs"]["content"]]
 
 
-def test_the_local_model_answers_to_the_bit_the_same_on_one_thread_as_on_two():
+def test_the_local_model_answers_to_the_bit_the_same_on_one_thread_as_on_two(local_brain):
     """The local model's answers must not depend on the machine's thread count. With llama.cpp's flash
     attention on, a generated token's attention was summed per thread: behind the system prompt, one and two
     threads gave logprobs that differed in the last bits (and, over a whole answer, other greedy answers)."""
-    from reacthuman.llm.local_server import start_local_server
+    from reacthuman.llm.local_server import LOCAL_GENERATION_THREADS, SHARED_SERVER, start_local_server
 
     system = build_messages(observation(with_images=False), "state_text")[0]  # about 640 tokens
     messages = [system, {"role": "user", "content": "A mug slides off the table 0.6 m ahead of you. Your plan?"}]
-    logprobs = []
-    for threads in (1, 2):
-        server, base_url = start_local_server(generation_threads=threads)
-        try:
-            logprobs.append(_first_token_logprobs(base_url, messages, tokens=16))
-        finally:
-            del server
-    assert len(logprobs[0]) == 16
-    assert logprobs[0] == logprobs[1]
+    assert LOCAL_GENERATION_THREADS == 1  # the served model (local_brain's server) generates on one thread
+    served = _first_token_logprobs(SHARED_SERVER.acquire(), messages, tokens=16)
+    SHARED_SERVER.release()
+    server, base_url = start_local_server(generation_threads=2)
+    try:
+        on_two = _first_token_logprobs(base_url, messages, tokens=16)
+    finally:
+        del server
+    assert len(served) == 16
+    assert served == on_two

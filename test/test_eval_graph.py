@@ -152,7 +152,8 @@ def run(scenes, stub, tmp_path_factory) -> Path:
     assert not run_processes(out), f"orphans of the killed run: {run_processes(out)}"
     # resumed with the two models left side by side, the body restarted before every episode after a graph's
     # first (Genesis cannot free a scene): once here, before the last model's second episode
-    second = _reacthuman(*args, "--restart-every", "1", "--models-side-by-side", env=env)
+    # always_dodge may have 2 graphs, and gets one: it has one scene left
+    second = _reacthuman(*args, "--restart-every", "1", "--models-side-by-side", "--workers", "1,always_dodge=2", env=env)
     output, _ = second.communicate(timeout=1800)
     assert second.returncode == 0, output
     assert "resuming" in output
@@ -343,6 +344,7 @@ def test_the_models_left_ran_side_by_side_and_a_finished_model_got_no_graph(run)
     equal the in-process episodes' like the rows of the graphs run one after another (the test above)."""
     logs = run / "logs"
     assert len(_stamps(logs / "oracle.log", "brain 'oracle' ready")) == 1  # its graph of the first session only
+    assert len(_stamps(logs / "always_dodge.log", "brain 'always_dodge' ready")) == 2  # one graph per session
     ready = {m: _stamps(logs / f"{m}.log", f"brain '{m}' ready")[-1] for m in ("always_dodge", STUB_MODEL)}
     samples = [json.loads(line) for line in (logs / "memory.jsonl").read_text().splitlines()]
     last_episode_end = {m: max(s["time"] for s in samples if s["model"] == m) for m in ready}
@@ -351,6 +353,7 @@ def test_the_models_left_ran_side_by_side_and_a_finished_model_got_no_graph(run)
     manifest = json.loads((run / "manifest.json").read_text())
     assert [session["executor"]["models"] for session in manifest["sessions"]] == ["one after another", "side by side"]
     assert manifest["executor"]["models"] == "side by side"
+    assert [session["executor"].get("workers_per_model") for session in manifest["sessions"]] == [None, {"always_dodge": 2}]
 
 
 def _bags(run: Path) -> list[Path]:

@@ -1,4 +1,4 @@
-"""`reacthuman eval --scenes DIR --models m1,m2 --out RUN_DIR [--limit N] [--workers W]`
+"""`reacthuman eval --scenes DIR --models m1,m2 --out RUN_DIR [--limit N] [--workers W[,MODEL=N]]`
 
 Every (scene, model) pair runs as one episode through the real graph. Resumable: pairs already in
 RUN_DIR/ledger.jsonl are skipped, a half-done episode is redone, nothing is written twice."""
@@ -22,6 +22,7 @@ from reacthuman.evaluation.progress import Progress
 from reacthuman.evaluation.ray_cluster import executor_info
 from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
+from reacthuman.evaluation.worker_counts import parse_worker_counts
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
 
 
@@ -149,7 +150,7 @@ def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Na
                           trace_memory=args.trace_memory)
     return [threading.Thread(target=_work, args=(run, config, domains, q, args.retries,
                                                  RestartPolicy(args.restart_every, args.restart_above_pct)))
-            for _ in range(min(args.workers, q.qsize()))]
+            for _ in range(min(args.workers.for_model(model), q.qsize()))]
 
 
 def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) -> None:
@@ -160,7 +161,7 @@ def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) 
                              keep_bags=args.keep_bags, restart_every=args.restart_every,
                              restart_above_pct=args.restart_above_pct, startup_timeout_s=args.startup_timeout)
     try:
-        run_pairs(run, todo, args.scenes.resolve(), RayPlan(settings, args.workers, args.retries, args.ray_address))
+        run_pairs(run, todo, args.scenes.resolve(), RayPlan(settings, args.workers.default, args.retries, args.ray_address))
     except (RuntimeError, ConnectionError) as exc:  # episodes not run stay out of the ledger: a rerun resumes
         run.progress.note(f"ray executor stopped: {exc}")
 
@@ -180,7 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
     models_option().add_to(p)
     p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
-    p.add_argument("--workers", type=int, default=1, help="independent graphs run side by side")
+    p.add_argument("--workers", default="1", metavar="W[,MODEL=N,...]",
+                   help="independent graphs per model, run side by side; MODEL=N gives one model its own count "
+                        "(e.g. 1,local=2: a slow-thinking model's second graph runs a scene while the first waits "
+                        "for its answer)"),
     p.add_argument("--models-side-by-side", action="store_true",
                    help="local executor: run every model's graphs at the same time instead of one model after "
                         "another (same rows; a slow model's thinking leaves cores the others use; each graph "
@@ -215,8 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         models = [spec.name for spec in models_option().parse(args)]
         if args.limit is not None and args.limit < 1:
             raise ValueError("--limit must be >= 1")
-        if args.workers < 1:
-            raise ValueError("--workers must be >= 1")
+        args.workers = parse_worker_counts(args.workers, models)
+        if args.executor == "ray" and not args.workers.uniform:
+            raise ValueError("--workers MODEL=N is for the local executor (ray gives every pair the next free worker)")
         if args.models_side_by_side and args.executor != "local":
             raise ValueError("--models-side-by-side is for the local executor (ray already spreads every pair)")
         if args.startup_timeout <= 0 or args.episode_timeout <= 0:
@@ -236,9 +241,11 @@ def main(argv: list[str] | None = None) -> int:
         done = done_pairs(args.out)
         config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries,
                   "videos": args.videos, "keep_bags": args.keep_bags}
-        executor = executor_info(args.executor, args.workers, args.ray_address)
+        executor = executor_info(args.executor, args.workers.default, args.ray_address)
         if args.executor == "local":
             executor["models"] = "side by side" if args.models_side_by_side else "one after another"
+            if not args.workers.uniform:
+                executor["workers_per_model"] = dict(sorted(args.workers.per_model.items()))
         manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models), executor)
     except (ValueError, OSError, RunLockError) as exc:
         print(f"reacthuman eval: {exc}", file=sys.stderr)
