@@ -65,6 +65,15 @@ class BodyNode(ContractNode):
         self._scenes.put(msg)
 
     def _episodes(self) -> None:
+        # Genesis' import and init (about 4 s) overlap the rest of the graph starting and the first goal's way
+        # here; a scene announced meanwhile waits in the queue.
+        started_s = time.monotonic()
+        try:
+            self.body.prepare()
+        except Exception:
+            self.get_logger().fatal(f"the physics engine did not start:\n{traceback.format_exc()}")
+            os._exit(70)
+        self.get_logger().info(f"physics engine ready in {time.monotonic() - started_s:.1f} s")
         while True:
             msg = self._scenes.get()
             try:

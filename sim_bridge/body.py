@@ -35,7 +35,8 @@ from reacthuman.joint_command import JointCommand
 from reacthuman.scenes.mass_centre import centre_local_m
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, PhysicsEngine, SimRobotState, make_engine,
-                                          quat_rotate_inverse_wxyz, quat_rotate_wxyz, default_config as engine_config)
+                                          prepare_engine, quat_rotate_inverse_wxyz, quat_rotate_wxyz,
+                                          default_config as engine_config)
 from reacthuman.sim_bridge.freeze import EpisodePhase, FreezeConfig, FreezeGate, GateState, Phase, PhaseError, Verdict
 from reacthuman.sim_bridge.outcome import (Outcome, OutcomeConfig, OutcomeTracker, StepObservation, arm_links,
                                            default_config as outcome_config)
@@ -127,6 +128,11 @@ class Body:
         self.video: VideoRecorder | None = None
 
     # --- load ---------------------------------------------------------------------------------------
+    def prepare(self) -> None:
+        """Import and initialise the physics engine now rather than in the first load() (Genesis: about 4 s
+        here), e.g. while the rest of a graph starts."""
+        prepare_engine(self.config.engine)
+
     def load(self, spec: SceneSpec) -> None:
         """Validate the spec (SpecError before anything is built), then build scene + G1 at the observer."""
         if not isinstance(spec, SceneSpec):

@@ -127,6 +127,11 @@ class PhysicsEngine(abc.ABC):
         self._steps = 0
 
     # --- construction ---------------------------------------------------------------------------
+    @classmethod
+    def prepare(cls) -> None:
+        """Import and initialise the engine's library, so that the first build() does not (default: nothing
+        to do). Idempotent; called from whichever thread will build."""
+
     @abc.abstractmethod
     def build(self, world_mjcf: str, robot: RobotSpec | None, cameras: tuple[CameraSpec, ...]) -> None:
         """Load the world MJCF (its own floor included) and the robot at its start pose, zero velocity.
@@ -225,6 +230,14 @@ def make_engine(name: str, config: EngineConfig | None = None) -> PhysicsEngine:
     if name not in _REGISTRY:
         raise ValueError(f"unknown physics engine '{name}' (one of: {', '.join(sorted(_BUILTIN))})")
     return _REGISTRY[name](config or default_config())
+
+
+def prepare_engine(name: str) -> None:
+    """Import and initialise the engine called `name` ahead of its first scene (PhysicsEngine.prepare)."""
+    _load_builtin(name)
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown physics engine '{name}' (one of: {', '.join(sorted(_BUILTIN))})")
+    _REGISTRY[name].prepare()
 
 
 _BUILTIN = {"genesis": "reacthuman.sim_bridge.genesis_engine", "mujoco": "reacthuman.sim_bridge.mujoco_engine"}

@@ -54,6 +54,10 @@ class GenesisEngine(PhysicsEngine):
         self._cameras: dict[str, object] = {}
 
     # --- construction ---------------------------------------------------------------------------
+    @classmethod
+    def prepare(cls) -> None:
+        init_genesis()
+
     def build(self, world_mjcf: str, robot: RobotSpec | None, cameras: tuple[CameraSpec, ...]) -> None:
         gs = init_genesis()
         self._tmp = tempfile.TemporaryDirectory(prefix="reacthuman-genesis-")
