@@ -16,6 +16,7 @@ import html
 import json
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from reacthuman.scoring.plan_overlay import draw_plan_overlay
 from reacthuman.scoring.render import Block, Custom, Heading, Paragraph, atomic_write_text
 
 VIEWS = ("egocentric", "closeup", "overhead")
+PAGE_WORKERS = 2
 _FRAME = re.compile(r"brain_view_(?P<view>.+)_(?P<k>\d+)\.png$")
 FILTERS = ("model", "family", "action", "rule")
 
@@ -163,11 +165,11 @@ def write_episode_page(r: DecisionRecord, run_dir: Path, out_dir: Path) -> Path 
 
 
 def write_episode_pages(d: Decisions, run_dir: Path, out_dir: Path) -> list[EpisodeEntry]:
-    entries = []
-    for r in d.scored:
-        page = write_episode_page(r, Path(run_dir), Path(out_dir))
-        entries.append(EpisodeEntry(r, page.relative_to(out_dir).as_posix() if page else None))
-    return entries
+    """Every decision's page, in the decisions' order. Two pages at a time: most of a page is PNG encoding of the
+    frames it extracts from the bag, which Pillow does without the GIL, and each page writes files of its own."""
+    with ThreadPoolExecutor(max_workers=PAGE_WORKERS) as pool:
+        pages = list(pool.map(lambda r: write_episode_page(r, Path(run_dir), Path(out_dir)), d.scored))
+    return [EpisodeEntry(r, page.relative_to(out_dir).as_posix() if page else None) for r, page in zip(d.scored, pages)]
 
 
 def index_markdown(entries: list[EpisodeEntry]) -> str:
