@@ -27,9 +27,6 @@ class WorkerCounts:
     def uniform(self) -> bool:
         return not self.per_model
 
-    def describe(self) -> str:
-        return ",".join([str(self.default), *(f"{m}={n}" for m, n in sorted(self.per_model.items()))])
-
 
 def parse_worker_counts(text: str, models: list[str]) -> WorkerCounts:
     """`"2"` or `"1,local=2"` -> WorkerCounts; ValueError (one line, naming the entry) for anything else,
