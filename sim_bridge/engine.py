@@ -224,20 +224,21 @@ def engine_names() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
-def make_engine(name: str, config: EngineConfig | None = None) -> PhysicsEngine:
-    """The engine called `name` ("genesis" or "mujoco"); imports it only when asked (Genesis costs ~20 s)."""
+def _engine_class(name: str) -> type[PhysicsEngine]:
     _load_builtin(name)
     if name not in _REGISTRY:
         raise ValueError(f"unknown physics engine '{name}' (one of: {', '.join(sorted(_BUILTIN))})")
-    return _REGISTRY[name](config or default_config())
+    return _REGISTRY[name]
+
+
+def make_engine(name: str, config: EngineConfig | None = None) -> PhysicsEngine:
+    """The engine called `name` ("genesis" or "mujoco"); imports it only when asked (Genesis costs ~20 s)."""
+    return _engine_class(name)(config or default_config())
 
 
 def prepare_engine(name: str) -> None:
     """Import and initialise the engine called `name` ahead of its first scene (PhysicsEngine.prepare)."""
-    _load_builtin(name)
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown physics engine '{name}' (one of: {', '.join(sorted(_BUILTIN))})")
-    _REGISTRY[name].prepare()
+    _engine_class(name).prepare()
 
 
 _BUILTIN = {"genesis": "reacthuman.sim_bridge.genesis_engine", "mujoco": "reacthuman.sim_bridge.mujoco_engine"}

@@ -167,8 +167,9 @@ def write_episode_page(r: DecisionRecord, run_dir: Path, out_dir: Path) -> Path 
 def write_episode_pages(d: Decisions, run_dir: Path, out_dir: Path) -> list[EpisodeEntry]:
     """Every decision's page, in the decisions' order. Two pages at a time: most of a page is PNG encoding of the
     frames it extracts from the bag, which Pillow does without the GIL, and each page writes files of its own."""
+    run_dir, out_dir = Path(run_dir), Path(out_dir)
     with ThreadPoolExecutor(max_workers=PAGE_WORKERS) as pool:
-        pages = list(pool.map(lambda r: write_episode_page(r, Path(run_dir), Path(out_dir)), d.scored))
+        pages = list(pool.map(lambda r: write_episode_page(r, run_dir, out_dir), d.scored))
     return [EpisodeEntry(r, page.relative_to(out_dir).as_posix() if page else None) for r, page in zip(d.scored, pages)]
 
 
