@@ -14,12 +14,13 @@ install:
 demo: install
 	@$(PY) -m reacthuman.demo
 
+# Two pytest-xdist workers: test/parallel_layout.py says which modules run together; PYTEST_ARGS="-n 0" runs serially.
 test: install
-	@$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+	@$(PY) -m pytest -q -p no:cacheprovider -n 2 $(PYTEST_ARGS)
 
 # The unit layer alone (no Genesis, no ROS 2 graph, no model server, no Ray): test/fast_layer.py lists it.
 test-fast: install
-	@$(PY) -m pytest -q -p no:cacheprovider -m fast $(PYTEST_ARGS)
+	@$(PY) -m pytest -q -p no:cacheprovider -n 2 -m fast $(PYTEST_ARGS)
 
 bench: install
 	@$(PY) -m reacthuman.cli bench

@@ -57,6 +57,7 @@ def interactiveworld_control_runs() -> dict:
 # The fast layer (`make test-fast`, `pytest -m fast`): the modules listed in test/fast_layer.py, guarded so
 # that none of them can start Genesis, a ROS 2 graph, the model server or Ray.
 from fast_layer import FAST_MODULES, guard_module, install_blocker  # noqa: E402
+from parallel_layout import graph_group_first, module_group_scheduler  # noqa: E402
 
 
 def _fast_only(config: pytest.Config) -> bool:
@@ -82,6 +83,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.stem in FAST_MODULES:
             item.add_marker(pytest.mark.fast)
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker (make test runs two)
+        graph_group_first(items)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`make test` runs two pytest-xdist workers; test/parallel_layout.py says which tests go together."""
+    return None if config.getvalue("dist") == "no" else module_group_scheduler(config, log)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -92,3 +101,4 @@ def _fast_layer_guard(request: pytest.FixtureRequest):
     with pytest.MonkeyPatch.context() as mp:
         guard_module(request.module.__name__, mp)
         yield
+

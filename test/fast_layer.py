@@ -62,6 +62,7 @@ FAST_MODULES = frozenset({
     "test_physment_metrics",
     "test_physment_published_format",
     "test_physment_scoring",
+    "test_parallel_layout",
     "test_physment_tools",
     "test_plan_path",
     "test_recording_viewer",
