@@ -70,6 +70,7 @@ FAST_MODULES = frozenset({
     "test_report_episodes",
     "test_scenes_cli",
     "test_scenes_fixtures",
+    "test_scenes_index_rows",
     "test_scenes_modelled",
     "test_scenes_sourcing_plan",
     "test_scoring_aggregate",

@@ -188,3 +188,40 @@ def test_render_writes_frames_and_videos_with_unchanged_physics(sim, tmp_path) -
     img = iio.imread(tmp_path / "egocentric_t0000.png")
     assert img.shape[:2] == (90, 160) and img.std() > 1.0  # a picture, not a blank
     assert os.path.getsize(contact_sheet(str(tmp_path), str(tmp_path / "sheet.png"))) > 0
+
+
+def test_genesis_reads_the_g1_meshes_the_same_with_the_fast_vertex_split(sim) -> None:
+    """init_genesis gives Genesis' MJCF import a faster exact np.unique (index_rows): every G1 mesh it reads,
+    collision and visual, has the same vertices, faces, normals and texture coordinates as with numpy's own."""
+    import genesis as gs
+    import genesis.utils.mjcf as mjcf
+    import mujoco
+    import numpy as np
+
+    from reacthuman.g1_assets import g1_mjcf_path
+    from reacthuman.scenes.index_rows import NumpyWithIndexRows
+
+    fast = mjcf.np
+    assert isinstance(fast, NumpyWithIndexRows), "init_genesis did not install the fast vertex split"
+    path = g1_mjcf_path()
+    m = mujoco.MjModel.from_xml_path(str(path))
+    geoms = [i for i in range(m.ngeom) if m.geom_type[i] == mujoco.mjtGeom.mjGEOM_MESH]
+    assert len(geoms) > 20
+
+    def read(numpy_module) -> list:
+        mjcf.np = numpy_module
+        try:
+            infos = [info for i in geoms for info in mjcf.parse_geom(m, i, 1.0, gs.surfaces.Default(), str(path))]
+        finally:
+            mjcf.np = fast
+        out = []
+        for info in infos:
+            tm = (info.get("mesh") or info["vmesh"]).trimesh
+            uv = getattr(tm.visual, "uv", None)
+            out.append((tm.vertices, tm.faces, tm.vertex_normals, np.zeros(0) if uv is None else uv))
+        return out
+
+    own, quick = read(np), read(fast)
+    assert len(own) == len(quick) >= len(geoms)
+    for a, b in zip(own, quick):
+        assert all(x.shape == y.shape and np.array_equal(x, y) for x, y in zip(a, b))
