@@ -1,6 +1,6 @@
 """Speed-only changes to the labelling renders change no pixel: the visibility masks drawn with a 1 px shadow
-map and no multisampling, in a GL context kept across scenes, equal those mujoco.Renderer draws with MuJoCo's
-defaults, and a camera placement asked twice is drawn once with the same count. MuJoCo only (real EGL renders of a sampled kitchen scene with a catalogue mesh)."""
+map, no multisampling and no textures, in a GL context kept across scenes, equal those mujoco.Renderer draws
+with MuJoCo's defaults from the textured model, and a camera placement asked twice is drawn once with the same count. MuJoCo only (real EGL renders of a sampled kitchen scene with a catalogue mesh)."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ def _reference_masks(spec, r: MaskRenderer, cams) -> list:
     from reacthuman.scenes.mjcf import scene_mjcf
 
     model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
+    assert model.ntex > 0  # the knife and the room's surfaces are textured
     model.vis.global_.offwidth, model.vis.global_.offheight = r.model.vis.global_.offwidth, r.model.vis.global_.offheight
     model.vis.map.znear = r.model.vis.map.znear
     assert (model.vis.quality.shadowsize, model.vis.quality.offsamples) == (4096, 4)
@@ -70,8 +71,9 @@ def test_masks_from_the_kept_context_equal_mujoco_renderers_default_ones(knife_s
     with MaskRenderer(spec, track, cfg) as r:
         q = r.model.vis.quality
         assert (q.shadowsize, q.offsamples) == (1, 0)
+        assert r.model.ntex == 0 and r._scene.maxgeom == visibility.MASK_MAX_GEOMS  # drawn without textures
         ours = [r.mask(cam) for cam in cams]
-        reference = _reference_masks(spec, r, cams)
+        reference = _reference_masks(spec, r, cams)  # from the textured model, as every mask was drawn before
     for before, after in zip(reference, ours):
         assert before.shape == after.shape and np.array_equal(before, after)
     with MaskRenderer(spec, track, cfg) as r:  # each count is the hazard's geoms' pixels in the mask
@@ -101,3 +103,12 @@ def test_a_placement_asked_twice_is_drawn_once_with_the_same_count(knife_scene) 
         assert first == again and len(calls) == len(set(cams))
         fresh = [draw(c) for c in cams]  # drawn again from scratch: the remembered counts are the drawn ones
         assert fresh == first and sum(first) > 0
+
+
+def test_a_mask_with_more_geoms_than_its_scene_holds_is_refused_not_cut(knife_scene, monkeypatch) -> None:
+    """A full MjvScene drops the geoms past its size from the drawing, which would change a count silently."""
+    spec, track = knife_scene
+    monkeypatch.setattr(visibility, "MASK_MAX_GEOMS", 8)
+    with MaskRenderer(spec, track, VisibilityConfig()) as r:
+        with pytest.raises(RuntimeError, match="MASK_MAX_GEOMS"):
+            r.pixels(spec.cameras[0])

@@ -86,6 +86,9 @@ def _free_camera(mujoco, cam: CameraSpec):
 
 MASK_SHADOW_MAP_PX = 1  # the smallest shadow map MuJoCo allocates; masks never sample it
 MASK_MULTISAMPLES = 0  # MuJoCo's default is 4; a segmentation mask is the same without them
+# Room for every geom a scene draws (under 100 here); a scene of 10,000 took 14 ms to allocate per renderer. A
+# full scene would drop geoms from the mask, so _draw refuses one.
+MASK_MAX_GEOMS = 1_000
 
 
 class MaskRenderer:
@@ -97,7 +100,8 @@ class MaskRenderer:
         from reacthuman.scenes.mjcf import scene_mjcf
 
         self.mujoco, self.cfg = mujoco, cfg
-        self.model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
+        # Textures never colour a segmentation pixel; compiling and uploading them was 70% of a renderer's start.
+        self.model = mujoco.MjModel.from_xml_string(scene_mjcf(spec, with_textures=False))
         self.model.vis.global_.offwidth = max(cfg.width_px, self.model.vis.global_.offwidth)
         self.model.vis.global_.offheight = max(cfg.height_px, self.model.vis.global_.offheight)
         # MuJoCo's near plane is relative to the model's extent (the 30 m floor slab makes it 0.85 m): 1 cm.
@@ -117,7 +121,7 @@ class MaskRenderer:
         self._gl.make_current()
         self._context = mujoco.MjrContext(self.model, mujoco.mjtFontScale.mjFONTSCALE_150.value)
         mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN.value, self._context)
-        self._scene = mujoco.MjvScene(self.model, maxgeom=10_000)
+        self._scene = mujoco.MjvScene(self.model, maxgeom=MASK_MAX_GEOMS)
         self._option = mujoco.MjvOption()
         self._rect = mujoco.MjrRect(0, 0, cfg.width_px, cfg.height_px)
         flags = mujoco.mjtRndFlag
@@ -155,6 +159,8 @@ class MaskRenderer:
         self.model.vis.global_.fovy = cam.fov_deg
         mujoco.mjv_updateScene(self.model, self.data, self._option, None, _free_camera(mujoco, cam),
                                mujoco.mjtCatBit.mjCAT_ALL.value, self._scene)
+        if self._scene.ngeom >= self._scene.maxgeom:
+            raise RuntimeError(f"a mask of {self.model.ngeom} geoms fills MjvScene's {self._scene.maxgeom}: raise MASK_MAX_GEOMS")
         self._gl.make_current()
         mujoco.mjr_render(self._rect, self._scene, self._context)
         rgb = np.empty((self.cfg.height_px, self.cfg.width_px, 3), np.uint8)
