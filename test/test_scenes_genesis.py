@@ -84,7 +84,7 @@ def test_labelling_keeps_no_solver_state_of_the_scenes_it_built(balanced, sim) -
     for seed in (31, 32, 33):
         label_spec(sample_spec("object_drop", seed), sim)
     assert solver_states() <= before
-    assert genesis_sim._SOLVER_CONFIGS  # the object_drop layout's configuration, kept for its kernels
+    assert genesis_sim._STATIC_CONFIGS  # the object_drop layout's configurations, kept for its kernels
 
 
 def test_labelling_freezes_nothing_of_a_scene_it_built(sim) -> None:
@@ -109,6 +109,28 @@ def test_labelling_freezes_nothing_of_a_scene_it_built(sim) -> None:
         gc.garbage.clear()
         gc.freeze()
     assert left["genesis"] == 0 and left["trimesh"] == 0, left
+
+
+def test_a_scene_layout_built_before_loads_no_kernel_again(sim, monkeypatch) -> None:
+    """The step's kernels are cached under the solver's, the collider's and GJK's static configurations, through
+    weak references that compare by value while they live; release_scene keeps one of each value, so a second
+    build of a layout materializes nothing (without them, three kernels loaded from the disk cache per scene)."""
+    import importlib
+
+    kernel = importlib.import_module("quadrants.lang.kernel")
+    spec = sample_spec("object_drop", 44)
+    sim.run(spec)
+    loaded = []
+    materialize = kernel.Kernel.materialize
+
+    def counted(self, key, py_args, arg_features=None):
+        if key is None or key not in self.materialized_kernels:
+            loaded.append(self.func.__name__)
+        return materialize(self, key, py_args, arg_features)
+
+    monkeypatch.setattr(kernel.Kernel, "materialize", counted)
+    sim.run(spec)
+    assert loaded == []
 
 
 def test_kernel_source_hashes_are_read_once_and_equal_quadrants_own(sim, tmp_path) -> None:

@@ -321,6 +321,7 @@ def release_scene(scene) -> None:
 
     clear_caches()
     _forget_solver_trials()
+    _keep_static_configs(scene)
     try:
         scene.destroy()
     except Exception as exc:  # a failed teardown must not hide the result
@@ -341,8 +342,22 @@ def release_scene_for_good(last_reference: list) -> None:
     gc.freeze()
 
 
-# One solver configuration object per distinct value, kept for the life of the process (see below).
-_SOLVER_CONFIGS: dict = {}
+# One static configuration object (the rigid solver's, the collider's) per distinct value, kept for the life of
+# the process (see below).
+_STATIC_CONFIGS: dict = {}
+
+
+def _keep_static_configs(scene) -> None:
+    """Keep the rigid solver's, the collider's and GJK's static configurations per value, as _forget_solver_trials
+    keeps the solver's: the step's kernels (collider clear, detection, inequality constraints) take them as
+    template arguments, cached under weak references that compare by value only while they live. Without them
+    each scene loaded those kernels again from quadrants' disk cache, a layout seen before included."""
+    solver = getattr(scene.sim, "rigid_solver", None) if scene.sim is not None else None
+    collider = getattr(solver, "collider", None)
+    if collider is None:
+        return
+    for config in (solver.rigid_config, collider.collider_config, collider.gjk.gjk_config):
+        _STATIC_CONFIGS.setdefault(config, config)
 
 
 def _forget_solver_trials() -> None:
@@ -364,7 +379,7 @@ def _forget_solver_trials() -> None:
         raise RuntimeError(f"Genesis' solver autotuner has no per-argument tables to empty (found {len(tables)})")
     for key in tuner._last_check_time_by_geometry_hash:
         config = key[SOLVER_CONFIG_ARG]
-        _SOLVER_CONFIGS.setdefault(config, config)
+        _STATIC_CONFIGS.setdefault(config, config)
     for table in tables:
         table.clear()
     tuner._cached_args = tuner._cached_kwargs = tuner._cached_impl = None
