@@ -111,6 +111,29 @@ def test_labelling_freezes_nothing_of_a_scene_it_built(sim) -> None:
     assert left["genesis"] == 0 and left["trimesh"] == 0, left
 
 
+@pytest.mark.parametrize("family,seed", [("multi_object", 3), ("pendulum_swing", 2), ("door_swing", 1),
+                                         ("stair_tumble", 4)])
+def test_the_labellers_link_reads_equal_genesis_getters_to_the_bit(sim, family, seed) -> None:
+    """link_state_reader views the solver's state once and computes the origin velocity as the getter does; at
+    every step of free, hinged and bouncing bodies its reads are the getters' own, byte for byte."""
+    from reacthuman.scenes.genesis_sim import link_state_reader, release_scene
+
+    spec = sample_spec(family, seed)
+    scene, entity, links, _ = sim.build(spec)
+    try:
+        idx = [lk.idx_local for lk in links]
+        read = link_state_reader(entity, idx)
+        assert read.__name__ == "read"  # the fast reader, not the getters' fallback
+        for _ in range(240):
+            scene.step()
+            getters = (entity.get_links_pos(), entity.get_links_quat(), entity.get_links_vel(), entity.get_links_ang())
+            for fast, slow in zip(read(), getters):
+                assert fast.tobytes() == slow.cpu().numpy()[idx].tobytes()
+    finally:
+        del entity, links
+        release_scene(scene)
+
+
 def test_a_scene_layout_built_before_loads_no_kernel_again(sim, monkeypatch) -> None:
     """The step's kernels are cached under the solver's, the collider's and GJK's static configurations, through
     weak references that compare by value while they live; release_scene keeps one of each value, so a second

@@ -229,16 +229,14 @@ class GenesisSimulator:
             last = n
             quiet = 0
             window_end = int(round((spec.t0_s + spec.observation_window_s) / spec.dt_s))
+            read_links = link_state_reader(entity, idx)
             clock = time.perf_counter
             for k in range(n + 1):
                 t0 = clock()
                 if k:
                     scene.step()
                 t1 = clock()
-                pos[k] = entity.get_links_pos().cpu().numpy()[idx]
-                quat[k] = entity.get_links_quat().cpu().numpy()[idx]
-                vel[k] = entity.get_links_vel().cpu().numpy()[idx]
-                ang[k] = entity.get_links_ang().cpu().numpy()[idx]
+                pos[k], quat[k], vel[k], ang[k] = read_links()
                 t2 = clock()
                 self.timings_s["step"] += t1 - t0
                 self.timings_s["read_state"] += t2 - t1
@@ -258,6 +256,35 @@ class GenesisSimulator:
             del scene, entity, links, cams
             release_scene_for_good(last_reference)
             self.timings_s["teardown"] += time.perf_counter() - t_end
+
+
+def link_state_reader(entity, idx: list[int]) -> Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """A function reading the links `idx` of `entity` (position, quaternion, velocity of the origin, angular
+    velocity; world frame) as the entity's get_links_pos/quat/vel/ang would, at each call.
+
+    The four getters cost about 0.25 ms a step here (each one checks its arguments, views the solver's state
+    and copies all links), about a tenth of labelling a scene. Where Genesis shares the solver's state with
+    torch without copies (its CPU backend) and the entity is the scene's only one with identity link offsets,
+    the state is viewed once per scene and each call computes the origin velocity with the getter's own torch
+    operations on the same arrays (cd_vel + cd_ang x (pos - root_COM)), so every value is the same to the bit
+    (test_scenes_genesis checks it against the getters at every step). Elsewhere it calls the getters."""
+    import genesis as gs
+    from genesis.utils.misc import qd_to_torch
+
+    solver = entity._solver
+    if not (gs.use_zerocopy and solver.n_envs == 0 and entity._link_start == 0 and entity.n_links == solver.n_links
+            and bool(solver._links_offset_pos_is_identity.all()) and bool(solver._links_offset_quat_is_identity.all())):
+        return lambda: (entity.get_links_pos().cpu().numpy()[idx], entity.get_links_quat().cpu().numpy()[idx],
+                        entity.get_links_vel().cpu().numpy()[idx], entity.get_links_ang().cpu().numpy()[idx])
+    links = solver.dyn_state.links
+    pos, quat, cd_vel, cd_ang, root_com = (qd_to_torch(field, transpose=True)
+                                           for field in (links.pos, links.quat, links.cd_vel, links.cd_ang, links.root_COM))
+
+    def read() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        vel = cd_vel + cd_ang.cross(pos - root_com, dim=-1)
+        return pos[0].numpy()[idx], quat[0].numpy()[idx], vel[0].numpy()[idx], cd_ang[0].numpy()[idx]
+
+    return read
 
 
 REST_SPEED_MPS = 0.005
@@ -348,16 +375,18 @@ _STATIC_CONFIGS: dict = {}
 
 
 def _keep_static_configs(scene) -> None:
-    """Keep the rigid solver's, the collider's and GJK's static configurations per value, as _forget_solver_trials
-    keeps the solver's: the step's kernels (collider clear, detection, inequality constraints) take them as
+    """Keep the rigid solver's, the collider's and GJK's static configurations per combination of values, as
+    _forget_solver_trials keeps the solver's: the step's kernels (collider clear, detection, inequality constraints) take them as
     template arguments, cached under weak references that compare by value only while they live. Without them
     each scene loaded those kernels again from quadrants' disk cache, a layout seen before included."""
     solver = getattr(scene.sim, "rigid_solver", None) if scene.sim is not None else None
     collider = getattr(solver, "collider", None)
     if collider is None:
         return
-    for config in (solver.rigid_config, collider.collider_config, collider.gjk.gjk_config):
-        _STATIC_CONFIGS.setdefault(config, config)
+    # Kept together: a kernel's key holds several of them, and a collider configuration equal to one kept for
+    # another layout (another solver configuration) is not the object that layout's kernels were cached under.
+    configs = (solver.rigid_config, collider.collider_config, collider.gjk.gjk_config)
+    _STATIC_CONFIGS.setdefault(configs, configs)
 
 
 def _forget_solver_trials() -> None:
