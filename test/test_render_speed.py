@@ -112,3 +112,17 @@ def test_a_mask_with_more_geoms_than_its_scene_holds_is_refused_not_cut(knife_sc
     with MaskRenderer(spec, track, VisibilityConfig()) as r:
         with pytest.raises(RuntimeError, match="MASK_MAX_GEOMS"):
             r.pixels(spec.cameras[0])
+
+
+def test_the_views_after_enough_visible_ones_are_not_drawn() -> None:
+    """_best_variant keeps the cameras as soon as min_views of them show the hazard: the same answer as counting
+    every view first, one render less per scene whose first two views suffice."""
+    from types import SimpleNamespace
+
+    cfg = VisibilityConfig()
+    cams = tuple(SimpleNamespace(name=n) for n in ("egocentric", "closeup", "overhead"))
+    for shown, drawn in (((900, 700, 0), ["egocentric", "closeup"]), ((900, 10, 300), ["egocentric", "closeup", "overhead"])):
+        asked = []
+        counts = dict(zip(("egocentric", "closeup", "overhead"), shown))
+        r = SimpleNamespace(pixels=lambda c: asked.append(c.name) or counts[c.name])
+        assert visibility._best_variant(r, cams, [], cfg) is cams and asked == drawn

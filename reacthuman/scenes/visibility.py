@@ -256,9 +256,11 @@ def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: Vi
     hazard well enough while keeping its observed course in view; None when fewer than min_views do."""
     from reacthuman.scenes.cameras import keeps_course_in_view
 
-    counts = {c.name: r.pixels(c) for c in cams}
-    if visible_enough(counts, cfg):
-        return cams
+    counts: dict[str, int] = {}
+    for c in cams:  # views drawn until enough show it: more views can only add to a count that already suffices
+        counts[c.name] = r.pixels(c)
+        if visible_enough(counts, cfg):
+            return cams
     chosen = []
     for cam in cams:
         pick = cam
