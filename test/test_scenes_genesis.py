@@ -156,6 +156,36 @@ def test_a_scene_layout_built_before_loads_no_kernel_again(sim, monkeypatch) -> 
     assert loaded == []
 
 
+def test_kept_support_tables_equal_genesis_own_for_boxes_of_any_extents(sim) -> None:
+    """Support tables are kept across scenes by vertices, and boxes by their corners' sign pattern alone: for random
+    boxes from 3 mm to 30 m, with equal extents among them, and in two corner orders, Genesis' own table of each
+    box equals the kept one; other vertices are kept by their exact bytes."""
+    import numpy as np
+    import trimesh
+
+    import genesis.engine.mesh as mesh
+    from reacthuman.scenes.genesis_sim import box_corner_signs
+
+    kept = mesh._get_support_table
+    assert getattr(kept, "_reacthuman", False)
+    own = kept.replaces
+    rng = np.random.default_rng(7)
+    for corners in (trimesh.creation.box(extents=(1, 1, 1)).vertices, trimesh.creation.box(extents=(1, 1, 1)).vertices[::-1]):
+        signs = np.sign(corners)
+        for i in range(40):
+            extents = np.exp(rng.uniform(np.log(0.003), np.log(30.0), 3))
+            if i % 4 == 0:
+                extents[i % 3] = extents[(i + 1) % 3]
+            verts = (signs * extents / 2).astype(np.float32)
+            assert box_corner_signs(verts) == box_corner_signs(signs.astype(np.float32))
+            assert all(np.array_equal(a, b) for a, b in zip(kept(verts, 120), own(verts, 120)))
+    sphere = trimesh.creation.icosphere(subdivisions=1).vertices.astype(np.float32)
+    assert box_corner_signs(sphere) is None and box_corner_signs(sphere[:8]) is None
+    assert kept(sphere, 120) is kept(sphere.copy(), 120)  # the same vertices: the table kept
+    assert all(np.array_equal(a, b) for a, b in zip(kept(sphere, 120), own(sphere, 120)))
+    assert kept(sphere * 2, 120) is not kept(sphere, 120)
+
+
 def test_kernel_source_hashes_are_read_once_and_equal_quadrants_own(sim, tmp_path) -> None:
     """quadrants validates a cached kernel by hashing the source lines of each function it calls, read from their
     files each time; the kept hashes (genesis_sim._hash_kernel_sources_once) are quadrants' own, read once, and

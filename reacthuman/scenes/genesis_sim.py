@@ -117,6 +117,7 @@ def init_genesis():
     _skip_allocation_tracebacks()
     _split_mesh_vertices_fast()
     _hash_kernel_sources_once()
+    _share_support_tables()
     _GS_READY = True
     return gs
 
@@ -145,6 +146,56 @@ def _split_mesh_vertices_fast() -> None:
         mjcf.np = NumpyWithIndexRows()
     elif not isinstance(mjcf.np, NumpyWithIndexRows):  # a Genesis laid out otherwise: say so rather than guess
         raise RuntimeError("genesis.utils.mjcf no longer refers to numpy as `np`")
+
+
+SUPPORT_TABLES_KEPT = 512  # least recently used first out; a table is 14,400 cells of two vertex ids
+
+
+def _share_support_tables() -> None:
+    """Genesis builds the collision support table of each geometry (which vertices support each cell of a grid of
+    directions) anew in every scene, about 9 ms a table and 75 ms a labelled scene here, most of them boxes.
+    A table depends on the vertices alone, so tables are kept across scenes: by the vertices' exact bytes, and
+    for an axis-aligned box by its corners' sign pattern, since a box's faces have the axes for normals whatever
+    its extents, and so the same support cells (the octants); test_scenes_genesis compares random boxes against
+    Genesis' own tables. The kept tables are read-only: Genesis copies them into the solver's arrays."""
+    import genesis.engine.mesh as mesh
+
+    if getattr(mesh._get_support_table, "_reacthuman", False):
+        return
+    build = mesh._get_support_table
+    kept: collections.OrderedDict = collections.OrderedDict()
+
+    def support_table(verts: np.ndarray, support_res: int):
+        key = (support_res, box_corner_signs(verts) or (verts.shape, verts.dtype.str, verts.tobytes()))
+        table = kept.get(key)
+        if table is None:
+            table = build(verts, support_res)
+            for array in table:
+                array.setflags(write=False)
+            kept[key] = table
+            if len(kept) > SUPPORT_TABLES_KEPT:
+                kept.popitem(last=False)
+        else:
+            kept.move_to_end(key)
+        return table
+
+    support_table._reacthuman = True
+    support_table.replaces = build  # for the test that compares the two
+    mesh._get_support_table = support_table
+
+
+def box_corner_signs(verts: np.ndarray) -> bytes | None:
+    """The sign pattern of an axis-aligned box's 8 corners about its centre at the origin (one half extent per
+    axis, every corner once), or None for any other vertices."""
+    if verts.shape != (8, 3):
+        return None
+    half = np.abs(verts[0])
+    if not (half > 0).all() or not np.array_equal(np.abs(verts), np.broadcast_to(half, verts.shape)):
+        return None
+    signs = np.sign(verts).astype(np.int8)
+    if len(np.unique(signs, axis=0)) != 8:
+        return None
+    return b"box" + signs.tobytes()
 
 
 def _hash_kernel_sources_once() -> None:
