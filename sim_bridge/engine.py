@@ -185,8 +185,14 @@ class PhysicsEngine(abc.ABC):
 
     @abc.abstractmethod
     def set_body_velocity(self, name: str, lin_vel_mps: tuple[float, float, float],
-                          ang_vel_radps: tuple[float, float, float]) -> None:
-        """Set a free body's world-frame velocity (a scene's initial velocities: MJCF cannot carry them)."""
+                          ang_vel_radps: tuple[float, float, float],
+                          quat_wxyz: tuple[float, float, float, float] | None = None) -> None:
+        """Set a free body's world-frame velocity (a scene's initial velocities: MJCF cannot carry them).
+
+        The angular velocity is rotated into the body's frame (scenes.builders.to_body_frame) at `quat_wxyz`, the
+        body's orientation as the scene states it, or when None at the orientation the simulator holds, which
+        is the stated one rounded to its precision: a scene's initial velocities set from its spec are then those
+        the labeller set, to the bit."""
 
     @abc.abstractmethod
     def set_hinge_rate(self, name: str, rate_radps: float) -> None:

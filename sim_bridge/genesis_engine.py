@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from reacthuman.scenes.genesis_sim import init_genesis, release_scene
+from reacthuman.scenes.builders import to_body_frame
+from reacthuman.scenes.genesis_sim import add_mjcf_entity, init_genesis, release_scene
 from reacthuman.sim_bridge.engine import (
     BodyState,
     CameraSpec,
@@ -69,14 +70,10 @@ class GenesisEngine(PhysicsEngine):
             renderer=gs.renderers.Rasterizer(),
             show_viewer=False,
         )
-        # default_armature=None: keep the models' own rotor inertias (Genesis would add 0.1 to a hinge that
-        # has none, e.g. a door or a pendulum, which MuJoCo does not).
-        # Genesis precomputes an SDF grid per geometry (seconds per new size); every collision geom here is a
-        # convex primitive (the G1's too: its meshes are visual only), so the coarsest grid changes nothing.
-        material = gs.materials.Rigid(sdf_min_res=16, sdf_max_res=16, sdf_cell_size=1.0)
-        self._world = scene.add_entity(gs.morphs.MJCF(file=str(world_path), default_armature=None), material=material)
-        self._robot_entity = None if robot is None else scene.add_entity(
-            gs.morphs.MJCF(file=str(robot.mjcf_path)), material=material)
+        self._world = add_mjcf_entity(scene, str(world_path))
+        # The G1 keeps Genesis' default rotor inertia on any joint its model states none for, as it always has.
+        self._robot_entity = None if robot is None else add_mjcf_entity(scene, str(robot.mjcf_path),
+                                                                        model_armature_only=False)
         for cam in cameras:
             self._cameras[cam.name] = scene.add_camera(
                 res=(cam.width_px, cam.height_px), pos=cam.pos_m, lookat=cam.lookat_m, fov=cam.fov_deg, GUI=False
@@ -164,12 +161,13 @@ class GenesisEngine(PhysicsEngine):
         return link.entity, joints[0]
 
     def set_body_velocity(self, name: str, lin_vel_mps: tuple[float, float, float],
-                          ang_vel_radps: tuple[float, float, float]) -> None:
+                          ang_vel_radps: tuple[float, float, float],
+                          quat_wxyz: tuple[float, float, float, float] | None = None) -> None:
         entity, joint = self._single_joint(name)
         if joint.n_dofs != 6:
             raise ValueError(f"body '{name}' has a hinge: set its rate with set_hinge_rate")
-        # free-joint angular dofs are in the body frame
-        body_ang = quat_rotate_inverse_wxyz(_np(self._link(name).get_quat()), np.asarray(ang_vel_radps, dtype=float))
+        quat = quat_wxyz if quat_wxyz is not None else tuple(float(v) for v in _np(self._link(name).get_quat()))
+        body_ang = to_body_frame(quat, tuple(float(v) for v in ang_vel_radps))
         entity.set_dofs_velocity(np.array([*lin_vel_mps, *body_ang]), joint.dofs_idx_local)
 
     def set_hinge_rate(self, name: str, rate_radps: float) -> None:

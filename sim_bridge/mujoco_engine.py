@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from reacthuman.scenes.builders import to_body_frame
 from reacthuman.sim_bridge.engine import (
     BodyState,
     CameraSpec,
@@ -181,13 +182,15 @@ class MujocoEngine(PhysicsEngine):
         return float(self._model.body_mass[self._body_id(name)])
 
     def set_body_velocity(self, name: str, lin_vel_mps: tuple[float, float, float],
-                          ang_vel_radps: tuple[float, float, float]) -> None:
+                          ang_vel_radps: tuple[float, float, float],
+                          quat_wxyz: tuple[float, float, float, float] | None = None) -> None:
         m, d = self._model, self._data
         jid = self._single_joint(name)
         v = m.jnt_dofadr[jid]
         if m.jnt_type[jid] == mujoco.mjtJoint.mjJNT_FREE:
+            quat = quat_wxyz if quat_wxyz is not None else tuple(float(q) for q in d.xquat[m.jnt_bodyid[jid]])
             d.qvel[v:v + 3] = lin_vel_mps
-            d.qvel[v + 3:v + 6] = quat_rotate_inverse_wxyz(d.xquat[m.jnt_bodyid[jid]], np.array(ang_vel_radps))
+            d.qvel[v + 3:v + 6] = to_body_frame(quat, tuple(float(w) for w in ang_vel_radps))
         else:
             raise ValueError(f"body '{name}' has a hinge: set its rate with set_hinge_rate")
         mujoco.mj_forward(m, d)

@@ -84,6 +84,6 @@ def set_initial_velocities(engine: PhysicsEngine, spec: SceneSpec) -> None:
         if b.joint is None:
             continue
         if b.joint.kind == "free" and (any(b.lin_vel) or any(b.ang_vel)):
-            engine.set_body_velocity(b.name, b.lin_vel, b.ang_vel)
+            engine.set_body_velocity(b.name, b.lin_vel, b.ang_vel, b.quat)
         elif b.joint.kind == "hinge" and b.joint.initial_rate:
             engine.set_hinge_rate(b.name, b.joint.initial_rate)

@@ -39,6 +39,14 @@ def rotate(q: tuple[float, ...], v: Vec3) -> Vec3:
     return (v[0] + 2 * (w * cx + dx), v[1] + 2 * (w * cy + dy), v[2] + 2 * (w * cz + dz))
 
 
+def to_body_frame(quat_wxyz: tuple[float, ...], v_world: Vec3) -> Vec3:
+    """A world-frame vector in the frame of a body at orientation quat_wxyz (a free joint's angular velocity dofs
+    are in this frame). The labeller and the body's engines all convert with it, so that a scene's initial
+    velocities are the same to the bit wherever it is simulated."""
+    w, x, y, z = quat_wxyz
+    return rotate((w, -x, -y, -z), v_world)
+
+
 def r3(v: Any) -> Vec3:
     """Round to 0.1 mm / 1e-4 so specs read cleanly (the rounded value is the truth thereafter)."""
     return tuple(round(float(x), 4) for x in v)  # type: ignore[return-value]

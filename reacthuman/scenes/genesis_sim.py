@@ -23,6 +23,7 @@ from typing import Callable
 
 import numpy as np
 
+from reacthuman.scenes.builders import to_body_frame
 from reacthuman.scenes.mjcf import scene_mjcf
 from reacthuman.scenes.spec import SceneSpec
 
@@ -226,6 +227,25 @@ def _hash_kernel_sources_once() -> None:
     hasher._hash_function = hash_function
 
 
+def add_mjcf_entity(scene, path: str, model_armature_only: bool = True):
+    """Add an MJCF file to a Genesis scene as an entity, the way the labeller and the body both load a scene's world
+    (the body its robot too), so that the two simulate the same world.
+
+    model_armature_only: keep the model's own rotor inertias. Genesis otherwise adds 0.1 kg m^2 to every hinge that
+    states none (a door, a pendulum, a tipping wardrobe), which MuJoCo does not. Until 2026-12-04 the labeller
+    loaded the world with that default and the body without it: a hinged hazard swung a few percent slower in its
+    labels than where the robot met it.
+
+    The SDF grids Genesis precomputes per geometry cost seconds per new size; every collision geom here is a convex
+    primitive (analytic or GJK contacts; the G1's meshes are visual only), so the coarsest grid allowed changes
+    nothing but the build time."""
+    import genesis as gs
+
+    material = gs.materials.Rigid(sdf_min_res=16, sdf_max_res=16, sdf_cell_size=1.0)
+    morph = gs.morphs.MJCF(file=path, default_armature=None) if model_armature_only else gs.morphs.MJCF(file=path)
+    return scene.add_entity(morph, material=material)
+
+
 class GenesisSimulator:
     """Builds each spec as a fresh Genesis scene (in a process that keeps its compiled kernels)."""
 
@@ -242,13 +262,9 @@ class GenesisSimulator:
         with open(path, "w") as f:
             f.write(scene_mjcf(spec, with_floor=True, with_furnishings=cameras))  # furniture: drawn only
         scene = gs.Scene(sim_options=gs.options.SimOptions(dt=spec.dt_s), show_viewer=False,
-                         rigid_options=gs.options.RigidOptions(enable_self_collision=True),
                          vis_options=gs.options.VisOptions(show_world_frame=False, lights=_lights(spec)),
                          renderer=gs.renderers.Rasterizer())
-        # The SDF grids Genesis precomputes per geometry cost seconds per new size; our geoms are all convex
-        # primitives (analytic / GJK contacts), so the coarsest grid allowed changes nothing but the build time.
-        material = gs.materials.Rigid(sdf_min_res=16, sdf_max_res=16, sdf_cell_size=1.0)
-        entity = scene.add_entity(gs.morphs.MJCF(file=path), material=material)
+        entity = add_mjcf_entity(scene, path)
         cams = {}
         if cameras:
             for c in spec.cameras:
@@ -363,21 +379,13 @@ def _set_initial_velocities(spec: SceneSpec, entity) -> None:
         start = joint.dof_start
         if b.joint.kind == "free":
             dofs += list(range(start, start + 6))
-            values += list(b.lin_vel) + list(_world_to_dof_ang(b))
+            values += list(b.lin_vel) + list(to_body_frame(b.quat, b.ang_vel))  # dofs in the body frame
         else:
             dofs.append(start)
             values.append(b.joint.initial_rate)
     if dofs:
         local = [d - entity.dof_start for d in dofs]
         entity.set_dofs_velocity(torch.tensor(values, dtype=torch.float32), dofs_idx_local=local)
-
-
-def _world_to_dof_ang(b) -> tuple[float, float, float]:
-    """Genesis free-joint angular dofs are in the body frame: rotate the world angular velocity into it."""
-    from reacthuman.scenes.builders import rotate
-
-    w, x, y, z = b.quat
-    return rotate((w, -x, -y, -z), b.ang_vel)
 
 
 def release_scene(scene) -> None:
