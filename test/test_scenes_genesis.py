@@ -156,6 +156,19 @@ def test_a_scene_layout_built_before_loads_no_kernel_again(sim, monkeypatch) -> 
     assert loaded == []
 
 
+def test_a_kernel_cache_lock_left_by_a_dead_process_is_removed_and_a_fresh_one_kept(tmp_path) -> None:
+    from reacthuman.scenes.genesis_sim import STALE_CACHE_LOCK_S, remove_stale_lock
+
+    stale, fresh = tmp_path / "stale.lock", tmp_path / "fresh.lock"
+    stale.touch()
+    fresh.touch()
+    now_s = stale.stat().st_mtime + STALE_CACHE_LOCK_S + 1.0
+    os.utime(fresh, (now_s - 1.0, now_s - 1.0))
+    assert remove_stale_lock(str(stale), STALE_CACHE_LOCK_S, now_s) and not stale.exists()
+    assert not remove_stale_lock(str(fresh), STALE_CACHE_LOCK_S, now_s) and fresh.exists()
+    assert not remove_stale_lock(str(tmp_path / "gone.lock"), STALE_CACHE_LOCK_S, now_s)
+
+
 def test_kept_support_tables_equal_genesis_own_for_boxes_of_any_extents(sim) -> None:
     """Support tables are kept across scenes by vertices, and boxes by their corners' sign pattern alone: for random
     boxes from 3 mm to 30 m, with equal extents among them, and in two corner orders, Genesis' own table of each

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import gc
+import glob
 import hashlib
 import logging
 import os
@@ -115,12 +116,40 @@ def init_genesis():
     # Genesis runs a full gc.collect() in every scene.destroy(); freezing the long-lived heap (torch,
     # Genesis, compiled kernels) keeps that collection to the objects of one scene (~0.5 s -> ms).
     gc.freeze()
+    _clear_stale_kernel_cache_locks()
     _skip_allocation_tracebacks()
     _split_mesh_vertices_fast()
     _hash_kernel_sources_once()
     _share_support_tables()
     _GS_READY = True
     return gs
+
+
+STALE_CACHE_LOCK_S = 600.0
+
+
+def _clear_stale_kernel_cache_locks() -> None:
+    """quadrants guards its on-disk kernel cache with lock files that it creates and deletes. One left by a process
+    that died holding it stops every later process from writing compiled kernels to the cache: each warns "Lock
+    ... failed" and compiles anew what the cache lacks (a CI run took 20 min instead of 14 while one was there).
+    A lock is held for the moment of a read or a write, so one older than STALE_CACHE_LOCK_S is stale."""
+    import quadrants.lang.impl as impl
+
+    root = impl.get_runtime().prog.config().offline_cache_file_path
+    for path in glob.glob(os.path.join(glob.escape(root), "**", "*.lock"), recursive=True):
+        if remove_stale_lock(path, STALE_CACHE_LOCK_S, time.time()):
+            log.warning("removed a stale kernel cache lock left by a process that died holding it: %s", path)
+
+
+def remove_stale_lock(path: str, max_age_s: float, now_s: float) -> bool:
+    """Delete the lock file `path` if it was last written more than max_age_s before now_s; whether it did."""
+    try:
+        if now_s - os.stat(path).st_mtime <= max_age_s:
+            return False
+        os.remove(path)
+    except FileNotFoundError:  # released meanwhile
+        return False
+    return True
 
 
 def _skip_allocation_tracebacks() -> None:
