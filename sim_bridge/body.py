@@ -33,7 +33,7 @@ from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.core.validate import require_positive
 from reacthuman.joint_command import JointCommand
 from reacthuman.scenes.mass_centre import centre_local_m
-from reacthuman.scenes.spec import SceneSpec, SpecError
+from reacthuman.scenes.spec import SceneSpec, SpecError, window_frame_times_s
 from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, PhysicsEngine, SimRobotState, make_engine,
                                           prepare_engine, quat_rotate_inverse_wxyz, quat_rotate_wxyz,
                                           default_config as engine_config)
@@ -193,9 +193,8 @@ class Body:
 
     # --- observation window and freeze ----------------------------------------------------------------
     def frame_times_s(self) -> tuple[float, ...]:
-        """Frame times since t0: frame_count evenly spaced over [0, window] (one frame: at 0)."""
-        n = self.config.frame_count
-        return tuple(0.0 if n == 1 else self._window_s * i / (n - 1) for i in range(n))
+        """Frame times since t0 (scenes.spec.window_frame_times_s): the last at the freeze."""
+        return window_frame_times_s(self._window_s, self.config.frame_count)
 
     def add_frame_hook(self, hook: Callable[[float], None]) -> None:
         """Call hook(sim_time_s) at each frame the window renders, after rendering and before the next step, so

@@ -183,3 +183,14 @@ def test_planner_with_the_real_local_model() -> None:
     if sel.object_id is not None:
         assert sel.object_id in FAMILY_DEFS[sel.family].objects
     assert dataclasses.asdict(sel)["description"].startswith("a rubber ball")
+
+
+def test_the_window_frames_end_at_the_freeze_even_when_there_is_one() -> None:
+    from reacthuman.scenes.spec import window_frame_times_s
+
+    assert window_frame_times_s(0.6, 1) == (0.6,)  # the freeze: what a brain reads as the decision instant
+    times = window_frame_times_s(0.6, 5)
+    assert times[0] == 0.0 and times[-1] == 0.6 and len(times) == 5
+    assert all(b > a for a, b in zip(times, times[1:]))
+    with pytest.raises(ValueError, match="frame_count"):
+        window_frame_times_s(0.6, 0)

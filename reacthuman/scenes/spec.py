@@ -29,6 +29,18 @@ DEFAULT_DT_S = 1.0 / 240.0
 DEFAULT_OBSERVATION_WINDOW_S = 0.6
 
 
+def window_frame_times_s(window_s: float, frame_count: int) -> tuple[float, ...]:
+    """When the observation window's frames are taken, in s after the event began: frame_count evenly spaced over
+    [0, window_s], the last at the freeze. A single frame is the freeze's own: the observation always ends at the
+    instant the decision is made (until 2026-12-04 one frame was taken at 0, and a brain reading the freeze time
+    from it timed every plan a whole window late)."""
+    if frame_count < 1:
+        raise ValueError(f"frame_count must be >= 1, got {frame_count}")
+    if frame_count == 1:
+        return (window_s,)
+    return tuple(window_s * i / (frame_count - 1) for i in range(frame_count))
+
+
 class SpecError(ValueError):
     """A spec (or a part of one) is malformed; the message is one line naming the field."""
 

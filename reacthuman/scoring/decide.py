@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from reacthuman.core.model_spec import ModelSpec, ModelSpecError, ModelsOption
-from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scenes.spec import SceneSpec, window_frame_times_s
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, decided_keys, read_ledger
 from reacthuman.scoring.metrics import RULES
 
@@ -32,8 +32,7 @@ PAPER_SPLIT = {"CATCH": 141, "DODGE": 156, "NO_ACTION": 9}
 
 
 def frame_times_s(spec: SceneSpec, frame_count: int = FRAME_COUNT) -> tuple[float, ...]:
-    n, window = frame_count, spec.observation_window_s
-    return tuple(0.0 if n == 1 else window * i / (n - 1) for i in range(n))
+    return window_frame_times_s(spec.observation_window_s, frame_count)
 
 
 def decide_scene(spec: SceneSpec, brains: list, simulator) -> list[DecisionRecord]:
