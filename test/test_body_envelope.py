@@ -80,17 +80,18 @@ def _path(start, velocity, t_end_s=3.0, gravity=True, floor_z=0.0):
 
 def test_path_verdict_catches_where_and_when_the_hands_can_meet_the_path():
     freeze = 0.6
-    # tossed up in front of the chest: still in the air 0.3 s after the freeze, within arm's reach
-    pts, r, t = _path((0.4, 0.0, 0.9), (0.0, 0.0, 4.0))
+    # tossed up in front of the chest, back at chest height when the arms have risen: met then
+    env = BodyEnvelope()
+    rise_s = freeze + env.arm_travel_s
+    pts, r, t = _path((0.4, 0.0, 0.9), (0.0, 0.0, 0.5 * 9.81 * rise_s))
     v = path_verdict("CATCH", pts, r, t, freeze)
-    assert v.reachable and v.intercept_time_s == pytest.approx(freeze + 0.3, abs=DT_S)
-    assert 0.45 <= v.intercept_point_robot[2] <= 1.3
+    assert v.reachable and v.intercept_time_s == pytest.approx(rise_s, abs=DT_S)
+    assert env.lowest_hand_m <= v.intercept_point_robot[2] <= env.highest_hand_m
     dropped = path_verdict("CATCH", *_path((0.4, 0.0, 1.2), (0.0, 0.0, 0.0)), freeze)  # on the floor at 0.49 s
     assert not dropped.reachable
-    # tossed high 0.8 m away: the walk brings it within reach before it comes down; 4 m away it does not
-    env = BodyEnvelope()
-    walk_s = env.walk_lag_s + (0.8 - env.arm_reach_m) / env.walk_speed_mps
-    near = path_verdict("CATCH", *_path((0.8, 0.0, 1.0), (0.0, 0.0, 8.0)), freeze)
+    # tossed high 0.7 m away: the walk brings it within reach before it comes down; 4 m away it does not
+    walk_s = env.walk_lag_s + (0.7 - env.arm_reach_m) / env.walk_speed_mps
+    near = path_verdict("CATCH", *_path((0.7, 0.0, 1.0), (0.0, 0.0, 8.0)), freeze)
     assert near.reachable and near.intercept_time_s >= freeze + walk_s
     assert near.intercept_point_robot[2] <= env.highest_hand_m  # met on the way down, at a height hands go to
     assert not path_verdict("CATCH", *_path((4.0, 0.0, 1.0), (0.0, 0.0, 8.0)), freeze).reachable
@@ -98,12 +99,12 @@ def test_path_verdict_catches_where_and_when_the_hands_can_meet_the_path():
 
 def test_a_catch_is_beyond_the_body_when_the_object_strikes_it_before_the_hands_can_meet_it():
     freeze = 0.6
-    # chest-high, at 1.5 m/s straight at the robot from 1.2 m: in the torso 0.6 s after the start, before the arms
+    # chest-high, at 1 m/s straight at the robot from 1.2 m: in the torso 0.9 s after the start, before the arms
     # have risen; its later points behind the robot are within the hands' radius, but it has struck by then
-    into_the_chest = path_verdict("CATCH", *_path((1.2, 0.0, 1.0), (-1.5, 0.0, 0.0), gravity=False), freeze)
+    into_the_chest = path_verdict("CATCH", *_path((1.2, 0.0, 1.0), (-1.0, 0.0, 0.0), gravity=False), freeze)
     assert not into_the_chest.reachable and "strikes the body" in into_the_chest.reason
-    # the same speed 0.5 m to the side passes the body: met on its way past
-    past = path_verdict("CATCH", *_path((1.2, 0.5, 1.0), (-1.5, 0.0, 0.0), gravity=False), freeze)
+    # the same speed 0.4 m to the side passes the body: met on its way past
+    past = path_verdict("CATCH", *_path((1.2, 0.4, 1.0), (-1.0, 0.0, 0.0), gravity=False), freeze)
     assert past.reachable and past.intercept_time_s >= freeze + BodyEnvelope().arm_travel_s
 
 

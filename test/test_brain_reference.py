@@ -11,6 +11,7 @@ from reacthuman.brain import Observation, TrackSample, make_brain, reference_bra
 from reacthuman.brain.prompt import ARM_REACH_M, SHOULDER_HEIGHT_M
 from reacthuman.brain.schema import PLAN_SCHEMA, validate, plan_to_dict
 from reacthuman.classifier import classify_plan
+from reacthuman.control.envelope import default_config as default_envelope
 from reacthuman.plan import Action, Pose2D, planned_hand_path_robot
 
 TIMES = (0.0, 0.15, 0.3, 0.45, 0.6)
@@ -48,11 +49,14 @@ def test_oracle_catch_is_classified_catch_and_reaches_the_impact_point(impact_ro
     validate(plan_to_dict(plan), PLAN_SCHEMA)
     # Where the plan leaves the hands: beside the impact point, with the arm within its reach.
     _, left, right = planned_hand_path_robot(plan)[-1]
-    target_z = min(max(impact_robot[2], 0.45), 1.45)
+    body = default_envelope()
+    target_z = min(max(impact_robot[2], body.lowest_hand_m), body.highest_hand_m)  # the heights the hands go to
     for hand in (left, right):
         assert math.dist(hand[:2], impact_robot[:2]) < 0.1
         assert hand[2] == pytest.approx(target_z)
     walked = plan.walk_displacement_m()
+    # one model of the body: the walk ends with the point inside the workspace that judges a catch reachable
+    assert math.dist(walked[:2], impact_robot[:2]) <= body.reach_m(target_z) + 1e-9
     shoulder_to_hand = math.hypot(math.hypot(left[0] - walked[0], left[1] - walked[1]), left[2] - SHOULDER_HEIGHT_M)
     assert shoulder_to_hand <= ARM_REACH_M + 0.25  # shoulders sit ~0.15-0.2 m to the side of the body centre
     assert max(abs(plan.walking_cmd[0]), abs(plan.walking_cmd[1])) <= 0.5 + 1e-9

@@ -169,6 +169,14 @@ def test_a_kernel_cache_lock_left_by_a_dead_process_is_removed_and_a_fresh_one_k
     assert not remove_stale_lock(str(tmp_path / "gone.lock"), STALE_CACHE_LOCK_S, now_s)
 
 
+def test_the_genesis_backend_is_cpu_unless_asked_and_a_wrong_name_is_refused_by_name() -> None:
+    from reacthuman.scenes.genesis_sim import BACKEND_ENV, genesis_backend_name
+
+    assert genesis_backend_name({}) == "cpu" and genesis_backend_name({BACKEND_ENV: " GPU "}) == "gpu"
+    with pytest.raises(ValueError, match=f"{BACKEND_ENV}='cuda'"):
+        genesis_backend_name({BACKEND_ENV: "cuda"})
+
+
 def test_kept_support_tables_equal_genesis_own_for_boxes_of_any_extents(sim) -> None:
     """Support tables are kept across scenes by vertices, and boxes by their corners' sign pattern alone: for random
     boxes from 3 mm to 30 m, with equal extents among them, and in two corner orders, Genesis' own table of each

@@ -1,17 +1,19 @@
 """Motor plans the reference brains build: reach a point (walking only as far as the arms cannot reach),
 step clear of a point, or stay. All in the freeze-time robot frame of `reacthuman.plan`.
 
-How they plan (reach margins, crouch, catch hold, dodge speed and clearances) is the reference brains'
-config (`ReferenceBrainConfig`, config/reference_brains.yaml), passed in as `config`."""
+How they plan (catch hold, dodge speed and clearances) is the reference brains' config (`ReferenceBrainConfig`,
+config/reference_brains.yaml), passed in as `config`; where the hands can go and how soon is the body's
+(`control.envelope.BodyEnvelope`, config/envelope.yaml)."""
 
 from __future__ import annotations
 
 import math
 
 from reacthuman.brain.schema import DURATION_LIMIT_S
-from reacthuman.brain.prompt import ARM_REACH_M, COMFORT_WALK_SPEED_MPS, SHOULDER_HEIGHT_M
+from reacthuman.brain.prompt import COMFORT_WALK_SPEED_MPS
 from reacthuman.brain.reference_config import ReferenceBrainConfig
 from reacthuman.classifier import default_config as classifier_config
+from reacthuman.control.envelope import BodyEnvelope, default_config as default_envelope
 from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
 
 Vec3 = tuple[float, float, float]
@@ -28,13 +30,14 @@ def _hand_offsets(target: Vec3, base_xy: tuple[float, float], spread_m: float) -
 
 
 def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confidence: float, *,
-               config: ReferenceBrainConfig) -> Plan:
-    """Walk toward the target only as far as needed for the arms to reach it, then hold the hands there."""
+               config: ReferenceBrainConfig, body: BodyEnvelope | None = None) -> Plan:
+    """Walk toward the target only as far as needed for the arms to reach it, then hold the hands there. The
+    hands' workspace (reach by height, heights, crouch, arm travel time) is the body's measured one, the
+    same that judges a scene's catch reachable (`control.envelope`)."""
+    body = body or default_envelope()
     tx, ty, tz = target_robot
-    tz = min(max(tz, config.hand_z_range_m[0]), config.hand_z_range_m[1])
-    dz = tz - SHOULDER_HEIGHT_M
-    horizontal_reach_m = max(config.min_horizontal_reach_m,
-                            math.sqrt(max(0.0, ARM_REACH_M**2 - dz**2)) - config.reach_margin_m)
+    tz = min(max(tz, body.lowest_hand_m), body.highest_hand_m)
+    horizontal_reach_m = float(body.reach_m(tz))
     distance_m = math.hypot(tx, ty)
     walk_m = max(0.0, distance_m - horizontal_reach_m)
     walk_min_m = classifier_config().walk_min_m
@@ -44,8 +47,8 @@ def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confiden
     ux, uy = (tx / distance_m, ty / distance_m) if distance_m > 1e-9 else (1.0, 0.0)
     duration_s = walk_m / COMFORT_WALK_SPEED_MPS
     walk_cmd = (COMFORT_WALK_SPEED_MPS * ux, COMFORT_WALK_SPEED_MPS * uy, 0.0) if walk_m > 0 else (0.0, 0.0, 0.0)
-    knee = config.crouch_knee_bend if tz < config.crouch_below_m else 0.0
-    t_reach_s = max(config.min_reach_time_s, min(duration_s, arrival_s) if arrival_s is not None else duration_s)
+    knee = body.crouch_knee_bend if tz < body.crouch_hand_m else 0.0
+    t_reach_s = max(body.arm_travel_s, min(duration_s, arrival_s) if arrival_s is not None else duration_s)
     frames = [Keyframe(0.0, REST, REST, 0.0)]
 
     def base_at(t_s: float) -> tuple[float, float]:

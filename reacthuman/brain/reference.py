@@ -230,11 +230,10 @@ def _swing_intercept(obs: Observation) -> Prediction | None:
     swing = fit_swing(obs.track)
     if swing is None:
         return None
-    cfg = default_config()
+    cfg, body = default_config(), default_envelope()
     for t_s, (x, y, z), speed in swing_path(swing, obs.track[-1], cfg.predict_horizon_s):
-        if t_s >= cfg.min_reach_time_s and cfg.swing_meet_x_m[0] <= x <= cfg.swing_meet_x_m[1] \
-                and abs(y) <= cfg.swing_meet_half_width_m \
-                and cfg.hand_z_range_m[0] <= z <= cfg.hand_z_range_m[1]:
+        if t_s >= body.arm_travel_s and body.min_reach_m <= x <= body.reach_m(z) \
+                and abs(y) <= cfg.swing_meet_half_width_m and body.lowest_hand_m <= z <= body.highest_hand_m:
             return Prediction((x, y, z), t_s, speed, True)
     return None
 

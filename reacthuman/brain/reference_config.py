@@ -24,8 +24,8 @@ class ReferenceBrainConfig:
     predict_horizon_s: float = 3.0  # how far ahead the prediction (and the swing's arc) is followed
     body_band_m: tuple[float, float] = (0.3, 1.8)  # heights at which an object strikes the body or can be caught
     near_m: float = 2.5  # a predicted path that stays farther than this (planar) passes the observer by
-    # where the oracle's hands meet a swinging object, robot frame: in front of the chest, inside arm's reach
-    swing_meet_x_m: tuple[float, float] = (0.15, 0.55)
+    # how far left or right of the chest the oracle's hands meet a swinging object (how far ahead and how high
+    # is the body's workspace, control/envelope.py)
     swing_meet_half_width_m: float = 0.3
     default_target_m: Vec3 = (1.0, 0.0, 1.0)  # nothing tracked: assume the event is ahead (the observer faces it)
     # Looks that suggest sharp, hot, shattering or heavy objects. The heuristic judges by appearance, as the
@@ -36,13 +36,8 @@ class ReferenceBrainConfig:
         "tv", "television", "monitor", "dumbbell", "bowling", "cricket", "sandbag", "lamp", "stone", "rock",
     )
     # How the motor plans are built (brain/motion.py).
-    reach_margin_m: float = 0.1  # plan the hands short of full arm extension: a straight arm has no give
-    min_horizontal_reach_m: float = 0.15  # the planar reach never planned shorter than this
-    hand_z_range_m: tuple[float, float] = (0.45, 1.45)  # heights the hands can be sent to (crouching for the low end)
-    crouch_below_m: float = 0.65  # targets below this height get a knee bend
-    crouch_knee_bend: float = 0.2  # the knee bend they get (the plan's knee_bend, 0 .. 0.25)
+    # (where the hands can go, the crouch and the arms' travel time are the body's: control/envelope.py)
     catch_hand_spread_m: float = 0.08  # hands either side of the target, as when cupping an object
-    min_reach_time_s: float = 0.3  # the arms need this long to travel from rest
     catch_hold_s: float = 1.0  # a catch holds the hands this long after the object's arrival
     dodge_walk_speed_mps: float = 0.7  # walking speed of a dodge
     dodge_clearance_m: float = 1.2  # distance from the hazard point a dodge aims to reach
@@ -53,11 +48,10 @@ class ReferenceBrainConfig:
 
     def __post_init__(self) -> None:
         require_positive(self, ("predict_dt_s", "predict_horizon_s", "near_m", "swing_meet_half_width_m",
-                                "min_horizontal_reach_m", "crouch_below_m", "min_reach_time_s", "dodge_walk_speed_mps",
-                                "dodge_clearance_m", "path_clearance_m"), "ReferenceBrainConfig.")
-        require_positive(self, ("moving_min_mps", "reach_margin_m", "crouch_knee_bend", "catch_hand_spread_m",
-                                "catch_hold_s", "path_min_speed_mps"), "ReferenceBrainConfig.", allow_zero=True)
-        require_interval(self, ("body_band_m", "swing_meet_x_m", "hand_z_range_m"), "ReferenceBrainConfig.")
+                                "dodge_walk_speed_mps", "dodge_clearance_m", "path_clearance_m"), "ReferenceBrainConfig.")
+        require_positive(self, ("moving_min_mps", "catch_hand_spread_m", "catch_hold_s", "path_min_speed_mps"),
+                         "ReferenceBrainConfig.", allow_zero=True)
+        require_interval(self, ("body_band_m",), "ReferenceBrainConfig.")
         target = self.default_target_m
         if not (isinstance(target, tuple) and len(target) == 3 and all(math.isfinite(v) for v in target)):
             raise ValueError(f"ReferenceBrainConfig.default_target_m must be three finite numbers (m), got {target!r}")

@@ -1,10 +1,11 @@
 """What this body can do, measured, and whether a scene's correct action is within it.
 
 The figures are the spine on the G1 in Genesis (README, "The spine and the body"; `reacthuman bench
---sections tracking` measures them again): the arms reach a target in front of the chest within 5 cm in
-0.3 s of arm travel; a step forward or back starts about 0.3 s after the freeze and covers 0.4 m/s in its
-first second; sideways the gait covers only about 0.25 m/s. Nothing moves before the freeze: the plan
-starts there.
+--sections tracking` measures them again): both hands end within about 5 cm of a target straight ahead,
+0.3-0.45 m from the body's axis at 0.8-1.15 m high (0.3-0.35 m, crouched, below that down to 0.6 m), sent over 0.5 s; a
+step forward or back starts about 0.3 s after the freeze and covers 0.4 m/s in its first second; sideways the
+gait covers only about 0.25 m/s. Nothing moves before the freeze: the plan starts there. The reference
+brains plan their reaches with the same figures (`brain.motion.plan_reach`): one model of the body.
 
 Judged on the object's simulated path (`path_verdict`, what the labeller stores in the ground truth):
 - CATCH: the first point of the path the hands can meet: at a time when the arms have risen and the walk
@@ -41,8 +42,13 @@ def _labeller_moving_mps() -> float:
 class BodyEnvelope:
     """The body's measured figures and the profile the judgement uses (config/envelope.yaml)."""
 
-    arm_travel_s: float = 0.3  # rest to a chest-front target
-    arm_reach_m: float = 0.55  # planar, from the pelvis axis, with the hands in front of the chest
+    # The hands' workspace, measured on the tracking rig (README, "The hands' reachable workspace"): where and how
+    # soon both hands end within about 5 cm of a target straight ahead (sent over 0.3 s they end 10-40 cm off).
+    arm_travel_s: float = 0.5  # rest to a target in the workspace
+    arm_reach_m: float = 0.45  # planar, from the pelvis axis, at chest height
+    crouch_reach_m: float = 0.35  # the same below crouch_hand_m, crouched
+    crouch_hand_m: float = 0.8  # targets lower than this need the crouch (0.45 m ahead at 0.75 m: 11 cm off)
+    crouch_knee_bend: float = 0.25  # the plan's knee_bend for them (the deepest the spine carries out)
     min_reach_m: float = 0.3  # hands meet an object in front of the chest (rest: 0.15 m ahead of the axis)
     # The first second of a step, which is what a dodge or a late catch has: an executed oracle dodge (0.7 m/s
     # back commanded) had gone 0.01, 0.06, 0.14, 0.23 m at 0.3, 0.5, 0.7, 0.9 s after the freeze. The closed
@@ -51,8 +57,8 @@ class BodyEnvelope:
     walk_lag_s: float = 0.3
     side_speed_mps: float = 0.25  # sustained (bench tracking); its start was not measured apart
     dodge_step_m: float = 0.3  # out of the footprint of an object landing at the robot
-    lowest_hand_m: float = 0.45  # hand height in the deepest crouch (knee_bend 0.25)
-    highest_hand_m: float = 1.3  # a reach to z 1.25 m ends within 10 cm (bench tracking)
+    lowest_hand_m: float = 0.6  # crouched; at 0.5 m the hands end 12 cm off or more
+    highest_hand_m: float = 1.15  # at 1.25 m they end 17-33 cm off
     # The G1 seen from above: legs and feet below the hips, shoulders and arms above (fitted on 24 executed
     # oracle dodges: heads passed 2-3 cm outside a 0.25 m cylinder were struck, feet 1-9 cm inside it were not).
     leg_radius_m: float = 0.18
@@ -66,6 +72,16 @@ class BodyEnvelope:
 
     def __post_init__(self) -> None:
         require_positive(self, tuple(self.__dict__), "BodyEnvelope.")
+        if not self.min_reach_m < self.crouch_reach_m <= self.arm_reach_m:
+            raise ValueError(f"BodyEnvelope: min_reach_m < crouch_reach_m <= arm_reach_m, got {self.min_reach_m}, "
+                             f"{self.crouch_reach_m}, {self.arm_reach_m}")
+        if not self.lowest_hand_m < self.crouch_hand_m < self.highest_hand_m:
+            raise ValueError(f"BodyEnvelope: lowest_hand_m < crouch_hand_m < highest_hand_m, got {self.lowest_hand_m}, "
+                             f"{self.crouch_hand_m}, {self.highest_hand_m}")
+
+    def reach_m(self, height_m):
+        """Planar reach from the pelvis axis of hands at height_m (a float or an array): shorter crouched."""
+        return np.where(np.asarray(height_m) < self.crouch_hand_m, self.crouch_reach_m, self.arm_reach_m)
 
 
 def default_config(**overrides: Any) -> BodyEnvelope:
@@ -174,7 +190,7 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     env = env or default_config()
     x, y, z = points_robot[..., 0], points_robot[..., 1], points_robot[..., 2]
     rho = np.hypot(x, y)
-    need_m = np.maximum(0.0, rho - env.arm_reach_m - radii_m[None, :])  # to walk towards the point
+    need_m = np.maximum(0.0, rho - env.reach_m(z) - radii_m[None, :])  # to walk towards the point
     with np.errstate(invalid="ignore", divide="ignore"):
         ux, uy = np.where(rho > 0, x / rho, 1.0), np.where(rho > 0, y / rho, 0.0)
         speed = 1.0 / np.sqrt((ux / env.walk_speed_mps) ** 2 + (uy / env.side_speed_mps) ** 2)

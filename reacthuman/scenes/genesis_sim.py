@@ -105,14 +105,31 @@ def _read_class_frames_fast() -> None:
     kernel_impl._inside_class = inside_class
 
 
+BACKEND_ENV = "REACTHUMAN_GENESIS_BACKEND"
+BACKENDS = ("cpu", "gpu")
+
+
+def genesis_backend_name(environ: dict[str, str] | None = None) -> str:
+    """The Genesis physics backend this process asks for: "cpu" (the default, and what every test, label and ledger
+    of this project was made with) or "gpu" (CUDA through quadrants, an option for machines that have one; its
+    kernels are not the CPU's, so its tracks are not expected to equal the CPU's to the bit). Rendering does not
+    depend on it: the rasterizer draws through EGL on whatever GPU the EGL vendor library finds."""
+    value = (os.environ if environ is None else environ).get(BACKEND_ENV, "cpu").strip().lower() or "cpu"
+    if value not in BACKENDS:
+        raise ValueError(f"{BACKEND_ENV}={value!r}: expected one of {', '.join(BACKENDS)}")
+    return value
+
+
 def init_genesis():
-    """Genesis, initialised once per process (CPU backend, float32, quiet); the labeller's and the body's."""
+    """Genesis, initialised once per process (float32, quiet; the CPU backend unless REACTHUMAN_GENESIS_BACKEND
+    says gpu); the labeller's and the body's."""
     global _GS_READY
     gs = import_genesis()
     if _GS_READY:
         return gs
     if not getattr(gs, "_initialized", False):
-        gs.init(backend=gs.cpu, logging_level="warning", precision="32")
+        backend = gs.gpu if genesis_backend_name() == "gpu" else gs.cpu
+        gs.init(backend=backend, logging_level="warning", precision="32")
     # Genesis runs a full gc.collect() in every scene.destroy(); freezing the long-lived heap (torch,
     # Genesis, compiled kernels) keeps that collection to the objects of one scene (~0.5 s -> ms).
     gc.freeze()
