@@ -93,9 +93,22 @@ def g1_mjcf_path(cache_dir: Path | None = None) -> Path:
     return atomic_write_bytes(target, data)  # concurrent callers see the old state or the whole file
 
 
-def policy_path() -> Path:
-    """holosoma-inference's PPO locomotion policy for the G1 29-DOF (ONNX)."""
-    path = _package_dir("holosoma_inference") / "models" / "loco" / "g1_29dof" / "ppo_g1_29dof.onnx"
+# holosoma-inference's two G1 29-DOF walking policies: PPO (the default) and FastSAC, trained for the same task
+# (the package's `locomotion` and `safety_locomotion_g1` configs: 50 Hz, action scale 0.25, 1 s gait) with the same
+# observation, so either drives the same spine. README, "The spine and the body", compares them.
+WALKING_POLICIES: tuple[str, ...] = ("ppo_g1_29dof", "fastsac_g1_29dof")
+DEFAULT_WALKING_POLICY = WALKING_POLICIES[0]
+
+
+def check_walking_policy(name: str) -> str:
+    if name not in WALKING_POLICIES:
+        raise ValueError(f"walking_policy must be one of {', '.join(WALKING_POLICIES)}, got {name!r}")
+    return name
+
+
+def policy_path(name: str = DEFAULT_WALKING_POLICY) -> Path:
+    """holosoma-inference's locomotion policy `name` for the G1 29-DOF (ONNX)."""
+    path = _package_dir("holosoma_inference") / "models" / "loco" / "g1_29dof" / f"{check_walking_policy(name)}.onnx"
     if not path.is_file():
         raise RuntimeError(f"the installed holosoma-inference package lacks {path}")
     return path
@@ -146,11 +159,11 @@ def _call_kwargs(module_file: Path, variable: str) -> dict[str, object]:
     raise RuntimeError(f"{module_file} has no '{variable} = ...(...)' configuration")
 
 
-@lru_cache(maxsize=1)
-def read_policy_metadata() -> PolicyMetadata:
+@lru_cache(maxsize=len(WALKING_POLICIES))
+def read_policy_metadata(name: str = DEFAULT_WALKING_POLICY) -> PolicyMetadata:
     import onnxruntime as ort
 
-    path = policy_path()
+    path = policy_path(name)
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     meta = {k: json.loads(v) for k, v in session.get_modelmeta().custom_metadata_map.items()}
     for key in ("kp", "kd", "dof_names", "command_ranges"):

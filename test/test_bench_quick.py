@@ -110,7 +110,8 @@ def test_peak_memory_is_read_per_node_from_a_real_process_tree():
 
 @pytest.mark.parametrize("args, words", [(["--sections", "scoring,warp"], "unknown section(s) warp"),
                                          (["--domain-base", "400"], "--domain-base must be in"),
-                                         (["--memory-run", "/nonexistent"], "no logs/memory.jsonl")])
+                                         (["--memory-run", "/nonexistent"], "no logs/memory.jsonl"),
+                                         (["--walking-policy", "ppo"], "--walking-policy must be one of")])
 def test_bad_input_is_one_line_and_exit_2(args, words, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err.strip()

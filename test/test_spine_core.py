@@ -147,6 +147,18 @@ def test_spine_output_is_deterministic(spine, meta):
     assert run() == run()
 
 
+def test_either_walking_policy_of_the_package_drives_the_spine_and_a_wrong_name_is_refused_by_field(meta):
+    def walk(name: str) -> list[tuple[float, ...]]:
+        spine = Spine(default_config(walking_policy=name))
+        spine.reset(walk_plan())
+        return [spine.command(k / 48, standing_state(meta, k / 48)).q for k in range(10)]
+    ppo, fastsac = walk("ppo_g1_29dof"), walk("fastsac_g1_29dof")
+    assert len(fastsac[-1]) == len(G1_JOINT_NAMES) and all(map(math.isfinite, fastsac[-1]))
+    assert ppo != fastsac  # another network answers
+    with pytest.raises(ValueError, match="SpineConfig.walking_policy must be one of"):
+        default_config(walking_policy="ppo")
+
+
 def test_stale_state_drops_to_damping_until_reset(spine, meta):
     spine.reset(None)
     assert spine.command(1.0, standing_state(meta, 1.0)).mode == Mode.ACTIVE

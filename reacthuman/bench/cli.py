@@ -16,12 +16,13 @@ import sys
 import tempfile
 import time
 import traceback
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 from reacthuman.bench.common import load_average, machine
 from reacthuman.core.atomic import atomic_write_text
+from reacthuman.g1_assets import WALKING_POLICIES
 
 SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
 OPT_IN_SECTIONS = ("ray",)  # run only when named in --sections: minutes of graphs, three evals on a local Ray
@@ -47,6 +48,7 @@ class BenchConfig:
     scoring_decisions: int = 3000
     scoring_repeats: int = 3
     tracking_quick: bool = False  # the tracking grid's 3-plan version
+    walking_policy: str | None = None  # the tracking grid's spine: config/spine.yaml's, or one of WALKING_POLICIES
     memory_episodes: int = 20  # episodes of the memory-per-episode run (0: none)
     ray_scenes: int = 4  # scenes of each of the ray section's three evals (local, 1 and 2 Ray workers)
     ray_engine: str = "genesis"
@@ -134,7 +136,8 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
         section("episode", run_episode_section)
     from reacthuman.bench.tracking import tracking_section
 
-    section("tracking", lambda: tracking_section(cfg.tracking_quick, (plot_dir or work) / "tracking.png"))
+    section("tracking", lambda: tracking_section(cfg.tracking_quick, (plot_dir or work) / "tracking.png",
+                                                      cfg.walking_policy))
     from reacthuman.bench.memory import memory_section
 
     def run_memory_section() -> dict:
@@ -195,9 +198,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--memory-run", type=Path, default=None,
                    help="memory section: each node's memory per episode over this eval run (its logs/memory.jsonl) "
                         "instead of running one")
+    p.add_argument("--walking-policy", default=None,
+                   help=f"tracking section: the spine's walking policy, one of {', '.join(WALKING_POLICIES)} "
+                        "(default: config/spine.yaml's)")
     args = p.parse_args(argv)
     try:
         sections = _parse_sections(args.sections)
+        if args.walking_policy is not None and args.walking_policy not in WALKING_POLICIES:
+            raise ValueError(f"--walking-policy must be one of {', '.join(WALKING_POLICIES)}, got {args.walking_policy!r}")
         domain_base = 30 + os.getpid() % 60 if args.domain_base is None else args.domain_base
         if not 0 <= domain_base <= 99:
             raise ValueError(f"--domain-base must be in [0, 99], got {domain_base}")
@@ -209,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reacthuman bench: {exc}", file=sys.stderr)
         return 2
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # shared machines: one thread per process, as the nodes run
-    cfg = BenchConfig.quick() if args.quick else BenchConfig()
+    cfg = replace(BenchConfig.quick() if args.quick else BenchConfig(), walking_policy=args.walking_policy)
     # plots go beside the JSON report (or the work folder); a temporary work folder keeps none
     plot_dir = args.json.parent if args.json is not None else args.work_dir
     progress = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731

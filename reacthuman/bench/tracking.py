@@ -250,14 +250,17 @@ def plot(results: list[TrackingResult], path: Path) -> Path:
     return path
 
 
-def tracking_section(quick: bool, plot_path: Path | None = None) -> dict:
+def tracking_section(quick: bool, plot_path: Path | None = None, walking_policy: str | None = None) -> dict:
+    """The grid on the spine of config/spine.yaml, or with another of g1_assets.WALKING_POLICIES."""
+    config = default_config(**({} if walking_policy is None else {"walking_policy": walking_policy}))
     rig = PlaneRig()
     try:
-        spine = Spine(default_config())
+        spine = Spine(config)
         results = [run_case(rig, case, spine) for case in grid(quick)]
     finally:
         rig.close()
-    out = {"cases": [asdict(r) for r in results], "summary": summarize(results)}
+    out = {"walking_policy": config.walking_policy, "cases": [asdict(r) for r in results],
+           "summary": summarize(results)}
     if plot_path is not None:
         out["plot"] = str(plot(results, plot_path))
     return out

@@ -32,7 +32,7 @@ from reacthuman.control.watchdog import damping_command, default_damping_kd
 from reacthuman.core.config import config_with
 from reacthuman.joint_command import JointCommand, Mode
 from reacthuman.plan import Plan
-from reacthuman.g1_assets import G1_JOINT_NAMES, read_policy_metadata
+from reacthuman.g1_assets import DEFAULT_WALKING_POLICY, G1_JOINT_NAMES, check_walking_policy, read_policy_metadata
 
 _ZERO = VelocityCommand(0.0, 0.0, 0.0)
 
@@ -61,8 +61,13 @@ class SpineConfig:
     # (a real G1 without odometry reports zeros)
     base_position_feedback: bool = True
     base_tracking: BaseTrackingConfig = field(default_factory=BaseTrackingConfig)
+    walking_policy: str = DEFAULT_WALKING_POLICY  # g1_assets.WALKING_POLICIES
 
     def __post_init__(self) -> None:
+        try:
+            check_walking_policy(self.walking_policy)
+        except ValueError as e:
+            raise ValueError(f"SpineConfig.{e}") from None
         if not 0 < self.physics_dt_s <= 0.01:
             raise ValueError(f"SpineConfig.physics_dt_s must be in (0, 0.01], got {self.physics_dt_s}")
         if not 1 <= self.policy_decimation <= 20:
@@ -109,8 +114,8 @@ def plan_fault(plan: Plan) -> str | None:
 class Spine:
     def __init__(self, config: SpineConfig | None = None) -> None:
         self.config = config or default_config()
-        self.meta = read_policy_metadata()
-        self.policy = LocomotionPolicy(self.config.control_dt_s, self.meta)
+        self.meta = read_policy_metadata(self.config.walking_policy)
+        self.policy = LocomotionPolicy(self.config.control_dt_s, self.meta, self.config.walking_policy)
         self.ik = ArmIK(self.config.arm_ik)
         margin = self.config.joint_limit_margin_rad
         self._low = self.ik.limits[:, 0] + margin
