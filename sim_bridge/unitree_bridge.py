@@ -308,6 +308,23 @@ def drive_spine(spine: "Spine", link: G1LowLevelLink, duration_s: float, first_s
             return sent
 
 
+FIRST_STATE_RESEND_S = 2.0
+
+
+def _first_answer(endpoint: SimulatedG1Endpoint, state: RobotState, tick: int, timeout_s: float) -> JointCommand | None:
+    """The answer to the first LowState of a stream. That state can go out before the controller's reader has
+    matched this writer (DDS discovery; seen once in CI under load: the lockstep then waited its whole timeout
+    for an answer to a state nobody received), so it is sent again every FIRST_STATE_RESEND_S until answered,
+    as a real G1, which streams LowState all the time, would."""
+    deadline_s = time.monotonic() + timeout_s
+    while True:
+        left_s = deadline_s - time.monotonic()
+        cmd = endpoint.wait_command_for(tick, max(0.0, min(FIRST_STATE_RESEND_S, left_s)))
+        if cmd is not None or left_s <= FIRST_STATE_RESEND_S:
+            return cmd
+        endpoint.publish_state(state, tick)
+
+
 def serve_simulated_robot(endpoint: SimulatedG1Endpoint, watchdog: CommandWatchdog, n_steps: int, dt_s: float,
                           read_state: Callable[[float], RobotState], apply: Callable[[JointCommand], None],
                           step: Callable[[], None], lockstep_timeout_s: float = 2.0, first_step: int = 0) -> int:
@@ -320,7 +337,10 @@ def serve_simulated_robot(endpoint: SimulatedG1Endpoint, watchdog: CommandWatchd
         now = k * dt_s
         state = read_state(now)
         endpoint.publish_state(state, k)
-        cmd = endpoint.wait_command_for(k, lockstep_timeout_s)
+        if k == first_step:
+            cmd = _first_answer(endpoint, state, k, lockstep_timeout_s)
+        else:
+            cmd = endpoint.wait_command_for(k, lockstep_timeout_s)
         if cmd is None:
             missed += 1
         else:

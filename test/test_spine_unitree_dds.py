@@ -16,6 +16,8 @@ import pytest
 from reacthuman.control.robot_state import RobotState
 from reacthuman.joint_command import JointCommand, Mode
 from reacthuman.g1_assets import G1_JOINT_NAMES
+from reacthuman.control.watchdog import CommandWatchdog
+from reacthuman.sim_bridge import unitree_bridge
 from reacthuman.sim_bridge.unitree_bridge import (
     joint_command_to_lowcmd, lowcmd_to_joint_command, lowstate_to_robot_state, robot_state_to_lowstate,
 )
@@ -35,6 +37,32 @@ def test_joint_command_round_trips_through_lowcmd_with_crc():
     msg.motor_cmd[3].q += 0.1  # a corrupted message fails its CRC, as on the robot
     with pytest.raises(ValueError, match="CRC"):
         lowcmd_to_joint_command(msg, 0.0)
+
+
+class _EndpointMissingTheFirstState:
+    """A test double of SimulatedG1Endpoint whose first LowState is lost (published before the controller's
+    reader matched): only a state sent again is answered."""
+
+    def __init__(self) -> None:
+        self.published: list[int] = []
+
+    def publish_state(self, state: RobotState, tick: int) -> None:
+        self.published.append(tick)
+
+    def wait_command_for(self, tick: int, timeout_s: float) -> JointCommand | None:
+        answered = self.published.count(tick) >= 2 or (self.published and self.published[-1] != self.published[0])
+        return JointCommand(G1_JOINT_NAMES, (0.0,) * 29, (0.0,) * 29, (0.0,) * 29, (1.0,) * 29, (0.0,) * 29) \
+            if answered else None
+
+
+def test_the_first_lowstate_is_sent_again_until_answered_and_the_stream_then_locksteps(monkeypatch):
+    monkeypatch.setattr(unitree_bridge, "FIRST_STATE_RESEND_S", 0.01)
+    endpoint, applied = _EndpointMissingTheFirstState(), []
+    state = RobotState(q=(0.0,) * 29, dq=(0.0,) * 29)
+    missed = unitree_bridge.serve_simulated_robot(endpoint, CommandWatchdog(G1_JOINT_NAMES), 3, 1 / 240,
+                                                  lambda now: state, applied.append, lambda: None,
+                                                  lockstep_timeout_s=1.0)
+    assert missed == 0 and endpoint.published == [0, 0, 1, 2] and len(applied) == 3
 
 
 def test_robot_state_round_trips_through_lowstate():
