@@ -100,9 +100,10 @@ WALKING_POLICIES: tuple[str, ...] = ("ppo_g1_29dof", "fastsac_g1_29dof")
 DEFAULT_WALKING_POLICY = WALKING_POLICIES[0]
 
 
-def check_walking_policy(name: str) -> str:
+def check_walking_policy(name: str, field: str = "walking_policy") -> str:
+    """`name` if it is one of WALKING_POLICIES; else a one-line error naming `field` (a config field, a flag)."""
     if name not in WALKING_POLICIES:
-        raise ValueError(f"walking_policy must be one of {', '.join(WALKING_POLICIES)}, got {name!r}")
+        raise ValueError(f"{field} must be one of {', '.join(WALKING_POLICIES)}, got {name!r}")
     return name
 
 

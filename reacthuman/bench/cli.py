@@ -22,7 +22,7 @@ from typing import Callable
 
 from reacthuman.bench.common import load_average, machine
 from reacthuman.core.atomic import atomic_write_text
-from reacthuman.g1_assets import WALKING_POLICIES
+from reacthuman.g1_assets import WALKING_POLICIES, check_walking_policy
 
 SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
 OPT_IN_SECTIONS = ("ray",)  # run only when named in --sections: minutes of graphs, three evals on a local Ray
@@ -204,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         sections = _parse_sections(args.sections)
-        if args.walking_policy is not None and args.walking_policy not in WALKING_POLICIES:
-            raise ValueError(f"--walking-policy must be one of {', '.join(WALKING_POLICIES)}, got {args.walking_policy!r}")
+        if args.walking_policy is not None:
+            check_walking_policy(args.walking_policy, "--walking-policy")
         domain_base = 30 + os.getpid() % 60 if args.domain_base is None else args.domain_base
         if not 0 <= domain_base <= 99:
             raise ValueError(f"--domain-base must be in [0, 99], got {domain_base}")

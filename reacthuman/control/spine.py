@@ -64,10 +64,7 @@ class SpineConfig:
     walking_policy: str = DEFAULT_WALKING_POLICY  # g1_assets.WALKING_POLICIES
 
     def __post_init__(self) -> None:
-        try:
-            check_walking_policy(self.walking_policy)
-        except ValueError as e:
-            raise ValueError(f"SpineConfig.{e}") from None
+        check_walking_policy(self.walking_policy, "SpineConfig.walking_policy")
         if not 0 < self.physics_dt_s <= 0.01:
             raise ValueError(f"SpineConfig.physics_dt_s must be in (0, 0.01], got {self.physics_dt_s}")
         if not 1 <= self.policy_decimation <= 20:
