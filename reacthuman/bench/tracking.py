@@ -221,8 +221,9 @@ def summarize(results: list[TrackingResult]) -> dict:
     }
 
 
-def plot(results: list[TrackingResult], path: Path) -> Path:
-    """Bars: each plan's worst hand error and relative displacement error, goals as lines."""
+def plot(results: list[TrackingResult], path: Path, walking_policy: str | None = None) -> Path:
+    """Bars: each plan's worst hand error and relative displacement error, goals as lines; the title names the
+    walking policy, so plots of two policies can be told apart."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -242,7 +243,8 @@ def plot(results: list[TrackingResult], path: Path) -> Path:
     axes[1].set_xlabel("base displacement error (% of commanded)")
     axes[0].set_yticks(ypos, names)
     axes[0].invert_yaxis()
-    fig.suptitle("Tracking: the G1 in Genesis following plans (red: fell)")
+    policy = f", walking policy {walking_policy}" if walking_policy else ""
+    fig.suptitle(f"Tracking: the G1 in Genesis following plans{policy} (red: fell)")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
@@ -262,5 +264,5 @@ def tracking_section(quick: bool, plot_path: Path | None = None, walking_policy:
     out = {"walking_policy": config.walking_policy, "cases": [asdict(r) for r in results],
            "summary": summarize(results)}
     if plot_path is not None:
-        out["plot"] = str(plot(results, plot_path))
+        out["plot"] = str(plot(results, plot_path, config.walking_policy))
     return out
