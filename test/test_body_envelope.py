@@ -108,6 +108,20 @@ def test_a_catch_is_beyond_the_body_when_the_object_strikes_it_before_the_hands_
     assert past.reachable and past.intercept_time_s >= freeze + BodyEnvelope().arm_travel_s
 
 
+def test_a_catch_waits_where_the_object_comes_to_the_hands_rather_than_stepping_to_meet_it_earlier():
+    """A ball rolling at the robot along a table at chest height: a step would meet it about 2 s after the start,
+    but it comes within the arms' own reach a second later. The hands wait for it (a step could run the body
+    into the table the ball rolls on)."""
+    freeze, env = 0.6, BodyEnvelope()
+    v = path_verdict("CATCH", *_path((2.0, 0.0, 0.95), (-0.5, 0.0, 0.0), t_end_s=4.0, gravity=False), freeze)
+    assert v.reachable
+    assert v.intercept_point_robot[0] == pytest.approx(env.reach_m(0.95), abs=0.01)  # at arm's length, no step
+    assert v.intercept_time_s == pytest.approx((2.0 - env.reach_m(0.95)) / 0.5, abs=2 * DT_S)
+    # heading past 1.2 m to the side, the arms alone never reach it: a step does, at the first point it can
+    past = path_verdict("CATCH", *_path((2.0, 1.2, 0.95), (-0.5, 0.0, 0.0), t_end_s=4.0, gravity=False), freeze)
+    assert past.reachable and math.hypot(*past.intercept_point_robot[:2]) > env.reach_m(0.95)
+
+
 def test_path_verdict_dodges_by_the_step_that_keeps_the_body_off_the_path():
     freeze = 0.6
     # falls onto the head during the window: no step can help

@@ -62,6 +62,22 @@ def test_oracle_catch_is_classified_catch_and_reaches_the_impact_point(impact_ro
     assert max(abs(plan.walking_cmd[0]), abs(plan.walking_cmd[1])) <= 0.5 + 1e-9
 
 
+@pytest.mark.parametrize("short_m,walks", [(0.05, False), (0.12, True)])
+def test_a_catch_short_of_reach_by_less_than_half_a_step_does_not_step(short_m, walks):
+    """Less than half the smallest step short, the arms stay short (the object's size closes the gap; a step
+    could run the body into the table under it); more, the plan takes the smallest step."""
+    from reacthuman.brain.motion import plan_reach
+    from reacthuman.brain.reference_config import default_config as brain_config
+    from reacthuman.classifier import default_config as classifier_config
+
+    body = default_envelope()
+    plan = plan_reach((body.reach_m(1.0) + short_m, 0.0, 1.0), 1.5, "a ball", 1.0, config=brain_config())
+    walked = math.hypot(*plan.walk_displacement_m())
+    assert walked == (pytest.approx(classifier_config().walk_min_m) if walks else 0.0)
+    _, left, _ = planned_hand_path_robot(plan)[-1]
+    assert left[0] == pytest.approx(body.reach_m(1.0) + (short_m if walks else 0.0), abs=0.01)
+
+
 def test_oracle_catch_too_far_to_walk_walks_toward_with_hands_within_reach():
     impact_robot = (4.5, 1.0, 1.0)
     gt = {"correct_action": "CATCH", "impact_point": world(impact_robot), "impact_time_s": 1.2}

@@ -42,7 +42,9 @@ def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confiden
     walk_m = max(0.0, distance_m - horizontal_reach_m)
     walk_min_m = classifier_config().walk_min_m
     if 0.0 < walk_m < walk_min_m:
-        walk_m = walk_min_m  # a smaller step is posture drift, not a step; overshooting a few cm is harmless
+        # A smaller step is posture drift, not a step. Short by less than half of one, the arms stay short: the
+        # object's own size closes the gap, and a step could run the body into the furniture it moves over.
+        walk_m = 0.0 if walk_m < walk_min_m / 2 else walk_min_m
     walk_m = min(walk_m, COMFORT_WALK_SPEED_MPS * MAX_WALK_S)
     ux, uy = (tx / distance_m, ty / distance_m) if distance_m > 1e-9 else (1.0, 0.0)
     duration_s = walk_m / COMFORT_WALK_SPEED_MPS

@@ -37,7 +37,7 @@ class ReferenceBrainConfig:
     )
     # How the motor plans are built (brain/motion.py).
     # (where the hands can go, the crouch and the arms' travel time are the body's: control/envelope.py)
-    catch_hand_spread_m: float = 0.08  # hands either side of the target, as when cupping an object
+    catch_hand_spread_m: float = 0.04  # hands either side of the target, as when cupping an object
     catch_hold_s: float = 1.0  # a catch holds the hands this long after the object's arrival
     dodge_walk_speed_mps: float = 0.7  # walking speed of a dodge
     dodge_clearance_m: float = 1.2  # distance from the hazard point a dodge aims to reach

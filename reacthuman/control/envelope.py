@@ -186,7 +186,8 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
                     env: BodyEnvelope | None = None, moving: np.ndarray | None = None) -> tuple[int, int] | None:
     """(sample, point) of the first point of the path (points_robot (n, p, 3) in the freeze-time robot frame,
     radii (p,), sample times after the freeze (n,)) that the hands can meet before the object has struck the
-    body elsewhere (`moving` (n, p) bool: the points that can strike; None: no strike test), or None."""
+    body elsewhere (`moving` (n, p) bool: the points that can strike; None: no strike test), or None. The first
+    the arms reach without a step, if any; else the first a step brings within reach."""
     env = env or default_config()
     x, y, z = points_robot[..., 0], points_robot[..., 1], points_robot[..., 2]
     rho = np.hypot(x, y)
@@ -197,7 +198,10 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     walked_m = speed * _step_m(after_freeze_s, env)[:, None]
     ok = ((after_freeze_s[:, None] >= env.arm_travel_s) & (need_m <= walked_m) & (rho >= env.min_reach_m)
           & (z + radii_m[None, :] >= env.lowest_hand_m) & (z - radii_m[None, :] <= env.highest_hand_m))
-    candidates = np.unique(np.nonzero(ok)[0])
+    # Points the arms reach without a step come first: the hands wait where the object comes to them, and a
+    # step could be blocked by the furniture the object moves over (the path judgement knows no obstacles).
+    still = ok & (need_m <= 0.0)
+    candidates = np.concatenate([np.unique(np.nonzero(still)[0]), np.unique(np.nonzero(ok & ~still)[0])])
     if moving is None:
         return (int(candidates[0]), int(np.nonzero(ok[candidates[0]])[0][0])) if len(candidates) else None
     standing = _strikes(points_robot, radii_m, moving, np.zeros((len(after_freeze_s), 2)), env)
@@ -205,7 +209,7 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     if before_step.any():  # struck where it stands, before any step starts: no later meeting counts
         candidates = candidates[candidates <= int(np.argmax(before_step))]
     for k in candidates:
-        p = int(np.nonzero(ok[k])[0][0])
+        p = int(np.nonzero(still[k] if still[k].any() else ok[k])[0][0])
         travel = np.minimum(need_m[k, p], speed[k, p] * _step_m(after_freeze_s[:k], env))
         body_xy = np.stack([ux[k, p] * travel, uy[k, p] * travel], axis=1)
         if not _strikes(points_robot[:k], radii_m, moving[:k], body_xy, env).any():

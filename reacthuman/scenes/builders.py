@@ -17,6 +17,14 @@ from reacthuman.scenes.spec import BodySpec, GeomSpec, JointSpec
 
 Vec3 = tuple[float, float, float]
 
+# s after t0 by which the fastest band's hazard may first come within the hands' reach: the paper's 0.6 s
+# window ends "before the outcome is visually resolved" (sec. 3.1), and the G1's arms then need 0.5 s
+# (config/envelope.yaml, arm_travel_s) to be where a catch meets it. Samplers with a lead-in size it from this.
+DECISION_LEAD_S = 1.1
+# The speed bands scale a family's nominal speed; nothing else differs within a speed group.
+BAND_FACTOR: dict[str, float] = {"slow": 0.45, "normal": 1.0, "fast": 1.6, "very_fast": 2.2}
+FASTEST_BAND_FACTOR = max(BAND_FACTOR.values())  # a lead-in is sized for it
+
 
 def quat_axis_angle(axis: Vec3, angle_rad: float) -> tuple[float, float, float, float]:
     n = math.sqrt(sum(a * a for a in axis))

@@ -12,7 +12,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from reacthuman.scenes.builders import FamilyContext, r3
+from reacthuman.scenes.builders import BAND_FACTOR, FamilyContext, r3
 from reacthuman.scenes.cameras import place_cameras
 from reacthuman.scenes.catalog import OBJECTS, get_object
 from reacthuman.scenes.families import get_family
@@ -20,7 +20,6 @@ from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M
 from reacthuman.scenes.rooms import ROOMS, furnish, room_shell
 from reacthuman.scenes.spec import GRAVITY_BAND, SPEED_BANDS, BodySpec, ObserverSpec, SceneSpec, SpecError
 
-BAND_FACTOR: dict[str, float] = {"slow": 0.45, "normal": 1.0, "fast": 1.6, "very_fast": 2.2}
 DEFAULT_ADVERSARIAL_RATE = 0.13
 
 

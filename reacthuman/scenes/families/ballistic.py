@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.builders import (FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
+from reacthuman.scenes.builders import (DECISION_LEAD_S, FASTEST_BAND_FACTOR, FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
                                         rest_half_height)
 from reacthuman.scenes.catalog import get_object
 from reacthuman.scenes.families.falls import G_MPS2, support_height, table
@@ -107,7 +107,9 @@ def multi_object(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     top = support_height(ctx)
     q, thick, half_h = _upright(o)
-    n = rng.randint(4, 6)
+    # Lead-in: a row long enough that the last piece goes over the edge about DECISION_LEAD_S after t0 or later
+    # in the fastest band (the wave runs at about 0.1 s a piece, mostly paced by gravity).
+    n = rng.randint(8, 11)
     spacing = 2 * half_h * rng.uniform(0.5, 0.65)
     y = rng.uniform(-0.1, 0.1)
     last_x = -thick - rng.uniform(0.005, 0.02)
@@ -124,6 +126,7 @@ def multi_object(ctx: FamilyContext) -> Layout:
             lin, ang = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
         bodies.append(object_body(o, name, (x, y, top + half_h), quat=q, lin_vel=lin, ang_vel=ang, role="hazard"))
     names.reverse()  # the last piece in the row goes over the edge: primary hazard
-    target = (0.3, y, 0.5)
-    return Layout(bodies, names, bodies[-1].pos, target, support="table", duration_s=3.5,
+    target = (0.0, y, top)  # the observer stands at the edge the last piece goes over
+    return Layout(bodies, names, bodies[-1].pos, target, support="table", duration_s=4.0,
+                  observer_distance_m=(0.35, 0.5),
                   params={"support_top_m": top, "pieces": n, "spacing_m": round(spacing, 4), "push_rps": round(w, 4)})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.builders import (FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
+from reacthuman.scenes.builders import (DECISION_LEAD_S, FASTEST_BAND_FACTOR, FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
                                         rest_half_height, rotate, static_box)
 from reacthuman.scenes.families.falls import G_MPS2, support_height, table
 
@@ -46,15 +46,18 @@ def rolling_ball(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     top = support_height(ctx)
     r = o.size[0]
-    dist = rng.uniform(0.25, 0.6)
-    v = rng.uniform(0.7, 1.2) * ctx.speed_factor
+    v_nominal = rng.uniform(0.5, 0.8)
+    v = v_nominal * ctx.speed_factor
+    # Lead-in: even the fastest band reaches the edge, where the hands meet it, DECISION_LEAD_S after t0; the
+    # slow band takes 4.9 times as long (a ball rolls on with next to no loss).
+    dist = v_nominal * FASTEST_BAND_FACTOR * DECISION_LEAD_S + rng.uniform(0.0, 0.1)
     pos = (-dist, rng.uniform(-0.15, 0.15), top + r)
     hazard = object_body(o, "hazard", pos, lin_vel=(v, 0, 0), ang_vel=(0, v / r, 0))
-    target = (0.45 * (v / ctx.speed_factor) * math.sqrt(2 * top / G_MPS2), pos[1], 0.6)  # the slowest band's
-    return Layout(table(ctx, "table", 0.0, top, depth=0.9) + [hazard], ["hazard"], pos, target, support="table",
-                  observer_distance_m=(0.15, 0.4),
+    target = (0.0, pos[1], top)  # the observer stands at the edge the ball rolls off
+    return Layout(table(ctx, "table", 0.0, top, depth=dist + 0.4) + [hazard], ["hazard"], pos, target,
+                  support="table", observer_distance_m=(0.35, 0.5),
                   params={"support_top_m": top, "roll_distance_m": round(dist, 4), "roll_mps": round(v, 4)},
-                  duration_s=3.0)
+                  duration_s=round(dist / v + 1.5, 2))
 
 
 SURFACES = {"stool": (0.45, 0.16, 0.16), "chair": (0.46, 0.22, 0.22), "box": (0.35, 0.2, 0.18), "bench": (0.45, 0.18, 0.4)}
