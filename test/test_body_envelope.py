@@ -122,6 +122,22 @@ def test_a_catch_waits_where_the_object_comes_to_the_hands_rather_than_stepping_
     assert past.reachable and math.hypot(*past.intercept_point_robot[:2]) > env.reach_m(0.95)
 
 
+def test_walks_stop_at_the_furniture_in_their_way():
+    """A catch a step forward would reach is beyond the body when a table stands right in front; a dodge whose
+    clearing steps are all walled off is too."""
+    freeze = 0.6
+
+    def table_ahead(ux, uy):  # the table's edge 5 cm ahead: no step forward, the floor free elsewhere
+        return np.where(np.asarray(ux) > 0.5, 0.05, np.inf)
+
+    tossed = _path((0.7, 0.0, 1.0), (0.0, 0.0, 8.0))  # reachable with a step forward (the test above)
+    assert path_verdict("CATCH", *tossed, freeze).reachable
+    assert not path_verdict("CATCH", *tossed, freeze, room=table_ahead).reachable
+    rolling = _path((2.5, 0.0, 0.1), (-1.0, 0.0, 0.0), 6.0, gravity=False)  # cleared by a step (the test below)
+    assert path_verdict("DODGE", *rolling, freeze).reachable
+    assert not path_verdict("DODGE", *rolling, freeze, room=lambda ux, uy: np.zeros_like(np.asarray(ux, float))).reachable
+
+
 def test_path_verdict_dodges_by_the_step_that_keeps_the_body_off_the_path():
     freeze = 0.6
     # falls onto the head during the window: no step can help

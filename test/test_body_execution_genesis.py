@@ -104,7 +104,7 @@ def test_a_ball_bouncing_off_a_hand_is_deflected_not_caught(rig, spine):
 # met at the table's edge. ladder_slip's seed-11 scene, here before, is marked since the judgement follows the
 # path: the ladder's foot reaches the legs.
 ORACLE_SCENES = [("furniture_tip", 11, "DODGE", None), ("surface_cascade", 11, "DODGE", None),
-                 ("multi_object", 698855685, "CATCH", "normal"), ("rolling_ball", 1198397208, "CATCH", "fast")]
+                 ("multi_object", 698855685, "CATCH", "fast"), ("rolling_ball", 1198397208, "CATCH", "fast")]
 
 
 @pytest.fixture(scope="module")

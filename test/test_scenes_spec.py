@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import mujoco
+import numpy as np
 import pytest
 
 from reacthuman.scenes import FAMILIES, GRAVITY_FAMILIES, OBJECTS, SPEED_FAMILIES, SceneSpec, SpecError, sample_spec, scene_mjcf
@@ -16,7 +17,8 @@ from reacthuman.scenes.catalog import ADVERSARIAL_IDS, get_object
 from reacthuman.scenes.families import FAMILY_DEFS
 from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M, insert_into_worldbody
 from reacthuman.scenes.planner import PlannerError, check_answer, plan, rule_parse
-from reacthuman.scenes.randomize import BAND_FACTOR, _clear_of_geometry
+from reacthuman.scenes.randomize import BAND_FACTOR
+from reacthuman.scenes.reach import clear_of_geometry
 from reacthuman.scenes.spec import SPEED_BANDS
 
 
@@ -106,7 +108,7 @@ def test_mjcf_loads_in_mujoco_and_leaves_observer_free(specs) -> None:
             mass = {b.name: b.mass_kg for b in s.bodies if b.dynamic}
             for name, m in mass.items():
                 assert model.body(name).mass[0] == pytest.approx(m, rel=1e-6)
-            assert _clear_of_geometry(list(s.bodies), s.observer.x_m, s.observer.y_m), f"{f}: geometry at the observer's feet"
+            assert clear_of_geometry(list(s.bodies), s.observer.x_m, s.observer.y_m), f"{f}: geometry at the observer's feet"
             assert "observer_proxy" not in xml and "observer_proxy" in scene_mjcf(s, with_observer_proxy=True)
     assert OBSERVER_CLEAR_RADIUS_M > 0.3
     robot = '<body name="robot" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>'
@@ -194,3 +196,20 @@ def test_the_window_frames_end_at_the_freeze_even_when_there_is_one() -> None:
     assert all(b > a for a, b in zip(times, times[1:]))
     with pytest.raises(ValueError, match="frame_count"):
         window_frame_times_s(0.6, 0)
+
+
+def test_the_walk_room_is_the_floor_free_of_furniture_about_the_observer():
+    """The observer of a rolling_ball scene stands 0.35-0.5 m from the table's edge, facing along the table: a
+    walk towards the edge stops where the legs (the envelope's cylinder) meet the table; backwards is floor."""
+    from reacthuman.control.envelope import default_config
+    from reacthuman.scenes.reach import WALK_PROBE_STEP_M, walk_room
+
+    spec = sample_spec("rolling_ball", 3)
+    room = walk_room(spec)
+    pose = spec.observer.pose()
+    to_edge = np.array(spec.params["event_target"][:2]) - (pose.x_m, pose.y_m)
+    c, s = math.cos(pose.yaw_rad), math.sin(pose.yaw_rad)
+    ux, uy = (c * to_edge[0] + s * to_edge[1], -s * to_edge[0] + c * to_edge[1]) / np.linalg.norm(to_edge)
+    forward = float(room(np.array(ux), np.array(uy)))
+    assert forward <= np.linalg.norm(to_edge) - default_config().leg_radius_m + WALK_PROBE_STEP_M
+    assert room(np.array(-ux), np.array(-uy)) >= 0.5

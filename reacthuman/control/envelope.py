@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -154,6 +154,10 @@ def execution_extras(spec: "SceneSpec", deflected: bool) -> dict[str, bool]:  # 
 
 
 # A dodge tries staying put, then the eight directions of the robot frame (x forward, y left).
+# (ux, uy) unit directions in the freeze-time robot frame -> how far (m) the body can walk along each before it
+# meets the furniture (`scenes.reach.walk_room`); None: open floor.
+WalkRoom = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
 DODGE_DIRECTIONS = ((0.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (1.0, 0.0),
                     (-0.7071, 0.7071), (-0.7071, -0.7071), (0.7071, 0.7071), (0.7071, -0.7071))
 
@@ -183,7 +187,8 @@ def _step_m(after_freeze_s: np.ndarray, env: BodyEnvelope) -> np.ndarray:
 
 
 def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_s: np.ndarray,
-                    env: BodyEnvelope | None = None, moving: np.ndarray | None = None) -> tuple[int, int] | None:
+                    env: BodyEnvelope | None = None, moving: np.ndarray | None = None,
+                    room: WalkRoom | None = None) -> tuple[int, int] | None:
     """(sample, point) of the first point of the path (points_robot (n, p, 3) in the freeze-time robot frame,
     radii (p,), sample times after the freeze (n,)) that the hands can meet before the object has struck the
     body elsewhere (`moving` (n, p) bool: the points that can strike; None: no strike test), or None. The first
@@ -196,6 +201,8 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
         ux, uy = np.where(rho > 0, x / rho, 1.0), np.where(rho > 0, y / rho, 0.0)
         speed = 1.0 / np.sqrt((ux / env.walk_speed_mps) ** 2 + (uy / env.side_speed_mps) ** 2)
     walked_m = speed * _step_m(after_freeze_s, env)[:, None]
+    if room is not None:  # a walk stops at the table, wall or shelf in its way
+        walked_m = np.minimum(walked_m, room(ux, uy))
     ok = ((after_freeze_s[:, None] >= env.arm_travel_s) & (need_m <= walked_m) & (rho >= env.min_reach_m)
           & (z + radii_m[None, :] >= env.lowest_hand_m) & (z - radii_m[None, :] <= env.highest_hand_m))
     # Points the arms reach without a step come first: the hands wait where the object comes to them, and a
@@ -228,7 +235,8 @@ def _strikes(points_robot: np.ndarray, radii_m: np.ndarray, moving: np.ndarray, 
 
 
 def dodge_clearance(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_s: np.ndarray, moving: np.ndarray,
-                    env: BodyEnvelope | None = None) -> tuple[tuple[float, float], float] | None:
+                    env: BodyEnvelope | None = None, room: WalkRoom | None = None
+                    ) -> tuple[tuple[float, float], float] | None:
     """A step that keeps the body clear of every moving point of the path (moving (n, p) bool) by at least
     `dodge_margin_m`, with the smallest gap it leaves (m): the widest-gap step that moves, else staying put
     when that clears; None when every step is struck or passes too close. Samples before the freeze (negative times) find the body where it stands."""
@@ -243,7 +251,8 @@ def dodge_clearance(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     unit_step = _step_m(after_freeze_s[ks], env)
     gaps = {}
     for ux, uy in DODGE_DIRECTIONS:
-        travel = np.minimum(env.dodge_max_m, _gait_speed_mps(ux, uy, env) * unit_step)
+        longest_m = env.dodge_max_m if room is None else min(env.dodge_max_m, float(room(np.array(ux), np.array(uy))))
+        travel = np.minimum(longest_m, _gait_speed_mps(ux, uy, env) * unit_step)
         gaps[(ux, uy)] = float((np.hypot(px - ux * travel, py - uy * travel) - r - body_r).min())
     moves = [(gap, d) for d, gap in gaps.items() if d != DODGE_DIRECTIONS[0] and gap >= env.dodge_margin_m]
     if moves:
@@ -254,11 +263,12 @@ def dodge_clearance(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
 
 
 def path_verdict(correct_action: str, points_robot: np.ndarray, radii_m: np.ndarray, times_s: np.ndarray,
-                 freeze_s: float, env: BodyEnvelope | None = None) -> PathVerdict:
+                 freeze_s: float, env: BodyEnvelope | None = None, room: WalkRoom | None = None) -> PathVerdict:
     """Can this body carry out `correct_action` against the object's path? points_robot (n, p, 3): the
     object's surface samples in the freeze-time robot frame at times_s (n,) after the event's start, from
     the start; radii (p,) inflate them (spheres, capsules). A catch may meet a bouncing object after a
-    bounce: what counts is that the point is at a height the hands go to."""
+    bounce: what counts is that the point is at a height the hands go to. `room`: how far the body can walk
+    each way before the furniture stops it (None: open floor)."""
     env = env or default_config()
     times_s = np.asarray(times_s, dtype=np.float64)
     after = times_s - freeze_s
@@ -268,10 +278,10 @@ def path_verdict(correct_action: str, points_robot: np.ndarray, radii_m: np.ndar
         speed[1:] = np.linalg.norm(np.diff(points_robot, axis=0), axis=-1) / dt
     moving = speed >= env.moving_mps
     if correct_action == "CATCH":
-        hit = catch_intercept(points_robot, radii_m, after, env, moving)
+        hit = catch_intercept(points_robot, radii_m, after, env, moving, room)
         if hit is None:
             reason = ("it strikes the body before the hands can meet it"
-                      if catch_intercept(points_robot, radii_m, after, env) is not None
+                      if catch_intercept(points_robot, radii_m, after, env, room=room) is not None
                       else "no point of the object's path is within the hands' reach in time")
             return PathVerdict(False, reason)
         k, p = hit
@@ -279,7 +289,7 @@ def path_verdict(correct_action: str, points_robot: np.ndarray, radii_m: np.ndar
         return PathVerdict(True, f"the hands can meet it {after[k]:.2f} s after the freeze", point,  # type: ignore[arg-type]
                            round(float(times_s[k]), 6), intercept_sample=(k, p))
     if correct_action == "DODGE":
-        clear = dodge_clearance(points_robot, radii_m, after, moving, env)
+        clear = dodge_clearance(points_robot, radii_m, after, moving, env, room)
         if clear is None:
             return PathVerdict(False, "every step this body can take is struck")
         (ux, uy), gap = clear

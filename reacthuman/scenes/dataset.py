@@ -150,6 +150,11 @@ def generate_dataset(cfg: GenerateConfig, simulator=None, progress: Callable[[st
             with multiprocessing.get_context("spawn").Pool(len(chunks)) as pool:
                 for part in pool.starmap(_worker, [(cfg, chunk, {f: quota[f] for f in chunk}) for chunk in chunks]):
                     by_family.update(part)
+                # Let the workers exit on their own: leaving the block terminates them (SIGTERM), and one killed
+                # while it writes Genesis' kernel cache leaves the cache's lock file behind, so every process
+                # after it compiles its kernels afresh until the lock is old enough to be called stale.
+                pool.close()
+                pool.join()
     finally:  # the index always lists exactly the finished scenes, even after an interruption
         rows = [r for f in families for r in by_family.get(f, [])]
         write_index(cfg.out, rows)

@@ -29,7 +29,7 @@ from reacthuman.plan import Action
 from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label_config import LabelConfig, load_label_config
-from reacthuman.scenes.reach import in_reach, to_observer_frame
+from reacthuman.scenes.reach import in_reach, to_observer_frame, walk_room
 from reacthuman.scenes.spec import GeomSpec, GroundTruth, SceneSpec
 
 
@@ -151,14 +151,16 @@ def label(spec: SceneSpec, track: Track, config: LabelConfig | None = None) -> G
 
 def body_verdict(spec: SceneSpec, track: Track, action: str, name: str) -> tuple[PathVerdict, tuple[float, float, float] | None]:
     """Whether the G1 can carry `action` out against the simulated path (control.envelope): a catch against
-    body `name`'s, a dodge against every hazard body's; and the world point where a catch first meets it."""
+    body `name`'s, a dodge against every hazard body's, its walks stopped by the scene's furniture
+    (`reach.walk_room`); and the world point where a catch first meets it."""
     start_k = int(round(spec.t0_s / spec.dt_s))
     names = spec.hazard_bodies if action == Action.DODGE.value else (name,)
     sampled = [body_points(spec, track, n) for n in names]
     pts = np.concatenate([p for p, _ in sampled], axis=1)[start_k:]
     radii = np.concatenate([r for _, r in sampled])
     times = track.times_s[start_k:].astype(np.float64) - spec.t0_s
-    verdict = path_verdict(action, to_observer_frame(spec, pts), radii, times, spec.observation_window_s)
+    verdict = path_verdict(action, to_observer_frame(spec, pts), radii, times, spec.observation_window_s,
+                           room=walk_room(spec))
     if verdict.intercept_sample is None:
         return verdict, None
     k, p = verdict.intercept_sample

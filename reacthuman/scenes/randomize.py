@@ -16,7 +16,7 @@ from reacthuman.scenes.builders import BAND_FACTOR, FamilyContext, r3
 from reacthuman.scenes.cameras import place_cameras
 from reacthuman.scenes.catalog import OBJECTS, get_object
 from reacthuman.scenes.families import get_family
-from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M
+from reacthuman.scenes.reach import clear_of_geometry
 from reacthuman.scenes.rooms import ROOMS, furnish, room_shell
 from reacthuman.scenes.spec import GRAVITY_BAND, SPEED_BANDS, BodySpec, ObserverSpec, SceneSpec, SpecError
 
@@ -69,24 +69,6 @@ def choose_object(family: str, seed: int, adversarial_rate: float) -> str:
     return rng.choice(sorted(pool))
 
 
-def _clear_of_geometry(bodies: list[BodySpec], x: float, y: float) -> bool:
-    for b in bodies:
-        if b.dynamic:
-            continue
-        for g in b.geoms:
-            reach = max(g.size[:2]) if g.shape == "box" else g.size[0]
-            bottom = b.pos[2] + g.pos[2] - (g.size[2] if g.shape == "box" else g.size[-1])
-            if bottom > 2.0:
-                continue  # overhead mounts and lintels leave the floor free
-            gx, gy = b.pos[0] + g.pos[0], b.pos[1] + g.pos[1]
-            half = (g.size[0], g.size[1]) if g.shape == "box" and b.quat == (1.0, 0.0, 0.0, 0.0) else (reach, reach)
-            dx = max(abs(x - gx) - half[0], 0.0)
-            dy = max(abs(y - gy) - half[1], 0.0)
-            if math.hypot(dx, dy) < OBSERVER_CLEAR_RADIUS_M:
-                return False
-    return True
-
-
 def _place_observer(rng: random.Random, layout, bodies: list[BodySpec]) -> ObserverSpec:
     if layout.observer_xy is not None:
         x, y = layout.observer_xy
@@ -99,7 +81,7 @@ def _place_observer(rng: random.Random, layout, bodies: list[BodySpec]) -> Obser
         d = rng.uniform(*layout.observer_distance_m)
         x, y = layout.event_target[0] + dx * d, layout.event_target[1] + dy * d
         for _ in range(40):  # step back along the approach until the floor around the feet is free
-            if _clear_of_geometry(bodies, x, y):
+            if clear_of_geometry(bodies, x, y):
                 break
             x, y = x + 0.05 * dx, y + 0.05 * dy
     yaw = math.atan2(layout.event_origin[1] - y, layout.event_origin[0] - x)
