@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.builders import (DECISION_LEAD_S, FASTEST_BAND_FACTOR, FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
+from reacthuman.scenes.builders import (FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
                                         rest_half_height)
 from reacthuman.scenes.catalog import get_object
 from reacthuman.scenes.families.falls import G_MPS2, support_height, table

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.builders import (DECISION_LEAD_S, FASTEST_BAND_FACTOR, FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
-                                        rest_half_height, rotate, static_box)
+from reacthuman.scenes.builders import (DECISION_LEAD_S, FASTEST_BAND_FACTOR, FamilyContext, Layout, half_extent_x,
+                                        object_body, quat_axis_angle, rest_half_height, rotate, static_box)
 from reacthuman.scenes.families.falls import G_MPS2, support_height, table
 
 
