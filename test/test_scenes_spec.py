@@ -213,3 +213,13 @@ def test_the_walk_room_is_the_floor_free_of_furniture_about_the_observer():
     forward = float(room(np.array(ux), np.array(uy)))
     assert forward <= np.linalg.norm(to_edge) - default_config().leg_radius_m + WALK_PROBE_STEP_M
     assert room(np.array(-ux), np.array(-uy)) >= 0.5
+
+
+def test_the_lead_in_is_the_window_plus_the_arms_travel():
+    """DECISION_LEAD_S is a constant, so that scenes stay a function of their seed alone; it must still cover the
+    paper's window and the measured arm travel (config/envelope.yaml)."""
+    from reacthuman.control.envelope import default_config
+    from reacthuman.scenes.builders import DECISION_LEAD_S
+
+    window_s = sample_spec("rolling_ball", 1).observation_window_s
+    assert DECISION_LEAD_S >= window_s + default_config().arm_travel_s - 1e-9

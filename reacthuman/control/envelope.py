@@ -153,11 +153,11 @@ def execution_extras(spec: "SceneSpec", deflected: bool) -> dict[str, bool]:  # 
     return {"physically_unreachable": not scene_feasibility(spec).reachable, "deflected": bool(deflected)}
 
 
-# A dodge tries staying put, then the eight directions of the robot frame (x forward, y left).
 # (ux, uy) unit directions in the freeze-time robot frame -> how far (m) the body can walk along each before it
 # meets the furniture (`scenes.reach.walk_room`); None: open floor.
 WalkRoom = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
+# A dodge tries staying put, then the eight directions of the robot frame (x forward, y left).
 DODGE_DIRECTIONS = ((0.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (1.0, 0.0),
                     (-0.7071, 0.7071), (-0.7071, -0.7071), (0.7071, 0.7071), (0.7071, -0.7071))
 
@@ -205,8 +205,8 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
         walked_m = np.minimum(walked_m, room(ux, uy))
     ok = ((after_freeze_s[:, None] >= env.arm_travel_s) & (need_m <= walked_m) & (rho >= env.min_reach_m)
           & (z + radii_m[None, :] >= env.lowest_hand_m) & (z - radii_m[None, :] <= env.highest_hand_m))
-    # Points the arms reach without a step come first: the hands wait where the object comes to them, and a
-    # step could be blocked by the furniture the object moves over (the path judgement knows no obstacles).
+    # Points the arms reach without a step come first: the hands wait where the object comes to them rather than
+    # walk with raised arms (the gait drifts then, README "The spine and the body").
     still = ok & (need_m <= 0.0)
     candidates = np.concatenate([np.unique(np.nonzero(still)[0]), np.unique(np.nonzero(ok & ~still)[0])])
     if moving is None:

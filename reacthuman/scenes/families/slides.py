@@ -49,7 +49,7 @@ def rolling_ball(ctx: FamilyContext) -> Layout:
     v_nominal = rng.uniform(0.5, 0.8)
     v = v_nominal * ctx.speed_factor
     # Lead-in: even the fastest band reaches the edge, where the hands meet it, DECISION_LEAD_S after t0; the
-    # slow band takes 4.9 times as long (a ball rolls on with next to no loss).
+    # slow band takes 4.9 times as long, or longer for a ball that slows as it rolls (a soccer ball's seam).
     dist = v_nominal * FASTEST_BAND_FACTOR * DECISION_LEAD_S + rng.uniform(0.0, 0.1)
     pos = (-dist, rng.uniform(-0.15, 0.15), top + r)
     hazard = object_body(o, "hazard", pos, lin_vel=(v, 0, 0), ang_vel=(0, v / r, 0))
