@@ -15,6 +15,7 @@ from pathlib import Path
 
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
 from reacthuman.core.model_spec import ModelsOption
+from reacthuman.evaluation.first_render import FirstRenderGate, renderer_compiled
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.memory_log import Restart, RestartPolicy, append_sample, graph_rss_mib
@@ -42,8 +43,9 @@ def done_pairs(run_dir: Path) -> set[tuple[str, str]]:
 class Run:
     """Shared state of one eval invocation: the ledger (one writer), failures, progress."""
 
-    def __init__(self, run_dir: Path, progress: Progress) -> None:
+    def __init__(self, run_dir: Path, progress: Progress, first_render: FirstRenderGate | None = None) -> None:
         self.run_dir, self.progress = run_dir, progress
+        self.first_render = first_render or FirstRenderGate(closed=False)
         self.ledger = LedgerWriter(run_dir)
         self.lock = threading.Lock()
         self.failed: list[dict] = []
@@ -85,8 +87,10 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
     log = run.run_dir / "logs" / f"{config.model.replace('/', '_')}.log"
     worker = GraphWorker(config, domains, log, stop=run.stopping)
     rss: dict[str, float] = {}
+    leading = False  # this worker's first episode compiles the renderer while the other graphs wait
     try:
         worker.start()
+        leading = run.first_render.wait_turn(run.stopping)
         while not run.stopping.is_set():
             try:
                 scene_id = todo.get_nowait()
@@ -96,7 +100,10 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
             if restart:
                 _restart(run, worker, restart)
             for attempt in range(1, retries + 2):
-                result = worker.run_episode(scene_id)
+                result = worker.run_episode(scene_id, run.first_render.on_phase if leading else None)
+                if leading:
+                    run.first_render.open()
+                    leading = False
                 rss = _sample_memory(run, worker, scene_id)
                 if result.ok:
                     run.record(config.model, result.record)
@@ -115,6 +122,8 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
         with run.lock:
             run.graph_failures += 1
     finally:
+        if leading:
+            run.first_render.open()
         worker.stop()
 
 
@@ -151,6 +160,17 @@ def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Na
     return [threading.Thread(target=_work, args=(run, config, domains, q, args.retries,
                                                  RestartPolicy(args.restart_every, args.restart_above_pct)))
             for _ in range(min(args.workers.for_model(model), q.qsize()))]
+
+
+def _first_render_gate(args: argparse.Namespace, todo: dict[str, list[str]], progress: Progress) -> FirstRenderGate:
+    graphs = sum(min(args.workers.for_model(m), len(ids)) for m, ids in todo.items())
+    together = graphs if args.models_side_by_side else max((min(args.workers.for_model(m), len(ids))
+                                                             for m, ids in todo.items()), default=0)
+    closed = args.executor == "local" and args.engine == "genesis" and together > 1 and not renderer_compiled()
+    if closed:
+        progress.note(f"Genesis' renderer is not compiled in this environment yet: one graph compiles it "
+                      f"(about a minute) while the other {together - 1} wait for their first episode")
+    return FirstRenderGate(closed)
 
 
 def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) -> None:
@@ -255,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress(total, already_done=total - sum(len(v) for v in todo.values()))
     if progress.done:
         progress.note(f"resuming: {progress.done} of {total} episodes already in the ledger")
-    run = Run(args.out, progress)
+    run = Run(args.out, progress, _first_render_gate(args, todo, progress))
     status, domains = "complete", Domains(args.domain_base)
     threads: list[threading.Thread] = []
     try:
