@@ -53,6 +53,19 @@ def test_prompt_never_contains_truth_or_scene_id(modality):
     assert "Time is frozen now" in text
 
 
+def test_the_prompt_states_the_hands_workspace_the_ground_truth_judges_catches_with():
+    from reacthuman.control.envelope import default_config as default_envelope
+
+    body, text = default_envelope(), all_text(build_messages(observation(), "state_text"))
+    stated = (f"up to about {body.arm_reach_m:g} m from the vertical line through your pelvis",
+              f"not closer than about {body.min_reach_m:g} m",
+              f"at heights from {body.crouch_hand_m:g} to {body.highest_hand_m:g} m",
+              f"down to {body.lowest_hand_m:g} m only in a deep crouch and within about {body.crouch_reach_m:g} m",
+              f"about {body.arm_travel_s:g} s to get there from rest")
+    assert all(figure in text for figure in stated)
+    assert "shoulder" not in text  # the reach is told in the plan's own frame
+
+
 def test_images_modality_sends_every_frame_of_every_view_as_png():
     messages = build_messages(observation(), "images")
     parts = messages[1]["content"]

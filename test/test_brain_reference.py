@@ -8,7 +8,6 @@ import math
 import pytest
 
 from reacthuman.brain import Observation, TrackSample, make_brain, reference_brain_names
-from reacthuman.brain.prompt import ARM_REACH_M, SHOULDER_HEIGHT_M
 from reacthuman.brain.schema import PLAN_SCHEMA, validate, plan_to_dict
 from reacthuman.classifier import classify_plan
 from reacthuman.control.envelope import default_config as default_envelope
@@ -57,8 +56,8 @@ def test_oracle_catch_is_classified_catch_and_reaches_the_impact_point(impact_ro
     walked = plan.walk_displacement_m()
     # one model of the body: the walk ends with the point inside the workspace that judges a catch reachable
     assert math.dist(walked[:2], impact_robot[:2]) <= body.reach_m(target_z) + 1e-9
-    shoulder_to_hand = math.hypot(math.hypot(left[0] - walked[0], left[1] - walked[1]), left[2] - SHOULDER_HEIGHT_M)
-    assert shoulder_to_hand <= ARM_REACH_M + 0.25  # shoulders sit ~0.15-0.2 m to the side of the body centre
+    for hand in (left, right):  # within what the prompt tells a model its hands reach (hands 5-10 cm apart)
+        assert math.dist(hand[:2], walked[:2]) <= body.reach_m(hand[2]) + 0.1
     assert max(abs(plan.walking_cmd[0]), abs(plan.walking_cmd[1])) <= 0.5 + 1e-9
 
 
@@ -85,7 +84,7 @@ def test_oracle_catch_too_far_to_walk_walks_toward_with_hands_within_reach():
     assert classify_plan(plan, impact_robot[:2]) is Action.CATCH
     for t_s, left, right in planned_hand_path_robot(plan):
         base = (plan.walking_cmd[0] * min(t_s, plan.walking_duration_s), plan.walking_cmd[1] * min(t_s, plan.walking_duration_s))
-        assert math.dist(left[:2], base) <= ARM_REACH_M + 0.1
+        assert math.dist(left[:2], base) <= default_envelope().arm_reach_m + 0.1
 
 
 @pytest.mark.parametrize("impact_robot", [(0.8, 0.0, 1.0), (0.03, 0.02, 1.5), (-0.6, 0.6, 0.8)])

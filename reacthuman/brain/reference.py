@@ -150,8 +150,8 @@ class OracleBrain(Brain):
     event's start like frame_times_s) and plans the correct action with an interception the G1 can reach.
     Where the truth carries the body's path judgement (`control.envelope.path_verdict`), a catch goes to its
     `intercept_point` at `intercept_time_s` and a dodge steps along its `clear_step`, as long as the plan
-    still classifies as the correct action against the truth's impact point. Otherwise: arms about 0.5 m
-    from the shoulder, walking 0.5 m/s for the rest, and a catch whose truth impact lies before the freeze
+    still classifies as the correct action against the truth's impact point. Otherwise: the hands as far as
+    the body envelope's reach (`brain.motion.plan_reach`), walking 0.5 m/s for the rest, and a catch whose truth impact lies before the freeze
     is aimed at the object's predicted path."""
 
     name = "oracle"
