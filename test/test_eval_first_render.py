@@ -74,3 +74,32 @@ def test_a_stop_request_releases_the_waiting_workers():
     for t in threads:
         t.join(5)
     assert passed == [False, False] and not gate.is_open
+
+
+def _gate_for(monkeypatch, compiled: bool, argv: list[str], todo: dict[str, list[str]]) -> tuple[bool, str]:
+    import io
+
+    from reacthuman.evaluation import cli as eval_cli
+    from reacthuman.evaluation.progress import Progress
+    from reacthuman.evaluation.worker_counts import parse_worker_counts
+
+    monkeypatch.setattr(eval_cli, "renderer_compiled", lambda: compiled)
+    args = eval_cli.build_parser().parse_args(["--scenes", "s", "--out", "o", *argv])
+    args.workers = parse_worker_counts(args.workers, list(todo))
+    stream = io.StringIO()
+    gate = eval_cli._first_render_gate(args, todo, Progress(1, stream=stream))
+    return gate.is_open, stream.getvalue()
+
+
+def test_eval_closes_the_gate_only_when_graphs_would_compile_the_renderer_together(monkeypatch):
+    todo = {"local": ["a", "b", "c"], "oracle": ["a", "b", "c"], "heuristic": ["a", "b", "c"]}
+    side_by_side = ["--models", "local,oracle,heuristic", "--models-side-by-side", "--workers", "1,local=2"]
+    is_open, said = _gate_for(monkeypatch, False, side_by_side, todo)
+    assert not is_open and "the other 3 wait" in said  # four graphs start together, one compiles
+    assert _gate_for(monkeypatch, True, side_by_side, todo) == (True, "")  # compiled before: nobody waits
+    one_after_another = ["--models", "local,oracle,heuristic", "--workers", "1,local=2"]
+    assert "the other 1 wait" in _gate_for(monkeypatch, False, one_after_another, todo)[1]
+    assert _gate_for(monkeypatch, False, ["--models", "oracle"], {"oracle": ["a", "b"]})[0]  # one graph alone
+    assert _gate_for(monkeypatch, False, ["--models", "oracle", "--workers", "2", "--engine", "mujoco"],
+                     {"oracle": ["a", "b"]})[0]  # MuJoCo draws its own frames
+    assert _gate_for(monkeypatch, False, ["--models", "oracle", "--workers", "2"], {"oracle": ["a"]})[0]  # one scene: one graph
