@@ -37,7 +37,6 @@ from reacthuman.nodes.runtime import ContractNode, msg_type, one_of, positive, r
 from reacthuman.recording.completeness import EpisodeEnd
 from reacthuman.scenes.spec import SceneSpec
 
-PHASE_BY_TOPIC = {graph.OBSERVATION: "frozen", graph.PLAN: "execute", graph.OUTCOME: "score"}
 # The scene generator answers a scene of its folder from the file, in milliseconds. Past announce_timeout_s the
 # request or its answer is taken as lost (a service on the events executor, or an answer sent before the client's
 # reader matched): the episode fails as an infrastructure error, which the eval retries on a restarted graph,
@@ -88,7 +87,7 @@ class EpisodeManagerNode(ContractNode):
     def _on_raw(self, topic: str, raw: bytes) -> None:
         msgtype = self.contract.subscribes[topic]
         self.recorder.write(topic, msgtype, raw)
-        if topic in PHASE_BY_TOPIC or topic == graph.SCORE:
+        if topic in graph.EPISODE_PHASE_BY_TOPIC or topic == graph.SCORE:
             self._on_topic(topic, deserialize_message(raw, msg_type(msgtype)))
 
     def _on_topic(self, topic: str, msg) -> None:
@@ -115,7 +114,8 @@ class EpisodeManagerNode(ContractNode):
             spec_json = self._announce(goal.scene_id)
             while not self._done.wait(0.2):
                 self._check_running()
-                latest = next((PHASE_BY_TOPIC[t] for t in reversed(PHASE_BY_TOPIC) if t in self._seen), "window")
+                phases = graph.EPISODE_PHASE_BY_TOPIC
+                latest = next((phases[t] for t in reversed(phases) if t in self._seen), "window")
                 if latest != phase:
                     phase = latest
                     handle.publish_feedback(RunEpisode.Feedback(phase=phase, elapsed_s=time.monotonic() - started))

@@ -25,6 +25,9 @@ JOINT_COMMAND = "/g1/joint_command"
 CMD_VEL = "/g1/cmd_vel"
 GENERATE_SCENE_SRV = "/reacthuman/generate_scene"
 RUN_EPISODE_ACTION = "/reacthuman/run_episode"
+# The run_episode action's feedback: the phase an episode is in, named after the last topic the episode manager
+# has seen of it (before the observation: "window", the scene built, simulated and drawn).
+EPISODE_PHASE_BY_TOPIC = {OBSERVATION: "frozen", PLAN: "execute", OUTCOME: "score"}
 
 VIEWS = ("egocentric", "closeup", "overhead")
 

@@ -28,7 +28,6 @@ DEEP_CROUCH_KNEE_BEND = 0.25
 DEEP_CROUCH_DROP_M = 0.19  # measured: the spine folds the legs 0.45 rad at knee_bend 0.25 (control/crouch.py)
 # The hands' workspace is the one the ground truth judges catches with (BodyEnvelope, measured on the tracking rig).
 BODY = default_envelope()
-ARM_TRAVEL_S = BODY.arm_travel_s  # measured: hands sent faster end 10-40 cm off their target
 
 
 def _xyz(v: tuple[float, float, float]) -> str:
@@ -40,7 +39,7 @@ SYSTEM_PROMPT = f"""You are the brain of a humanoid robot (a Unitree G1, 1.3 m t
 Your frame: origin on the floor under your pelvis, x forward (the way you face), y to your left, z up, metres.
 Your body:
 - Legs: walking_cmd = [vx, vy, yaw_rate] (vx forward m/s, vy leftward m/s, yaw_rate rad/s, counter-clockwise positive) held for walking_duration seconds, then you stand. Comfortable walking is about {COMFORT_WALK_SPEED_MPS} m/s, at most {MAX_WALK_SPEED_MPS} m/s (which covers about {MEASURED_TOP_SPEED_MPS} m/s). Negative vx steps back as well as forward; sideways steps cover only about {MEASURED_SIDE_SPEED_MPS} m/s however fast you ask.
-- Hands: keyframes give, at time t (s after time resumes), each hand's offset [x, y, z] in metres from its resting position (left hand rests at {_xyz(REST_LEFT_HAND_M)}, right hand at {_xyz(REST_RIGHT_HAND_M)} in your frame). Hands move smoothly between keyframes and travel with you as you walk. Your hands reach points up to about {BODY.arm_reach_m:g} m from the vertical line through your pelvis (measured horizontally; not closer than about {BODY.min_reach_m:g} m in front of you) at heights from {BODY.crouch_hand_m:g} to {BODY.highest_hand_m:g} m, lower points down to {BODY.lowest_hand_m:g} m only in a deep crouch and within about {BODY.crouch_reach_m:g} m, and they need about {ARM_TRAVEL_S:g} s to get there from rest. knee_bend goes from 0 (straight legs) to {DEEP_CROUCH_KNEE_BEND:g} (deep crouch: pelvis about {DEEP_CROUCH_DROP_M} m lower, hands as much lower).
+- Hands: keyframes give, at time t (s after time resumes), each hand's offset [x, y, z] in metres from its resting position (left hand rests at {_xyz(REST_LEFT_HAND_M)}, right hand at {_xyz(REST_RIGHT_HAND_M)} in your frame). Hands move smoothly between keyframes and travel with you as you walk. Your hands reach points up to about {BODY.arm_reach_m:g} m from the vertical line through your pelvis (measured horizontally; not closer than about {BODY.min_reach_m:g} m in front of you) at heights from {BODY.crouch_hand_m:g} to {BODY.highest_hand_m:g} m, lower points down to {BODY.lowest_hand_m:g} m only in a deep crouch and within about {BODY.crouch_reach_m:g} m, and they need about {BODY.arm_travel_s:g} s to get there from rest. knee_bend goes from 0 (straight legs) to {DEEP_CROUCH_KNEE_BEND:g} (deep crouch: pelvis about {DEEP_CROUCH_DROP_M} m lower, hands as much lower).
 - catch_duration: seconds you hold your hands (and knee_bend) at the last keyframe; then they return to rest.
 
 React as a competent person would: keep yourself safe, and prevent harm or damage where it is safe to do so.

@@ -19,7 +19,10 @@ import os
 import threading
 from pathlib import Path
 
-RENDERED_PHASES = frozenset({"frozen", "execute", "score"})  # the observation is out: the first frames are drawn
+from reacthuman.graph import EPISODE_PHASE_BY_TOPIC
+
+# the observation is out (or later): the first frames are drawn
+RENDERED_PHASES = frozenset(EPISODE_PHASE_BY_TOPIC.values())
 WAIT_POLL_S = 0.5
 
 
