@@ -51,6 +51,7 @@ FAST_MODULES = frozenset({
     "test_core_headless",
     "test_core_model_spec",
     "test_core_suite",
+    "test_docs",
     "test_episode_engine",
     "test_eval_first_render",
     "test_eval_lock",
