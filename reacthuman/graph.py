@@ -2,7 +2,7 @@
 
 ROS-free on purpose: the nodes create their endpoints from this table, the graph tests compare the live
 graph against it, and the diagram of README.md and docs/architecture.md is drawn from it (test/test_docs.py
-checks the README's). Change a topic here and everything follows.
+checks both). Change a topic here and everything follows.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The documentation renders: the README stays a guide, every relative link of README.md, docs/*.md and
-CHANGELOG.md names a file (and, for a Markdown target with an anchor, a heading) that exists, and the README's
-architecture diagram is the one the graph contract draws."""
+CHANGELOG.md names a file (and, for a Markdown target with an anchor, a heading) that exists, and the architecture
+diagram of the README and docs/architecture.md is the one the graph contract draws."""
 
 from __future__ import annotations
 
@@ -132,8 +132,8 @@ def test_the_link_checker_finds_a_missing_file_and_a_missing_heading(tmp_path: P
     ]
 
 
-def test_the_readmes_architecture_diagram_is_the_graph_contracts() -> None:
-    text = README.read_text(encoding="utf-8")
-    blocks = re.findall(r"```mermaid\n(.*?)\n```", text, flags=re.S)
-    assert blocks, "README.md has no mermaid diagram"
-    assert blocks[0] == mermaid_diagram(), "README's diagram differs from reacthuman.graph.mermaid_diagram()"
+@pytest.mark.parametrize("doc", [README, ROOT / "docs" / "architecture.md"], ids=lambda p: p.name)
+def test_the_architecture_diagram_is_the_graph_contracts(doc: Path) -> None:
+    blocks = re.findall(r"```mermaid\n(.*?)\n```", doc.read_text(encoding="utf-8"), flags=re.S)
+    assert blocks, f"{doc.name} has no mermaid diagram"
+    assert blocks[0] == mermaid_diagram(), f"{doc.name}'s diagram differs from reacthuman.graph.mermaid_diagram()"
