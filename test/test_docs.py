@@ -109,6 +109,12 @@ def test_every_relative_link_names_a_file_and_heading_that_exist(doc: Path) -> N
     assert not broken, f"{doc.relative_to(ROOT)}: broken links: " + "; ".join(broken)
 
 
+def test_the_readme_indexes_every_doc() -> None:
+    linked = {(ROOT / target.partition("#")[0]).resolve() for target in relative_links(README)}
+    unlisted = sorted(p.name for p in (ROOT / "docs").glob("*.md") if p.resolve() not in linked)
+    assert unlisted == [], f"docs not in the README's index: {unlisted}"
+
+
 def test_pending_docs_are_taken_off_the_list_once_they_exist() -> None:
     landed = sorted(name for name in PENDING_DOCS if (ROOT / name).exists())
     assert landed == [], f"these docs exist now; remove them from PENDING_DOCS: {landed}"
