@@ -45,13 +45,15 @@ def test_config_rejects_bad_values_in_one_line():
         PolicyConfig(latency="wall")
     with pytest.raises(ValueError, match="unknown PolicyConfig field"):
         default_config(hz=5)
+    with pytest.raises(ValueError, match="action_hold_s"):
+        PolicyConfig(policy_hz=2.0, action_hold_s=0.1)
     assert default_config(policy_hz=5).period_s == pytest.approx(0.2)
 
 
-def test_action_becomes_a_one_period_plan_inside_the_schema():
-    plan = action_to_plan(PolicyAction((9.0, 0.0, 0.0), (0.2, 0.0, 0.1), (0.2, 0.0, 0.1), knee_bend=0.9), 0.1, "x")
+def test_action_becomes_a_held_plan_inside_the_schema():
+    plan = action_to_plan(PolicyAction((9.0, 0.0, 0.0), (0.2, 0.0, 0.1), (0.2, 0.0, 0.1), knee_bend=0.9), 1.0, "x")
     assert plan.walking_cmd == (WALK_CMD_LIMIT, 0.0, 0.0)
-    assert plan.walking_duration_s == pytest.approx(0.1)
+    assert plan.walking_duration_s == pytest.approx(1.0)
     assert len(plan.keyframes) == 1
     assert plan.keyframes[0].knee_bend == KNEE_BEND_LIMIT
     assert plan.keyframes[0].left_hand == (0.2, 0.0, 0.1)

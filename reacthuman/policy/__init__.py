@@ -8,3 +8,5 @@ from reacthuman.policy.base import (Policy, PolicyAction, PolicyConfig, PolicyOb
 
 __all__ = ["Policy", "PolicyAction", "PolicyConfig", "PolicyObservation", "Proprioception", "action_to_plan",
            "default_config", "make_policy", "register_policy", "registered_policies"]
+
+from reacthuman.policy import image_servo  # noqa: E402,F401  (registers the reference policy)

@@ -41,6 +41,10 @@ class PolicyConfig:
     reaction_delay_s: float = 0.1
     # how many of the latest frames per view the policy receives (1: the current frame only)
     frame_history: int = 2
+    # an action holds until the next replaces it; if none comes (the episode's last period) it ends after this
+    # long. Longer than a period because the walking policy needs about half a second to get a gait going:
+    # a walk commanded 0.1 s at a time would never start.
+    action_hold_s: float = 1.0
 
     def __post_init__(self) -> None:
         if not 0.5 <= self.policy_hz <= 50.0:
@@ -53,6 +57,8 @@ class PolicyConfig:
             raise ValueError(f"PolicyConfig.latency must be one of {', '.join(LATENCY_MODES)}, got {self.latency!r}")
         if not 0.0 <= self.reaction_delay_s <= 1.0:
             raise ValueError(f"PolicyConfig.reaction_delay_s must be in [0, 1], got {self.reaction_delay_s}")
+        if not self.period_s <= self.action_hold_s <= 5.0:
+            raise ValueError(f"PolicyConfig.action_hold_s must be in [1/policy_hz, 5], got {self.action_hold_s}")
         if not 1 <= self.frame_history <= 16:
             raise ValueError(f"PolicyConfig.frame_history must be in [1, 16], got {self.frame_history}")
 
@@ -144,14 +150,14 @@ class PolicyAction:
                             min(max(float(self.knee_bend), 0.0), KNEE_BEND_LIMIT))
 
 
-def action_to_plan(action: PolicyAction, period_s: float, name: str) -> Plan:
-    """The spine's plan for one control period: walk at the action's velocity for the period, hold the hands
-    at its targets; the next period's plan replaces it (`Spine.set_plan` keeps the gait state)."""
+def action_to_plan(action: PolicyAction, hold_s: float, name: str) -> Plan:
+    """The spine's plan for an action: walk at its velocity and hold the hands at its targets for `hold_s`,
+    unless the next period's plan replaces it first (`Spine.set_plan` keeps the gait state)."""
     a = action.clamped()
     hands_out = any(abs(v) > 1e-9 for v in (*a.left_hand_m, *a.right_hand_m)) or a.knee_bend > 0
     keyframes = (Keyframe(0.0, a.left_hand_m, a.right_hand_m, a.knee_bend),) if hands_out else ()
     return Plan(object_identified="", intent=f"policy {name}", confidence=1.0, walking_cmd=a.base_velocity,
-                walking_duration_s=period_s, catch_duration_s=period_s if hands_out else 0.0, keyframes=keyframes)
+                walking_duration_s=hold_s, catch_duration_s=hold_s if hands_out else 0.0, keyframes=keyframes)
 
 
 class Policy(ABC):

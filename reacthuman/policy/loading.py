@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 
-from reacthuman.policy import image_servo  # noqa: F401  (registers the reference policy)
 from reacthuman.policy.base import Policy, PolicyConfig, make_policy, registered_policies
 from reacthuman.policy.lerobot_adapter import LeRobotPolicy
 
