@@ -39,6 +39,7 @@ GUARD_SITE_DIR = Path(__file__).resolve().parent / "fast_guard"
 # checks) stay in the full layer only.
 FAST_MODULES = frozenset({
     "test_fast_layer_guard",
+    "test_policy_slot",
     "test_graph_messages",
     "test_body_envelope",
     "test_body_freeze",
