@@ -279,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
         shown = {m: {"modality": c.modality, "why": c.note} for m, c in args.shown.items() if c.note}
         if shown:
             config["shown_otherwise"] = shown
+        if any(args.options.values()):  # what the ledger's model names leave out (variable names, never keys)
+            config["model_options"] = {m: o for m, o in args.options.items() if o}
         manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models), executor)
     except (ValueError, OSError, RunLockError) as exc:
         print(f"reacthuman eval: {exc}", file=sys.stderr)
