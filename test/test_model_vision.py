@@ -11,6 +11,7 @@ import base64
 import io
 import json
 import threading
+from pathlib import Path
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
@@ -261,3 +262,18 @@ def test_deterministic_endpoint_reply_cut_at_the_token_limit_is_recorded_and_cou
     assert row["rule"] == "R1" and "?" not in row["model"]
     table = calls_table(select_decisions([record]))
     assert table.rows == [[decision.brain, None, 1, 1, 1234, 56]]
+
+
+def test_physment_and_interactiveworld_build_their_clients_with_the_options():
+    import argparse
+
+    from interactiveworld.agents.assistants import agent_name
+    from physment.cli import _config
+
+    (spec,) = parse_models("local?max_tokens=33&temperature=0.5", {"oracle": "reference"})
+    assert agent_name(spec) == "llm:local?max_tokens=33&temperature=0.5"
+    args = argparse.Namespace(scenes=Path("scenes"), budget=1, out=Path("out"), prompting="zero-shot",
+                              tool_mode="native", all_scenes=False, limit=None, max_tokens=None, brief_api=False,
+                              protocol="paper", cell_map=None)
+    agent = _config(args, spec).agent
+    assert resolve_preset(agent).max_tokens == 33 and resolve_preset(agent).temperature == 0.5
