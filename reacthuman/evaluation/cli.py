@@ -216,8 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "needs about 3 GiB)")
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
     p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES,
-                   help="what LLM brains see (default: images, the paper's protocol; a text-only model runs on "
-                        "state_text, the privileged-state ablation, and its ledger rows say so)")
+                   help="what LLM brains see (default: images, the paper's protocol; a model known to be text-only "
+                        "runs on state_text, the privileged-state ablation, and the progress line and its ledger rows "
+                        "say so; a model whose server refuses images stops the run before it starts: docs/models.md)")
     p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
