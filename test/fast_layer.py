@@ -54,6 +54,7 @@ FAST_MODULES = frozenset({
     "test_core_suite",
     "test_docs",
     "test_episode_engine",
+    "test_model_vision",
     "test_eval_first_render",
     "test_eval_lock",
     "test_eval_worker_counts",

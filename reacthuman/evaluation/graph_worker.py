@@ -46,6 +46,7 @@ class WorkerConfig:
     episode_timeout_s: float = 900.0
     keep_bags: str = "all"
     trace_memory: bool = False
+    model_options: str = ""  # the model's ?options (no key: variable names), for the brain node alone
 
 
 class GraphWorker:
@@ -66,7 +67,7 @@ class GraphWorker:
         log = self.log_path.open("a")
         cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
                f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
-               f"modality:={c.modality}", f"keep_bags:={c.keep_bags}", f"trace_memory:={str(c.trace_memory).lower()}",
+               f"modality:={c.modality}", f"model_options:={c.model_options}", f"keep_bags:={c.keep_bags}", f"trace_memory:={str(c.trace_memory).lower()}",
                f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}"]
         env = dict(os.environ, **{RUN_ENV: str(Path(c.run_dir).resolve())})  # inherited by every node
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
