@@ -29,11 +29,13 @@ def agent_name(spec: "ModelSpec") -> str:
 
 
 class ScriptedAssistant:
-    """Speaks a fixed list of turns (speech, or None to stay quiet), then declares done."""
+    """Speaks a fixed list of turns (speech, or None to stay quiet), then declares done (or, `then="wait"`,
+    stays quiet to the turn limit)."""
 
-    def __init__(self, name: str, turns: tuple[str | None, ...]) -> None:
+    def __init__(self, name: str, turns: tuple[str | None, ...], then: str = "done") -> None:
         self.name = name
         self.turns = turns
+        self.then = then
         self._i = 0
 
     def reset(self, brief: AssistantBrief) -> None:
@@ -41,7 +43,7 @@ class ScriptedAssistant:
 
     def act(self, obs: AssistantObservation) -> AssistantReply:
         if self._i >= len(self.turns):
-            return AssistantReply("done")
+            return AssistantReply(self.then)
         say = self.turns[self._i]
         self._i += 1
         return AssistantReply("wait") if say is None else AssistantReply("speak", say)
@@ -67,8 +69,9 @@ def make_assistant(name: str, pack, memory: bool = False):
     if name == "wrong":
         return ScriptedAssistant("wrong", pack.wrong)
     if name == "early":
-        # the early-help control: all of the reference help at once, at handoff, without watching anything
-        return ScriptedAssistant("early", (" ".join(t for t in pack.oracle if t),))
+        # the early-help control: all of the reference help at once, at handoff, then quiet to the turn limit
+        # (it watches nothing, so it cannot tell when the task is done)
+        return ScriptedAssistant("early", (" ".join(t for t in pack.oracle if t),), then="wait")
     if name == "silent":
         return SilentAssistant()
     if name == "blind":
