@@ -1,4 +1,4 @@
-"""`interactiveworld <command>`: run, matrix, report, static, tasks (generate | validate | list), primitives, ros-episode."""
+"""`interactiveworld <command>`: run, matrix, report, static, tasks (generate | release | validate | list), primitives, ros-episode."""
 
 from __future__ import annotations
 
@@ -58,8 +58,11 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--out", type=Path, required=True, help="folder of static.jsonl (with several models: OUT/<model>/ each)")
     t = sub.add_parser("tasks", help="task packs")
     tsub = t.add_subparsers(dest="tcmd", required=True)
-    v = tsub.add_parser("validate", help="re-run the admission checks of every pack in DIR")
-    v.add_argument("dir", type=Path)
+    for verb in ("release", "validate"):
+        v = tsub.add_parser(verb, help="the release controls on every pack in DIR (oracle, no help, incorrect help, "
+                            "early help) per family; refuses a pack or family that fails one" +
+                            ("" if verb == "release" else " (as release)"))
+        v.add_argument("dir", type=Path, nargs="?", default=default_tasks_dir())
     g = tsub.add_parser("generate", help="build, admit and freeze the 120 tasks")
     g.add_argument("--out", type=Path, default=default_tasks_dir())
     g.add_argument("--only", default=None)
@@ -76,28 +79,20 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _validate(folder: Path) -> int:
-    from interactiveworld.bench.taskgen import blind_violations, check_admission
+def _release(folder: Path) -> int:
+    from interactiveworld.bench.release import check_release, release_table
     from interactiveworld.bench.taskpack import load_packs
 
     packs = load_packs(folder)
-    bad = 0
-    admissions = []
-    for pack in packs:
-        adm = check_admission(pack)
-        admissions.append(adm)
-        problems = [name for name, ok in (("a goal is already true at handoff", adm.handoff_all_false),
-                                          ("the oracle does not pass", adm.oracle_passed),
-                                          ("silent help passes", adm.silent_failed), ("wrong help passes", adm.wrong_failed),
-                                          ("the oracle action count changed", adm.oracle_actions == pack.oracle_actions)) if not ok]
-        if problems:
-            bad += 1
-            print(f"{pack.task_id}: REJECTED ({'; '.join(problems)})")
-    print(f"{len(packs) - bad}/{len(packs)} tasks admitted")
-    family_problems = blind_violations(admissions) if len(packs) >= 20 else []  # a family-level check
-    for problem in family_problems:
-        print(f"task set: REJECTED ({problem})")
-    return 1 if bad or family_problems else 0
+    rel = check_release(packs)
+    print(release_table(rel), end="")
+    for line in rel.refused_packs:
+        print(f"REFUSED {line}")
+    for line in rel.refused_families:
+        print(f"REFUSED task set: {line}")
+    print(f"{len(packs) - len(rel.refused_packs)}/{len(packs)} tasks pass every control; "
+          f"{'released' if rel.released else 'NOT released'}")
+    return 0 if rel.released else 1
 
 
 def _folders(out: Path, specs: list[ModelSpec]) -> list[tuple[str, Path]]:
@@ -203,8 +198,8 @@ def main(argv: list[str] | None = None) -> int:
             from interactiveworld.actions.primitives import catalogue_markdown
 
             print(catalogue_markdown())
-        elif args.tcmd == "validate":
-            return _validate(args.dir)
+        elif args.tcmd in ("release", "validate"):
+            return _release(args.dir)
         elif args.tcmd == "generate":
             from interactiveworld.bench.taskgen import generate
 

@@ -170,14 +170,14 @@ class Template:
 
 
 def _after_arrival(turns: list[str | None], late: list[str], turn: int) -> list[str | None]:
-    """The turns that name a late object move after its arrival (quiet turns fill the wait), in order."""
+    """Quiet turns before the first turn that names a late object, so that it is said once the object is there."""
     if not late:
         return turns
-    names = [t is not None and any(re.search(rf"\bthe {re.escape(n)}\b", t, re.I) for n in late) for t in turns]
-    before = [t for t, n in zip(turns, names) if not n]
-    after = [t for t, n in zip(turns, names) if n]
-    before += [None] * (turn - len(before))
-    return before + after
+    first = next((i for i, t in enumerate(turns)
+                  if t is not None and any(re.search(rf"\bthe {re.escape(n)}\b", t, re.I) for n in late)), None)
+    if first is None or first >= turn:
+        return turns
+    return turns[:first] + [None] * (turn - first) + turns[first:]
 
 
 def _fill(value: T, names: Names) -> T:
