@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import shutil
 
+import pytest
+
 from interactiveworld.agents.assistants import make_assistant
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.release import check_release
@@ -82,3 +84,18 @@ def test_release_refuses_a_pack_whose_early_help_passes(tmp_path, capsys):
     assert main(["tasks", "release", str(good)]) == 0
     out = capsys.readouterr().out
     assert "| guidance | 100.0 | 0.0 | 0.0 | 0.0 | 1 |" in out and "released" in out
+
+
+def test_templates_are_data_checked_against_the_schema(tmp_path):
+    from interactiveworld.bench.templates import TEMPLATES_YAML, TemplateError, load_templates
+
+    rows = load_templates()
+    assert len(rows) == 60 and all(len(TEMPLATES[f]) == 10 for f in TEMPLATES)
+    text = TEMPLATES_YAML.read_text()
+    bad = tmp_path / "t.yaml"
+    bad.write_text(text.replace("  late_turn: 2\n", "  late_trun: 2\n", 1))
+    with pytest.raises(TemplateError, match=r"template planning-route: row: Additional properties .*late_trun"):
+        load_templates(bad)
+    bad.write_text(text.replace("derive: burners", "derive: burner", 1))
+    with pytest.raises(TemplateError, match=r"accessibility-burner: derive: 'burner' is not one of"):
+        load_templates(bad)
