@@ -7,7 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, REFERENCE_HUMANS, agent_name
+from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, REFERENCE_HUMANS, agent_name, make_assistant
 from interactiveworld.bench.taskpack import TaskPackError, default_tasks_dir
 from reacthuman.core.model_spec import EXPLICIT_FORM, ModelSpec, ModelsOption, models_help
 
@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", type=Path, required=True, help="RUN_DIR (with several models: RUN_DIR/<model>/ each)")
     r.add_argument("--memory", action="store_true", help="memory-augmentation ablation (a factual ledger)")
     r.add_argument("--render", choices=("auto", "yes", "no"), default="auto", help="render first-person frames")
+    r.add_argument("--assistant-view", choices=("frames", "none"), default="frames",
+                   help="none: a model assistant runs with its frames withheld (the perception ablation); a model "
+                        "known to take no images is refused unless this says none")
     r.add_argument("--only", default="", help="only task ids starting with this")
     r.add_argument("--limit", type=int, default=None)
     r.add_argument("--bags", action="store_true", help="also record each episode as rosbag2 in RUN_DIR/bags/")
@@ -105,8 +108,33 @@ def _folders(out: Path, specs: list[ModelSpec]) -> list[tuple[str, Path]]:
     return [(agent_name(spec), out / folder_name(spec.name)) for spec in specs]
 
 
+def _with_view(folders: list[tuple[str, Path]], view: str) -> list[tuple[str, Path]]:
+    """The assistants as the run names them: `llm:<model>+noview` with frames withheld. Refuses (one line) a
+    reference assistant under `--assistant-view none` and, with frames, a model known to take no images."""
+    from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX
+
+    out = []
+    for assistant, folder in folders:
+        if not assistant.startswith("llm:"):
+            if view == "none":
+                raise ValueError(f"--assistant-view none: {assistant!r} is a reference assistant, not a model")
+            out.append((assistant, folder))
+            continue
+        if view == "none":
+            out.append((assistant + NO_VIEW_SUFFIX, folder))
+            continue
+        a = make_assistant(assistant, None)
+        try:
+            a.check_view()
+        finally:
+            a.close()
+        out.append((assistant, folder))
+    return out
+
+
 def _run(args: argparse.Namespace) -> int:
     folders, human = _folders(args.out, ASSISTANTS.parse(args)), agent_name(HUMAN.parse_one(args))
+    folders = _with_view(folders, args.assistant_view)
     if args.executor == "ray" and args.ray_address:
         from reacthuman.evaluation.ray_cluster import check_address
 

@@ -13,14 +13,15 @@ from interactiveworld.actions.knowledge import HumanKnowledge
 from interactiveworld.actions.parser import ParseFailure, parse_command, parse_speech
 from interactiveworld.actions.primitives import FAILURE_CODES
 from interactiveworld.actions.result import ActionResult
-from interactiveworld.agents.base import AssistantBrief, AssistantObservation, Frame, HumanView, select_frames
+from interactiveworld.agents.base import (HUMAN_COMMANDS_PER_TURN, AssistantBrief, AssistantObservation, Frame,
+                                          HumanView, select_frames)
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.world.predicates import evaluate
 from interactiveworld.world.cache import build_world
 from interactiveworld.world.sim import World
 
 LOG = logging.getLogger(__name__)
-MAX_COMMANDS_PER_TURN = 8
+MAX_COMMANDS_PER_TURN = HUMAN_COMMANDS_PER_TURN
 
 
 @dataclass
@@ -150,7 +151,7 @@ def _said(text: str, catalog: Catalog) -> list[dict]:
 
 
 def _human_report(results: list[ActionResult], events: list[str]) -> str:
-    parts = [r.message for r in results]
+    parts = [r.said_aloud() for r in results]
     if events:
         parts.append("I noticed: " + ", ".join(sorted(set(events))))
     return ". ".join(p[0].upper() + p[1:] for p in parts if p) + ("." if parts else "")

@@ -63,7 +63,7 @@ class SilentAssistant:
 
 def make_assistant(name: str, pack, memory: bool = False):
     """A bench agent name (`agent_name` of a `--models` spec): 'oracle' | 'silent' | 'wrong' | 'early' | 'blind' |
-    'llm:<model>' (any model name `reacthuman.llm.make_client` takes)."""
+    'llm:<model>' (any model name `reacthuman.llm.make_client` takes) | 'llm:<model>+noview' (frames withheld)."""
     if name == "oracle":
         return ScriptedAssistant("oracle", pack.oracle)
     if name == "wrong":
@@ -79,9 +79,12 @@ def make_assistant(name: str, pack, memory: bool = False):
 
         return BlindAssistant()
     if name.startswith("llm:"):
-        from interactiveworld.agents.llm_assistant import LLMAssistant
+        from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX, LLMAssistant
 
-        return LLMAssistant(name[4:], memory=memory)
+        model = name[4:]
+        if model.endswith(NO_VIEW_SUFFIX):  # `--assistant-view none`: the same model with its frames withheld
+            return LLMAssistant(model[: -len(NO_VIEW_SUFFIX)], memory=memory, view="none")
+        return LLMAssistant(model, memory=memory)
     raise ValueError(f"unknown assistant {name!r} (oracle, silent, wrong, early, blind or llm:<model>)")
 
 
