@@ -58,6 +58,7 @@ FAST_MODULES = frozenset({
     "test_interactiveworld_actions",
     "test_interactiveworld_controls",
     "test_interactiveworld_release",
+    "test_interactiveworld_metrics",
     "test_interactiveworld_world",
     "test_launch_file",
     "test_llm_grammar",

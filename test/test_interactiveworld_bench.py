@@ -138,6 +138,10 @@ def test_first_error_labels():
     assert first_error(pts, trace, passed=False) == "visual_misreading"
     assert first_error(pts, trace, passed=True) is None
     assert first_error([], [{"turn": 0, "role": "assistant", "mode": "wait"}], passed=False) == "mistimed_or_missing_assistance"
+    # only an unmet goal failed: no rule says why, so no type is made up
+    goal = [{"cap": "task_completion", "check": "goal", "status": "fail", "turn": 0}]
+    assert first_error(goal, trace, passed=False) == "unlabelled"
+    assert first_error(goal + pts[:1], trace, passed=False) == "lost_state"
 
 
 def test_episode_recorded_as_rosbag2(tmp_path):
