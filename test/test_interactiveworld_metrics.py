@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from interactiveworld.bench.paper_metrics import cfss_state_score, paper_metrics, stg_cfss, watch_binary
 from interactiveworld.bench.record import TaskRecord
 
@@ -60,3 +62,5 @@ def test_firth_logistic_has_finite_known_answers():
                        completion=float(i < 2), oracle_actions=3 + i) for i in range(4)]
     (curve,) = firth_curves(rows)
     assert curve.family == "finding" and curve.n_episodes == 4 and curve.slope < 0
+    (flat,) = firth_curves([dataclasses.replace(r, passed=False, completion=0.0) for r in rows])
+    assert flat.slope is None  # every outcome alike: no curve

@@ -51,7 +51,7 @@ def firth_logit(x: np.ndarray, y: np.ndarray) -> tuple[float, float] | None:
 class FirthCurve:
     model: str
     family: str
-    slope: float | None  # log-odds change from the family's shortest to its longest task
+    slope: float | None  # log-odds change from the family's shortest to its longest task; None: all outcomes alike
     n_episodes: int
 
 
@@ -67,6 +67,8 @@ def firth_curves(rows: list[TaskRecord]) -> list[FirthCurve]:
             groups[(r.assistant, r.family)].append(r)
     out = []
     for (model, fam), rs in sorted(groups.items()):
-        fit = firth_logit(np.array([horizon[r.task_id] for r in rs]), np.array([float(r.passed) for r in rs]))
+        y = np.array([float(r.passed) for r in rs])
+        # all passed or all failed: the penalty alone would set a slope, from where the tasks lie, not from outcomes
+        fit = firth_logit(np.array([horizon[r.task_id] for r in rs]), y) if 0 < y.sum() < len(y) else None
         out.append(FirthCurve(model, fam, None if fit is None else fit[1], len(rs)))
     return out
