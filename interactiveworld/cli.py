@@ -1,4 +1,4 @@
-"""`interactiveworld <command>`: run, matrix, report, static, tasks (generate | validate | list), primitives, ros-episode."""
+"""`interactiveworld <command>`: run, matrix, report, static, tasks (generate | release | validate | list), primitives, ros-episode."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, REFERENCE_HUMANS, agent_name
+from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, REFERENCE_HUMANS, agent_name, make_assistant
 from interactiveworld.bench.taskpack import TaskPackError, default_tasks_dir
 from reacthuman.core.model_spec import EXPLICIT_FORM, ModelSpec, ModelsOption, models_help
 
@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", type=Path, required=True, help="RUN_DIR (with several models: RUN_DIR/<model>/ each)")
     r.add_argument("--memory", action="store_true", help="memory-augmentation ablation (a factual ledger)")
     r.add_argument("--render", choices=("auto", "yes", "no"), default="auto", help="render first-person frames")
+    r.add_argument("--assistant-view", choices=("frames", "none"), default="frames",
+                   help="none: a model assistant runs with its frames withheld (the perception ablation); a model "
+                        "known to take no images is refused unless this says none")
     r.add_argument("--only", default="", help="only task ids starting with this")
     r.add_argument("--limit", type=int, default=None)
     r.add_argument("--bags", action="store_true", help="also record each episode as rosbag2 in RUN_DIR/bags/")
@@ -58,8 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--out", type=Path, required=True, help="folder of static.jsonl (with several models: OUT/<model>/ each)")
     t = sub.add_parser("tasks", help="task packs")
     tsub = t.add_subparsers(dest="tcmd", required=True)
-    v = tsub.add_parser("validate", help="re-run the admission checks of every pack in DIR")
-    v.add_argument("dir", type=Path)
+    for verb in ("release", "validate"):
+        v = tsub.add_parser(verb, help="the release controls on every pack in DIR (oracle, no help, incorrect help, "
+                            "early help) per family; refuses a pack or family that fails one" +
+                            ("" if verb == "release" else " (as release)"))
+        v.add_argument("dir", type=Path, nargs="?", default=default_tasks_dir())
     g = tsub.add_parser("generate", help="build, admit and freeze the 120 tasks")
     g.add_argument("--out", type=Path, default=default_tasks_dir())
     g.add_argument("--only", default=None)
@@ -76,28 +82,20 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _validate(folder: Path) -> int:
-    from interactiveworld.bench.taskgen import blind_violations, check_admission
+def _release(folder: Path) -> int:
+    from interactiveworld.bench.release import check_release, release_table
     from interactiveworld.bench.taskpack import load_packs
 
     packs = load_packs(folder)
-    bad = 0
-    admissions = []
-    for pack in packs:
-        adm = check_admission(pack)
-        admissions.append(adm)
-        problems = [name for name, ok in (("a goal is already true at handoff", adm.handoff_all_false),
-                                          ("the oracle does not pass", adm.oracle_passed),
-                                          ("silent help passes", adm.silent_failed), ("wrong help passes", adm.wrong_failed),
-                                          ("the oracle action count changed", adm.oracle_actions == pack.oracle_actions)) if not ok]
-        if problems:
-            bad += 1
-            print(f"{pack.task_id}: REJECTED ({'; '.join(problems)})")
-    print(f"{len(packs) - bad}/{len(packs)} tasks admitted")
-    family_problems = blind_violations(admissions) if len(packs) >= 20 else []  # a family-level check
-    for problem in family_problems:
-        print(f"task set: REJECTED ({problem})")
-    return 1 if bad or family_problems else 0
+    rel = check_release(packs)
+    print(release_table(rel), end="")
+    for line in rel.refused_packs:
+        print(f"REFUSED {line}")
+    for line in rel.refused_families:
+        print(f"REFUSED task set: {line}")
+    print(f"{len(packs) - len(rel.refused_packs)}/{len(packs)} tasks pass every control; "
+          f"{'released' if rel.released else 'NOT released'}")
+    return 0 if rel.released else 1
 
 
 def _folders(out: Path, specs: list[ModelSpec]) -> list[tuple[str, Path]]:
@@ -110,8 +108,33 @@ def _folders(out: Path, specs: list[ModelSpec]) -> list[tuple[str, Path]]:
     return [(agent_name(spec), out / folder_name(spec.name)) for spec in specs]
 
 
+def _with_view(folders: list[tuple[str, Path]], view: str) -> list[tuple[str, Path]]:
+    """The assistants as the run names them: `llm:<model>+noview` with frames withheld. Refuses (one line) a
+    reference assistant under `--assistant-view none` and, with frames, a model known to take no images."""
+    from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX
+
+    out = []
+    for assistant, folder in folders:
+        if not assistant.startswith("llm:"):
+            if view == "none":
+                raise ValueError(f"--assistant-view none: {assistant!r} is a reference assistant, not a model")
+            out.append((assistant, folder))
+            continue
+        if view == "none":
+            out.append((assistant + NO_VIEW_SUFFIX, folder))
+            continue
+        a = make_assistant(assistant, None)
+        try:
+            a.check_view()
+        finally:
+            a.close()
+        out.append((assistant, folder))
+    return out
+
+
 def _run(args: argparse.Namespace) -> int:
     folders, human = _folders(args.out, ASSISTANTS.parse(args)), agent_name(HUMAN.parse_one(args))
+    folders = _with_view(folders, args.assistant_view)
     if args.executor == "ray" and args.ray_address:
         from reacthuman.evaluation.ray_cluster import check_address
 
@@ -203,8 +226,8 @@ def main(argv: list[str] | None = None) -> int:
             from interactiveworld.actions.primitives import catalogue_markdown
 
             print(catalogue_markdown())
-        elif args.tcmd == "validate":
-            return _validate(args.dir)
+        elif args.tcmd in ("release", "validate"):
+            return _release(args.dir)
         elif args.tcmd == "generate":
             from interactiveworld.bench.taskgen import generate
 

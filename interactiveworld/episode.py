@@ -13,14 +13,15 @@ from interactiveworld.actions.knowledge import HumanKnowledge
 from interactiveworld.actions.parser import ParseFailure, parse_command, parse_speech
 from interactiveworld.actions.primitives import FAILURE_CODES
 from interactiveworld.actions.result import ActionResult
-from interactiveworld.agents.base import AssistantBrief, AssistantObservation, Frame, HumanView, select_frames
+from interactiveworld.agents.base import (HUMAN_COMMANDS_PER_TURN, AssistantBrief, AssistantObservation, Frame,
+                                          HumanView, select_frames)
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.world.predicates import evaluate
 from interactiveworld.world.cache import build_world
 from interactiveworld.world.sim import World
 
 LOG = logging.getLogger(__name__)
-MAX_COMMANDS_PER_TURN = 8
+MAX_COMMANDS_PER_TURN = HUMAN_COMMANDS_PER_TURN
 
 
 @dataclass
@@ -89,6 +90,17 @@ class Episode:
         """The human hears the assistant: where things are, when it says so."""
         self.knowledge.hear(speech, self.catalog)
 
+    def begin_turn(self, turn: int) -> list[str]:
+        """The scene's events of this turn happen (someone else acts in the home); the human's eyes take in the
+        result (one frame, what it now sees). Returns what the human noticed (heard) of them."""
+        events = [e for e in self.pack.scene.events if e.turn == turn]
+        for e in events:
+            self.world.happen(e)
+        if events:
+            self.knowledge.observe(self.world)
+            self._on_frame("meanwhile")
+        return [e.notice for e in events if e.notice]
+
     def _on_frame(self, label: str) -> None:
         image = self.camera.frame() if self.camera else None
         self.pending.append(Frame(image, label))
@@ -139,10 +151,16 @@ def _said(text: str, catalog: Catalog) -> list[dict]:
 
 
 def _human_report(results: list[ActionResult], events: list[str]) -> str:
-    parts = [r.message for r in results]
+    parts = [r.said_aloud() for r in results]
     if events:
         parts.append("I noticed: " + ", ".join(sorted(set(events))))
     return ". ".join(p[0].upper() + p[1:] for p in parts if p) + ("." if parts else "")
+
+
+def _with_notices(speech: str, noticed: list[str]) -> str:
+    """The human's words of its last turn, with what it heard happen since."""
+    heard = " ".join(n[0].upper() + n[1:] + ("" if n.endswith((".", "!", "?")) else ".") for n in noticed)
+    return heard if speech == "(waits)" else f"{speech} {heard}"
 
 
 def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path=None, body: str = "capsule") -> EpisodeResult:
@@ -169,6 +187,10 @@ def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path
         last_results: tuple[str, ...] = ()
         for turn in range(pack.max_turns):
             res.turns = turn + 1
+            noticed = ep.begin_turn(turn)
+            if noticed:
+                speech = _with_notices(speech, noticed)
+                res.trace.append({"turn": turn, "role": "world", "events": noticed})
             obs = AssistantObservation(turn, select_frames(ep.pending), speech)
             human_frames = [] if pack.blind else list(ep.pending)
             ep.pending = []

@@ -60,6 +60,8 @@ FAST_MODULES = frozenset({
     "test_eval_worker_counts",
     "test_interactiveworld_actions",
     "test_interactiveworld_controls",
+    "test_interactiveworld_release",
+    "test_interactiveworld_metrics",
     "test_interactiveworld_world",
     "test_launch_file",
     "test_llm_grammar",

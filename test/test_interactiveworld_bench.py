@@ -33,7 +33,8 @@ def test_120_frozen_packs_20_per_family(packs):
     assert Counter(p.family for p in packs) == {f: 20 for f in FAMILIES}
     assert all(p.content_hash == p.compute_hash() and p.oracle_actions > 0 for p in packs)
     assert all(p.admission == {"handoff_all_false": True, "oracle_passed": True, "silent_failed": True,
-                               "wrong_failed": True, "blind_failed": p.admission["blind_failed"]} for p in packs)
+                               "wrong_failed": True, "early_failed": True, "blind_failed": p.admission["blind_failed"]}
+               for p in packs)
     assert all(p.blind for p in packs if p.family == "accessibility")
     assert all(p.private_plan and p.deadlines for p in packs if p.family == "prevention")
     templates = {f: {p.task_id.rsplit("-", 1)[0] for p in packs if p.family == f} for f in FAMILIES}
@@ -137,6 +138,10 @@ def test_first_error_labels():
     assert first_error(pts, trace, passed=False) == "visual_misreading"
     assert first_error(pts, trace, passed=True) is None
     assert first_error([], [{"turn": 0, "role": "assistant", "mode": "wait"}], passed=False) == "mistimed_or_missing_assistance"
+    # only an unmet goal failed: no rule says why, so no type is made up
+    goal = [{"cap": "task_completion", "check": "goal", "status": "fail", "turn": 0}]
+    assert first_error(goal, trace, passed=False) == "unlabelled"
+    assert first_error(goal + pts[:1], trace, passed=False) == "lost_state"
 
 
 def test_episode_recorded_as_rosbag2(tmp_path):
@@ -153,4 +158,4 @@ def test_episode_recorded_as_rosbag2(tmp_path):
     speech = [deserialize(m) for m in read_bag(out / "bags" / "finding-moved-0", {"/interactiveworld/speech"})]
     assert [s.speaker for s in speech][:2] == ["human", "assistant"]
     verdict = [json.loads(deserialize(m).data) for m in read_bag(out / "bags" / "finding-moved-0", {"/interactiveworld/judge"})]
-    assert verdict == [{"completion": 1.0, "goals": [True], "passed": True, "task_id": "finding-moved-0"}]
+    assert verdict == [{"completion": 1.0, "goals": [True, True], "passed": True, "task_id": "finding-moved-0"}]

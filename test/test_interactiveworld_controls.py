@@ -27,9 +27,9 @@ def test_matrix_of_controls_tabulates_pass_rate_and_mcr(tmp_path, capsys):
     cells = {(c["assistant"], c["human"]): c for c in json.loads((out / "matrix.json").read_text())}
     assert cells[("oracle", "scripted")]["pass_rate"] == 1.0 and cells[("oracle", "scripted")]["mcr"] == 1.0
     assert cells[("silent", "scripted")]["pass_rate"] == 0.0
-    # early help (everything at handoff, nothing watched) still stores the groceries but cannot catch the
-    # human's later mistake in the prevention task: one family of two
-    assert cells[("early", "scripted")]["pass_rate"] == 0.5
+    # early help (everything at handoff, then quiet) cannot store groceries that arrive after the handoff nor
+    # catch the human's later mistake
+    assert cells[("early", "scripted")]["pass_rate"] == 0.0
     assert "| oracle | 100.0 / 100.0 |" in table and "| silent | 0.0 /" in table
     assert main(["matrix", "--tasks", str(tasks), "--models", "", "--humans", "scripted", "--out", str(out)]) == 2
 

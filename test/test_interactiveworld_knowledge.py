@@ -46,16 +46,16 @@ def test_blind_assistant_admission_check_on_every_task(packs, interactiveworld_c
 def test_human_refuses_an_object_it_never_saw_and_was_not_told_about():
     p = load_pack(default_tasks_dir() / "finding-bottle-0.json")
     target = p.goals[0].args[0]
-    shelf = next(o.support for o in p.scene.objects if o.name == target)
+    shelf = next(e.dest for e in p.scene.events if e.target == target)  # it is put there after the handoff
     name, where = target.replace("_", " "), shelf.replace("_", " ")
     ask = f"Open the fridge, then pick up the {name}, then put the {name} in the fridge."
-    res = run_episode(p, ScriptedAssistant("no-location", (ask,)), ScriptedHuman())
+    res = run_episode(p, ScriptedAssistant("no-location", (None, ask)), ScriptedHuman())
     picks = [a for a in _human_actions(res) if a["verb"] == "pick"]
     assert not res.passed and picks[0]["code"] == "NOT_KNOWN" and picks[0]["walked_m"] == 0
     colour = target.split("_")[0]
     spoken = [t["speech"] for t in res.trace if t.get("role") == "human"]
     assert not any(colour in s or where in s for s in spoken)  # the refusal leaks neither colour nor place
-    told = run_episode(p, ScriptedAssistant("told", (f"The {name} is on the {where}. " + ask,)), ScriptedHuman())
+    told = run_episode(p, ScriptedAssistant("told", (None, f"The {name} is on the {where}. " + ask)), ScriptedHuman())
     assert told.passed
 
 
@@ -66,15 +66,16 @@ def test_distractor_task_fails_when_the_assistant_names_the_wrong_mug():
     (right, into_cab), (other, into_sink) = p.goals[0].args, p.goals[1].args
     assert len({o.color for o in p.scene.objects if o.category == "mug"}) >= 4  # the task's two and look-alikes
     mugs = [o for o in p.scene.objects if o.name in (right, other)]
-    place = {o.name: o.support.replace("_", " ") for o in mugs}
+    arrives = {e.target: e.dest for e in p.scene.events}  # one mug is put down after the handoff
+    place = {o.name: arrives.get(o.name, o.support).replace("_", " ") for o in mugs}
     say = lambda m, dest, verb: (f"The {m.replace('_', ' ')} is on the {place[m]}. "  # noqa: E731
                                  f"{verb}pick up the {m.replace('_', ' ')}, then put the {m.replace('_', ' ')} in the "
                                  f"{dest.replace('_', ' ')}.")
-    wrong = run_episode(p, ScriptedAssistant("swapped", (say(other, into_cab, "Open the cabinet, then "),
+    wrong = run_episode(p, ScriptedAssistant("swapped", (None, say(other, into_cab, "Open the cabinet, then "),
                                                          say(right, into_sink, ""))), ScriptedHuman())
     assert not wrong.passed and wrong.goals_final == [False, False]
     assert all(a["ok"] for a in _human_actions(wrong))  # every command was executable: only the choice was wrong
-    right_run = run_episode(p, ScriptedAssistant("right", (say(right, into_cab, "Open the cabinet, then "),
+    right_run = run_episode(p, ScriptedAssistant("right", (None, say(right, into_cab, "Open the cabinet, then "),
                                                            say(other, into_sink, ""))), ScriptedHuman())
     assert right_run.passed
 

@@ -55,12 +55,20 @@ def test_human_follows_its_private_plan_when_the_assistant_is_quiet(llm_human):
 
 def test_local_model_as_assistant_with_memory_ledger():
     pack = _pack("decision-timer-0", 3)
-    a = make_assistant("llm:local", None, memory=True)
+    # SmolLM2 takes no images: with frames it is refused (the episode voided, saying why), never sent words alone
+    refused = make_assistant("llm:local", None)
+    try:
+        res = run_episode(pack, refused, ScriptedHuman(), render=True)
+    finally:
+        refused.close()
+    assert res.voided and "takes no images" in res.void_reason and "--assistant-view none" in res.void_reason
+    a = make_assistant("llm:local+noview", None, memory=True)  # the same model with its frames withheld
     try:
         res = run_episode(pack, a, ScriptedHuman(), render=True)
     finally:
         a.close()
     assert not res.voided, res.void_reason
+    assert a.images_sent == 0 and a.name == "llm:local+noview+memory"
     turns = [t for t in res.trace if t.get("role") == "assistant"]
     assert turns and all(t["mode"] in ("speak", "wait", "done") for t in turns)
     assert turns[0]["frames"] >= 1  # the handoff view reached the assistant

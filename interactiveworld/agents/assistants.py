@@ -30,11 +30,13 @@ def agent_name(spec: "ModelSpec") -> str:
 
 
 class ScriptedAssistant:
-    """Speaks a fixed list of turns (speech, or None to stay quiet), then declares done."""
+    """Speaks a fixed list of turns (speech, or None to stay quiet), then declares done (or, `then="wait"`,
+    stays quiet to the turn limit)."""
 
-    def __init__(self, name: str, turns: tuple[str | None, ...]) -> None:
+    def __init__(self, name: str, turns: tuple[str | None, ...], then: str = "done") -> None:
         self.name = name
         self.turns = turns
+        self.then = then
         self._i = 0
 
     def reset(self, brief: AssistantBrief) -> None:
@@ -42,7 +44,7 @@ class ScriptedAssistant:
 
     def act(self, obs: AssistantObservation) -> AssistantReply:
         if self._i >= len(self.turns):
-            return AssistantReply("done")
+            return AssistantReply(self.then)
         say = self.turns[self._i]
         self._i += 1
         return AssistantReply("wait") if say is None else AssistantReply("speak", say)
@@ -62,14 +64,15 @@ class SilentAssistant:
 
 def make_assistant(name: str, pack, memory: bool = False):
     """A bench agent name (`agent_name` of a `--models` spec): 'oracle' | 'silent' | 'wrong' | 'early' | 'blind' |
-    'llm:<model>' (any model name `reacthuman.llm.make_client` takes)."""
+    'llm:<model>' (any model name `reacthuman.llm.make_client` takes) | 'llm:<model>+noview' (frames withheld)."""
     if name == "oracle":
         return ScriptedAssistant("oracle", pack.oracle)
     if name == "wrong":
         return ScriptedAssistant("wrong", pack.wrong)
     if name == "early":
-        # the early-help control: all of the reference help at once, at handoff, without watching anything
-        return ScriptedAssistant("early", (" ".join(t for t in pack.oracle if t),))
+        # the early-help control: all of the reference help at once, at handoff, then quiet to the turn limit
+        # (it watches nothing, so it cannot tell when the task is done)
+        return ScriptedAssistant("early", (" ".join(t for t in pack.oracle if t),), then="wait")
     if name == "silent":
         return SilentAssistant()
     if name == "blind":
@@ -77,9 +80,12 @@ def make_assistant(name: str, pack, memory: bool = False):
 
         return BlindAssistant()
     if name.startswith("llm:"):
-        from interactiveworld.agents.llm_assistant import LLMAssistant
+        from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX, LLMAssistant
 
-        return LLMAssistant(name[4:], memory=memory)
+        model = name[4:]
+        if model.endswith(NO_VIEW_SUFFIX):  # `--assistant-view none`: the same model with its frames withheld
+            return LLMAssistant(model[: -len(NO_VIEW_SUFFIX)], memory=memory, view="none")
+        return LLMAssistant(model, memory=memory)
     raise ValueError(f"unknown assistant {name!r} (oracle, silent, wrong, early, blind or llm:<model>)")
 
 

@@ -9,6 +9,7 @@ from typing import Protocol
 import numpy as np
 
 MAX_FRAMES_PER_TURN = 32
+HUMAN_COMMANDS_PER_TURN = 8  # commands a human (scripted or model) carries out in one turn
 ASSISTANT_MODES = ("speak", "wait", "done")
 
 

@@ -1,16 +1,25 @@
-"""A model as the assistant: it gets chronological first-person frames (at most 32 a turn, as images when
-the model takes images) and the human's speech - never simulator ids, private state, answer keys or score -
+"""A model as the assistant: it gets chronological first-person frames as images (at most
+`assistant_frames_per_turn` in one request, config/interactiveworld.yaml: 32 as in the paper) and the human's
+speech - never simulator ids, private state, answer keys or score -
 and answers with one mode per turn: speak, wait or done. With `memory`, it also returns new facts that are
-appended to a chronological ledger and shown to it on every later turn (the memory-augmentation ablation)."""
+appended to a chronological ledger and shown to it on every later turn (the memory-augmentation ablation).
+
+`view="none"` withholds every frame (the perception ablation: the same model, eyes closed). With frames, a model
+known to take no images is refused (`TextOnlyAssistant`), never silently sent words alone."""
 
 from __future__ import annotations
 
 from interactiveworld.actions.parser import command_text
 from interactiveworld.actions.primitives import PRIMITIVES
-from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
+from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply, select_frames
+from interactiveworld.agents.config import ASSISTANT_VIEWS, agent_config
 from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, json_format
 
-HISTORY_FRAMES = 8  # images of earlier turns kept in the conversation (the most recent ones)
+NO_VIEW_SUFFIX = "+noview"  # the bench name of a model assistant run with its frames withheld
+
+
+class TextOnlyAssistant(ValueError):
+    """A model assistant that takes no images was asked to run with frames."""
 
 
 def command_grammar() -> str:
@@ -30,6 +39,8 @@ SYSTEM = (
     "are names of things, places or rooms; several commands may be joined by commas, 'and' or 'then', and 'it' "
     "means the last thing named): " + command_grammar() + "."
 )
+NO_VIEW = (" In this run you do not see the person's view: you only hear what they say. They say what they did, "
+           "why they could not, and read texts aloud; they do not describe what they see.")
 MAX_TEXT_CHARS = 400
 MAX_FACTS = 4
 
@@ -57,12 +68,17 @@ def keep_recent_images(history: list[dict], limit: int) -> list[dict]:
 
 
 class LLMAssistant:
-    def __init__(self, model: str, memory: bool = False, history_frames: int = HISTORY_FRAMES) -> None:
-        if history_frames < 0:
-            raise ValueError(f"history_frames must be >= 0, got {history_frames}")
-        self.name = f"llm:{model}" + ("+memory" if memory else "")
+    def __init__(self, model: str, memory: bool = False, view: str = "frames", frames_per_turn: int | None = None) -> None:
+        if view not in ASSISTANT_VIEWS:
+            raise ValueError(f"assistant view must be one of {ASSISTANT_VIEWS}, got {view!r}")
+        frames_per_turn = agent_config().assistant_frames_per_turn if frames_per_turn is None else frames_per_turn
+        if frames_per_turn < 1:
+            raise ValueError(f"frames_per_turn must be >= 1, got {frames_per_turn}")
+        self.name = f"llm:{model}" + (NO_VIEW_SUFFIX if view == "none" else "") + ("+memory" if memory else "")
         self.memory = memory
-        self.history_frames = history_frames
+        self.view = view
+        self.frames_per_turn = frames_per_turn
+        self.images_sent = 0
         self.holder = ClientHolder(model)
         self.history: list[dict] = []
         self.ledger: list[str] = []
@@ -75,6 +91,14 @@ class LLMAssistant:
     def close(self) -> None:
         self.holder.close()
 
+    def check_view(self) -> None:
+        """Refuses a run with frames for a model known to take no images (asks its preset, else its server)."""
+        if self.view == "frames" and not self.holder.client.supports_images():
+            raise TextOnlyAssistant(
+                f"assistant model {self.holder.model!r} takes no images (its preset or server says so): InteractiveWorld "
+                "sends the assistant first-person frames; run it with --assistant-view none for the no-frames "
+                "ablation, or name a vision model")
+
     def _user_message(self, obs: AssistantObservation) -> dict:
         from reacthuman.llm import image_part, text_part
 
@@ -85,16 +109,28 @@ class LLMAssistant:
             lines.append("Your memory ledger (facts so far): " + ("; ".join(self.ledger) or "empty")
                          + ". Add in 'facts' any new facts about objects, places and actions.")
         lines.append("Answer as JSON: {\"mode\": ..., \"text\": ...}.")
-        images = [f.image for f in obs.frames if f.image is not None]
-        if images and self.holder.client.supports_images():
+        if self.view == "none":
+            lines[2] = "You do not see the person's view."
+            return {"role": "user", "content": "\n".join(lines)}
+        images = [f.image for f in select_frames(list(obs.frames), self.frames_per_turn) if f.image is not None]
+        if images:
+            self.check_view()
             return {"role": "user", "content": [text_part("\n".join(lines))] + [image_part(i) for i in images]}
         return {"role": "user", "content": "\n".join(lines)}
 
     def act(self, obs: AssistantObservation) -> AssistantReply:
-        msg = self._user_message(obs)
-        messages = [{"role": "system", "content": SYSTEM}] + self.history + [msg]
-        result = self.holder.client.chat(messages, response_format=json_format("assistant_turn", reply_schema(self.memory)),
-                                         max_tokens=300)
+        try:
+            msg = self._user_message(obs)
+        except TextOnlyAssistant as exc:  # a refusal, not a model failure: the episode is voided with it
+            return AssistantReply("wait", error=str(exc))
+        now = len(msg["content"]) - 1 if isinstance(msg["content"], list) else 0
+        # at most frames_per_turn images in one request: this turn's, then the most recent earlier ones
+        history = keep_recent_images(self.history, self.frames_per_turn - now)
+        system = SYSTEM + (NO_VIEW if self.view == "none" else "")
+        messages = [{"role": "system", "content": system}] + history + [msg]
+        self.images_sent += sum(len(m["content"]) - 1 for m in messages if isinstance(m["content"], list))
+        # the output token limit is the model preset's (`max_tokens` in config/models.yaml)
+        result = self.holder.client.chat(messages, response_format=json_format("assistant_turn", reply_schema(self.memory)))
         if result.api_error:
             self.api_errors += 1
             LOG.warning("assistant model error: %s", result.api_error)
@@ -107,5 +143,5 @@ class LLMAssistant:
         facts = tuple(str(f)[:120] for f in (data.get("facts") or [])[:MAX_FACTS]) if self.memory else ()
         self.ledger += list(facts)
         self.history += [msg, {"role": "assistant", "content": result.text}]
-        self.history = keep_recent_images(self.history, self.history_frames)
+        self.history = keep_recent_images(self.history, self.frames_per_turn)
         return AssistantReply(mode, text if mode == "speak" else "", facts)

@@ -6,26 +6,32 @@ steps an instruction replaced (the same rule as the scripted human)."""
 
 from __future__ import annotations
 
+from interactiveworld.actions.parser import command_text
 from interactiveworld.actions.primitives import PRIMITIVES
-from interactiveworld.agents.base import HumanDecision, HumanView
+from interactiveworld.agents.base import HUMAN_COMMANDS_PER_TURN, HumanDecision, HumanView
+from interactiveworld.agents.config import agent_config
 from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, json_format
 
-MAX_COMMANDS = 4
-MAX_OWN_FRAMES = 4  # its latest own frames, as images, when the model takes images
+MAX_COMMANDS = HUMAN_COMMANDS_PER_TURN  # the scripted human's limit
 MAX_MEMORY_TURNS = 6  # earlier exchanges it keeps (its memory across turns)
+
+
+def human_grammar() -> str:
+    """One command form per primitive, all 36, from the table the parser reads."""
+    forms = [command_text(p.name, "X", "Y", 2 if "N" in p.args else None) for p in PRIMITIVES]
+    return "; ".join(f"'{f}'" for f in dict.fromkeys(forms))
+
+
 SYSTEM = (
     "You are a person at home following an assistant's spoken guidance. Turn the guidance into exact commands, "
-    "one per list item, using only these forms: 'go to the X', 'pick up the X', 'put the X in the Y', 'put the X on "
-    "the Y', 'open the X', 'close the X', 'turn on the X', 'turn off the X', 'wait N seconds', 'fill the X', "
-    "'pour water into the X', 'uncover the X', 'wipe the X with the Y', 'give the X to the Y', 'read the X', "
-    "'search the X', 'look around'. Use exactly the names the assistant used. Never replace an object, place or "
-    "action by another. If the guidance is unclear, give no commands and ask in 'say'. If the assistant said "
-    "nothing, follow your own plan (if any) one step at a time."
+    "one per list item, in the order given, using only these forms (X and Y are names of things, places, rooms or "
+    "people; N a number of seconds): " + human_grammar() + ". Use exactly the names the assistant used. Never "
+    "replace an object, place or action by another. If the guidance is unclear, give no commands and ask in 'say'. "
+    "If the assistant said nothing, follow your own plan (if any) one step at a time."
 )
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["say", "commands"],
           "properties": {"say": {"type": "string", "maxLength": 160},
                          "commands": {"type": "array", "maxItems": MAX_COMMANDS, "items": {"type": "string", "maxLength": 80}}}}
-assert len(PRIMITIVES) == 36
 
 
 class LLMHuman:
@@ -61,7 +67,8 @@ class LLMHuman:
                  "Your last results: " + ("; ".join(view.last_results) or "none") + ".",
                  "Your own plan still to do: " + ("; ".join(self.plan) or "nothing") + ".",
                  "Answer as JSON: {\"say\": ..., \"commands\": [...]}."]
-        images = [f.image for f in view.frames[-MAX_OWN_FRAMES:] if f.image is not None] if not view.blind else []
+        own = agent_config().human_frames_per_turn
+        images = [f.image for f in view.frames[-own:] if f.image is not None] if not view.blind else []
         if images and self.holder.client.supports_images():
             return {"role": "user", "content": [text_part("\n".join(lines))] + [image_part(i) for i in images]}
         return {"role": "user", "content": "\n".join(lines)}
@@ -73,7 +80,7 @@ class LLMHuman:
             return HumanDecision()
         msg = self._message(assistant_speech, view)
         result = self.holder.client.chat([{"role": "system", "content": SYSTEM}] + self.memory + [msg],
-                                         response_format=json_format("human_turn", SCHEMA), max_tokens=200)
+                                         response_format=json_format("human_turn", SCHEMA))  # the preset's token limit
         if result.api_error:
             return HumanDecision(error=f"human model error: {result.api_error}")
         text_only = msg["content"] if isinstance(msg["content"], str) else msg["content"][0]["text"]

@@ -19,10 +19,12 @@ from interactiveworld.bench.taskpack import CAPABILITIES, TaskPack
 
 ERROR_TYPES = ("visual_misreading", "lost_state", "rule_error", "planning_error", "unexecutable_instruction",
                "mistimed_or_missing_assistance")
+UNLABELLED = "unlabelled"  # a failed episode no rule labels: counted as such, never given a default type
+FIRST_ERROR_COLUMNS = (*ERROR_TYPES, UNLABELLED)
 CAP_TO_ERROR = {"perception": "visual_misreading", "memory": "lost_state", "state_tracking": "lost_state",
                 "reasoning": "rule_error", "planning": "planning_error", "communication": "unexecutable_instruction",
                 "intervention_correctness": "mistimed_or_missing_assistance",
-                "intervention_timing": "mistimed_or_missing_assistance", "task_completion": "planning_error"}
+                "intervention_timing": "mistimed_or_missing_assistance"}
 ORDER_CODES = frozenset({"DOOR_CLOSED", "HANDS_FULL", "HANDS_EMPTY", "NOT_HOLDING", "COVERED", "UNSAFE", "EMPTY", "NO_SPACE"})
 
 
@@ -93,14 +95,16 @@ def evaluate_points(pack: TaskPack, trace: list[dict], goals_final: list[bool]) 
 
 
 def first_error(points: list[dict], trace: list[dict], passed: bool) -> str | None:
-    """The primary label of a failed episode: the capability whose point failed first in time."""
+    """The primary label of a failed episode, only where a rule identifies it: no word said at all is missing
+    assistance; else the capability whose point failed first in time. A goal left unmet says which outcome
+    failed, not why: with no other failed point the episode is `unlabelled`."""
     if passed:
         return None
     if not any(t.get("role") == "assistant" and t["mode"] == "speak" for t in trace):
         return "mistimed_or_missing_assistance"
-    failed = [p for p in points if p["status"] == "fail"]
+    failed = [p for p in points if p["status"] == "fail" and p["cap"] in CAP_TO_ERROR]
     if not failed:
-        return "planning_error"
+        return UNLABELLED
     order = {c: i for i, c in enumerate(CAPABILITIES)}
-    first = min(failed, key=lambda p: (p["turn"], p["cap"] == "task_completion", order[p["cap"]]))
+    first = min(failed, key=lambda p: (p["turn"], order[p["cap"]]))
     return CAP_TO_ERROR[first["cap"]]

@@ -7,6 +7,7 @@ thing inside it: two objects on one place."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 
@@ -79,8 +80,7 @@ def add_clutter(task_id: str, scene: SceneSpec, texts: list[str]) -> SceneSpec:
                 support, slot, boxes = box, 0, boxes - 1
         text = "Shopping: bread, eggs, tea." if cat == "note" else ""
         objects.append(ObjectSpec(name, cat, name.rsplit("_", 1)[0], support, slot, text))
-    return SceneSpec(scene.layout, scene.seed, tuple(objects), scene.spills, scene.doors_open, scene.open_fixtures,
-                     scene.powered, scene.filled, scene.human_room, scene.foods)
+    return dataclasses.replace(scene, objects=tuple(objects))
 
 
 def _new_name(rng: random.Random, cat: str, colours_of: dict[str, set[str]], taken: set[str]) -> str | None:

@@ -89,13 +89,15 @@ def with_places(turns: list[str | None], objects: list[ObjectSpec], known: tuple
 def draft(family: str, tid: str, title: str, layout: str, seed: int, objects: list[ObjectSpec], goals: list[tuple],
           oracle: list[str | None], wrong: list[str | None], handoff: str, points: list[dict], *,
           opening: tuple[str, ...] = (), private_plan: tuple[str, ...] = (), deadlines: tuple[int, ...] = (),
-          blind: bool = False, human_room: str = "", doors_open: bool | None = None, **scene_kw) -> TaskPack:
+          blind: bool = False, human_room: str = "", doors_open: bool | None = None,
+          places: list[ObjectSpec] | None = None, **scene_kw) -> TaskPack:
+    """places: the objects where help says they are (a late object where it arrives); default `objects`."""
     gl = tuple(Predicate(k, tuple(a)) for k, *a in goals)
-    oracle = with_places(oracle, objects, opening + private_plan)
-    wrong = with_places(wrong, objects, opening + private_plan)
+    oracle = with_places(oracle, places or objects, opening + private_plan)
+    wrong = with_places(wrong, places or objects, opening + private_plan)
     scene = SceneSpec(layout, seed, tuple(objects), human_room=human_room, doors_open=doors_open, **scene_kw)
     texts = [handoff, *(t for t in oracle + wrong if t), *opening, *private_plan, *(" ".join(a) for _, *a in goals),
-             *scene.open_fixtures, *scene.powered]
+             *scene.open_fixtures, *scene.powered, *(e.dest for e in scene.events)]
     scene = add_clutter(tid, scene, texts)
     first_speech = next(i for i, t in enumerate(oracle) if t is not None)
     static_turn = deadlines[0] if deadlines else first_speech

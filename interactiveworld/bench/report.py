@@ -13,7 +13,9 @@ from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_w
     render_markdown, table_csv
 from reacthuman.scoring.tables import Table
 
-from interactiveworld.bench.capabilities import ERROR_TYPES
+from interactiveworld.bench.capabilities import FIRST_ERROR_COLUMNS
+from interactiveworld.bench.firth import firth_curves
+from interactiveworld.bench.paper_metrics import paper_metrics
 from interactiveworld.bench.scoring import Summary, read_results, summarize
 from interactiveworld.bench.taskpack import CAPABILITIES, FAMILIES
 
@@ -52,10 +54,30 @@ def tables(summaries: list[tuple[Path, Summary]]) -> list[Table]:
     points = Table("capability_points", "Evaluation points per capability (passed/observed)", ["model", *CAPABILITIES],
                    [[_label(s, d), *(f"{s.capability_points[c][0]}/{s.capability_points[c][1]}" for c in CAPABILITIES)]
                     for d, s in summaries])
-    errors = Table("first_errors", "First-error taxonomy (failed, valid episodes)", ["model", *ERROR_TYPES],
-                   [[_label(s, d), *(s.errors[e] for e in ERROR_TYPES)] for d, s in summaries],
-                   formats={e: "int" for e in ERROR_TYPES})
+    errors = Table("first_errors", "First-error taxonomy (failed, valid episodes)", ["model", *FIRST_ERROR_COLUMNS],
+                   [[_label(s, d), *(s.errors[e] for e in FIRST_ERROR_COLUMNS)] for d, s in summaries],
+                   formats={e: "int" for e in FIRST_ERROR_COLUMNS})
     return [passed, completion, efficiency, capability, points, errors]
+
+
+def family_measures(run_dirs: list[Path], summaries: list[tuple[Path, Summary]], results: list) -> Table:
+    """Accessibility's CFSS-StateScore and STG-CFSS, Prevention's C7/C8 under WATCH-binary (bench.paper_metrics)."""
+    cols = ["model", "CFSS-StateScore", "STG-CFSS", "C7 (WATCH-binary)", "C8 (WATCH-binary)", "accessibility n",
+            "prevention n"]
+    rows = []
+    for (d, s), rs in zip(summaries, results):
+        m = paper_metrics(rs)
+        rows.append([_label(s, d), m.cfss, m.stg_cfss, m.c7, m.c8, m.n_accessibility, m.n_prevention])
+    return Table("family_measures", "Family measures (%): Accessibility CFSS-StateScore and STG-CFSS, Prevention C7/C8 "
+                 "under WATCH-binary", cols, rows, formats={**{c: "pct" for c in cols[1:5]}, **{c: "int" for c in cols[5:]}})
+
+
+def firth_table(results: list) -> Table:
+    curves = firth_curves([r for rows in results for r in rows])
+    return Table("firth_curves", "Firth logistic regression of success on normalised task length, per model and "
+                 "family (slope: log-odds from the family's shortest to its longest task)",
+                 ["model", "family", "slope", "episodes"], [[c.model, c.family, c.slope, c.n_episodes] for c in curves],
+                 formats={"slope": "f2", "episodes": "int"})
 
 
 def capability_chart(summaries: list[tuple[Path, Summary]], path: Path) -> None:
@@ -92,13 +114,14 @@ def write_report(run_dirs: list[Path]) -> str:
     out = Path(run_dirs[0])
     chart = out / "plots" / "capabilities.png"
     capability_chart(summaries, chart)
-    passed, completion, efficiency, capability, points, errors = all_tables = tables(summaries)
+    all_tables = [*tables(summaries), family_measures(run_dirs, summaries, results), firth_table(results)]
+    passed, completion, efficiency, capability, points, errors, measures, firth = all_tables
     for t in all_tables:
         atomic_write_text(out / "tables" / f"{t.name}.csv", table_csv(t))
     blocks: list[Block] = [
         Paragraph(f"{sum(len(r) for r in results)} episodes from {', '.join(str(Path(d) / 'results.jsonl') for d in run_dirs)}."),
         passed, completion, efficiency, capability, points, Image(os.path.relpath(chart, out), "Capability scores"),
-        errors, Heading("Task horizon"), Paragraph(horizon.summary([r for rows in results for r in rows]))]
+        errors, measures, Heading("Task horizon"), Paragraph(horizon.summary([r for rows in results for r in rows])), firth]
     text = render_markdown(TITLE, blocks)
     atomic_write_text(out / "report.md", text)
     atomic_write_text(out / "report.html", render_html(TITLE, blocks))

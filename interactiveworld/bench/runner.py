@@ -64,7 +64,8 @@ def log_invocation(run_dir: Path, executor: dict, episodes: int) -> None:
 
 
 def default_render(assistant: str, human: str, render: bool | None) -> bool:
-    is_llm = assistant.startswith("llm:") or human.startswith("llm:")
+    sees = assistant.startswith("llm:") and "+noview" not in assistant
+    is_llm = sees or human.startswith("llm:")
     return is_llm if render is None else render  # a model human sees its own frames too
 
 
@@ -84,6 +85,8 @@ def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory
     log_invocation(run_dir, {"name": "local", "workers": 1}, sum(p.task_id not in done for p in packs))
     render = default_render(assistant, human, render)
     shared_assistant = None if assistant in REFERENCE_ASSISTANTS else make_assistant(assistant, None, memory)
+    if shared_assistant is not None and render:
+        shared_assistant.check_view()  # a text-only model with frames: refused before any episode
     h = make_human(human)
     rows = []
     try:

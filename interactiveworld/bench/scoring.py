@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interactiveworld.bench.capabilities import ERROR_TYPES
+from interactiveworld.bench.capabilities import FIRST_ERROR_COLUMNS
 from interactiveworld.bench.record import TaskRecord
 from interactiveworld.bench.taskpack import CAPABILITIES, FAMILIES
 from reacthuman.core.records import read_records
@@ -64,5 +64,5 @@ def summarize(rows: list[TaskRecord]) -> Summary:
         s.capability_points[cap] = (passed, len(pts))
         s.capabilities[cap] = passed / len(pts) if pts else None
     counts = Counter(r.first_error for r in valid if r.first_error)
-    s.errors = {e: counts.get(e, 0) for e in ERROR_TYPES}
+    s.errors = {e: counts.get(e, 0) for e in FIRST_ERROR_COLUMNS}
     return s

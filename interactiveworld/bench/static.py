@@ -74,6 +74,8 @@ def run_static(tasks_dir: Path, assistant: str, out_dir: Path, judge_model: str 
     out_dir = Path(out_dir)
     rows = []
     shared = None if assistant in REFERENCE_ASSISTANTS else make_assistant(assistant, None)
+    if shared is not None:
+        shared.check_view()  # the static items are image sequences: a text-only model is refused, not scored blind
     llm_judge = None
     if judge_model:
         from interactiveworld.bench.judge import make_judge

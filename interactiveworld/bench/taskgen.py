@@ -1,8 +1,9 @@
 """Builds InteractiveBench (6 families x 20 tasks) from the templates, runs the admission checks and freezes
 each admitted task as a JSON pack with a content hash.
 
-Admission (re-run by `interactiveworld tasks validate`): every goal predicate false at handoff; the oracle
-with the scripted executor passes; silent help fails; wrong help fails. Family-level: the blind assistant
+Admission (re-run by `interactiveworld tasks release`, see `bench.release`): every goal predicate false at
+handoff; the oracle with the scripted executor passes; silent help fails; wrong help fails; early help (all of
+the oracle's words at the handoff, then quiet) fails. Family-level: the blind assistant
 (no images, only the human's words, the family's usual moves) passes at most `BLIND_MAX_PASS_RATE` of the
 Finding, Accessibility and Planning tasks, so those need the assistant's eyes or memory.
 """
@@ -22,7 +23,7 @@ from interactiveworld.episode import run_episode
 TASKS_PER_FAMILY = 20
 BLIND_FAMILIES = ("finding", "accessibility", "planning")
 BLIND_MAX_PASS_RATE = 0.10
-CONTROLS = ("oracle", "silent", "wrong", "blind")
+CONTROLS = ("oracle", "silent", "wrong", "early", "blind")
 
 
 def variants_per_template(family: str) -> int:
@@ -42,11 +43,13 @@ class Admission:
     wrong_failed: bool
     oracle_actions: int
     blind_failed: bool = True
+    early_failed: bool = True
     detail: str = ""
 
     @property
     def admitted(self) -> bool:
-        return self.handoff_all_false and self.oracle_passed and self.silent_failed and self.wrong_failed
+        return (self.handoff_all_false and self.oracle_passed and self.silent_failed and self.wrong_failed
+                and self.early_failed)
 
 
 def check_admission(pack: TaskPack) -> Admission:
@@ -61,6 +64,7 @@ def check_admission(pack: TaskPack) -> Admission:
         wrong_failed=not runs["wrong"].passed and not runs["wrong"].voided,
         oracle_actions=o.n_actions,
         blind_failed=not runs["blind"].passed and not runs["blind"].voided,
+        early_failed=not runs["early"].passed and not runs["early"].voided,
         detail="; ".join(voided) or f"oracle goals {o.goals_final}, wrong goals {runs['wrong'].goals_final}",
     )
 
@@ -76,7 +80,8 @@ def all_drafts() -> list[TaskPack]:
 def freeze(pack: TaskPack, adm: Admission) -> TaskPack:
     pack = dataclasses.replace(pack, oracle_actions=adm.oracle_actions)
     record = {"handoff_all_false": adm.handoff_all_false, "oracle_passed": adm.oracle_passed,
-              "silent_failed": adm.silent_failed, "wrong_failed": adm.wrong_failed, "blind_failed": adm.blind_failed}
+              "silent_failed": adm.silent_failed, "wrong_failed": adm.wrong_failed, "early_failed": adm.early_failed,
+              "blind_failed": adm.blind_failed}
     return dataclasses.replace(pack, content_hash=pack.compute_hash(), admission=record)
 
 

@@ -10,7 +10,9 @@ every other field (object names and supports, goals, points, scene fields) keeps
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
@@ -21,7 +23,7 @@ from interactiveworld.names import display
 from interactiveworld.world.fixtures import FIXTURE_DIMS_M
 from interactiveworld.world.layout import ROOM_FIXTURES, ApartmentSpec
 from interactiveworld.world.objects import ObjectSpec
-from interactiveworld.world.scene import SpillSpec
+from interactiveworld.world.scene import OFFSTAGE, EventSpec, SpillSpec
 
 T = TypeVar("T")
 
@@ -113,6 +115,13 @@ class Template:
     foods: Sequence[str] = ()
     open_fixtures: Sequence[str] = ()
     spills: tuple[SpillSpec, ...] = ()
+    # after the handoff: these objects (patterns of `objects`' names) are not yet in the home; at the start of
+    # turn `late_turn` someone puts each down where its row says (support, slot), and the human hears `notice`.
+    # Reference and wrong turns that name one of them are said only once it is there.
+    late: Sequence[str] = ()
+    late_turn: int = 1
+    notice: str = ""
+    events: Sequence[tuple[int, str, str, str]] = ()  # (turn, "spill" | "power", target, notice) patterns
 
     def __call__(self, v: int) -> TaskPack:
         layout, seed = self.layouts[v], self.seed + v
@@ -120,10 +129,22 @@ class Template:
         spoken = _Spoken(names).say
         oracle = [None if t is None else spoken(t) for t in self.oracle]
         wrong = [oracle[t] if isinstance(t, int) else None if t is None else spoken(t) for t in self.wrong]
+        placed = [_object(ob, names) for ob in self.objects]
+        late = {_fill(n, names) for n in self.late}
+        if late - {ob.name for ob in placed}:
+            raise ValueError(f"template {self.family}-{self.name}: late names no object: {sorted(late)}")
+        events = [EventSpec(self.late_turn, "arrive", ob.name, ob.support, ob.slot, spoken(self.notice))
+                  for ob in placed if ob.name in late]
+        events += [EventSpec(turn, kind, _fill(target, names), notice=spoken(notice))
+                   for turn, kind, target, notice in self.events]
+        said_late = [display(n) for n in sorted(late)]
+        oracle, wrong = (_after_arrival(turns, said_late, self.late_turn) for turns in (oracle, wrong))
+        objects = [dataclasses.replace(ob, support=OFFSTAGE, slot=0) if ob.name in late else ob for ob in placed]
         return draft(
             self.family, f"{self.family}-{self.name}-{v}", self.title, layout, seed,
-            [_object(ob, names) for ob in self.objects], [_fill(g, names) for g in self.goals], oracle, wrong,
-            spoken(self.handoff), [_fill(p, names) for p in self.points],
+            objects, [_fill(g, names) for g in self.goals], oracle, wrong,
+            spoken(self.handoff), [_fill(p, names) for p in self.points], places=placed,
+            events=tuple(sorted(events, key=lambda e: e.turn)),
             opening=tuple(map(spoken, self.opening)), private_plan=tuple(map(spoken, self.plan)),
             deadlines=self.deadlines, blind=self.blind, human_room=_fill(self.human_room, names),
             powered=_fill(tuple(self.powered), names), filled=_fill(tuple(self.filled), names),
@@ -146,6 +167,17 @@ class Template:
     def _rng(self, v: int) -> random.Random:
         key = self.rng_key or f"{RNG_LETTER[self.family]}-{self.name}"
         return rng_for(f"{key}-{v}")
+
+
+def _after_arrival(turns: list[str | None], late: list[str], turn: int) -> list[str | None]:
+    """Quiet turns before the first turn that names a late object, so that it is said once the object is there."""
+    if not late:
+        return turns
+    first = next((i for i, t in enumerate(turns)
+                  if t is not None and any(re.search(rf"\bthe {re.escape(n)}\b", t, re.I) for n in late)), None)
+    if first is None or first >= turn:
+        return turns
+    return turns[:first] + [None] * (turn - first) + turns[first:]
 
 
 def _fill(value: T, names: Names) -> T:

@@ -10,7 +10,7 @@ from rclpy.parameter import Parameter
 from sensor_msgs.msg import Image
 from std_msgs.msg import String
 
-from interactiveworld.episode import Episode, _human_report, visible_names
+from interactiveworld.episode import Episode, _human_report, _with_notices, visible_names
 from interactiveworld.graph import ASSISTANT, COMMANDS, EYE, HUMAN, JUDGE_NODE, REPORT, SPEECH, STATE, WORLD
 from interactiveworld.nodes.common import declare_task, json_msg, loop_qos
 from interactiveworld.world.predicates import evaluate
@@ -103,9 +103,12 @@ class WorldNode(ContractNode):
         self.n_actions += len(results)
         events = [e for r in results for e in r.events]
         text = " ".join(s for s in (d.get("speech", ""), _human_report(results, events)) if s) or "(waits)"
-        self._flush_frames()
         if d["turn"] + 1 >= self.pack.max_turns:
+            self._flush_frames()
             return self._finish()
+        noticed = self.ep.begin_turn(d["turn"] + 1)
+        text = _with_notices(text, noticed) if noticed else text
+        self._flush_frames()
         self._publish_report(d["turn"] + 1, text, tuple(r.message for r in results))
 
     def _finish(self) -> None:

@@ -22,7 +22,8 @@ class SpillState:
     x: float
     y: float
     present: bool
-    trigger: str = ""  # "" (present or absent from the start) or "faucet_overflow"
+    trigger: str = ""  # "" (present or absent from the start), "faucet_overflow" or "event"
+    wiped: bool = False  # wiped up by the human (a spill that appeared after the handoff is scored by this)
 
 
 @dataclass
@@ -66,6 +67,8 @@ class ApplianceMachine:
             "boiled": dict(sorted(self.boiled.items())), "scorched": dict(sorted(self.scorched.items())),
             "timers": [list(t) for t in self.timers],
             "spills": {n: s.present for n, s in sorted(self.spills.items())},
+            **({"wiped": sorted(n for n, s in self.spills.items() if s.wiped)}
+               if any(s.wiped for s in self.spills.values()) else {}),
         }
 
     # --- transitions -------------------------------------------------------------------------------
@@ -100,6 +103,7 @@ class ApplianceMachine:
         if s is None or not s.present:
             return "INVALID_TARGET"
         s.present = False
+        s.wiped = True
         return None
 
     def advance(self, dt_s: float, food_heat: dict[str, int], pot_heat: dict[str, int]) -> list[str]:

@@ -8,7 +8,8 @@ from interactiveworld.world.sim import BURNERS, World
 
 # kind -> number of args
 PREDICATE_ARITY = {"in": 2, "on": 2, "open": 1, "closed": 1, "powered": 1, "unpowered": 1, "cooked": 1,
-                   "filled": 1, "spill_clean": 1, "held": 1, "boiled": 1}
+                   "filled": 1, "spill_clean": 1, "held": 1, "boiled": 1,
+                   "wiped": 1}
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Predicate:
         return {"in": "{0} is in {1}", "on": "{0} is on {1}", "open": "{0} is open", "closed": "{0} is closed",
                 "powered": "{0} is on", "unpowered": "{0} is off", "cooked": "{0} is cooked",
                 "filled": "{0} holds water", "spill_clean": "{0} is wiped up", "held": "{0} is in hand",
-                "boiled": "{0} has boiled"}[self.kind].format(*a)
+                "boiled": "{0} has boiled", "wiped": "{0} was wiped up"}[self.kind].format(*a)
 
 
 def _powered(world: World, name: str) -> bool:
@@ -66,6 +67,8 @@ def evaluate(p: Predicate, world: World) -> bool:
         return bool(world.machine.filled.get(a[0]))
     if p.kind == "spill_clean":
         return not world.machine.spills[a[0]].present
+    if p.kind == "wiped":  # a spill that appears after the handoff: spill_clean would be true at handoff
+        return world.machine.spills[a[0]].wiped and not world.machine.spills[a[0]].present
     if p.kind == "held":
         return world.held == a[0]
     return bool(world.machine.boiled.get(a[0]))  # boiled

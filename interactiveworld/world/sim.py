@@ -21,7 +21,7 @@ from interactiveworld.world.layout import ApartmentSpec, generate_apartment
 from interactiveworld.world.mjcf import DOOR_OPEN_RAD as ROOM_DOOR_OPEN_RAD
 from interactiveworld.world.mjcf import build_mjcf, spill_xy
 from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA, LIDDED_CATEGORIES, footprint_m, half_height_m
-from interactiveworld.world.scene import SceneSpec
+from interactiveworld.world.scene import OFFSTAGE, EventSpec, SceneSpec
 
 SETTLE_STEPS = 30
 SLOT_PITCH_M = 0.17
@@ -305,6 +305,8 @@ class World:
     def _place_initial_objects(self) -> None:
         ordered = sorted(self.scene.objects, key=lambda o: (o.support in self.objects, o.under != ""))
         for o in ordered:
+            if o.support == OFFSTAGE:
+                continue  # stays parked outside the home until its event brings it in
             regions = sorted(self.regions.get(o.support, []), key=lambda r: (r.kind != "R", r.index))
             if not regions:
                 raise ValueError(f"object {o.name!r}: support {o.support!r} has no place to hold things")
@@ -400,6 +402,24 @@ class World:
         for name, s in self.machine.spills.items():
             g = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, f"P:{name}")
             self.model.geom_rgba[g, 3] = 0.8 if s.present else 0.0
+
+    def happen(self, event: EventSpec) -> None:
+        """A scene event (someone else in the home acts): see `scene.EventSpec`."""
+        if event.kind == "arrive":
+            regions = sorted(self.regions.get(event.dest, []), key=lambda r: (r.kind != "R", r.index))
+            slots = [(r, s) for r in regions for s in self.slot_positions(r)]
+            if event.slot >= len(slots):
+                raise ValueError(f"event arrive {event.target!r}: no slot {event.slot} at {event.dest!r}")
+            region, s = slots[event.slot]
+            self.put_object(event.target, s, self.region_yaw(region))
+        elif event.kind == "spill":
+            self.machine.spills[event.target].present = True
+            self.sync_spills()
+        elif event.target in BURNERS:
+            self.set_burner_level(event.target, 2)
+        else:
+            self.machine.power[event.target] = True
+        self.settle()
 
     def digest(self) -> str:
         """Hash of the full physical and appliance state (for determinism checks)."""
