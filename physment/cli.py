@@ -56,13 +56,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--protocol", default="strict", choices=("strict", "paper"),
                      help="strict (default): this project's; paper: Eq. 4, untrimmed context, every scene at "
                           "every budget, the paper's 26 tools")
-    run.add_argument("--cell-map", type=Path, default=None,
-                     help="YAML/JSON file: scene id -> category (overrides metadata and inference)")
+    run.add_argument("--cell-map", default=None,
+                     help="YAML/JSON file: scene id -> category (overrides metadata and inference); `authors`: the "
+                          "authors' number ranges for every undeclared scene; `inferred`: inference only")
     _ray_options(run)
     chk = sub.add_parser("check", help="lint a scene folder: one line per problem, naming the scene")
     chk.add_argument("scenes", type=Path)
     chk.add_argument("--cells", action="store_true", help="also list each scene's cell and where it came from")
-    chk.add_argument("--cell-map", type=Path, default=None, help="scene id -> category overrides (implies --cells)")
+    chk.add_argument("--cell-map", default=None, help="scene id -> category overrides, or authors / inferred "
+                                                       "(implies --cells)")
     rep = sub.add_parser("report", help="write the report of a run folder")
     rep.add_argument("run_dir", type=Path)
     rep.add_argument("--out", type=Path, default=None)
@@ -145,7 +147,7 @@ def _run_one(cfg: "RunConfig", plan: "PoolPlan | None") -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from physment.cells import assign_cells, load_cell_map
+    from physment.cells import assign_cells, cell_options
     from physment.check import check
     from physment.scene import load_scenes_lenient
 
@@ -154,8 +156,9 @@ def _check(args: argparse.Namespace) -> int:
         print(line)
     if args.cells or args.cell_map is not None:
         scenes, _ = load_scenes_lenient(args.scenes)
-        for s in assign_cells(scenes, load_cell_map(args.cell_map) if args.cell_map else None):
-            print(f"{s.scene_id}\t{s.extra['category']}\t{s.problem_type}\t{s.extra['category_source']}")
+        for s in assign_cells(scenes, *cell_options(args.cell_map)):
+            print(f"{s.scene_id}\t{s.extra['category']}\t{s.problem_type}\t{s.extra['category_source']}"
+                  + (f"\t{s.extra['authors_category']}" if s.extra.get("authors_category") else ""))
     print(f"{'OK' if not problems else 'PROBLEMS'}: {n} scene(s), {len(problems)} problem(s)")
     return 0 if not problems else 1
 

@@ -161,6 +161,7 @@ def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: Epi
     classes = normalisation_classes(predicted, scene.answer, names, synonyms) if answered else {}
     row = {"scene": scene.scene_id, "scene_number": scene.number, "category": scene.category,
            "category_source": scene.extra.get("category_source", "metadata"),
+           "authors_category": scene.extra.get("authors_category"), "timestep_s": toolbox.lab.timestep_s,
            "topic": scene.extra.get("topic", ""), "problem_type": scene.problem_type, "budget": config.budget,
            "protocol": config.protocol, "answered": answered, "answer_iteration": answer_iteration,
            "iterations_used": len(turns), "predicted": predicted, "truth": scene.answer,

@@ -29,7 +29,9 @@ class EpisodeRecord:
     scene: str
     scene_number: int | None = None
     category: str | None = None
-    category_source: str = "metadata"  # metadata, a --cell-map file, or inferred (physment.cells)
+    category_source: str = "metadata"  # metadata, authors, a --cell-map file, or inferred (physment.cells)
+    authors_category: str | None = None  # the authors' own cell name (their published scenes)
+    timestep_s: float | None = None  # the scene's MJCF timestep (MuJoCo's 0.002 s when it sets none)
     topic: str | None = None
     problem_type: str | None = None
     budget: int = 0  # iterations allowed, I_max

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from physment.agents import ModelAgent, OracleAgent
-from physment.cells import assign_cells, load_cell_map
+from physment.cells import CELL_MAP_WORDS, assign_cells, cell_options
 from physment.episode import protocol_config, run_episode
 from physment.lab import LabError
 from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS
@@ -49,7 +49,7 @@ class RunConfig:
     max_tokens: int | None = None  # None: the protocol's (strict 512; paper: the preset's own limit)
     brief_api: bool = False
     protocol: str = DEFAULT_PROTOCOL
-    cell_map: Path | None = None  # scene id -> cell, overriding metadata and inference
+    cell_map: Path | str | None = None  # a file (scene id -> cell), or `authors` / `inferred` (physment.cells)
     # filled by run(): 'Scene<N>: why' for each scene that could not be loaded or compiled (skipped, not fatal)
     skipped: list[str] = dataclasses.field(default_factory=list)
 
@@ -59,7 +59,7 @@ class RunConfig:
             raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
         if self.max_tokens is not None and int(self.max_tokens) < 1:
             raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
-        if self.cell_map is not None and not Path(self.cell_map).is_file():
+        if self.cell_map is not None and str(self.cell_map) not in CELL_MAP_WORDS and not Path(self.cell_map).is_file():
             raise ValueError(f"cell_map {self.cell_map} is not a file")
         if not self.agent:
             raise ValueError("agent must be a name (oracle, local, or a model preset)")
@@ -115,7 +115,8 @@ def selected_scenes(cfg: RunConfig, skipped: list[str] | None = None) -> list[Sc
         LOG.info("skipped %s", line)  # the caller reports them (the command line prints each)
     if skipped is not None:
         skipped += problems
-    assign_cells(scenes, load_cell_map(cfg.cell_map) if cfg.cell_map else None)
+    cell_map, authors = cell_options(cfg.cell_map)
+    assign_cells(scenes, cell_map, authors)
     if not (cfg.all_scenes or PROTOCOLS[cfg.protocol].all_scenes):
         skipped = [s.scene_id for s in scenes if cfg.budget < min(s.budgets)]
         if skipped:
