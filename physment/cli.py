@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from pathlib import Path
@@ -56,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--protocol", default="strict", choices=("strict", "paper"),
                      help="strict (default): this project's; paper: Eq. 4, untrimmed context, every scene at "
                           "every budget, the paper's 26 tools")
+    run.add_argument("--matcher", default=None, choices=("strict", "paper", "authors"),
+                     help="which verdict is `correct` (default: the protocol's); rows record all three")
     run.add_argument("--cell-map", default=None,
                      help="YAML/JSON file: scene id -> category (overrides metadata and inference); `authors`: the "
                           "authors' number ranges for every undeclared scene; `inferred`: inference only")
@@ -65,6 +68,21 @@ def _parser() -> argparse.ArgumentParser:
     chk.add_argument("--cells", action="store_true", help="also list each scene's cell and where it came from")
     chk.add_argument("--cell-map", default=None, help="scene id -> category overrides, or authors / inferred "
                                                        "(implies --cells)")
+    res = sub.add_parser("rescore-authors", help="grade the authors' logged final answers with each matcher "
+                                                 "beside their manual_grading_summary.csv (Table 2)")
+    res.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
+    res.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
+    res.add_argument("--json", type=Path, default=None, help="write model folder -> budget -> matcher -> accuracy %%")
+    rpl = sub.add_parser("replay", help="re-execute the authors' logged tool calls under their tool semantics and "
+                                        "compare each result with the logged one")
+    rpl.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
+    rpl.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
+    rpl.add_argument("--git", type=Path, default=None,
+                     help="their repository's git directory: each episode replays the scene as committed before "
+                          "its log's time stamp")
+    rpl.add_argument("--tools", default="authors", help="authors, or authors:-switch,... (physment.authors.tools)")
+    rpl.add_argument("--json", type=Path, default=None, help="write the summary (calls, reproduced, per tool, "
+                                                             "per scene, mismatches)")
     rep = sub.add_parser("report", help="write the report of a run folder")
     rep.add_argument("run_dir", type=Path)
     rep.add_argument("--out", type=Path, default=None)
@@ -103,7 +121,7 @@ def _config(args: argparse.Namespace, spec: ModelSpec) -> "RunConfig":
     return RunConfig(scenes=args.scenes, agent=spec.name, budget=args.budget, out=args.out,
                      prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
                      limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
-                     protocol=args.protocol, cell_map=args.cell_map)
+                     protocol=args.protocol, matcher=args.matcher, cell_map=args.cell_map)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -182,6 +200,39 @@ def _scenes(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rescore_authors(args: argparse.Namespace) -> int:
+    from physment.authors.logs import LogError
+    from physment.authors.rescore import manual_table, rescore, summary_json, table_lines
+    from reacthuman.core.atomic import atomic_write_text
+
+    try:
+        cells = rescore(args.results_dir, args.scenes)
+    except LogError as exc:
+        return _fail(str(exc))
+    print("\n".join(table_lines(cells, manual_table(args.results_dir))))
+    if args.json is not None:
+        atomic_write_text(args.json, json.dumps(summary_json(cells), indent=1) + "\n")
+        print(f"wrote {args.json}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from physment.authors.logs import LogError
+    from physment.authors.replay import report_lines, replay
+    from physment.authors.tools import parse_switches
+    from reacthuman.core.atomic import atomic_write_text
+
+    try:
+        summary = replay(args.results_dir, args.scenes, switches=parse_switches(args.tools), git_dir=args.git)
+    except (LogError, ValueError) as exc:
+        return _fail(str(exc))
+    print("\n".join(report_lines(summary)))
+    if args.json is not None:
+        atomic_write_text(args.json, json.dumps(summary.to_json(), indent=1) + "\n")
+        print(f"wrote {args.json}")
+    return 0
+
+
 def _report(args: argparse.Namespace) -> int:
     from physment.report import ReportError, write_report
     from reacthuman.core.records import LedgerError
@@ -206,6 +257,10 @@ def main(argv: list[str] | None = None) -> int:
             return _report(args)
         if args.command == "check":
             return _check(args)
+        if args.command == "replay":
+            return _replay(args)
+        if args.command == "rescore-authors":
+            return _rescore_authors(args)
         return _scenes(args)
     except (SceneError, FileNotFoundError) as exc:
         return _fail(str(exc))

@@ -14,7 +14,8 @@ from physment.metrics import episode_metrics
 from physment.prompt import build_prompt, system_prompt
 from physment.record import EpisodeRecord
 from physment.scene import Scene
-from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS, paper_correct
+from physment.authors.matcher import authors_correct
+from physment.protocol import DEFAULT_PROTOCOL, MATCHERS, PROTOCOLS, paper_correct
 from physment.protocol import protocol as named_protocol
 from physment.scoring import ABS_TOL, REL_TOL, is_correct, normalisation_classes, regrade, score_answer
 from physment.tools import ToolBox, ToolResult
@@ -32,12 +33,15 @@ class EpisodeConfig:
     context_chars_max: int = CONTEXT_CHARS_MAX
     brief_api: bool = False  # tool signatures without descriptions (small local contexts)
     protocol: str = DEFAULT_PROTOCOL  # physment.protocol: whose matcher decides `correct`
+    matcher: str | None = None  # strict | paper | authors: overrides the protocol's matcher for `correct`
     trim_context: bool = True  # False: the cumulative context with nothing dropped (the paper's)
     tools: tuple[str, ...] = TOOL_NAMES
 
     def __post_init__(self) -> None:
         if self.protocol not in PROTOCOLS:
             raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
+        if self.matcher is not None and self.matcher not in MATCHERS:
+            raise ValueError(f"matcher must be one of {', '.join(MATCHERS)}, got {self.matcher!r}")
         unknown = sorted(set(self.tools) - set(TOOL_NAMES))
         if unknown:
             raise ValueError(f"tools: unknown tool(s) {unknown}")
@@ -153,7 +157,9 @@ def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: Epi
     predicted = toolbox.submitted if answered else None
     strict = answered and is_correct(predicted, scene.answer, abs_tol, rel_tol, categorical)
     paper = answered and paper_correct(predicted, scene.answer, abs_tol, rel_tol)
-    correct = paper if PROTOCOLS[config.protocol].matcher == "paper" else strict
+    authors = answered and authors_correct(predicted, scene.answer)
+    matcher = config.matcher or PROTOCOLS[config.protocol].matcher
+    correct = {"strict": strict, "paper": paper, "authors": authors}[matcher]
     graded = score_answer(predicted, scene.answer, abs_tol, rel_tol, categorical) if answered else 0.0
     names = {o.object_id: o.name for o in scene.objects}
     synonyms = scene.extra.get("answer_synonyms")
@@ -165,7 +171,8 @@ def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: Epi
            "topic": scene.extra.get("topic", ""), "problem_type": scene.problem_type, "budget": config.budget,
            "protocol": config.protocol, "answered": answered, "answer_iteration": answer_iteration,
            "iterations_used": len(turns), "predicted": predicted, "truth": scene.answer,
-           "correct": bool(correct), "correct_strict": bool(strict), "correct_paper": bool(paper),
+           "matcher": matcher, "correct": bool(correct), "correct_strict": bool(strict),
+           "correct_paper": bool(paper), "correct_authors": bool(authors),
            "graded": graded, "regrade_rule": rule, "normalisation": classes,
            "correct_after_regrade": bool(strict or rule)}
     row.update(episode_metrics(scene, turns, config.budget, answer_iteration, graded))

@@ -41,9 +41,11 @@ class EpisodeRecord:
     iterations_used: int | None = None
     predicted: Any = None
     truth: Any = None
-    correct: bool = False  # the run protocol's verdict
+    matcher: str | None = None  # which verdict `correct` is (strict | paper | authors); None: the protocol's
+    correct: bool = False  # the run's matcher's verdict
     correct_strict: bool | None = None
     correct_paper: bool | None = None  # the paper's Eq. 4 matcher
+    correct_authors: bool | None = None  # the authors' code's matcher (physment.authors.matcher)
     graded: float | None = None
     regrade_rule: str | None = None
     normalisation: dict[str, bool] = field(default_factory=dict)

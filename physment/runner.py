@@ -19,7 +19,7 @@ from physment.agents import ModelAgent, OracleAgent
 from physment.cells import CELL_MAP_WORDS, assign_cells, cell_options
 from physment.episode import protocol_config, run_episode
 from physment.lab import LabError
-from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS
+from physment.protocol import DEFAULT_PROTOCOL, MATCHERS, PROTOCOLS
 from physment.record import EpisodeRecord
 from physment.scene import Scene, load_scenes_lenient, problem_line
 from reacthuman.core.atomic import atomic_write_text as write_atomic
@@ -49,6 +49,7 @@ class RunConfig:
     max_tokens: int | None = None  # None: the protocol's (strict 512; paper: the preset's own limit)
     brief_api: bool = False
     protocol: str = DEFAULT_PROTOCOL
+    matcher: str | None = None  # strict | paper | authors: which verdict is `correct` (default: the protocol's)
     cell_map: Path | str | None = None  # a file (scene id -> cell), or `authors` / `inferred` (physment.cells)
     # filled by run(): 'Scene<N>: why' for each scene that could not be loaded or compiled (skipped, not fatal)
     skipped: list[str] = dataclasses.field(default_factory=list)
@@ -57,6 +58,8 @@ class RunConfig:
         self.scenes, self.out = Path(self.scenes), Path(self.out)
         if self.protocol not in PROTOCOLS:
             raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
+        if self.matcher is not None and self.matcher not in MATCHERS:
+            raise ValueError(f"matcher must be one of {', '.join(MATCHERS)}, got {self.matcher!r}")
         if self.max_tokens is not None and int(self.max_tokens) < 1:
             raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
         if self.cell_map is not None and str(self.cell_map) not in CELL_MAP_WORDS and not Path(self.cell_map).is_file():
@@ -139,7 +142,8 @@ def pending_scenes(cfg: RunConfig) -> tuple[list[Scene], int]:
 
 
 def episode_config(cfg: RunConfig):
-    return protocol_config(cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api)
+    return protocol_config(cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api,
+                           matcher=cfg.matcher)
 
 
 def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, executor: dict | None = None) -> None:
@@ -147,7 +151,7 @@ def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, execu
         fh.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                              "agent": cfg.agent, "tool_mode": tool_mode,
                              "budget": cfg.budget, "prompting": cfg.prompting, "scenes": str(cfg.scenes),
-                             "protocol": cfg.protocol, "episodes_to_run": episodes,
+                             "protocol": cfg.protocol, "matcher": cfg.matcher, "episodes_to_run": episodes,
                              "max_tokens": effective_max_tokens(cfg), "skipped_scenes": cfg.skipped,
                              "executor": executor or {"name": "local", "workers": 1}}) + "\n")
 
