@@ -15,7 +15,7 @@ from physment.authors.matcher import authors_correct
 from physment.authors.replay import ReplaySummary, replay_episode, same
 from physment.authors.logs import LoggedCall, LoggedEpisode
 from physment.authors.rescore import rescore, summary_json
-from physment.authors.tools import ALL_ON, SWITCHES, AuthorsSim, parse_switches
+from physment.authors.tools import ALL_ON, HEADLESS, SWITCHES, AuthorsSim, parse_switches
 from physment.cli import main
 from physment.protocol import paper_correct
 
@@ -48,6 +48,7 @@ def test_replay_of_the_fixture_episodes_reproduces_their_logged_results(episode)
     replay_episode(episode, (FIXTURES / "scenes" / f"Scene{episode.scene_number}.xml").read_text(), summary)
     assert summary.calls == len(episode.calls) > 5
     assert summary.reproduced == summary.calls, [(m.call, m.tool, m.ours, m.theirs) for m in summary.mismatches]
+    assert sum(summary.variants.values()) == 1
 
 
 def test_the_fixture_spans_the_tools():
@@ -99,12 +100,15 @@ def test_each_switch_changes_what_it_names():
                                     ("detect_collision", {"obj1_id": "object_1", "obj2_id": "object_3"})],
         "reload_on_edit": [("step", {"duration": 0.2}), ("find_objects", {}),
                            ("get_position", {"object_id": "object_1"})],
+        "viewer_sync": [("apply_force", {"object_id": "object_2", "force_vector": [0, 0, 100]}),
+                        ("step", {"duration": 0.1}), ("get_position", {"object_id": "object_2"})],
     }
     assert set(probes) == set(SWITCHES)
     for switch, calls in probes.items():
         if calls is None:
             continue
-        on, off = AuthorsSim(xml, ALL_ON), AuthorsSim(xml, ALL_ON - {switch})
+        base = ALL_ON if switch == "viewer_sync" else HEADLESS  # the viewer's sync masks the wrench switches
+        on, off = AuthorsSim(xml, base), AuthorsSim(xml, base - {switch})
         got_on = [on.call(t, dict(p))[0] for t, p in calls]
         got_off = [off.call(t, dict(p))[0] for t, p in calls]
         assert not same(got_on[-1], got_off[-1]), (switch, got_on[-1], got_off[-1])

@@ -71,6 +71,19 @@ class ReplaySummary:
     per_scene: dict[int, list[int]] = dataclasses.field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     kinds: Counter = dataclasses.field(default_factory=Counter)
     mismatches: list[Mismatch] = dataclasses.field(default_factory=list)
+    variants: Counter = dataclasses.field(default_factory=Counter)  # episodes replayed with / without the viewer
+
+    def merge(self, other: "ReplaySummary") -> None:
+        self.calls += other.calls
+        self.reproduced += other.reproduced
+        self.episodes += other.episodes
+        for mine, theirs in ((self.per_tool, other.per_tool), (self.per_scene, other.per_scene)):
+            for key, (ok, n) in theirs.items():
+                mine[key][0] += ok
+                mine[key][1] += n
+        self.kinds.update(other.kinds)
+        self.mismatches += other.mismatches
+        self.variants.update(other.variants)
 
     def add(self, tool: str, scene: int, ok: bool) -> None:
         self.calls += 1
@@ -84,7 +97,7 @@ class ReplaySummary:
                 "share": round(self.reproduced / self.calls, 4) if self.calls else None,
                 "per_tool": {k: {"reproduced": v[0], "calls": v[1]} for k, v in sorted(self.per_tool.items())},
                 "per_scene": {str(k): {"reproduced": v[0], "calls": v[1]} for k, v in sorted(self.per_scene.items())},
-                "mismatch_kinds": dict(self.kinds),
+                "mismatch_kinds": dict(self.kinds), "episodes_by_viewer": dict(self.variants),
                 "mismatches": [_jsonable(dataclasses.asdict(m)) for m in self.mismatches[:mismatches_max]]}
 
 
@@ -102,7 +115,21 @@ def _jsonable(value: Any) -> Any:
 
 def replay_episode(ep: LoggedEpisode, xml_text: str | None, summary: ReplaySummary,
                    switches: frozenset[str] = ALL_ON) -> None:
-    """Re-execute one episode's logged calls and add each verdict to `summary`."""
+    """Re-execute one episode's logged calls and add each verdict to `summary`. With `viewer_sync` on, the
+    episode is also replayed headless (their logs do not record whether the viewer ran) and the variant that
+    reproduces more of it counts."""
+    variants = [switches] + ([switches - {"viewer_sync"}] if "viewer_sync" in switches else [])
+    best: ReplaySummary | None = None
+    for variant in variants:
+        trial = ReplaySummary()
+        _replay_once(ep, xml_text, trial, variant)
+        if best is None or trial.reproduced > best.reproduced:
+            best, chosen = trial, variant
+    summary.merge(best)
+    summary.variants["viewer" if "viewer_sync" in chosen else "headless"] += 1
+
+
+def _replay_once(ep: LoggedEpisode, xml_text: str | None, summary: ReplaySummary, switches: frozenset[str]) -> None:
     summary.episodes += 1
     sim = None
     if xml_text is not None:
@@ -178,7 +205,9 @@ def report_lines(summary: ReplaySummary, mismatches_shown: int = 20) -> list[str
     lines += ["", "| scene | reproduced | calls | share |", "|---|---:|---:|---:|"]
     for scene, (ok, n) in sorted(summary.per_scene.items()):
         lines.append(f"| Scene{scene} | {ok} | {n} | {100.0 * ok / n:.1f} % |")
-    lines += ["", "mismatch classes: " + ", ".join(f"{k} {v}" for k, v in summary.kinds.most_common())]
+    lines += ["", "mismatch classes: " + ", ".join(f"{k} {v}" for k, v in summary.kinds.most_common()),
+              "episodes best reproduced with / without the viewer's sync: "
+              + ", ".join(f"{k} {v}" for k, v in summary.variants.most_common())]
     for m in summary.mismatches[:mismatches_shown]:
         lines.append(f"Scene{m.scene} {m.model} b{m.budget} {m.log} call {m.call} {m.tool}({m.parameters}) "
                      f"[{m.kind}]: ours {str(m.ours)[:120]} | theirs {str(m.theirs)[:120]}")

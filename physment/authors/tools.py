@@ -16,6 +16,7 @@ corrected physics for that one difference, in the same result shape. The differe
 | principal_inertia_world_omega | rotational energy, angular momentum: body-frame principal inertia times world-frame omega, mass ignored | the world inertia tensor |
 | contact_force_collision | the bodies' first geoms only; applies +-normal*dist as a persistent force | any geom pair; applies nothing |
 | reload_on_edit | create/delete/find/attach rewrite the XML and reload: state back to the file's, positions 0 until a step; create makes a fixed sphere of radius = density; attach writes an invalid joint, the reload fails, later edits too | the state carried over and forwarded |
+| viewer_sync | with MuJoCo's passive viewer running, its sync after every step zeroes `xfrc_applied`: a force acts for one timestep | (off: the headless run, forces persist) |
 """
 
 from __future__ import annotations
@@ -29,8 +30,12 @@ import numpy as np
 
 SWITCHES: tuple[str, ...] = ("persistent_wrench", "step_then_forward", "cvel_velocity", "finite_difference_acceleration",
                              "first_joint_displacement", "unfiltered_parameters", "applied_torque_only",
-                             "principal_inertia_world_omega", "contact_force_collision", "reload_on_edit")
+                             "principal_inertia_world_omega", "contact_force_collision", "reload_on_edit",
+                             "viewer_sync")
 ALL_ON = frozenset(SWITCHES)
+# their runs differ in whether MuJoCo's passive viewer started (it does not on a headless macOS run); their
+# logs do not say, so the replay tries both, headless first
+HEADLESS = ALL_ON - {"viewer_sync"}
 _TOOLS = ("get_parameters", "get_displacement", "compute_force", "set_velocity", "apply_force", "apply_torque",
           "get_velocity", "detect_collision", "move_object", "get_position", "get_torque", "get_center_of_mass",
           "get_angular_momentum", "get_momentum", "get_acceleration", "get_kinetic_energy", "get_potential_energy",
@@ -130,6 +135,8 @@ class AuthorsSim:
             mujoco.mj_step(self.model, self.data)
             if "step_then_forward" in self.on:
                 mujoco.mj_forward(self.model, self.data)
+            if "viewer_sync" in self.on:  # the viewer's sync clears xfrc_applied to apply its own perturbations
+                self.data.xfrc_applied[:] = 0.0
         if "persistent_wrench" not in self.on and self._wrench_once:
             self.data.xfrc_applied[:] = 0.0
             self._wrench_once = False
