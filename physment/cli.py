@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--protocol", default="strict", choices=("strict", "paper"),
                      help="strict (default): this project's; paper: Eq. 4, untrimmed context, every scene at "
                           "every budget, the paper's 26 tools")
+    run.add_argument("--tools", default=None,
+                     help="ours, or authors[:-switch,...] (their tool semantics; default under --protocol paper on "
+                          "their published scenes)")
     run.add_argument("--matcher", default=None, choices=("strict", "paper", "authors"),
                      help="which verdict is `correct` (default: the protocol's); rows record all three")
     run.add_argument("--cell-map", default=None,
@@ -121,7 +124,7 @@ def _config(args: argparse.Namespace, spec: ModelSpec) -> "RunConfig":
     return RunConfig(scenes=args.scenes, agent=spec.name, budget=args.budget, out=args.out,
                      prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
                      limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
-                     protocol=args.protocol, matcher=args.matcher, cell_map=args.cell_map)
+                     protocol=args.protocol, tools=args.tools, matcher=args.matcher, cell_map=args.cell_map)
 
 
 def _run(args: argparse.Namespace) -> int:

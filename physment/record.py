@@ -32,6 +32,7 @@ class EpisodeRecord:
     category_source: str = "metadata"  # metadata, authors, a --cell-map file, or inferred (physment.cells)
     authors_category: str | None = None  # the authors' own cell name (their published scenes)
     timestep_s: float | None = None  # the scene's MJCF timestep (MuJoCo's 0.002 s when it sets none)
+    tools: str | None = None  # ours | authors[:-switch,...]: whose tool semantics ran (physment.authors.tools)
     topic: str | None = None
     problem_type: str | None = None
     budget: int = 0  # iterations allowed, I_max

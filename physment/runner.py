@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from physment.agents import ModelAgent, OracleAgent
-from physment.cells import CELL_MAP_WORDS, assign_cells, cell_options
+from physment.authors.tools import ALL_ON, tool_semantics
+from physment.cells import CELL_MAP_WORDS, assign_cells, cell_options, is_authors_scene
 from physment.episode import protocol_config, run_episode
 from physment.lab import LabError
 from physment.protocol import DEFAULT_PROTOCOL, MATCHERS, PROTOCOLS
@@ -49,6 +50,7 @@ class RunConfig:
     max_tokens: int | None = None  # None: the protocol's (strict 512; paper: the preset's own limit)
     brief_api: bool = False
     protocol: str = DEFAULT_PROTOCOL
+    tools: str | None = None  # ours | authors[:-switch,...]; None: authors for their scenes under paper, else ours
     matcher: str | None = None  # strict | paper | authors: which verdict is `correct` (default: the protocol's)
     cell_map: Path | str | None = None  # a file (scene id -> cell), or `authors` / `inferred` (physment.cells)
     # filled by run(): 'Scene<N>: why' for each scene that could not be loaded or compiled (skipped, not fatal)
@@ -58,6 +60,7 @@ class RunConfig:
         self.scenes, self.out = Path(self.scenes), Path(self.out)
         if self.protocol not in PROTOCOLS:
             raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
+        tool_semantics(self.tools)  # a bad spelling or an unknown switch fails here, naming it
         if self.matcher is not None and self.matcher not in MATCHERS:
             raise ValueError(f"matcher must be one of {', '.join(MATCHERS)}, got {self.matcher!r}")
         if self.max_tokens is not None and int(self.max_tokens) < 1:
@@ -141,6 +144,14 @@ def pending_scenes(cfg: RunConfig) -> tuple[list[Scene], int]:
     return todo, len(scenes)
 
 
+def scene_tools(cfg: RunConfig, scene: Scene) -> frozenset[str] | None:
+    """Whose tool semantics a scene runs with: `--tools`, else the authors' for their published scenes under
+    the paper protocol (what their models met), else ours."""
+    if cfg.tools is not None:
+        return tool_semantics(cfg.tools)
+    return ALL_ON if cfg.protocol == "paper" and is_authors_scene(scene) else None
+
+
 def episode_config(cfg: RunConfig):
     return protocol_config(cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api,
                            matcher=cfg.matcher)
@@ -159,7 +170,7 @@ def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, execu
 def episode_row(cfg: RunConfig, scene: Scene, agent: Any, ep_cfg) -> tuple[EpisodeRecord, Path, dict]:
     """One episode: (its results row, the transcript's path under the run folder, the transcript).
     Raises LabError when the scene's MJCF does not compile."""
-    record, transcript = run_episode(scene, agent, ep_cfg)
+    record, transcript = run_episode(scene, agent, dataclasses.replace(ep_cfg, tool_semantics=scene_tools(cfg, scene)))
     proto_dir = [] if cfg.protocol == DEFAULT_PROTOCOL else [cfg.protocol]  # strict keeps the old layout
     rel = Path("transcripts", safe_name(cfg.agent), f"b{cfg.budget}", cfg.prompting, *proto_dir, f"{scene.scene_id}.json")
     return dataclasses.replace(record, agent=cfg.agent, transcript=str(rel)), rel, transcript

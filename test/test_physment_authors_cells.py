@@ -3,6 +3,7 @@ rows carrying their cell names, and our inference kept for every other set."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -11,7 +12,9 @@ import pytest
 
 from physment.cells import CATEGORIES, assign_cells, authors_cells, authors_range, cell_options, name_fingerprint
 from physment.scene import load_scenes_lenient
-from physment.runner import RunConfig, read_results, run
+from physment.authors.tools import ALL_ON
+from physment.episode import run_episode
+from physment.runner import RunConfig, episode_config, read_results, run, scene_tools
 
 PUBLISHED_IDS = range(7, 112)  # the 105 scenes of the authors' published set
 
@@ -74,3 +77,25 @@ def test_rows_carry_the_authors_cell_name_and_the_timestep(tmp_path):
     assert len(rows) == 1 and read_results(tmp_path / "run")[0].authors_category.startswith("Easy Single Physics")
     assert rows[0].category == "Easy Single + Hidden" and rows[0].category_source == "authors"
     assert rows[0].timestep_s == 0.002  # the MJCF sets none: MuJoCo's default
+
+
+def test_their_scenes_run_with_their_tools_under_the_paper_protocol(tmp_path):
+    from test_physment_published_format import Scripted
+
+    _scene(tmp_path / "Scenes", 22, _a_name_matching(22))
+    scene = assign_cells(load_scenes_lenient(tmp_path / "Scenes")[0])[0]
+    cfg = RunConfig(scenes=tmp_path / "Scenes", agent="scripted", budget=5, out=tmp_path / "run", protocol="paper")
+    assert scene_tools(cfg, scene) == ALL_ON
+    assert scene_tools(dataclasses.replace(cfg, protocol="strict"), scene) is None
+    assert scene_tools(dataclasses.replace(cfg, tools="authors:-viewer_sync"), scene) == ALL_ON - {"viewer_sync"}
+    with pytest.raises(ValueError, match="unknown tool switch"):
+        RunConfig(scenes=tmp_path, agent="x", budget=5, out=tmp_path / "r", tools="authors:-nope")
+    agent = Scripted(['[{"tool": "get_position", "arguments": {"object_id": "object_1"}}]',
+                      '[{"tool": "get_position", "arguments": {"object_id": "1"}}]',
+                      '[{"tool": "answer", "arguments": {"answer": "4.9 m/s"}}]'])
+    row, transcript = run_episode(scene, agent, dataclasses.replace(episode_config(cfg), tool_semantics=ALL_ON,
+                                                                     matcher="authors"))
+    first, second = (t["results"][0] for t in transcript["turns"][:2])
+    assert first["ok"] and first["result"]["position"] == [0.0, 0.0, 5.0]  # their result keys, their numbers
+    assert not second["ok"] and second["result"]["error"] == "Body with name '1' not found in the scene."
+    assert row.tools == "authors" and row.correct and row.correct_authors and not row.correct_strict

@@ -477,3 +477,10 @@ def _carry_state(old_m: mujoco.MjModel, old_d: mujoco.MjData, new_m: mujoco.MjMo
 
 def is_finite_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(float(value))
+
+
+def tool_semantics(spec: str | None) -> frozenset[str] | None:
+    """`--tools`: None or `ours` -> None (our tools); `authors[:-switch,...]` -> the switches on."""
+    if spec is None or spec == "ours":
+        return None
+    return parse_switches(spec)
