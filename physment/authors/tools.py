@@ -21,7 +21,6 @@ corrected physics for that one difference, in the same result shape. The differe
 
 from __future__ import annotations
 
-import math
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -473,10 +472,6 @@ def _carry_state(old_m: mujoco.MjModel, old_d: mujoco.MjData, new_m: mujoco.MjMo
         k = mujoco.mj_name2id(new_m, mujoco.mjtObj.mjOBJ_BODY, name) if name else -1
         if k >= 0:
             new_d.xfrc_applied[k] = old_d.xfrc_applied[b]
-
-
-def is_finite_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(float(value))
 
 
 def tool_semantics(spec: str | None) -> frozenset[str] | None:
