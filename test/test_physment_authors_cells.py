@@ -10,11 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from physment.cells import CATEGORIES, assign_cells, authors_cells, authors_range, cell_options, name_fingerprint
-from physment.scene import load_scenes_lenient
 from physment.authors.tools import ALL_ON
+from physment.cells import (
+    CATEGORIES,
+    assign_cells,
+    authors_cells,
+    authors_range,
+    cell_options,
+    name_fingerprint,
+)
 from physment.episode import run_episode
 from physment.runner import RunConfig, episode_config, read_results, run, scene_tools
+from physment.scene import load_scenes_lenient
 
 PUBLISHED_IDS = range(7, 112)  # the 105 scenes of the authors' published set
 

@@ -10,12 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from physment.authors.logs import literal, read_episode
+from physment.authors.logs import LoggedCall, LoggedEpisode, literal, read_episode
 from physment.authors.matcher import authors_correct
 from physment.authors.replay import ReplaySummary, replay_episode, same
-from physment.authors.logs import LoggedCall, LoggedEpisode
 from physment.authors.rescore import rescore, summary_json
-from physment.authors.tools import ALL_ON, HEADLESS, SWITCHES, AuthorsSim, parse_switches
+from physment.authors.tools import (
+    ALL_ON,
+    HEADLESS,
+    SWITCHES,
+    AuthorsSim,
+    parse_switches,
+)
 from physment.cli import main
 from physment.protocol import paper_correct
 
@@ -160,7 +165,7 @@ def test_logs_rescore_and_replay_commands(tmp_path, capsys):
     scenes = tmp_path / "Scenes" / f"Scene{ep['scene']}"
     scenes.mkdir(parents=True)
     (scenes / f"scene{ep['scene']}.xml").write_text((FIXTURES / "scenes" / f"Scene{ep['scene']}.xml").read_text())
-    logged = read_episode(next(results.rglob(f"summary_20260101T000000.txt")))
+    logged = read_episode(next(results.rglob("summary_20260101T000000.txt")))
     assert logged.final_answer == "4.9 m/s" and logged.calls[0].tool == ep["calls"][0]["tool"]
     assert literal("{'position': (np.float64(1.5), -2), 'x': nan}")["position"] == (1.5, -2)
     assert summary_json(rescore(results)) == {"kimi_k2_5": {"5": {"strict": 0.0, "paper": 0.0, "authors": 100.0}}}

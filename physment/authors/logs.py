@@ -12,8 +12,8 @@ import dataclasses
 import json
 import math
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 _BUDGET_DIR_RE = re.compile(r"^iterations_(\d+)$")
 _SCENE_DIR_RE = re.compile(r"^scene_(\d+)$")

@@ -17,8 +17,9 @@ import dataclasses
 import math
 import subprocess
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from physment.authors.logs import LoggedEpisode, read_episodes
 from physment.authors.tools import ALL_ON, AuthorsSim
@@ -73,7 +74,7 @@ class ReplaySummary:
     mismatches: list[Mismatch] = dataclasses.field(default_factory=list)
     variants: Counter = dataclasses.field(default_factory=Counter)  # episodes replayed with / without the viewer
 
-    def merge(self, other: "ReplaySummary") -> None:
+    def merge(self, other: ReplaySummary) -> None:
         self.calls += other.calls
         self.reproduced += other.reproduced
         self.episodes += other.episodes

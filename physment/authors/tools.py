@@ -140,7 +140,6 @@ class AuthorsSim:
             self.data.xfrc_applied[:] = 0.0
             self._wrench_once = False
         self.time += duration
-        return None
 
     def reset_sim(self) -> None:
         self.data.qpos[:] = self.start_qpos
@@ -445,12 +444,12 @@ class AuthorsSim:
     def attach_objects(self, object1_id: str, object2_id: str) -> None:
         root = ET.fromstring(self.file_xml)
         if root.find(f".//body[@name='{object1_id}']") is None or root.find(f".//body[@name='{object2_id}']") is None:
-            return None
+            return
         joint = ET.SubElement(root, "joint", name=f"joint_{object1_id}_{object2_id}", type="revolute")
         joint.set("body1", object1_id)
         joint.set("body2", object2_id)
         self._reload(root)
-        return None
+        return
 
 
 def _carry_state(old_m: mujoco.MjModel, old_d: mujoco.MjData, new_m: mujoco.MjModel, new_d: mujoco.MjData) -> None:
