@@ -53,7 +53,7 @@ def test_replay_of_the_fixture_episodes_reproduces_their_logged_results(episode)
     replay_episode(episode, (FIXTURES / "scenes" / f"Scene{episode.scene_number}.xml").read_text(), summary)
     assert summary.calls == len(episode.calls) > 5
     assert summary.reproduced == summary.calls, [(m.call, m.tool, m.ours, m.theirs) for m in summary.mismatches]
-    assert sum(summary.variants.values()) == 1
+    assert sum(summary.variants.values()) == 1 and summary.same_scene == [summary.calls, summary.calls]
 
 
 def test_the_fixture_spans_the_tools():

@@ -73,6 +73,9 @@ class ReplaySummary:
     kinds: Counter = dataclasses.field(default_factory=Counter)
     mismatches: list[Mismatch] = dataclasses.field(default_factory=list)
     variants: Counter = dataclasses.field(default_factory=Counter)  # episodes replayed with / without the viewer
+    # calls and reproduced calls of the episodes whose scene loaded as the run's did (no initial_state or
+    # scene_missing mismatch): what the tool semantics and the engine reproduce, scene changes set aside
+    same_scene: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
 
     def merge(self, other: ReplaySummary) -> None:
         self.calls += other.calls
@@ -85,6 +88,8 @@ class ReplaySummary:
         self.kinds.update(other.kinds)
         self.mismatches += other.mismatches
         self.variants.update(other.variants)
+        self.same_scene[0] += other.same_scene[0]
+        self.same_scene[1] += other.same_scene[1]
 
     def add(self, tool: str, scene: int, ok: bool) -> None:
         self.calls += 1
@@ -98,6 +103,7 @@ class ReplaySummary:
                 "share": round(self.reproduced / self.calls, 4) if self.calls else None,
                 "per_tool": {k: {"reproduced": v[0], "calls": v[1]} for k, v in sorted(self.per_tool.items())},
                 "per_scene": {str(k): {"reproduced": v[0], "calls": v[1]} for k, v in sorted(self.per_scene.items())},
+                "same_scene": {"reproduced": self.same_scene[0], "calls": self.same_scene[1]},
                 "mismatch_kinds": dict(self.kinds), "episodes_by_viewer": dict(self.variants),
                 "mismatches": [_jsonable(dataclasses.asdict(m)) for m in self.mismatches[:mismatches_max]]}
 
@@ -153,6 +159,9 @@ def _replay_once(ep: LoggedEpisode, xml_text: str | None, summary: ReplaySummary
                                                dict(c.parameters), ours, c.result, kind))
             diverged = diverged or c.tool in STATE_TOOLS or changed
         changed = changed or c.tool in STATE_TOOLS
+    if not (summary.kinds["initial_state"] or summary.kinds["scene_missing"]):
+        summary.same_scene[0] += summary.reproduced
+        summary.same_scene[1] += summary.calls
 
 
 def scene_xml(scenes_dir: Path, number: int) -> str | None:
@@ -207,6 +216,8 @@ def report_lines(summary: ReplaySummary, mismatches_shown: int = 20) -> list[str
     for scene, (ok, n) in sorted(summary.per_scene.items()):
         lines.append(f"| Scene{scene} | {ok} | {n} | {100.0 * ok / n:.1f} % |")
     lines += ["", "mismatch classes: " + ", ".join(f"{k} {v}" for k, v in summary.kinds.most_common()),
+              f"episodes whose scene loaded as the run's: {summary.same_scene[0]} of {summary.same_scene[1]} "
+              f"calls reproduced",
               "episodes best reproduced with / without the viewer's sync: "
               + ", ".join(f"{k} {v}" for k, v in summary.variants.most_common())]
     for m in summary.mismatches[:mismatches_shown]:
