@@ -86,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     rpl.add_argument("--tools", default="authors", help="authors, or authors:-switch,... (physment.authors.tools)")
     rpl.add_argument("--json", type=Path, default=None, help="write the summary (calls, reproduced, per tool, "
                                                              "per scene, mismatches)")
+    rpl.add_argument("--mujoco", default=None, metavar="VERSION",
+                     help="also replay under this MuJoCo release in a managed environment (the authors ran 3.3.3); "
+                          "its figures lead, this environment's are reported beside them")
     rep = sub.add_parser("report", help="write the report of a run folder")
     rep.add_argument("run_dir", type=Path)
     rep.add_argument("--out", type=Path, default=None)
@@ -222,7 +225,7 @@ def _rescore_authors(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from physment.authors.logs import LogError
     from physment.authors.replay import report_lines, replay
-    from physment.authors.tools import parse_switches
+    from physment.authors.tools import mujoco_version, parse_switches
     from reacthuman.core.atomic import atomic_write_text
 
     try:
@@ -230,8 +233,20 @@ def _replay(args: argparse.Namespace) -> int:
     except (LogError, ValueError) as exc:
         return _fail(str(exc))
     print("\n".join(report_lines(summary)))
+    out = {**summary.to_json(), "mujoco": mujoco_version()}
+    if args.mujoco is not None and args.mujoco != out["mujoco"]:
+        from physment.authors.engine import EngineError, replay_with
+
+        try:
+            managed = replay_with(args.mujoco, args.results_dir, args.scenes, args.tools, args.git)
+        except EngineError as exc:
+            return _fail(str(exc))
+        out = {**managed, "beside": {k: out[k] for k in ("mujoco", "calls", "reproduced", "same_scene")}}
+        print(f"under MuJoCo {managed['mujoco']} (managed environment): {managed['reproduced']} of {managed['calls']} "
+              f"reproduced ({100.0 * managed['reproduced'] / max(managed['calls'], 1):.1f} %); same scene "
+              f"{managed['same_scene']['reproduced']} of {managed['same_scene']['calls']}")
     if args.json is not None:
-        atomic_write_text(args.json, json.dumps(summary.to_json(), indent=1) + "\n")
+        atomic_write_text(args.json, json.dumps(out, indent=1) + "\n")
         print(f"wrote {args.json}")
     return 0
 

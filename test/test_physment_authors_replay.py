@@ -176,3 +176,30 @@ def test_logs_rescore_and_replay_commands(tmp_path, capsys):
     summary = json.loads((tmp_path / "p.json").read_text())
     assert summary["calls"] == len(recs) == summary["reproduced"]
     assert main(["replay", str(results), "--tools", "authors:-nonsense"]) == 2
+
+
+def test_the_replay_entry_a_managed_engine_runs(tmp_path):
+    """`python -m physment.authors.replay` (what the managed MuJoCo environment runs), here with this
+    environment's own interpreter; `--mujoco` naming the installed release runs no second environment."""
+    import subprocess
+    import sys
+
+    import mujoco
+
+    results = tmp_path / "TestResults"
+    ep = json.loads((FIXTURES / "episodes.json").read_text())[1]
+    recs = [{"tool": c["tool"], "parameters": c["parameters"], "result": _untuple(c["result"]),
+             "sim_time": c["sim_time"]} for c in ep["calls"]]
+    _write_log(results, "glm_5", 10, ep["scene"], "20260101T000000", "1", "1", True, recs)
+    scenes = tmp_path / "Scenes" / f"Scene{ep['scene']}"
+    scenes.mkdir(parents=True)
+    (scenes / f"scene{ep['scene']}.xml").write_text((FIXTURES / "scenes" / f"Scene{ep['scene']}.xml").read_text())
+    out = tmp_path / "r.json"
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "physment.authors.replay", str(results), str(out)], cwd=root,
+                          capture_output=True, text=True, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(out.read_text())
+    assert summary["mujoco"] == mujoco.__version__ and summary["calls"] == summary["reproduced"] == len(recs)
+    assert main(["replay", str(results), "--mujoco", mujoco.__version__, "--json", str(out)]) == 0
+    assert "beside" not in json.loads(out.read_text())

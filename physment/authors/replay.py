@@ -224,3 +224,31 @@ def report_lines(summary: ReplaySummary, mismatches_shown: int = 20) -> list[str
         lines.append(f"Scene{m.scene} {m.model} b{m.budget} {m.log} call {m.call} {m.tool}({m.parameters}) "
                      f"[{m.kind}]: ours {str(m.ours)[:120]} | theirs {str(m.theirs)[:120]}")
     return lines
+
+
+def _main(argv: list[str]) -> int:
+    """`python -m physment.authors.replay TESTRESULTS_DIR OUT.json [--tools T] [--scenes D] [--git G]`: the
+    entry the managed MuJoCo environment runs (physment.authors.engine)."""
+    import argparse
+    import json
+
+    from physment.authors.tools import parse_switches
+
+    p = argparse.ArgumentParser(prog="physment.authors.replay")
+    p.add_argument("results_dir", type=Path)
+    p.add_argument("out", type=Path)
+    p.add_argument("--tools", default="authors")
+    p.add_argument("--scenes", type=Path, default=None)
+    p.add_argument("--git", type=Path, default=None)
+    args = p.parse_args(argv)
+    summary = replay(args.results_dir, args.scenes, switches=parse_switches(args.tools), git_dir=args.git)
+    import mujoco
+
+    args.out.write_text(json.dumps({**summary.to_json(), "mujoco": mujoco.__version__}) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(_main(sys.argv[1:]))

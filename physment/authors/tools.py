@@ -478,3 +478,7 @@ def tool_semantics(spec: str | None) -> frozenset[str] | None:
     if spec is None or spec == "ours":
         return None
     return parse_switches(spec)
+
+
+def mujoco_version() -> str:
+    return str(mujoco.__version__)
