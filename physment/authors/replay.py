@@ -98,7 +98,7 @@ class ReplaySummary:
             table[key][0] += ok
             table[key][1] += 1
 
-    def to_json(self, mismatches_max: int = 2000) -> dict:
+    def to_json(self, mismatches_max: int | None = None) -> dict:
         return {"calls": self.calls, "reproduced": self.reproduced, "episodes": self.episodes,
                 "share": round(self.reproduced / self.calls, 4) if self.calls else None,
                 "per_tool": {k: {"reproduced": v[0], "calls": v[1]} for k, v in sorted(self.per_tool.items())},
