@@ -18,7 +18,9 @@ setup(
     + ["reacthuman.nodes", "reacthuman.sim_bridge"],
     package_dir={"reacthuman.nodes": "nodes", "reacthuman.sim_bridge": "sim_bridge"},
     include_package_data=True,
-    package_data={"physment": ["scenes/*/*.json", "scenes/*/*.xml", "README.md"], "interactiveworld": ["tasks/*.json", "bench/templates.yaml", "bench/templates.schema.json", "README.md"]},
+    package_data={"physment": ["scenes/*/*.json", "scenes/*/*.xml", "README.md", "authors/*.yaml"],
+                  "interactiveworld": ["tasks/*.json", "bench/templates.yaml", "bench/templates.schema.json",
+                                       "README.md"]},
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
         (f"share/{PACKAGE}", ["package.xml"]),

@@ -1,7 +1,8 @@
 """Each scene's taxonomy cell (problem type, Single/Multi, Easy/Hard, standard/Creation/Hidden, or Scene
 Manipulation): from its metadata when it says, else inferred from its content, and a user map file overrides
-both. Every scene records where its cell came from (`category_source`: metadata | inferred | map) and, when
-inferred, the evidence for each axis, so a heatmap over the authors' published scenes never silently mixes
+both. The authors' published scenes get the authors' own cells by default (by scene number, as their code
+assigns them; `category_source: authors`, their cell name in `authors_category`). Every scene records where
+its cell came from (`category_source`: metadata | authors | inferred | map) and, when inferred, the evidence for each axis, so a heatmap over the authors' published scenes never silently mixes
 declared and guessed cells.
 
 Inference rules (the paper's construction rules, sec. 3.3, read off the files):
@@ -19,6 +20,8 @@ Inference rules (the paper's construction rules, sec. 3.3, read off the files):
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -193,6 +196,16 @@ class MapEntry:
                     self.concepts, self.modality)
 
 
+def cell_options(cell_map: str | Path | None) -> tuple[dict[int, MapEntry] | None, str]:
+    """`--cell-map` as (the map of a file, the authors mode): a file path, `authors` (their ranges for every
+    undeclared scene numbered in them) or `inferred` (inference for every undeclared scene)."""
+    if cell_map is None:
+        return None, "auto"
+    if str(cell_map) in CELL_MAP_WORDS:
+        return None, "always" if str(cell_map) == "authors" else "never"
+    return load_cell_map(cell_map), "auto"
+
+
 def load_cell_map(path: str | Path) -> dict[int, MapEntry]:
     """A user map file (YAML or JSON): scene id (14, 'Scene14') -> a category string ('Easy Single + Hidden')
     or a mapping with `category` and optionally `problem_type`. Raises SceneError naming the bad entry."""
@@ -220,14 +233,67 @@ def load_cell_map(path: str | Path) -> dict[int, MapEntry]:
     return out
 
 
-def assign_cells(scenes: list[Scene], cell_map: dict[int, MapEntry] | None = None) -> list[Scene]:
-    """Set each scene's category, problem type and `category_source` (map > metadata > inferred)."""
+AUTHORS_CELLS_FILE = Path(__file__).resolve().parent / "authors" / "cells.yaml"
+# `--cell-map` words besides a file: the authors' ranges for every undeclared scene, or inference for all
+CELL_MAP_WORDS = ("authors", "inferred")
+
+
+@dataclasses.dataclass(frozen=True)
+class AuthorsRange:
+    """One of the authors' cells: scene numbers first..last, their name for it, and our 13-cell equivalent."""
+    first: int
+    last: int
+    name: str
+    category: str
+
+
+@functools.lru_cache(maxsize=1)
+def authors_cells() -> tuple[tuple[AuthorsRange, ...], dict[int, str]]:
+    """(the authors' cell ranges, their published scenes' name fingerprints) from physment/authors/cells.yaml."""
+    data = yaml.safe_load(AUTHORS_CELLS_FILE.read_text(encoding="utf-8"))
+    ranges = tuple(AuthorsRange(int(r["first"]), int(r["last"]), str(r["name"]), str(r["category"]))
+                   for r in data["ranges"])
+    for r in ranges:
+        parse_category(r.category)  # a typo in the shipped file fails loudly here
+    return ranges, {int(k): str(v) for k, v in data["scenes"].items()}
+
+
+def authors_range(number: int) -> AuthorsRange | None:
+    """The authors' cell of a scene number (their Data.py ranges), None outside them."""
+    return next((r for r in authors_cells()[0] if r.first <= number <= r.last), None)
+
+
+def name_fingerprint(scene_name: str) -> str:
+    return hashlib.sha256(" ".join(str(scene_name).split()).lower().encode("utf-8")).hexdigest()[:10]
+
+
+def is_authors_scene(scene: Scene) -> bool:
+    """One of the authors' published scenes: its number and scene name match their published set."""
+    return authors_cells()[1].get(scene.number) == name_fingerprint(scene.name)
+
+
+def assign_cells(scenes: list[Scene], cell_map: dict[int, MapEntry] | None = None, authors: str = "auto") -> list[Scene]:
+    """Set each scene's category, problem type and `category_source` (map > metadata > authors > inferred).
+
+    `authors`: "auto" gives the authors' published scenes their own cells (by number, as their code does),
+    "always" gives every undeclared scene in their ranges those cells, "never" infers instead."""
+    if authors not in ("auto", "always", "never"):
+        raise ValueError(f"authors must be auto, always or never, got {authors!r}")
     for scene in scenes:
         entry = (cell_map or {}).get(scene.number)
+        theirs = authors_range(scene.number) if authors != "never" else None
+        if theirs is not None and authors == "auto" and not is_authors_scene(scene):
+            theirs = None
+        if theirs is not None:
+            scene.extra["authors_category"] = theirs.name
         if entry is not None:
             cell, source, why = entry.cell(scene), "map", {}
         elif (cell := declared_cell(scene)) is not None:
             source, why = "metadata", {}
+        elif theirs is not None:
+            d, c, m = parse_category(theirs.category)
+            cell = Cell(infer_problem_type(scene, scene.problem_type_declared), d, c, m)
+            source, why = "authors", {}
         else:
             cell, why = infer_cell(scene, scene.problem_type_declared)
             source = "inferred"

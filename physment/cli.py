@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from pathlib import Path
@@ -56,13 +57,38 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--protocol", default="strict", choices=("strict", "paper"),
                      help="strict (default): this project's; paper: Eq. 4, untrimmed context, every scene at "
                           "every budget, the paper's 26 tools")
-    run.add_argument("--cell-map", type=Path, default=None,
-                     help="YAML/JSON file: scene id -> category (overrides metadata and inference)")
+    run.add_argument("--tools", default=None,
+                     help="ours, or authors[:-switch,...] (their tool semantics; default under --protocol paper on "
+                          "their published scenes)")
+    run.add_argument("--matcher", default=None, choices=("strict", "paper", "authors"),
+                     help="which verdict is `correct` (default: the protocol's); rows record all three")
+    run.add_argument("--cell-map", default=None,
+                     help="YAML/JSON file: scene id -> category (overrides metadata and inference); `authors`: the "
+                          "authors' number ranges for every undeclared scene; `inferred`: inference only")
     _ray_options(run)
     chk = sub.add_parser("check", help="lint a scene folder: one line per problem, naming the scene")
     chk.add_argument("scenes", type=Path)
     chk.add_argument("--cells", action="store_true", help="also list each scene's cell and where it came from")
-    chk.add_argument("--cell-map", type=Path, default=None, help="scene id -> category overrides (implies --cells)")
+    chk.add_argument("--cell-map", default=None, help="scene id -> category overrides, or authors / inferred "
+                                                       "(implies --cells)")
+    res = sub.add_parser("rescore-authors", help="grade the authors' logged final answers with each matcher "
+                                                 "beside their manual_grading_summary.csv (Table 2)")
+    res.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
+    res.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
+    res.add_argument("--json", type=Path, default=None, help="write model folder -> budget -> matcher -> accuracy %%")
+    rpl = sub.add_parser("replay", help="re-execute the authors' logged tool calls under their tool semantics and "
+                                        "compare each result with the logged one")
+    rpl.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
+    rpl.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
+    rpl.add_argument("--git", type=Path, default=None,
+                     help="their repository's git directory: each episode replays the scene as committed before "
+                          "its log's time stamp")
+    rpl.add_argument("--tools", default="authors", help="authors, or authors:-switch,... (physment.authors.tools)")
+    rpl.add_argument("--json", type=Path, default=None, help="write the summary (calls, reproduced, per tool, "
+                                                             "per scene, mismatches)")
+    rpl.add_argument("--mujoco", default=None, metavar="VERSION",
+                     help="also replay under this MuJoCo release in a managed environment (the authors ran 3.3.3); "
+                          "its figures lead, this environment's are reported beside them")
     rep = sub.add_parser("report", help="write the report of a run folder")
     rep.add_argument("run_dir", type=Path)
     rep.add_argument("--out", type=Path, default=None)
@@ -102,7 +128,7 @@ def _config(args: argparse.Namespace, spec: ModelSpec) -> "RunConfig":
     return RunConfig(scenes=args.scenes, agent=spec.entry, budget=args.budget, out=args.out,
                      prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
                      limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
-                     protocol=args.protocol, cell_map=args.cell_map)
+                     protocol=args.protocol, tools=args.tools, matcher=args.matcher, cell_map=args.cell_map)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -146,7 +172,7 @@ def _run_one(cfg: "RunConfig", plan: "PoolPlan | None") -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from physment.cells import assign_cells, load_cell_map
+    from physment.cells import assign_cells, cell_options
     from physment.check import check
     from physment.scene import load_scenes_lenient
 
@@ -155,8 +181,9 @@ def _check(args: argparse.Namespace) -> int:
         print(line)
     if args.cells or args.cell_map is not None:
         scenes, _ = load_scenes_lenient(args.scenes)
-        for s in assign_cells(scenes, load_cell_map(args.cell_map) if args.cell_map else None):
-            print(f"{s.scene_id}\t{s.extra['category']}\t{s.problem_type}\t{s.extra['category_source']}")
+        for s in assign_cells(scenes, *cell_options(args.cell_map)):
+            print(f"{s.scene_id}\t{s.extra['category']}\t{s.problem_type}\t{s.extra['category_source']}"
+                  + (f"\t{s.extra['authors_category']}" if s.extra.get("authors_category") else ""))
     print(f"{'OK' if not problems else 'PROBLEMS'}: {n} scene(s), {len(problems)} problem(s)")
     return 0 if not problems else 1
 
@@ -177,6 +204,51 @@ def _scenes(args: argparse.Namespace) -> int:
         return 0 if not problems else 1
     for s in load_scenes(args.scenes):
         print(f"{s.scene_id}\t{s.category}\t{s.problem_type}\t{s.extra.get('topic', '')}\t{s.budgets}\t{s.name}")
+    return 0
+
+
+def _rescore_authors(args: argparse.Namespace) -> int:
+    from physment.authors.logs import LogError
+    from physment.authors.rescore import manual_table, rescore, summary_json, table_lines
+    from reacthuman.core.atomic import atomic_write_text
+
+    try:
+        cells = rescore(args.results_dir, args.scenes)
+    except LogError as exc:
+        return _fail(str(exc))
+    print("\n".join(table_lines(cells, manual_table(args.results_dir))))
+    if args.json is not None:
+        atomic_write_text(args.json, json.dumps(summary_json(cells), indent=1) + "\n")
+        print(f"wrote {args.json}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from physment.authors.logs import LogError
+    from physment.authors.replay import report_lines, replay
+    from physment.authors.tools import mujoco_version, parse_switches
+    from reacthuman.core.atomic import atomic_write_text
+
+    try:
+        summary = replay(args.results_dir, args.scenes, switches=parse_switches(args.tools), git_dir=args.git)
+    except (LogError, ValueError) as exc:
+        return _fail(str(exc))
+    print("\n".join(report_lines(summary)))
+    out = {**summary.to_json(), "mujoco": mujoco_version()}
+    if args.mujoco is not None and args.mujoco != out["mujoco"]:
+        from physment.authors.engine import EngineError, replay_with
+
+        try:
+            managed = replay_with(args.mujoco, args.results_dir, args.scenes, args.tools, args.git)
+        except EngineError as exc:
+            return _fail(str(exc))
+        out = {**managed, "beside": {k: out[k] for k in ("mujoco", "calls", "reproduced", "same_scene")}}
+        print(f"under MuJoCo {managed['mujoco']} (managed environment): {managed['reproduced']} of {managed['calls']} "
+              f"reproduced ({100.0 * managed['reproduced'] / max(managed['calls'], 1):.1f} %); same scene "
+              f"{managed['same_scene']['reproduced']} of {managed['same_scene']['calls']}")
+    if args.json is not None:
+        atomic_write_text(args.json, json.dumps(out, indent=1) + "\n")
+        print(f"wrote {args.json}")
     return 0
 
 
@@ -204,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
             return _report(args)
         if args.command == "check":
             return _check(args)
+        if args.command == "replay":
+            return _replay(args)
+        if args.command == "rescore-authors":
+            return _rescore_authors(args)
         return _scenes(args)
     except (SceneError, FileNotFoundError) as exc:
         return _fail(str(exc))

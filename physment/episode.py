@@ -14,7 +14,10 @@ from physment.metrics import episode_metrics
 from physment.prompt import build_prompt, system_prompt
 from physment.record import EpisodeRecord
 from physment.scene import Scene
-from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS, paper_correct
+from physment.authors.matcher import authors_correct
+from physment.authors.toolbox import AuthorsToolBox
+from physment.authors.tools import SWITCHES
+from physment.protocol import DEFAULT_PROTOCOL, MATCHERS, PROTOCOLS, paper_correct
 from physment.protocol import protocol as named_protocol
 from physment.scoring import ABS_TOL, REL_TOL, is_correct, normalisation_classes, regrade, score_answer
 from physment.tools import ToolBox, ToolResult
@@ -32,12 +35,16 @@ class EpisodeConfig:
     context_chars_max: int = CONTEXT_CHARS_MAX
     brief_api: bool = False  # tool signatures without descriptions (small local contexts)
     protocol: str = DEFAULT_PROTOCOL  # physment.protocol: whose matcher decides `correct`
+    matcher: str | None = None  # strict | paper | authors: overrides the protocol's matcher for `correct`
     trim_context: bool = True  # False: the cumulative context with nothing dropped (the paper's)
     tools: tuple[str, ...] = TOOL_NAMES
+    tool_semantics: frozenset[str] | None = None  # None: ours; else the authors' switches on (physment.authors)
 
     def __post_init__(self) -> None:
         if self.protocol not in PROTOCOLS:
             raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
+        if self.matcher is not None and self.matcher not in MATCHERS:
+            raise ValueError(f"matcher must be one of {', '.join(MATCHERS)}, got {self.matcher!r}")
         unknown = sorted(set(self.tools) - set(TOOL_NAMES))
         if unknown:
             raise ValueError(f"tools: unknown tool(s) {unknown}")
@@ -92,7 +99,9 @@ def _assistant_message(turn: AgentTurn) -> dict:
 
 def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[EpisodeRecord, dict]:
     """(results row, transcript) for one scene, agent and budget."""
-    toolbox = ToolBox(scene, allowed=None if config.tools == TOOL_NAMES else tuple(config.tools))
+    allowed = None if config.tools == TOOL_NAMES else tuple(config.tools)
+    toolbox = (ToolBox(scene, allowed=allowed) if config.tool_semantics is None
+               else AuthorsToolBox(scene, config.tool_semantics, allowed=allowed))
     prompt = build_prompt(toolbox, config.budget, config.prompting, config.brief_api, tuple(config.tools))
     messages = [{"role": "system", "content": system_prompt()}, {"role": "user", "content": prompt}]
     agent.begin(scene, config.budget)
@@ -140,6 +149,11 @@ def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[Epis
     return EpisodeRecord.from_dict(row), transcript
 
 
+def _tools_name(switches: frozenset[str]) -> str:
+    off = sorted(set(SWITCHES) - set(switches))
+    return "authors" + (":" + ",".join(f"-{s}" for s in off) if off else "")
+
+
 def tolerances(scene: Scene) -> tuple[float, float]:
     tol = scene.extra.get("tolerance") or {}
     return float(tol.get("abs", ABS_TOL)), float(tol.get("rel", REL_TOL))
@@ -153,7 +167,9 @@ def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: Epi
     predicted = toolbox.submitted if answered else None
     strict = answered and is_correct(predicted, scene.answer, abs_tol, rel_tol, categorical)
     paper = answered and paper_correct(predicted, scene.answer, abs_tol, rel_tol)
-    correct = paper if PROTOCOLS[config.protocol].matcher == "paper" else strict
+    authors = answered and authors_correct(predicted, scene.answer)
+    matcher = config.matcher or PROTOCOLS[config.protocol].matcher
+    correct = {"strict": strict, "paper": paper, "authors": authors}[matcher]
     graded = score_answer(predicted, scene.answer, abs_tol, rel_tol, categorical) if answered else 0.0
     names = {o.object_id: o.name for o in scene.objects}
     synonyms = scene.extra.get("answer_synonyms")
@@ -161,10 +177,13 @@ def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: Epi
     classes = normalisation_classes(predicted, scene.answer, names, synonyms) if answered else {}
     row = {"scene": scene.scene_id, "scene_number": scene.number, "category": scene.category,
            "category_source": scene.extra.get("category_source", "metadata"),
+           "authors_category": scene.extra.get("authors_category"), "timestep_s": toolbox.lab.timestep_s,
+           "tools": "ours" if config.tool_semantics is None else _tools_name(config.tool_semantics),
            "topic": scene.extra.get("topic", ""), "problem_type": scene.problem_type, "budget": config.budget,
            "protocol": config.protocol, "answered": answered, "answer_iteration": answer_iteration,
            "iterations_used": len(turns), "predicted": predicted, "truth": scene.answer,
-           "correct": bool(correct), "correct_strict": bool(strict), "correct_paper": bool(paper),
+           "matcher": matcher, "correct": bool(correct), "correct_strict": bool(strict),
+           "correct_paper": bool(paper), "correct_authors": bool(authors),
            "graded": graded, "regrade_rule": rule, "normalisation": classes,
            "correct_after_regrade": bool(strict or rule)}
     row.update(episode_metrics(scene, turns, config.budget, answer_iteration, graded))

@@ -22,6 +22,8 @@ from physment.toolspec import TOOL_NAMES
 EXTENSION_TOOLS = ("reset_sim",)  # tools this project adds to the paper's API
 PAPER_TOOLS: tuple[str, ...] = tuple(t for t in TOOL_NAMES if t not in EXTENSION_TOOLS)
 STRICT_MAX_TOKENS = 512
+# which verdict a run's `correct` is: ours, the paper's Eq. 4, the authors' code (physment.authors.matcher)
+MATCHERS = ("strict", "paper", "authors")
 # the presets (config/models.yaml) of the paper's main-table models, in its table order
 PAPER_MODELS = ("pm-gpt-5.5", "pm-claude-opus-4.7", "pm-gemini-3.1-pro", "pm-kimi-k2.5", "pm-glm-5",
                 "pm-deepseek-r1", "pm-qwen3.5")

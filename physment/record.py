@@ -29,7 +29,10 @@ class EpisodeRecord:
     scene: str
     scene_number: int | None = None
     category: str | None = None
-    category_source: str = "metadata"  # metadata, a --cell-map file, or inferred (physment.cells)
+    category_source: str = "metadata"  # metadata, authors, a --cell-map file, or inferred (physment.cells)
+    authors_category: str | None = None  # the authors' own cell name (their published scenes)
+    timestep_s: float | None = None  # the scene's MJCF timestep (MuJoCo's 0.002 s when it sets none)
+    tools: str | None = None  # ours | authors[:-switch,...]: whose tool semantics ran (physment.authors.tools)
     topic: str | None = None
     problem_type: str | None = None
     budget: int = 0  # iterations allowed, I_max
@@ -39,9 +42,11 @@ class EpisodeRecord:
     iterations_used: int | None = None
     predicted: Any = None
     truth: Any = None
-    correct: bool = False  # the run protocol's verdict
+    matcher: str | None = None  # which verdict `correct` is (strict | paper | authors); None: the protocol's
+    correct: bool = False  # the run's matcher's verdict
     correct_strict: bool | None = None
     correct_paper: bool | None = None  # the paper's Eq. 4 matcher
+    correct_authors: bool | None = None  # the authors' code's matcher (physment.authors.matcher)
     graded: float | None = None
     regrade_rule: str | None = None
     normalisation: dict[str, bool] = field(default_factory=dict)

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from physment.agents import ModelAgent, OracleAgent
-from physment.cells import assign_cells, load_cell_map
+from physment.authors.tools import ALL_ON, tool_semantics
+from physment.cells import CELL_MAP_WORDS, assign_cells, cell_options, is_authors_scene
 from physment.episode import protocol_config, run_episode
 from physment.lab import LabError
-from physment.protocol import DEFAULT_PROTOCOL, PROTOCOLS
+from physment.protocol import DEFAULT_PROTOCOL, MATCHERS, PROTOCOLS
 from physment.record import EpisodeRecord
 from physment.scene import Scene, load_scenes_lenient, problem_line
 from reacthuman.core.atomic import atomic_write_text as write_atomic
@@ -49,7 +50,9 @@ class RunConfig:
     max_tokens: int | None = None  # None: the protocol's (strict 512; paper: the preset's own limit)
     brief_api: bool = False
     protocol: str = DEFAULT_PROTOCOL
-    cell_map: Path | None = None  # scene id -> cell, overriding metadata and inference
+    tools: str | None = None  # ours | authors[:-switch,...]; None: authors for their scenes under paper, else ours
+    matcher: str | None = None  # strict | paper | authors: which verdict is `correct` (default: the protocol's)
+    cell_map: Path | str | None = None  # a file (scene id -> cell), or `authors` / `inferred` (physment.cells)
     # filled by run(): 'Scene<N>: why' for each scene that could not be loaded or compiled (skipped, not fatal)
     skipped: list[str] = dataclasses.field(default_factory=list)
 
@@ -57,9 +60,12 @@ class RunConfig:
         self.scenes, self.out = Path(self.scenes), Path(self.out)
         if self.protocol not in PROTOCOLS:
             raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
+        tool_semantics(self.tools)  # a bad spelling or an unknown switch fails here, naming it
+        if self.matcher is not None and self.matcher not in MATCHERS:
+            raise ValueError(f"matcher must be one of {', '.join(MATCHERS)}, got {self.matcher!r}")
         if self.max_tokens is not None and int(self.max_tokens) < 1:
             raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
-        if self.cell_map is not None and not Path(self.cell_map).is_file():
+        if self.cell_map is not None and str(self.cell_map) not in CELL_MAP_WORDS and not Path(self.cell_map).is_file():
             raise ValueError(f"cell_map {self.cell_map} is not a file")
         if not self.agent:
             raise ValueError("agent must be a name (oracle, local, or a model preset)")
@@ -115,7 +121,8 @@ def selected_scenes(cfg: RunConfig, skipped: list[str] | None = None) -> list[Sc
         LOG.info("skipped %s", line)  # the caller reports them (the command line prints each)
     if skipped is not None:
         skipped += problems
-    assign_cells(scenes, load_cell_map(cfg.cell_map) if cfg.cell_map else None)
+    cell_map, authors = cell_options(cfg.cell_map)
+    assign_cells(scenes, cell_map, authors)
     if not (cfg.all_scenes or PROTOCOLS[cfg.protocol].all_scenes):
         skipped = [s.scene_id for s in scenes if cfg.budget < min(s.budgets)]
         if skipped:
@@ -137,8 +144,17 @@ def pending_scenes(cfg: RunConfig) -> tuple[list[Scene], int]:
     return todo, len(scenes)
 
 
+def scene_tools(cfg: RunConfig, scene: Scene) -> frozenset[str] | None:
+    """Whose tool semantics a scene runs with: `--tools`, else the authors' for their published scenes under
+    the paper protocol (what their models met), else ours."""
+    if cfg.tools is not None:
+        return tool_semantics(cfg.tools)
+    return ALL_ON if cfg.protocol == "paper" and is_authors_scene(scene) else None
+
+
 def episode_config(cfg: RunConfig):
-    return protocol_config(cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api)
+    return protocol_config(cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api,
+                           matcher=cfg.matcher)
 
 
 def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, executor: dict | None = None) -> None:
@@ -146,7 +162,7 @@ def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, execu
         fh.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                              "agent": cfg.agent, "tool_mode": tool_mode,
                              "budget": cfg.budget, "prompting": cfg.prompting, "scenes": str(cfg.scenes),
-                             "protocol": cfg.protocol, "episodes_to_run": episodes,
+                             "protocol": cfg.protocol, "matcher": cfg.matcher, "episodes_to_run": episodes,
                              "max_tokens": effective_max_tokens(cfg), "skipped_scenes": cfg.skipped,
                              "executor": executor or {"name": "local", "workers": 1}}) + "\n")
 
@@ -154,7 +170,7 @@ def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, execu
 def episode_row(cfg: RunConfig, scene: Scene, agent: Any, ep_cfg) -> tuple[EpisodeRecord, Path, dict]:
     """One episode: (its results row, the transcript's path under the run folder, the transcript).
     Raises LabError when the scene's MJCF does not compile."""
-    record, transcript = run_episode(scene, agent, ep_cfg)
+    record, transcript = run_episode(scene, agent, dataclasses.replace(ep_cfg, tool_semantics=scene_tools(cfg, scene)))
     proto_dir = [] if cfg.protocol == DEFAULT_PROTOCOL else [cfg.protocol]  # strict keeps the old layout
     rel = Path("transcripts", safe_name(cfg.agent), f"b{cfg.budget}", cfg.prompting, *proto_dir, f"{scene.scene_id}.json")
     return dataclasses.replace(record, agent=cfg.agent, transcript=str(rel)), rel, transcript

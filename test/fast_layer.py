@@ -40,6 +40,8 @@ GUARD_SITE_DIR = Path(__file__).resolve().parent / "fast_guard"
 FAST_MODULES = frozenset({
     "test_fast_layer_guard",
     "test_policy_slot",
+    "test_physment_authors_cells",
+    "test_physment_authors_replay",
     "test_graph_messages",
     "test_body_envelope",
     "test_body_freeze",

@@ -23,8 +23,6 @@ PENDING_DOCS = frozenset({
     "docs/observation-sets.md",
     "docs/faults.md",
     "docs/too-fast-to-catch.md",
-    "docs/physment-authors.md",
-    "docs/interactiveworld.md",
 })
 
 # [text](target) and ![alt](target), target without spaces; code spans are removed first.
