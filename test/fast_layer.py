@@ -44,6 +44,7 @@ FAST_MODULES = frozenset({
     "test_physment_authors_replay",
     "test_graph_messages",
     "test_body_envelope",
+    "test_too_fast_to_catch",
     "test_body_freeze",
     "test_brain_arc",
     "test_brain_classifier",

@@ -132,3 +132,25 @@ def test_decide_cli_bad_input_is_one_line(tmp_path, capsys):
     assert main(["--scenes", str(tmp_path / "nowhere"), "--models", "freeze", "--out", str(tmp_path / "r")]) == 2
     assert capsys.readouterr().err.strip() == f"reacthuman decide: --scenes: {tmp_path / 'nowhere'} is not a folder"
     # --models: test_core_model_spec.py (the suite's grammar, reference brains only)
+
+
+def test_validate_reports_a_changed_label_and_keeps_the_stored_spec(scenes, tmp_path, capsys):
+    """A stored scene whose label the current labeller would change (here: stored as CATCH, labelled DODGE for
+    its speed) is reported with both values, the run fails, and spec.json stays byte for byte as it was."""
+    import dataclasses
+
+    from reacthuman.scenes.cli import main
+    from reacthuman.scenes.dataset import index_row, write_index
+
+    spec = scenes[PLUSH]
+    stale = spec.with_ground_truth(dataclasses.replace(spec.ground_truth, correct_action="CATCH", reasons=()))
+    folder = tmp_path / "set" / spec.scene_id
+    folder.mkdir(parents=True)
+    (folder / "spec.json").write_text(stale.to_json())
+    write_index(str(tmp_path / "set"), [index_row(stale)])
+    before = (folder / "spec.json").read_bytes()
+    assert main(["validate", str(tmp_path / "set")]) == 1
+    out = capsys.readouterr()
+    assert f"{spec.scene_id}: label changed: correct_action CATCH -> DODGE, reasons [] -> [fast (" in out.err
+    assert "1 scenes' labels changed under the current labeller" in out.out
+    assert (folder / "spec.json").read_bytes() == before

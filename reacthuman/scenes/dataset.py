@@ -262,8 +262,31 @@ def validate_scene(spec: SceneSpec, sim) -> list[str]:
     fresh = label(spec, track)
     if fresh.track_sha256 != spec.ground_truth.track_sha256:
         problems.append("trajectory differs from the stored one")
-    if fresh != spec.ground_truth:
-        diff = [k for k, v in fresh.__dict__.items() if getattr(spec.ground_truth, k) != v]
-        problems.append(f"ground truth differs in {', '.join(diff)}")
+    problems += ground_truth_changes(spec.ground_truth, fresh)
     problems += validate_track(spec, track)
     return problems
+
+
+# Fields whose change is a change of label: `scenes validate` names their stored and fresh values.
+LABEL_FIELDS = ("correct_action", "dangerous", "reasons")
+
+
+def ground_truth_changes(stored, fresh) -> list[str]:
+    """What differs between a stored ground truth and one labelled afresh (both `GroundTruth`): the label
+    fields with both values ("label changed: correct_action CATCH -> DODGE"), then the names of the other
+    fields that differ. Empty when they are equal. The stored scene is never rewritten."""
+    if fresh == stored:
+        return []
+    out = []
+    labels = [f"{k} {_shown(getattr(stored, k))} -> {_shown(getattr(fresh, k))}" for k in LABEL_FIELDS
+              if getattr(stored, k) != getattr(fresh, k)]
+    if labels:
+        out.append("label changed: " + ", ".join(labels))
+    other = [k for k, v in fresh.__dict__.items() if k not in LABEL_FIELDS and getattr(stored, k) != v]
+    if other:
+        out.append(f"ground truth differs in {', '.join(other)}")
+    return out
+
+
+def _shown(value) -> str:
+    return "[" + "; ".join(value) + "]" if isinstance(value, tuple) else str(value)

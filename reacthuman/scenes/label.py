@@ -13,18 +13,21 @@ Frames and units: world frame, metres, seconds, m/s, kg. Every threshold is a fi
 - dangerous: the arriving object's intrinsic property (paper sec. 3.1): sharp, hot or shattering by its
   catalogued physics, or heavy (mass >= heavy_mass_kg). Speed never makes an object dangerous.
 - Action: NO_ACTION when nothing enters the workspace; else DODGE when the object is dangerous, cannot be
-  grasped, arrives fast (>= fast_speed_mps) or with high momentum (mass x speed >= dodge_momentum_kgmps);
-  else CATCH. `reasons` lists every reason for DODGE (or the danger flags of an object that never
+  grasped, arrives fast (>= fast_speed_mps) or with high momentum (mass x speed >= dodge_momentum_kgmps),
+  or is too fast to catch (`too_fast_to_catch`, docs/too-fast-to-catch.md): it comes within the arms' reach
+  sooner after the freeze than the arms take to get there (the body's measured arm_travel_s), or brings more
+  kinetic energy to the hands than the G1's hands or a person's can take; else CATCH. `reasons` lists every reason for DODGE (or the danger flags of an object that never
   arrives). Looks never enter: an adversarial object is labelled by its own physics.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
-from reacthuman.control.envelope import PathVerdict, path_verdict
+from reacthuman.control.envelope import BodyEnvelope, PathVerdict, default_config as envelope_config, path_verdict
 from reacthuman.plan import Action
 from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
 from reacthuman.scenes.genesis_sim import Track
@@ -133,7 +136,8 @@ def label(spec: SceneSpec, track: Track, config: LabelConfig | None = None) -> G
         obj = OBJECTS[spec.body(name).object_id]
         impact = tuple(round(float(c), 4) for c in point)
         t_imp = round(float(track.times_s[k]) - spec.t0_s, 6)
-        reasons = danger_flags(obj, cfg) + dodge_kinematics(obj, v_imp, cfg)
+        arrival = Arrival(hands_arrival_s(spec, track, name, cfg), v_imp, obj.mass_kg)
+        reasons = danger_flags(obj, cfg) + dodge_kinematics(obj, v_imp, cfg) + too_fast_to_catch(arrival, cfg)
         action = Action.DODGE if reasons else Action.CATCH
         v_imp = round(v_imp, 4)
     floor_s = time_to_floor(spec, track, primary, cfg)
@@ -183,4 +187,54 @@ def dodge_kinematics(obj: ObjectEntry, arrival_speed_mps: float, cfg: LabelConfi
         reasons.append(f"fast ({arrival_speed_mps:.1f} m/s)")
     if obj.mass_kg * arrival_speed_mps >= cfg.dodge_momentum_kgmps:
         reasons.append(f"momentum ({obj.mass_kg * arrival_speed_mps:.1f} kg m/s)")
+    return reasons
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """An arrival as the hands meet it: when it first comes within the arms' reach after the freeze (s; None:
+    never; negative: already there at the freeze), its speed where it enters the workspace, and its mass."""
+
+    after_freeze_s: float | None
+    speed_mps: float
+    mass_kg: float
+
+    @property
+    def energy_j(self) -> float:
+        return 0.5 * self.mass_kg * self.speed_mps ** 2
+
+
+def hands_arrival_s(spec: SceneSpec, track: Track, name: str, cfg: LabelConfig,
+                    env: BodyEnvelope | None = None) -> float | None:
+    """Seconds from the freeze until a moving point of body `name` first comes within the arms' reach of the
+    body standing where it is (control.envelope: planar reach at that height, between the lowest and highest
+    hand heights); negative when that happened before the freeze, None when it never does."""
+    env = env or envelope_config()
+    start_k = int(round(spec.t0_s / spec.dt_s))
+    pts, radii = body_points(spec, track, name)
+    pts = pts[start_k:]
+    local = to_observer_frame(spec, pts)
+    speed = np.zeros(pts.shape[:2])
+    speed[1:] = np.linalg.norm(np.diff(pts, axis=0), axis=-1) / spec.dt_s
+    z = local[..., 2]
+    near = ((np.hypot(local[..., 0], local[..., 1]) - radii[None, :] <= env.reach_m(z))
+            & (z + radii[None, :] >= env.lowest_hand_m) & (z - radii[None, :] <= env.highest_hand_m)
+            & (speed >= cfg.moving_mps))
+    hits = np.nonzero(near.any(axis=1))[0]
+    if len(hits) == 0:
+        return None
+    return round(float(track.times_s[start_k + int(hits[0])]) - spec.t0_s - spec.observation_window_s, 6)
+
+
+def too_fast_to_catch(arrival: Arrival, cfg: LabelConfig, env: BodyEnvelope | None = None) -> list[str]:
+    """Why the hands cannot take this arrival (empty: they can): it reaches the arms sooner after the freeze
+    than the arms take to get there (the body's measured arm_travel_s), or it brings the hands more kinetic
+    energy than the lower of the G1's and a person's limits (config/ground_truth.yaml)."""
+    env = env or envelope_config()
+    reasons = []
+    t = arrival.after_freeze_s
+    if t is not None and 0.0 <= t < env.arm_travel_s:
+        reasons.append(f"too soon ({t:.2f} s after the freeze, the arms need {env.arm_travel_s:.2f} s)")
+    if arrival.energy_j >= cfg.catch_energy_limit_j:
+        reasons.append(f"too hard ({arrival.energy_j:.1f} J at the hands)")
     return reasons
