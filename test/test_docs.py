@@ -22,7 +22,6 @@ DOCS = sorted([README, ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md")])
 PENDING_DOCS = frozenset({
     "docs/observation-sets.md",
     "docs/faults.md",
-    "docs/too-fast-to-catch.md",
 })
 
 # [text](target) and ![alt](target), target without spaces; code spans are removed first.
