@@ -23,6 +23,7 @@ import argparse
 import collections
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from reacthuman.core.model_spec import ModelsOption
@@ -100,8 +101,11 @@ def _parser() -> argparse.ArgumentParser:
     from reacthuman.brain import DEFAULT_MODALITY, MODALITIES
 
     p = argparse.ArgumentParser(prog="reacthuman decide", description=__doc__.splitlines()[0])
-    p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes (its observation set: "
-                   "SCENES/observations, rendered where missing)")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--scenes", type=Path, help="folder of generated scenes (its observation set: "
+                        "SCENES/observations, rendered where missing)")
+    source.add_argument("--dataset", type=Path, help="a folder written by `reacthuman dataset export` (no simulator "
+                        "needed: `pip install .[client]`)")
     models_option().add_to(p)
     p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
@@ -128,11 +132,10 @@ def decide_one(spec: SceneSpec, window, brain) -> DecisionRecord:
     return score_unexecuted(spec, decision.brain, reply_of(decision), window.freeze_xyz, decision.modality or None)
 
 
-def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], brains: dict, ledger: LedgerWriter) -> None:
+def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, brains: dict, ledger: LedgerWriter) -> None:
     """Scenes in chunks (a chunk's windows loaded once for every model); per model `--concurrency` calls."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    from reacthuman.evaluation.observation_set import load_window, window_path
     from reacthuman.evaluation.progress import Progress
 
     names = list(brains)
@@ -148,7 +151,7 @@ def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], brains: dict, 
                 todo = [n for n in names if (spec.scene_id, n) not in done]
                 if not todo:
                     continue
-                window = load_window(window_path(args.scenes, spec.scene_id))
+                window = window_of(spec)
                 for n in todo:
                     futures[pools[n].submit(decide_one, spec, window, brains[n])] = n
             for future in as_completed(futures):
@@ -163,45 +166,70 @@ def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], brains: dict, 
             brain.close()
 
 
+def _from_scenes(args: argparse.Namespace):
+    """(specs, window of a spec, the set's settings) from a scene folder, rendering the windows it lacks."""
+    from reacthuman.evaluation import observation_set as obs_set
+    from reacthuman.scenes.dataset import read_spec, scene_dirs
+
+    if not args.scenes.is_dir():
+        raise ValueError(f"--scenes: {args.scenes} is not a folder")
+    dirs = scene_dirs(str(args.scenes))[: args.limit]
+    if not dirs:
+        raise ValueError(f"--scenes: no scenes in {args.scenes}")
+    specs = [read_spec(str(Path(d) / "spec.json")) for d in dirs]
+    unlabelled = [s.scene_id for s in specs if s.ground_truth is None]
+    if unlabelled:
+        raise ValueError(f"--scenes: {unlabelled[0]} has no ground truth (generate it with `reacthuman scenes generate`)")
+    obs_set.require_settings(args.scenes, obs_set.SetSettings.graph(args.engine))
+    obs_set.render_set(args.scenes, [s.scene_id for s in specs], args.workers, args.engine)
+    return (specs, lambda spec: obs_set.load_window(obs_set.window_path(args.scenes, spec.scene_id)),
+            obs_set.read_settings(args.scenes)[1])
+
+
+def _from_dataset(args: argparse.Namespace):
+    """(specs, window of a spec, the set's settings) from an exported dataset (no simulator)."""
+    from reacthuman.evaluation.dataset_export import load_rows, window_of_row
+    from reacthuman.evaluation.observation_set import ObservationSetError, SetSettings
+
+    if not args.dataset.is_dir():
+        raise ValueError(f"--dataset: {args.dataset} is not a folder")
+    settings, rows = load_rows(args.dataset)
+    differs = settings.mismatch(SetSettings.graph(args.engine))
+    if differs:
+        raise ObservationSetError(f"--dataset: {args.dataset} was rendered with other settings than this "
+                                  f"evaluation's: {differs}")
+    rows = rows[: args.limit]
+    by_id = {row["scene_id"]: row for row in rows}
+    specs = [SceneSpec.from_json(row["spec_json"]) for row in rows]
+    return specs, lambda spec: window_of_row(by_id[spec.scene_id])[1], asdict(settings)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     from reacthuman.brain import make_brain
-    from reacthuman.evaluation import observation_set as obs_set
-    from reacthuman.scenes.dataset import read_spec, scene_dirs
 
     try:  # a bad name fails first, in one line (a ModelSpecError is a ValueError)
         names = [spec.name for spec in models_option().parse(args)]
-        if not args.scenes.is_dir():
-            raise ValueError(f"--scenes: {args.scenes} is not a folder")
         for flag in ("limit", "concurrency", "workers"):
             value = getattr(args, flag)
             if value is not None and value < 1:
                 raise ValueError(f"--{flag} must be a positive integer, got {value}")
-        dirs = scene_dirs(str(args.scenes))[: args.limit]
-        if not dirs:
-            raise ValueError(f"--scenes: no scenes in {args.scenes}")
-        specs = [read_spec(str(Path(d) / "spec.json")) for d in dirs]
-        unlabelled = [s.scene_id for s in specs if s.ground_truth is None]
-        if unlabelled:
-            raise ValueError(f"--scenes: {unlabelled[0]} has no ground truth (generate it with `reacthuman scenes generate`)")
-        settings = obs_set.SetSettings.graph(args.engine)
-        obs_set.require_settings(args.scenes, settings)
-        obs_set.render_set(args.scenes, [s.scene_id for s in specs], args.workers, args.engine)
+        specs, window_of, set_json = (_from_dataset if args.dataset else _from_scenes)(args)
         brains = {n: make_brain(n, modality=args.modality) for n in names}  # as the graph's brain node builds it
     except ValueError as exc:
         print(f"reacthuman decide: {exc}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "decide.json").write_text(json.dumps({
-        "scenes": str(args.scenes), "models": names, "modality": args.modality,
-        "observation_set": obs_set.read_settings(args.scenes)[1],
+        "scenes": str(args.scenes or args.dataset), "models": names, "modality": args.modality,
+        "observation_set": set_json,
         "execution": "none (decision-only: plan + simulator ground truth; `reacthuman eval --plans` executes)"},
         indent=1))
     split = collections.Counter(s.ground_truth.correct_action for s in specs)
     with LedgerWriter(args.out) as ledger:
-        _decide_all(args, specs, brains, ledger)
+        _decide_all(args, specs, window_of, brains, ledger)
     print(summary(read_ledger(args.out), dict(split)))
     return 0
