@@ -5,11 +5,16 @@ scenes are run as whole in-process episodes (`evaluation.episode.run_episode`, a
 settings: proven equal to the graph's episodes to the bit by test_eval_graph) with an LLM brain on a
 deterministic OpenAI-compatible endpoint. The set's observation equals, pixel for pixel and number for number,
 the observation the episode's brain was handed; `reacthuman decide` sends the endpoint byte-identical requests
-and writes the episode's ledger row in every scoring field, with the execution columns empty."""
+and writes the episode's ledger row in every scoring field, with the execution columns empty. The set exported as a
+Hugging Face dataset loads with `load_dataset`, and `decide --dataset` in a fresh virtual environment with the
+client requirements alone (no Genesis, MuJoCo or ROS 2) writes the same rows and sends the same requests."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -188,3 +193,64 @@ def test_decide_resumes_without_asking_again_and_refuses_a_set_of_other_settings
     assert main(["--scenes", str(other), "--models", "always_dodge", "--out", str(tmp_path / "r2")]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "frame_width_px 320 (set) vs 640 (evaluation)" in err, err
+
+
+@pytest.fixture(scope="module")
+def exported(scenes, tmp_path_factory) -> Path:
+    from reacthuman.evaluation.dataset_export import main
+
+    out = tmp_path_factory.mktemp("dataset") / "ds"
+    assert main(["export", str(scenes), "--out", str(out)]) == 0
+    return out
+
+
+def test_the_exported_dataset_loads_with_datasets_and_is_a_pure_function_of_the_scene_set(scenes, exported, tmp_path):
+    import yaml
+    from datasets import load_dataset
+
+    from reacthuman.evaluation.dataset_export import main
+    from reacthuman.evaluation.observation_set import load_window, window_path
+    from reacthuman.evaluation.scene_set import load_scene_set
+
+    loaded = load_dataset(str(exported))
+    assert list(loaded) == ["test"] and loaded["test"].num_rows == 2  # under 18 per family: all in test
+    row = next(r for r in loaded["test"] if r["scene_id"].startswith("object_drop"))
+    window = load_window(window_path(scenes, row["scene_id"]))
+    for view in ("egocentric", "closeup", "overhead"):
+        assert [np.asarray(im.convert("RGB")).tobytes() for im in row[view]] == [f.tobytes() for f in window.images[view]]
+        assert (exported / "videos" / row["scene_id"] / f"{view}.mp4").stat().st_size > 1000
+    assert row["correct_action"] == "DODGE" and row["state_text"].startswith("You stand in the")
+    text = (exported / "README.md").read_text()
+    front = yaml.safe_load(text.split("---")[1])
+    assert front["license"] == "cc-by-4.0" and front["task_categories"]
+    assert front["configs"][0]["data_files"] == [{"split": "test", "path": "data/test-*.parquet"}]
+    assert {f["name"] for f in front["dataset_info"]["features"]} >= {"scene_id", "egocentric", "correct_action"}
+    assert load_scene_set(scenes)[1] in text and "## Attribution" in text
+    again = tmp_path / "again"
+    assert main(["export", str(scenes), "--out", str(again)]) == 0
+    for name in ("README.md", "data/test-00000-of-00001.parquet"):
+        assert (again / name).read_bytes() == (exported / name).read_bytes(), name
+
+
+def test_decide_on_the_dataset_in_a_light_environment_gives_the_scene_folder_s_rows(exported, endpoint, decided, tmp_path):
+    """A fresh virtual environment with the client requirements alone (no Genesis, MuJoCo or ROS 2)."""
+    root = Path(__file__).resolve().parents[1]
+    venv = tmp_path / "venv"
+    subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-c", str(root / "requirements.lock"),
+                    "-r", str(root / "requirements-client.txt")], check=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")} | {"PYTHONPATH": str(root)}
+    absent = subprocess.run([python, "-c", "import importlib.util as u; print([m for m in ('genesis', 'mujoco', 'rclpy', "
+                             "'torch') if u.find_spec(m)])"], env=env, capture_output=True, text=True, check=True)
+    assert absent.stdout.strip() == "[]"
+    before, run = len(endpoint.bodies), tmp_path / "run"
+    proc = subprocess.run([python, "-m", "reacthuman.cli", "decide", "--dataset", str(exported), "--models", MODEL,
+                           "--out", str(run)], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = {r["scene_id"]: r for r in map(json.loads, (run / "ledger.jsonl").read_text().splitlines())}
+    scene_rows, scene_bodies = decided
+    for row in scene_rows:
+        light = rows[row["scene_id"]]
+        assert {k: v for k, v in light.items() if k != "latency_s"} == {k: v for k, v in row.items() if k != "latency_s"}
+    assert sorted(map(json.dumps, endpoint.bodies[before:])) == sorted(map(json.dumps, scene_bodies))
