@@ -94,7 +94,8 @@ def window_of_row(row: dict) -> tuple[SceneSpec, RenderedWindow]:
             image = Image.open(io.BytesIO(image["bytes"]))
         return np.asarray(image.convert("RGB"), dtype=np.uint8)
 
-    images = {view: np.stack([pixels(im) for im in row[view]]) for view in VIEWS}
+    order = [c.name for c in spec.cameras if c.name in VIEWS]  # the body's order, which the prompt keeps
+    images = {view: np.stack([pixels(im) for im in row[view]]) for view in order}
     samples = {float(t): (np.array(p, dtype=np.float64), np.array(v, dtype=np.float64))
                for t, p, v in zip(row["track_t_s"], row["track_position_m"], row["track_velocity_mps"])}
     return spec, RenderedWindow(spec.scene_id, tuple(float(t) for t in row["frame_times_s"]), images, samples,

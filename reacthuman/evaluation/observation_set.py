@@ -126,7 +126,8 @@ def require_settings(scenes: Path, expected: SetSettings) -> None:
 def save_window(path: Path, window: RenderedWindow) -> None:
     times = np.array(window.frame_times_s, dtype=np.float64)
     track_t = np.array(sorted(window.samples), dtype=np.float64)
-    arrays = {"frame_times_s": times, "views": np.array(sorted(window.images)),
+    # the views in the body's order (the scene's cameras): the prompt shows them in this order
+    arrays = {"frame_times_s": times, "views": np.array(list(window.images)),
               "track_t_s": track_t,
               "track_position_m": np.array([window.samples[t][0] for t in track_t], dtype=np.float64).reshape(-1, 3),
               "track_velocity_mps": np.array([window.samples[t][1] for t in track_t], dtype=np.float64).reshape(-1, 3),
