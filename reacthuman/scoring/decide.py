@@ -7,7 +7,7 @@ it would see in the graph. Its brain is built as the graph's brain node builds i
 `--models` entry, `--modality`), and its reply is scored against the simulator ground truth as the graph's
 scorer scores it (`scoring.episode.score_unexecuted`: the scoring fields of `score_episode`, the execution
 columns empty, `executed: false`). The paper scores its metrics against simulator ground truth independent
-of execution (sec. 3.1); `reacthuman eval --plans RUN` is the execution pass on top.
+of execution (sec. 3.1); `reacthuman eval` runs whole episodes for outcome-level verification.
 
 The run folder gets ledger.jsonl (append-only; a rerun resumes, skipping decided (scene, model) pairs) and
 decide.json saying how the rows were made. Prints the label split and, per model, SAA, safety and how many
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "decide.json").write_text(json.dumps({
         "scenes": str(args.scenes or args.dataset), "models": names, "modality": args.modality,
         "observation_set": set_json,
-        "execution": "none (decision-only: plan + simulator ground truth; `reacthuman eval --plans` executes)"},
+        "execution": "none (decision-only: plan + simulator ground truth)"},
         indent=1))
     split = collections.Counter(s.ground_truth.correct_action for s in specs)
     with LedgerWriter(args.out) as ledger:
