@@ -23,11 +23,14 @@ import argparse
 import collections
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict
 from pathlib import Path
 
 from reacthuman.core.model_spec import ModelsOption
+from reacthuman.evaluation.progress import Progress
 from reacthuman.scenes.spec import SceneSpec, window_frame_times_s
+from reacthuman.scoring.episode import reply_of, score_unexecuted
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, decided_keys, read_ledger
 from reacthuman.scoring.metrics import RULES
 
@@ -42,7 +45,6 @@ def frame_times_s(spec: SceneSpec, frame_count: int = FRAME_COUNT) -> tuple[floa
 def decide_scene(spec: SceneSpec, brains: list, simulator) -> list[DecisionRecord]:
     """One decision-only record per brain on one labelled scene (the window is simulated once)."""
     from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point
-    from reacthuman.scoring.episode import reply_of
     from reacthuman.scoring.decision import score_decision
     from reacthuman.scoring.inputs import SceneMeta, ScoringTruth
 
@@ -105,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--scenes", type=Path, help="folder of generated scenes (its observation set: "
                         "SCENES/observations, rendered where missing)")
     source.add_argument("--dataset", type=Path, help="a folder written by `reacthuman dataset export` (no simulator "
-                        "needed: `pip install .[client]`)")
+                        "needed: `pip install -e '.[client]'`)")
     models_option().add_to(p)
     p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
@@ -126,18 +128,12 @@ def models_option() -> ModelsOption:
 
 def decide_one(spec: SceneSpec, window, brain) -> DecisionRecord:
     """The row of `brain`'s decision on `spec`'s rendered window (observation_set.RenderedWindow)."""
-    from reacthuman.scoring.episode import reply_of, score_unexecuted
-
     decision = brain.plan(window.observation(spec))
     return score_unexecuted(spec, decision.brain, reply_of(decision), window.freeze_xyz, decision.modality or None)
 
 
 def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, brains: dict, ledger: LedgerWriter) -> None:
     """Scenes in chunks (a chunk's windows loaded once for every model); per model `--concurrency` calls."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
-
-    from reacthuman.evaluation.progress import Progress
-
     names = list(brains)
     done = decided_keys(args.out)
     total = len(specs) * len(names)
