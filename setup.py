@@ -2,6 +2,7 @@
 subpackages reacthuman.nodes and reacthuman.sim_bridge, so a reader finds them at the top of the tree."""
 
 from glob import glob
+from pathlib import Path
 
 from setuptools import find_packages, setup
 
@@ -9,6 +10,9 @@ PACKAGE = "reacthuman"
 
 NODES = ["scene_generator", "body", "spine", "brain", "scorer", "episode_manager", "robot_bridge"]
 INTERACTIVEWORLD_NODES = ["world", "human", "assistant", "judge", "recorder"]
+# The light install's requirements (decide on an exported dataset, no simulator): one list, read here and by its test.
+CLIENT = [line.strip() for line in Path(__file__).with_name("requirements-client.txt").read_text().splitlines()
+          if line.strip() and not line.startswith("#")]
 
 setup(
     name=PACKAGE,
@@ -28,6 +32,7 @@ setup(
         (f"share/{PACKAGE}/config", glob("config/*.yaml")),
     ],
     install_requires=["setuptools"],
+    extras_require={"client": CLIENT},
     zip_safe=False,
     description="Physics-grounded evaluation of multimodal LLMs as the brain of a Unitree G1",
     license="Apache-2.0",

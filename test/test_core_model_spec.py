@@ -161,17 +161,13 @@ def test_reacthuman_eval_refuses_a_bad_spec_in_one_line(tmp_path, capsys):
     assert not (tmp_path / "run").exists()
 
 
-def test_reacthuman_decide_takes_reference_brains_only_and_refuses_a_model_in_one_line(tmp_path, capsys):
-    from reacthuman.brain import reference_brains
+def test_reacthuman_decide_takes_eval_s_grammar_and_refuses_a_bad_name_in_one_line(tmp_path, capsys):
     from reacthuman.scoring.decide import main, models_option
 
-    args = argparse.Namespace(models=" freeze , oracle")
-    assert [(s.kind, s.name) for s in models_option().parse(args)] == [(REFERENCE, "freeze"), (REFERENCE, "oracle")]
-    brains = ", ".join(reference_brains())
-    for models, expected in (("freeze,local", f"--models: 'local' is a model; decide runs no model server and takes "
-                                              f"reference brains only ({brains})"),
-                             ("llm:local", "--models: 'local' is a model;"),
-                             ("freeze,gpt-9", "--models: unknown model 'gpt-9'"),
+    args = argparse.Namespace(models=" freeze , oracle,local")
+    assert [(s.kind, s.name) for s in models_option().parse(args)][:2] == [(REFERENCE, "freeze"), (REFERENCE, "oracle")]
+    assert models_option().parse(args)[2].is_llm
+    for models, expected in (("freeze,gpt-9", "--models: unknown model 'gpt-9'"),
                              ("freeze,freeze", "--models: 'freeze' is given twice")):
         assert main(["--scenes", str(tmp_path), "--models", models, "--out", str(tmp_path / "run")]) == 2
         line = _one_error_line(capsys)

@@ -30,8 +30,8 @@ def _med(d: dict, scale: float = 1.0, digits: int = 2) -> str:
 
 def rows(report: dict) -> list[Row]:
     out: list[Row] = []
-    for name in ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking", "ray"):
-        if name == "ray" and name not in report:  # opt-in: only a run that names it has it
+    for name in ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking", "ray", "study"):
+        if name in ("ray", "study") and name not in report:  # opt-in: only a run that names it has it
             continue
         section = report.get(name) or {}
         if "error" in section or "skipped" in section:
@@ -183,8 +183,21 @@ def _ray(s: dict) -> list[Row]:
     return out
 
 
+def _study(s: dict) -> list[Row]:
+    out = [Row("study", "render one window (G1, 3 views x 5 frames), CPU", f"{_med(s['render_cpu_s'])} s"),
+           Row("study", "decide 7 instant models on one scene, CPU", f"{_med(s['decide_7_models_cpu_s'])} s")]
+    g, v = _goal(s["goal"])
+    out.append(Row("study", "306 x 7 via observation sets + decide, 2 cores", f"{s['study_wall_s_on_2_cores'] / 60:.1f} min",
+                   "", "", g, v))
+    g, v = _goal(s["speedup_goal"])
+    out.append(Row("study", "machine time vs the graph path (extrapolated)", f"{s['study_cpu_s'] / 3600:.2f} h",
+                   f"graph {s['graph_machine_s'] / 3600:.1f} h", f"{s['speedup']:.1f}x", g, v))
+    return out
+
+
 _SECTION_ROWS = {"physics": _physics, "render": _render, "transport": _transport, "episode": _episode,
-                 "scenes": _scenes, "scoring": _scoring, "memory": _memory, "tracking": _tracking, "ray": _ray}
+                 "scenes": _scenes, "scoring": _scoring, "memory": _memory, "tracking": _tracking, "ray": _ray,
+                 "study": _study}
 
 HEADER = Row("section", "stage", "measured", "reference", "ratio", "goal", "verdict")
 

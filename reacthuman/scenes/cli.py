@@ -1,4 +1,4 @@
-"""`reacthuman scenes generate|validate|show|plan`: the scene generator's command line.
+"""`reacthuman scenes generate|validate|show|render|plan`: the scene generator's command line.
 
 Errors in the input give one line on stderr and exit status 2; a validation mismatch exits 1.
 """
@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import sys
+from pathlib import Path
 
 from reacthuman.scenes.spec import SpecError
 
@@ -53,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
     gl.add_argument("--objects", default="", help="comma-separated object ids (default: the whole library)")
     gl.add_argument("--size", type=int, default=256, help="pixels per object tile")
     gl.add_argument("--columns", type=int, default=8)
+    r = sub.add_parser("render", help="write each scene's observation as the graph's body publishes it to the brain "
+                       "(DIR/observations: an observation set; resumable)")
+    r.add_argument("dir")
+    r.add_argument("--workers", type=int, default=1, help="processes (one Genesis each); same result")
+    r.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"), help="renderer (the graph's engine)")
+    r.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     pl = sub.add_parser("plan", help="print the selection a description plans to")
     pl.add_argument("description")
     pl.add_argument("--model", default=None)
@@ -77,7 +84,7 @@ def main(argv: list[str]) -> int:
         return int(exc.code or 0)
     try:
         return {"generate": _generate, "validate": _validate, "show": _show, "plan": _plan,
-                "gallery": _gallery}[args.cmd](args)
+                "gallery": _gallery, "render": _render}[args.cmd](args)
     except (SpecError, KeyError, ValueError, FileNotFoundError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         print(f"reacthuman scenes: {msg}", file=sys.stderr)
@@ -85,6 +92,20 @@ def main(argv: list[str]) -> int:
     except RuntimeError as exc:  # e.g. a family whose scenes keep failing validation
         print(f"reacthuman scenes: {exc}", file=sys.stderr)
         return 1
+
+
+def _render(args: argparse.Namespace) -> int:
+    from reacthuman.evaluation.observation_set import folder_of, render_set
+    from reacthuman.scenes.dataset import scene_dirs
+
+    if args.workers < 1:
+        raise ValueError(f"--workers must be a positive integer, got {args.workers}")
+    ids = [os.path.basename(d) for d in scene_dirs(args.dir)][: args.limit]
+    if not ids:
+        raise ValueError(f"no scenes in {args.dir}")
+    rendered = render_set(Path(args.dir), ids, args.workers, args.engine)
+    print(f"observation set {folder_of(Path(args.dir))}: {len(ids)} scenes ({rendered} rendered now)")
+    return 0
 
 
 def _selection(description: str, model: str | None):

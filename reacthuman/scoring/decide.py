@@ -1,17 +1,20 @@
-"""`reacthuman decide --scenes DIR --models a,b --out RUN`: decision-only scoring of brains over a scene set.
+"""`reacthuman decide --scenes DIR --models a,b --out RUN [--concurrency N]`: decision-only evaluation of any
+model of the suite's grammar (presets, `openai-compatible:...`, the embedded model, reference brains).
 
-Each scene's observation window is simulated in Genesis up to the freeze (scene only, no robot: nothing
-reaches the observer before the freeze in these scenes' windows, and the plan is not executed), the brain
-commits its plan from the same state observation the graph gives it (the hazard's track at the frame
-times, the object's look, the ground truth for the oracle; no images), and the plan is scored against the
-stored simulator ground truth exactly as the graph's scorer scores it (`score_decision`). The paper scores
-its metrics against simulator ground truth independent of execution (sec. 3.1), so SAA, safety, rules,
-d_end and HDE are the paper's; the executed columns (caught, struck, d_end_executed) stay empty. For
-figures over hundreds of scenes where a full graph episode (10+ s each here) is too slow.
+Every model is asked on the scene set's observation set (`reacthuman scenes render`; windows it lacks are
+rendered first): exactly the observation the graph's body publishes to the brain, so the model sees what
+it would see in the graph. Its brain is built as the graph's brain node builds it (`make_brain` on the
+`--models` entry, `--modality`), and its reply is scored against the simulator ground truth as the graph's
+scorer scores it (`scoring.episode.score_unexecuted`: the scoring fields of `score_episode`, the execution
+columns empty, `executed: false`). The paper scores its metrics against simulator ground truth independent
+of execution (sec. 3.1); `reacthuman eval` runs whole episodes for outcome-level verification.
 
 The run folder gets ledger.jsonl (append-only; a rerun resumes, skipping decided (scene, model) pairs) and
-decide.json saying how the rows were made. Prints the label split and, per brain, SAA, safety and how many
+decide.json saying how the rows were made. Prints the label split and, per model, SAA, safety and how many
 decisions each rule was the recorded (first) rule of.
+
+`decide_scene` is the older window without the robot (the scene alone, no images), kept for the ground-truth
+tests that need a decision without rendering.
 """
 
 from __future__ import annotations
@@ -20,10 +23,14 @@ import argparse
 import collections
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict
 from pathlib import Path
 
-from reacthuman.core.model_spec import ModelSpec, ModelSpecError, ModelsOption
+from reacthuman.core.model_spec import ModelsOption
+from reacthuman.evaluation.progress import Progress
 from reacthuman.scenes.spec import SceneSpec, window_frame_times_s
+from reacthuman.scoring.episode import reply_of, score_unexecuted
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, decided_keys, read_ledger
 from reacthuman.scoring.metrics import RULES
 
@@ -38,7 +45,6 @@ def frame_times_s(spec: SceneSpec, frame_count: int = FRAME_COUNT) -> tuple[floa
 def decide_scene(spec: SceneSpec, brains: list, simulator) -> list[DecisionRecord]:
     """One decision-only record per brain on one labelled scene (the window is simulated once)."""
     from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point
-    from reacthuman.scoring.episode import reply_of
     from reacthuman.scoring.decision import score_decision
     from reacthuman.scoring.inputs import SceneMeta, ScoringTruth
 
@@ -94,35 +100,104 @@ def _mean_n(rows: list[DecisionRecord]) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from reacthuman.brain import DEFAULT_MODALITY, MODALITIES
+
     p = argparse.ArgumentParser(prog="reacthuman decide", description=__doc__.splitlines()[0])
-    p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--scenes", type=Path, help="folder of generated scenes (its observation set: "
+                        "SCENES/observations, rendered where missing)")
+    source.add_argument("--dataset", type=Path, help="a folder written by `reacthuman dataset export` (no simulator "
+                        "needed: `pip install -e '.[client]'`)")
     models_option().add_to(p)
     p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
+    p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES, help="what an LLM brain is shown")
+    p.add_argument("--concurrency", type=int, default=1, help="requests at once per model (each with the "
+                   "client's retries and backoff)")
+    p.add_argument("--workers", type=int, default=1, help="render processes for windows the set lacks")
+    p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"), help="the graph's renderer")
     return p
 
 
 def models_option() -> ModelsOption:
-    """`--models` in the suite's grammar, over ReactHuman's reference brains: decide runs no model server, so
-    the help names the brains alone and `_brains` refuses a model."""
-    from reacthuman.brain import reference_brains
+    """`--models`: eval's own option (the suite's grammar over the reference brains)."""
+    from reacthuman.evaluation.cli import models_option as eval_models_option
 
-    brains = reference_brains()
-    return ModelsOption(brains, help="comma-separated reference brains, decided one after another (no model "
-                                     f"presets: decide runs no model server): {', '.join(brains)}")
+    return eval_models_option()
 
 
-def _brains(specs: list[ModelSpec], references: list[str]) -> list:
-    """The brains of `specs`; ModelSpecError (one line) for a model preset or explicit model, which decide
-    cannot run: it simulates the window and asks the brain in-process, with no model server."""
-    from reacthuman.brain import make_brain
+def decide_one(spec: SceneSpec, window, brain) -> DecisionRecord:
+    """The row of `brain`'s decision on `spec`'s rendered window (observation_set.RenderedWindow)."""
+    decision = brain.plan(window.observation(spec))
+    return score_unexecuted(spec, decision.brain, reply_of(decision), window.freeze_xyz, decision.modality or None)
 
-    models = [spec.name for spec in specs if spec.is_llm]
-    if models:
-        named = ", ".join(map(repr, models)) + (" is a model" if len(models) == 1 else " are models")
-        raise ModelSpecError(f"--models: {named}; decide runs no model server and takes reference brains only "
-                             f"({', '.join(references)}): evaluate models with `reacthuman eval`")
-    return [make_brain(spec.name) for spec in specs]
+
+def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, brains: dict, ledger: LedgerWriter) -> None:
+    """Scenes in chunks (a chunk's windows loaded once for every model); per model `--concurrency` calls."""
+    names = list(brains)
+    done = decided_keys(args.out)
+    total = len(specs) * len(names)
+    progress = Progress(total, already_done=sum(1 for s in specs for n in names if (s.scene_id, n) in done))
+    pools = {n: ThreadPoolExecutor(args.concurrency, thread_name_prefix=f"decide-{n}") for n in names}
+    chunk = max(8, 2 * args.concurrency)
+    try:
+        for start in range(0, len(specs), chunk):
+            futures = {}
+            for spec in specs[start:start + chunk]:
+                todo = [n for n in names if (spec.scene_id, n) not in done]
+                if not todo:
+                    continue
+                window = window_of(spec)
+                for n in todo:
+                    futures[pools[n].submit(decide_one, spec, window, brains[n])] = n
+            for future in as_completed(futures):
+                record = future.result()
+                ledger.append(record)
+                progress.add(futures[future], record.to_dict())
+    finally:
+        progress.close()
+        for pool in pools.values():
+            pool.shutdown(cancel_futures=True)
+        for brain in brains.values():
+            brain.close()
+
+
+def _from_scenes(args: argparse.Namespace):
+    """(specs, window of a spec, the set's settings) from a scene folder, rendering the windows it lacks."""
+    from reacthuman.evaluation import observation_set as obs_set
+    from reacthuman.scenes.dataset import read_spec, scene_dirs
+
+    if not args.scenes.is_dir():
+        raise ValueError(f"--scenes: {args.scenes} is not a folder")
+    dirs = scene_dirs(str(args.scenes))[: args.limit]
+    if not dirs:
+        raise ValueError(f"--scenes: no scenes in {args.scenes}")
+    specs = [read_spec(str(Path(d) / "spec.json")) for d in dirs]
+    unlabelled = [s.scene_id for s in specs if s.ground_truth is None]
+    if unlabelled:
+        raise ValueError(f"--scenes: {unlabelled[0]} has no ground truth (generate it with `reacthuman scenes generate`)")
+    obs_set.require_settings(args.scenes, obs_set.SetSettings.graph(args.engine))
+    obs_set.render_set(args.scenes, [s.scene_id for s in specs], args.workers, args.engine)
+    return (specs, lambda spec: obs_set.load_window(obs_set.window_path(args.scenes, spec.scene_id)),
+            obs_set.read_settings(args.scenes)[1])
+
+
+def _from_dataset(args: argparse.Namespace):
+    """(specs, window of a spec, the set's settings) from an exported dataset (no simulator)."""
+    from reacthuman.evaluation.dataset_export import load_rows, window_of_row
+    from reacthuman.evaluation.observation_set import ObservationSetError, SetSettings
+
+    if not args.dataset.is_dir():
+        raise ValueError(f"--dataset: {args.dataset} is not a folder")
+    settings, rows = load_rows(args.dataset)
+    differs = settings.mismatch(SetSettings.graph(args.engine))
+    if differs:
+        raise ObservationSetError(f"--dataset: {args.dataset} was rendered with other settings than this "
+                                  f"evaluation's: {differs}")
+    rows = rows[: args.limit]
+    by_id = {row["scene_id"]: row for row in rows}
+    specs = [SceneSpec.from_json(row["spec_json"]) for row in rows]
+    return specs, lambda spec: window_of_row(by_id[spec.scene_id])[1], asdict(settings)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,37 +205,27 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    from reacthuman.scenes.dataset import read_spec, scene_dirs
+    from reacthuman.brain import make_brain
 
     try:  # a bad name fails first, in one line (a ModelSpecError is a ValueError)
-        option = models_option()
-        brains = _brains(option.parse(args), list(option.references))
-        if not args.scenes.is_dir():
-            raise ValueError(f"--scenes: {args.scenes} is not a folder")
-        if args.limit is not None and args.limit < 1:
-            raise ValueError(f"--limit must be a positive integer, got {args.limit}")
-        dirs = scene_dirs(str(args.scenes))[: args.limit]
-        if not dirs:
-            raise ValueError(f"--scenes: no scenes in {args.scenes}")
+        names = [spec.name for spec in models_option().parse(args)]
+        for flag in ("limit", "concurrency", "workers"):
+            value = getattr(args, flag)
+            if value is not None and value < 1:
+                raise ValueError(f"--{flag} must be a positive integer, got {value}")
+        specs, window_of, set_json = (_from_dataset if args.dataset else _from_scenes)(args)
+        brains = {n: make_brain(n, modality=args.modality) for n in names}  # as the graph's brain node builds it
     except ValueError as exc:
         print(f"reacthuman decide: {exc}", file=sys.stderr)
         return 2
-    from reacthuman.scenes import default_simulator
-
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "decide.json").write_text(json.dumps({"scenes": str(args.scenes), "models": [b.name for b in brains],
-                                                      "execution": "none (decision-only: plan + simulator ground truth)"},
-                                                     indent=1))
-    done = decided_keys(args.out)
-    split: collections.Counter = collections.Counter()
-    sim = default_simulator()
+    (args.out / "decide.json").write_text(json.dumps({
+        "scenes": str(args.scenes or args.dataset), "models": names, "modality": args.modality,
+        "observation_set": set_json,
+        "execution": "none (decision-only: plan + simulator ground truth)"},
+        indent=1))
+    split = collections.Counter(s.ground_truth.correct_action for s in specs)
     with LedgerWriter(args.out) as ledger:
-        for d in dirs:
-            spec = read_spec(str(Path(d) / "spec.json"))
-            split[spec.ground_truth.correct_action] += 1
-            todo = [b for b in brains if (spec.scene_id, b.name) not in done]
-            if todo:
-                for record in decide_scene(spec, todo, sim):
-                    ledger.append(record)
+        _decide_all(args, specs, window_of, brains, ledger)
     print(summary(read_ledger(args.out), dict(split)))
     return 0

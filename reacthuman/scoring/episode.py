@@ -34,3 +34,14 @@ def score_episode(spec: SceneSpec, model: str, reply: ModelReply, freeze_xyz: Ve
     record.extras.update(execution_extras(spec, deflected))
     record.modality = modality
     return record
+
+
+def score_unexecuted(spec: SceneSpec, model: str, reply: ModelReply, freeze_xyz: Vec3 | None,
+                     modality: str | None) -> DecisionRecord:
+    """The row `score_episode` writes for the same reply, before (or without) execution: every scoring field
+    equal, the execution columns empty, and `executed` false (`reacthuman decide`)."""
+    record = score_decision(SceneMeta.from_scene_spec(spec, model), ScoringTruth.from_scene_spec(spec, freeze_xyz),
+                            spec.observer.pose(), reply)
+    record.extras.update(physically_unreachable=execution_extras(spec, False)["physically_unreachable"], executed=False)
+    record.modality = modality
+    return record
