@@ -206,15 +206,20 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     from reacthuman.brain import make_brain
+    from reacthuman.brain.llm_brain import model_modalities
 
     try:  # a bad name fails first, in one line (a ModelSpecError is a ValueError)
-        names = [spec.name for spec in models_option().parse(args)]
+        model_specs = models_option().parse(args)
+        names = [spec.name for spec in model_specs]
         for flag in ("limit", "concurrency", "workers"):
             value = getattr(args, flag)
             if value is not None and value < 1:
                 raise ValueError(f"--{flag} must be a positive integer, got {value}")
         specs, window_of, set_json = (_from_dataset if args.dataset else _from_scenes)(args)
-        brains = {n: make_brain(n, modality=args.modality) for n in names}  # as the graph's brain node builds it
+        # before anything is written, as eval: a model whose server refuses images stops the run in one line
+        model_modalities({m.name: m.entry for m in model_specs if m.is_llm}, args.modality)
+        # built from the entries with their ?options, as the graph's brain node builds them
+        brains = {m.name: make_brain(m.entry, modality=args.modality) for m in model_specs}
     except ValueError as exc:
         print(f"reacthuman decide: {exc}", file=sys.stderr)
         return 2
