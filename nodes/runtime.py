@@ -21,8 +21,13 @@ from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedE
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from std_msgs.msg import String
 
 from reacthuman import graph
+
+# A node that reports a fault and then exits waits this long first, so that the episode manager hears the reason
+# (and fails the episode with it) before the launcher, seeing the exit, stops the graph.
+FAULT_EXIT_DELAY_S = 2.0
 
 # Scene and ground truth are latched so a node that starts late still learns the current episode.
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -98,6 +103,13 @@ class ContractNode(Node):
                                       _accepted_by(defaults, field))
                   for field, description in descriptions.items()}
         return replace(defaults, **values)
+
+    def report_fault(self, scene_id: str, reason: str) -> None:
+        """Tell the episode manager that this node gives up on `scene_id` (graph.EPISODE_FAULT): the episode fails
+        at once with `reason` and is retried on a fresh graph, instead of waiting out its timeout."""
+        fault = graph.EpisodeFault(scene_id, self.contract.name, reason)
+        self.get_logger().error(str(fault))
+        self.pub[graph.EPISODE_FAULT].publish(String(data=fault.to_json()))
 
     def _on_set_parameters(self, params: list) -> SetParametersResult:
         # Every declared parameter configures what the node built at start (a body, a brain, a ledger path):

@@ -55,6 +55,7 @@ FAST_MODULES = frozenset({
     "test_eval_first_render",
     "test_eval_lock",
     "test_eval_worker_counts",
+    "test_fault_injection",
     "test_interactiveworld_actions",
     "test_interactiveworld_controls",
     "test_interactiveworld_world",

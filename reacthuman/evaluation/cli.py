@@ -61,9 +61,19 @@ class Run:
         entry = {"scene_id": scene_id, "model": model, "error": error, "attempts": attempts}
         with self.lock:
             self.failed.append(entry)
-            with (self.run_dir / "failures.jsonl").open("a") as fh:
-                fh.write(json.dumps(entry) + "\n")
+            self._append_failure(entry)
         self.progress.note(f"infrastructure failure, giving up on {scene_id} x {model}: {error}")
+
+    def attempt_failed(self, model: str, scene_id: str, error: str, attempt: int, wall_s: float) -> None:
+        """One failed attempt that is retried: in the failures ledger with its reason and wall time, so that a
+        run's faults and what each cost stay on record though the pair is scored in the end."""
+        with self.lock:
+            self._append_failure({"scene_id": scene_id, "model": model, "error": error, "attempt": attempt,
+                                  "retried": True, "wall_s": round(wall_s, 1)})
+
+    def _append_failure(self, entry: dict) -> None:
+        with (self.run_dir / "failures.jsonl").open("a") as fh:
+            fh.write(json.dumps(entry) + "\n")
 
 
 class Domains:
@@ -111,6 +121,8 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
                 if run.stopping.is_set():
                     return
                 run.progress.note(f"{scene_id} x {config.model}: attempt {attempt} failed ({result.error}); restarting the graph")
+                if attempt <= retries:
+                    run.attempt_failed(config.model, scene_id, result.error, attempt, result.wall_s)
                 worker.stop()
                 worker.start()
             else:
