@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import rclpy
@@ -24,6 +25,7 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from std_msgs.msg import String
 
 from reacthuman import graph
+from reacthuman.evaluation.liveness import HEARTBEAT_ENV, HEARTBEAT_S, beat
 
 # A node that reports a fault and then exits waits this long first, so that the episode manager hears the reason
 # (and fails the episode with it) before the launcher, seeing the exit, stops the graph.
@@ -188,6 +190,17 @@ def default_executor() -> Executor:
     return EventsExecutor()
 
 
+def _start_heartbeat(node: Node) -> None:
+    """Beat while the executor spins (reacthuman.evaluation.liveness): an eval that launched this node watches
+    the beats, and takes a node whose beats stop while it does not compute for hung."""
+    folder = os.environ.get(HEARTBEAT_ENV)
+    if not folder:
+        return
+    pid = os.getpid()
+    beat(Path(folder), pid)
+    node.create_timer(HEARTBEAT_S, lambda: beat(Path(folder), pid))
+
+
 def _spin(node: Node, executor: Executor) -> None:
     executor.add_node(node)
     while rclpy.ok():
@@ -209,6 +222,7 @@ def run(factory: Callable[[], Node], args: list[str] | None = None,
             except (ValueError, ParameterException) as exc:  # a refused parameter (value or type): one line
                 sys.stderr.write(f"{getattr(factory, '__name__', 'node')}: {exc}\n")
                 return 2
+            _start_heartbeat(node)
             try:
                 _spin(node, (executor_factory or default_executor)())
             finally:

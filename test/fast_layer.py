@@ -53,6 +53,7 @@ FAST_MODULES = frozenset({
     "test_core_suite",
     "test_episode_engine",
     "test_eval_first_render",
+    "test_eval_liveness",
     "test_eval_lock",
     "test_eval_worker_counts",
     "test_fault_injection",

@@ -17,6 +17,7 @@ from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
 from reacthuman.core.model_spec import ModelsOption
 from reacthuman.evaluation.first_render import FirstRenderGate, renderer_compiled
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
+from reacthuman.evaluation.liveness import HUNG_AFTER_S
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.memory_log import Restart, RestartPolicy, append_sample, graph_rss_mib
 from reacthuman.evaluation.progress import Progress
@@ -166,7 +167,7 @@ def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Na
     for scene_id in scene_ids:
         q.put(scene_id)
     config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
-                          videos=args.videos, episode_timeout_s=args.episode_timeout,
+                          videos=args.videos, episode_timeout_s=args.episode_timeout, hung_after_s=args.hung_after,
                           startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags,
                           trace_memory=args.trace_memory)
     return [threading.Thread(target=_work, args=(run, config, domains, q, args.retries,
@@ -228,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
+    p.add_argument("--hung-after", type=float, default=HUNG_AFTER_S,
+                   help="local executor: a node without a heartbeat this many seconds, stopped or idle, is taken for "
+                        "dead and its episode retried on a fresh graph (a model thinking for longer keeps beating)")
     p.add_argument("--startup-timeout", type=float, default=300.0, help="wall seconds a graph may take to come up")
     p.add_argument("--domain-base", type=int, default=100, help="graphs use ROS domains base .. base+99")
     p.add_argument("--executor", default="local", choices=("local", "ray"),
@@ -256,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--workers MODEL=N is for the local executor (ray gives every pair the next free worker)")
         if args.models_side_by_side and args.executor != "local":
             raise ValueError("--models-side-by-side is for the local executor (ray already spreads every pair)")
-        if args.startup_timeout <= 0 or args.episode_timeout <= 0:
-            raise ValueError("--startup-timeout and --episode-timeout must be > 0")
+        if args.startup_timeout <= 0 or args.episode_timeout <= 0 or args.hung_after <= 0:
+            raise ValueError("--startup-timeout, --episode-timeout and --hung-after must be > 0")
         if args.restart_every < 0 or not args.restart_above_pct >= 0:
             raise ValueError("--restart-every and --restart-above-pct must be >= 0")
         if not 0 <= args.domain_base <= 132:
