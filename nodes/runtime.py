@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import rclpy
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
+from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
@@ -198,7 +199,8 @@ def _start_heartbeat(node: Node) -> None:
         return
     pid = os.getpid()
     beat(Path(folder), pid)
-    node.create_timer(HEARTBEAT_S, lambda: beat(Path(folder), pid))
+    # on the steady clock: a node following /clock (use_sim_time) would not beat while sim time is frozen
+    node.create_timer(HEARTBEAT_S, lambda: beat(Path(folder), pid), clock=Clock(clock_type=ClockType.STEADY_TIME))
 
 
 def _spin(node: Node, executor: Executor) -> None:

@@ -83,15 +83,6 @@ def test_a_lost_first_joint_command_is_sent_again_and_the_row_equals_an_undistur
     assert not _failures(out)  # nothing failed: the episode ran once
 
 
-def test_a_first_joint_command_that_comes_late_is_answered_by_the_resent_tick(scenes, undisturbed, tmp_path):
-    out = tmp_path / "run"
-    done = _eval(scenes, out, "spine.delay_command_s=3")
-    assert done.returncode == 0, done.stdout
-    (row,), (plain,) = _rows(out), _rows(undisturbed)
-    assert {k: v for k, v in row.items() if k not in TIMING_FIELDS} == \
-        {k: v for k, v in plain.items() if k not in TIMING_FIELDS}
-
-
 def test_a_scene_the_body_refuses_fails_at_once_with_the_reason_and_is_retried(clash_scenes, tmp_path):
     out = tmp_path / "run"
     done = _eval(clash_scenes, out, "", "--retries", "1")
