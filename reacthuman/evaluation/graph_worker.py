@@ -14,6 +14,7 @@ Between episodes the worker can restart the body alone (`restart_node`): the lau
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -38,6 +39,8 @@ DISCOVERY_WAIT_S = 1.0  # discovery on loopback takes 5-90 ms
 DOMAIN_TRIES = 10
 BODY_CHECK_S = 1.0
 LIVENESS_CHECK_S = 5.0
+BODY_GONE_GRACE_S = 10.0
+_DIED = re.compile(r"\[launch\] node '(\w+)' died with exit code (-?\d+)")
 
 
 @dataclass(frozen=True)
@@ -68,12 +71,15 @@ class GraphWorker:
         self._body_checked = 0.0
         self._liveness: LivenessWatch | None = None  # while a graph runs
         self._liveness_checked = 0.0
+        self._log_start = 0  # where the current graph's lines begin in the log
+        self._body_gone_s: float | None = None  # when the body of the episode in flight went without a successor
 
     def start(self) -> None:
         c = self.config
         self._join_free_domain()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("a")
+        self._log_start = log.tell()
         cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
                f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
                f"modality:={c.modality}", f"keep_bags:={c.keep_bags}", f"trace_memory:={str(c.trace_memory).lower()}",
@@ -147,7 +153,8 @@ class GraphWorker:
         if self.stop_requested.is_set():
             raise RuntimeError("interrupted")
         if self.proc is not None and self.proc.poll() is not None:
-            raise RuntimeError(f"the graph exited with status {self.proc.returncode} (log: {self.log_path})")
+            raise RuntimeError(f"the graph exited with status {self.proc.returncode}{self._first_death()} "
+                               f"(log: {self.log_path})")
         if self._liveness is not None and self.proc is not None and \
                 time.monotonic() - self._liveness_checked > LIVENESS_CHECK_S:
             self._liveness_checked = time.monotonic()
@@ -156,13 +163,28 @@ class GraphWorker:
                 raise RuntimeError(f"{hung} (log: {self.log_path})")
         if self._body_pid is not None and time.monotonic() - self._body_checked > BODY_CHECK_S:
             self._body_checked = time.monotonic()
-            if self.node_pid("body") != self._body_pid:  # respawned mid-episode: this episode cannot finish
+            body = self.node_pid("body")
+            if body is None and self._body_gone_s is None:
+                self._body_gone_s = time.monotonic()
+            # gone without a successor: the graph is stopping because some node died, which its exit names
+            stopping = body is None and time.monotonic() - self._body_gone_s < BODY_GONE_GRACE_S
+            if body != self._body_pid and not stopping:  # respawned mid-episode: this episode cannot finish
                 raise RuntimeError(f"the body exited during the episode (log: {self.log_path})")
+
+    def _first_death(self) -> str:
+        """' (node X died with exit code N)' from the launcher's log of the current graph, or ''."""
+        try:
+            with self.log_path.open() as fh:
+                fh.seek(self._log_start)
+                found = _DIED.search(fh.read())
+        except OSError:
+            return ""
+        return f": node '{found[1]}' died with exit code {found[2]}" if found else ""
 
     def run_episode(self, scene_id: str, on_phase=None) -> EpisodeResult:
         started = time.monotonic()
         deadline = started + self.config.episode_timeout_s
-        self._body_pid, self._body_checked = self.node_pid("body"), started
+        self._body_pid, self._body_checked, self._body_gone_s = self.node_pid("body"), started, None
         try:
             answer = self.client.run(scene_id, str(self.config.scenes_dir), self.config.model,
                                      min(deadline, started + self.config.accept_timeout_s), deadline, on_phase)
