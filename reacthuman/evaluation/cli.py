@@ -77,6 +77,9 @@ class Run:
             fh.write(json.dumps(entry) + "\n")
 
 
+GRAPH_START_TRIES = 3
+
+
 class Domains:
     """ROS domains for graph starts: each start takes the next one, from an offset that differs between
     invocations, so a graph never shares its domain with one still shutting down (a killed earlier run)."""
@@ -100,7 +103,7 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
     rss: dict[str, float] = {}
     leading = False  # this worker's first episode compiles the renderer while the other graphs wait
     try:
-        worker.start()
+        _start_graph(run, worker)
         leading = run.first_render.wait_turn(run.stopping)
         while not run.stopping.is_set():
             try:
@@ -124,8 +127,7 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
                 run.progress.note(f"{scene_id} x {config.model}: attempt {attempt} failed ({result.error}); restarting the graph")
                 if attempt <= retries:
                     run.attempt_failed(config.model, scene_id, result.error, attempt, result.wall_s)
-                worker.stop()
-                worker.start()
+                _start_graph(run, worker)
             else:
                 run.fail(config.model, scene_id, result.error, retries + 1)
     except (TimeoutError, RuntimeError) as exc:
@@ -155,8 +157,22 @@ def _restart(run: Run, worker: GraphWorker, restart: Restart) -> None:
                 raise
             restart = Restart(str(exc))
     run.progress.note(f"starting a fresh graph for {model}: {restart.reason}")
-    worker.stop()
-    worker.start()
+    _start_graph(run, worker)
+
+
+def _start_graph(run: Run, worker: GraphWorker) -> None:
+    """Stop the worker's graph if it runs and start a fresh one, up to GRAPH_START_TRIES times: a node that dies
+    while its graph starts (killed, or its machine short of memory) costs a start, not the rest of the run.
+    A graph that never comes up raises the last start's error."""
+    for attempt in range(1, GRAPH_START_TRIES + 1):
+        worker.stop()
+        try:
+            worker.start()
+            return
+        except (TimeoutError, RuntimeError) as exc:
+            if run.stopping.is_set() or attempt == GRAPH_START_TRIES:
+                raise
+            run.progress.note(f"graph for {worker.config.model} failed to start ({exc}); starting another")
 
 
 def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Namespace,
