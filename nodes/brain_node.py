@@ -36,11 +36,15 @@ class BrainNode(ContractNode):
         # can still deliver it after the observation.
         self.truth_wait_s = self.declare("truth_wait_s", 60.0, "wall seconds a brain that reads the ground truth "
                                          "(the oracle) waits for it after the observation", positive)
-        self.brain = make_brain(self.model, modality=self.modality, seed=self.seed)
+        self.model_options = self.declare("model_options", "", "the model's options (vision=true&max_tokens=...; "
+                                          "reacthuman.llm.presets.MODEL_OPTIONS), without the leading '?'")
+        entry = f"{self.model}?{self.model_options}" if self.model_options else self.model
+        self.brain = make_brain(entry, modality=self.modality, seed=self.seed)
         self._lock = threading.Lock()  # one decision at a time; observations arrive once per episode
         tune_allocator()  # the 10 MB observation per episode gets its own mapping: see memory_log
         self.modality = getattr(self.brain, "modality", self.modality)
-        self.get_logger().info(f"brain '{self.model}' ready ({self.modality})")
+        note = getattr(self.brain, "modality_note", "")
+        self.get_logger().info(f"brain '{self.model}' ready ({self.modality}{': ' + note if note else ''})")
 
     def _on_truth(self, msg) -> None:
         release_memory()  # a new episode: the last one's observation has been freed (once per episode)

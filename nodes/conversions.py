@@ -186,6 +186,7 @@ def decision_to_msg(decision, scene_id: str, msg: ReactionPlan) -> ReactionPlan:
     msg.api_error, msg.api_error_message = decision.api_error is not None, decision.api_error or ""
     msg.latency_s = float(decision.latency_s)
     msg.prompt_tokens, msg.completion_tokens = decision.prompt_tokens or 0, decision.completion_tokens or 0
+    msg.truncated = decision.truncated
     return msg
 
 
@@ -198,7 +199,8 @@ def decision_from_msg(msg: ReactionPlan):
                          parse_error=msg.parse_error or None,
                          api_error=(msg.api_error_message or "api error") if msg.api_error else None,
                          latency_s=msg.latency_s, prompt_tokens=msg.prompt_tokens or None,
-                         completion_tokens=msg.completion_tokens or None, modality=msg.modality)
+                         completion_tokens=msg.completion_tokens or None, modality=msg.modality,
+                         truncated=msg.truncated)
 
 
 def no_reply(reason: str):

@@ -2,7 +2,7 @@
 is republished as JointState + BaseState; the spine's JointCommand goes out as LowCmd through a watchdog,
 so a silent command stream turns into damping LowCmds. Unitree SDK on CycloneDDS 0.10, robot domain 0.
 
-Safety (see the README): robot on a gantry, damping first; the spine starts damped."""
+Safety (docs/real-g1.md): robot on a gantry, damping first; the spine starts damped."""
 
 from __future__ import annotations
 

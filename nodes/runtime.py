@@ -183,7 +183,8 @@ def default_executor() -> Executor:
     """rclpy's events executor (C++: one queue of ready events, no wait set rebuilt per wake-up) where this rclpy
     has it, else the single-threaded Python executor. Its callbacks cannot take the message info (it fails
     inside rclpy), so a node that needs that runs the Python one. Measured on the lockstep: the body's wait for
-    the spine's command fell from 10-30 ms to 1-3 ms per control tick (README, Benchmark)."""
+    the spine's command fell from 10-30 ms to 1-3 ms per control tick (docs/performance.md, "The graph's overhead
+    on an episode")."""
     try:
         from rclpy.experimental import EventsExecutor
     except ImportError:

@@ -95,7 +95,8 @@ def g1_mjcf_path(cache_dir: Path | None = None) -> Path:
 
 # holosoma-inference's two G1 29-DOF walking policies: PPO (the default) and FastSAC, trained for the same task
 # (the package's `locomotion` and `safety_locomotion_g1` configs: 50 Hz, action scale 0.25, 1 s gait) with the same
-# observation, so either drives the same spine. README, "The spine and the body", compares them.
+# observation, so either drives the same spine. docs/spine-and-body.md, "The other walking policy: FastSAC",
+# compares them.
 WALKING_POLICIES: tuple[str, ...] = ("ppo_g1_29dof", "fastsac_g1_29dof")
 DEFAULT_WALKING_POLICY = WALKING_POLICIES[0]
 

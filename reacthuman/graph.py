@@ -1,7 +1,8 @@
 """The node graph's contract: every node, the topics it publishes and subscribes, with their types.
 
 ROS-free on purpose: the nodes create their endpoints from this table, the graph tests compare the live
-graph against it, and the README's diagram is drawn from it. Change a topic here and everything follows.
+graph against it, and the diagram of README.md and docs/architecture.md is drawn from it (test/test_docs.py
+checks both). Change a topic here and everything follows.
 """
 
 from __future__ import annotations
@@ -210,7 +211,7 @@ def contract(name: str) -> NodeContract:
 
 
 def mermaid_diagram() -> str:
-    """The graph as a Mermaid flowchart (nodes as boxes, topics on edges), for the README."""
+    """The graph as a Mermaid flowchart (nodes as boxes, topics on edges), for README.md and docs/architecture.md."""
     lines = ["flowchart LR"]
     for pub in NODES.values():
         for topic in pub.publishes:

@@ -39,6 +39,7 @@ GUARD_SITE_DIR = Path(__file__).resolve().parent / "fast_guard"
 # checks) stay in the full layer only.
 FAST_MODULES = frozenset({
     "test_fast_layer_guard",
+    "test_policy_slot",
     "test_graph_messages",
     "test_body_envelope",
     "test_body_freeze",
@@ -51,7 +52,9 @@ FAST_MODULES = frozenset({
     "test_core_headless",
     "test_core_model_spec",
     "test_core_suite",
+    "test_docs",
     "test_episode_engine",
+    "test_model_vision",
     "test_eval_first_render",
     "test_eval_liveness",
     "test_eval_lock",

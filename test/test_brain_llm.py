@@ -106,6 +106,7 @@ def test_local_brain_commits_a_decision(local_brain):
     decision = local_brain.plan(observation())
     assert decision.api_error is None
     assert decision.brain == "local" and decision.modality == "state_text"
+    assert local_brain.modality_note.startswith("is text-only (its server reports a text-only model (llama.cpp /props))")
     assert decision.raw_text.strip()
     assert decision.prompt_tokens > 100 and decision.completion_tokens > 0
     if decision.parse_ok:

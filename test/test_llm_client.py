@@ -142,14 +142,15 @@ def test_schema_outside_the_grammar_subset_is_sent_as_is(local_client):
 
 def test_local_server_reports_text_only(local_client):
     assert local_client.supports_images() is False
+    assert local_client.image_input() is False and local_client.vision_source == "llama.cpp /props"
 
 
 def test_image_to_text_only_model_is_a_clear_error_not_retried(local_client):
     frame = np.zeros((16, 16, 3), np.uint8)
     result = local_client.chat([{"role": "user", "content": [text_part("What is this?"), image_part(frame)]}], max_tokens=8)
-    assert result.http_status == 500
-    assert result.api_error is not None and "refused this input" in result.api_error
-    assert "image" in result.api_error
+    assert result.http_status == 500  # the real llama.cpp server's answer, in its own words
+    assert result.api_error is not None and "refused image input" in result.api_error
+    assert result.images_refused  # what stops a run that sends images (reacthuman/llm/vision.py)
     assert result.retries == 0
     assert result.text == ""
 

@@ -24,8 +24,9 @@ MODEL_PREFIX = "llm:"  # how run folders, results and reports name a model agent
 def agent_name(spec: "ModelSpec") -> str:
     """The name the bench records for an assistant or human spec: a reference's own name, `llm:<name>` for a
     model. Run folders and results have always spelled models that way; keeping it lets old runs resume and
-    old and new rows share one report (the command line no longer needs the prefix)."""
-    return MODEL_PREFIX + spec.name if spec.is_llm else spec.name
+    old and new rows share one report (the command line no longer needs the prefix). A model's `?options`
+    stay on it, since the client is built from this name (they name environment variables, never keys)."""
+    return MODEL_PREFIX + spec.entry if spec.is_llm else spec.name
 
 
 class ScriptedAssistant:

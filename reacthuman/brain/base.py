@@ -28,6 +28,7 @@ class BrainDecision:
     retries: int = 0
     model_id: str = ""
     modality: str = ""
+    truncated: bool = False  # the reply was cut at the model's token limit (finish_reason: length)
 
     @property
     def tokens(self) -> int | None:
@@ -49,6 +50,7 @@ class BrainDecision:
             "latency_s": self.latency_s,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
+            "truncated": self.truncated,
             "retries": self.retries,
         }
 

@@ -17,11 +17,16 @@ from reacthuman.plan import Pose2D
 
 Vec3 = tuple[float, float, float]
 
-# What each view shows (the paper's three synchronized viewpoints, sec. 3.1).
+# What each view shows (the paper's three synchronized viewpoints, sec. 3.1), as the scene generator places
+# them (reacthuman/scenes/cameras.py): the head camera aimed along the event's course from where the robot
+# stands facing its start; the close-up framed on the hazard object over the last quarter of the window
+# (cameras.closeup_on_hazard, held_course), so the object may be outside it in the first frames; the overhead
+# above the event and the robot. Every camera stays still over the window.
 VIEW_DESCRIPTIONS: dict[str, str] = {
-    "egocentric": "your own eyes: the camera in your head, looking the way you face",
-    "closeup": "a close-up camera at the place where the event starts",
-    "overhead": "a camera on the ceiling looking down on the room, you included",
+    "egocentric": "your own eyes: the camera in your head, turned towards the event (you face where it started)",
+    "closeup": ("a close-up camera near the object's path, framed to hold the object in the last frames before "
+                "time froze; in the first frames the object may not be in this view yet"),
+    "overhead": "a camera high above, looking down on the event and on you",
 }
 
 

@@ -21,7 +21,7 @@ DEFAULT_MODALITY = "images"
 PRIVILEGED_MODALITY = "state_text"
 COMFORT_WALK_SPEED_MPS = 0.5
 MAX_WALK_SPEED_MPS = 1.0  # the walking policy's command range
-# measured (README, "The spine and the body"; `reacthuman bench --sections tracking`)
+# measured (docs/spine-and-body.md, "Tracking"; `reacthuman bench --sections tracking`)
 MEASURED_TOP_SPEED_MPS = 0.8
 MEASURED_SIDE_SPEED_MPS = 0.25
 DEEP_CROUCH_KNEE_BEND = 0.25

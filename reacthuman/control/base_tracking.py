@@ -4,7 +4,8 @@ proportional to how far the measured base lags that path.
 
 Why: the policy's gait starts slowly and drifts sideways. Open loop, 0.5 m/s for 2 s moved the G1 0.66 m
 forward and 0.22 m sideways in Genesis; a dodge planned 1.2 m clear fell short. With the correction the body
-ends on the planned displacement (README, "The spine and the body"). After walking_duration the robot keeps
+ends on the planned displacement (docs/spine-and-body.md, "Every plan field is executed"). After walking_duration
+the robot keeps
 correcting until it is within `settle_tolerance_m` of the end of the path (or `settle_max_s` has passed),
 then stands, and stays standing: small drift afterwards does not restart the gait.
 

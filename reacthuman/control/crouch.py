@@ -4,8 +4,8 @@ The policy takes no height command. A crouch is the policy's own standing (or wa
 legs folded symmetrically, hip pitch -a, knee +2a, ankle pitch -a: the shin and thigh tilt by the same
 angle, so the feet stay flat and the pelvis drops straight down with the torso upright. The policy is shown
 the measured angles minus this offset and its targets get the offset added (LocomotionPolicy.step), so it
-keeps balancing the lowered body as if it stood at its default pose. Measured in Genesis (README, "The
-spine and the body"): pelvis 0.759 m standing, 0.706 m at a = 0.15 rad, 0.637 m at 0.30, 0.568 m at 0.45.
+keeps balancing the lowered body as if it stood at its default pose. Measured in Genesis (docs/spine-and-body.md,
+"Every plan field is executed"): pelvis 0.759 m standing, 0.706 m at a = 0.15 rad, 0.637 m at 0.30, 0.568 m at 0.45.
 """
 
 from __future__ import annotations

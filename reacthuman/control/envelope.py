@@ -1,11 +1,11 @@
 """What this body can do, measured, and whether a scene's correct action is within it.
 
-The figures are the spine on the G1 in Genesis (README, "The spine and the body"; `reacthuman bench
---sections tracking` measures them again): both hands end within about 5 cm of a target straight ahead,
-0.3-0.45 m from the body's axis at 0.8-1.15 m high (0.3-0.35 m, crouched, below that down to 0.6 m), sent over 0.5 s; a
-step forward or back starts about 0.3 s after the freeze and covers 0.4 m/s in its first second; sideways the
-gait covers only about 0.25 m/s. Nothing moves before the freeze: the plan starts there. The reference
-brains plan their reaches with the same figures (`brain.motion.plan_reach`): one model of the body.
+The figures are the spine on the G1 in Genesis (docs/spine-and-body.md, "Tracking" and "The hands' reachable
+workspace"; `reacthuman bench --sections tracking` measures them again): both hands end within about 5 cm of a
+target straight ahead, 0.3-0.45 m from the body's axis at 0.8-1.15 m high (0.3-0.35 m, crouched, below that down to
+0.6 m), sent over 0.5 s; a step forward or back starts about 0.3 s after the freeze and covers 0.4 m/s in its first
+second; sideways the gait covers only about 0.25 m/s. Nothing moves before the freeze: the plan starts there. The
+reference brains plan their reaches with the same figures (`brain.motion.plan_reach`): one model of the body.
 
 Judged on the object's simulated path (`path_verdict`, what the labeller stores in the ground truth):
 - CATCH: the first point of the path the hands can meet: at a time when the arms have risen and the walk
@@ -42,8 +42,9 @@ def _labeller_moving_mps() -> float:
 class BodyEnvelope:
     """The body's measured figures and the profile the judgement uses (config/envelope.yaml)."""
 
-    # The hands' workspace, measured on the tracking rig (README, "The hands' reachable workspace"): where and how
-    # soon both hands end within about 5 cm of a target straight ahead (sent over 0.3 s they end 10-40 cm off).
+    # The hands' workspace, measured on the tracking rig (docs/spine-and-body.md, "The hands' reachable
+    # workspace"): where and how soon both hands end within about 5 cm of a target straight ahead (sent over 0.3 s
+    # they end 10-40 cm off).
     arm_travel_s: float = 0.5  # rest to a target in the workspace
     arm_reach_m: float = 0.45  # planar, from the pelvis axis, at chest height
     crouch_reach_m: float = 0.35  # the same below crouch_hand_m, crouched
@@ -206,7 +207,7 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     ok = ((after_freeze_s[:, None] >= env.arm_travel_s) & (need_m <= walked_m) & (rho >= env.min_reach_m)
           & (z + radii_m[None, :] >= env.lowest_hand_m) & (z - radii_m[None, :] <= env.highest_hand_m))
     # Points the arms reach without a step come first: the hands wait where the object comes to them rather than
-    # walk with raised arms (the gait drifts then, README "The spine and the body").
+    # walk with raised arms (the gait drifts then: docs/spine-and-body.md, "Tracking").
     still = ok & (need_m <= 0.0)
     candidates = np.concatenate([np.unique(np.nonzero(still)[0]), np.unique(np.nonzero(ok & ~still)[0])])
     if moving is None:

@@ -1,7 +1,7 @@
 """Tunables in `config/*.yaml`: the one loader of every config dataclass, and the table of which class reads
 which file.
 
-A config file is a mapping `field: value` (README, Configuration). A field the file leaves out keeps the
+A config file is a mapping `field: value` (docs/architecture.md, "Configuration"). A field the file leaves out keeps the
 dataclass default; a key that is no field is an error naming it and the file, so a typo cannot silently
 leave a value at its default. Each config module's `default_config(**overrides)` is
 `config_with(TheConfig, overrides)`: the file's values with the overrides applied by `dataclasses.replace`,

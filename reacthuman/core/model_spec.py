@@ -10,6 +10,8 @@ typo fails the same way everywhere:
              | PRESET                      a preset name of config/models.yaml (e.g. local, gpt-5.5)
              | openai-compatible:<model_id>@<base_url>
              | llm:<PRESET or explicit>    deprecated alias of the same without `llm:` (logs a warning)
+    A model (not a reference) may carry options: ENTRY?key=value&... with keys vision, api_key_env,
+    max_tokens, temperature (reacthuman.llm.presets.MODEL_OPTIONS); they are no part of its name.
 
 A reference wins over a preset of the same name; `llm:` always means a model. Nothing here reaches a server
 or reads an API key: parsing only checks that each entry names something that exists.
@@ -41,14 +43,22 @@ class ModelSpecError(ValueError):
 class ModelSpec:
     """One entry of `--models`: a reference agent, or a model with its resolved preset.
 
-    `name` is the entry as given, less a deprecated `llm:` prefix: what ReactHuman's ledger and PhysMent's
-    results record (InteractiveWorld's records keep spelling a model `llm:<name>`, as its older runs do)."""
+    `name` is the entry as given, less a deprecated `llm:` prefix and its `?options`: what ReactHuman's ledger
+    and PhysMent's results record (InteractiveWorld's records keep spelling a model `llm:<name>`, as its older
+    runs do). `entry` is the entry with its options: what builds the model's client in another process
+    (`make_client(spec.entry)`); it names environment variables, never holds a key."""
 
     kind: str
     name: str
     preset: "ModelPreset | None" = None
+    entry: str = ""
 
     def __post_init__(self) -> None:
+        if not self.entry:
+            object.__setattr__(self, "entry", self.name)
+        self._check()
+
+    def _check(self) -> None:
         if self.kind not in (REFERENCE, LLM):
             raise ValueError(f"ModelSpec.kind must be {REFERENCE!r} or {LLM!r}, got {self.kind!r}")
         if (self.kind == LLM) != (self.preset is not None):
@@ -89,13 +99,19 @@ def _parse_entry(entry: str, text: str, references: Mapping[str, str], option: s
         return _model(name, entry, references, option)
     if entry in references:
         return ModelSpec(REFERENCE, entry)
+    from reacthuman.llm.presets import model_name
+
+    if model_name(entry) in references:
+        raise ModelSpecError(f"{option}: {model_name(entry)!r} is a reference; it takes no options ({entry!r})")
     return _model(entry, entry, references, option)
 
 
-def _model(name: str, entry: str, references: Mapping[str, str], option: str) -> ModelSpec:
-    """The spec of a preset or explicit model; `entry` is what the user typed (named in every error)."""
-    from reacthuman.llm.presets import EXPLICIT_PREFIX, preset_names, resolve_preset
+def _model(full: str, entry: str, references: Mapping[str, str], option: str) -> ModelSpec:
+    """The spec of a preset or explicit model (`full`: with its options); `entry` is what the user typed
+    (named in every error)."""
+    from reacthuman.llm.presets import EXPLICIT_PREFIX, model_name, preset_names, resolve_preset
 
+    name = model_name(full)
     try:
         presets = preset_names()
     except (FileNotFoundError, ValueError) as exc:
@@ -104,7 +120,7 @@ def _model(name: str, entry: str, references: Mapping[str, str], option: str) ->
     if name not in presets and not name.startswith(EXPLICIT_PREFIX):
         raise ModelSpecError(f"{option}: unknown model {entry!r}: {_choices(references, presets)}")
     try:
-        return ModelSpec(LLM, name, resolve_preset(name))
+        return ModelSpec(LLM, name, resolve_preset(full), full)
     except (FileNotFoundError, ValueError) as exc:  # a malformed explicit spec, or a preset with a bad field
         raise ModelSpecError(f"{option}: {exc}") from None  # presets.py's messages name the spec
 

@@ -13,6 +13,7 @@ import sys
 import threading
 from pathlib import Path
 
+from reacthuman.brain.llm_brain import ModalityChoice, model_modalities
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
 from reacthuman.core.model_spec import ModelsOption
 from reacthuman.evaluation.first_render import FirstRenderGate, renderer_compiled
@@ -182,8 +183,10 @@ def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Na
     q: "queue.Queue[str]" = queue.Queue()
     for scene_id in scene_ids:
         q.put(scene_id)
-    config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, args.modality,
-                          videos=args.videos, episode_timeout_s=args.episode_timeout, hung_after_s=args.hung_after,
+    choice, options = args.shown.get(model, ModalityChoice(args.modality)), args.options.get(model, "")
+    config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, choice.modality,
+                          model_options=options, videos=args.videos, episode_timeout_s=args.episode_timeout,
+                          hung_after_s=args.hung_after,
                           startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags,
                           trace_memory=args.trace_memory)
     return [threading.Thread(target=_work, args=(run, config, domains, q, args.retries,
@@ -206,9 +209,12 @@ def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) 
     from reacthuman.evaluation.ray_actor import ActorSettings
     from reacthuman.evaluation.ray_executor import RayPlan, run_pairs
 
+    per_model = tuple((m, args.shown.get(m, ModalityChoice(args.modality)).modality, args.options.get(m, ""))
+                      for m in todo)
     settings = ActorSettings(args.engine, args.modality, args.videos, args.episode_timeout, args.domain_base,
                              keep_bags=args.keep_bags, restart_every=args.restart_every,
-                             restart_above_pct=args.restart_above_pct, startup_timeout_s=args.startup_timeout)
+                             restart_above_pct=args.restart_above_pct, startup_timeout_s=args.startup_timeout,
+                             per_model=per_model)
     try:
         run_pairs(run, todo, args.scenes.resolve(), RayPlan(settings, args.workers.default, args.retries, args.ray_address))
     except (RuntimeError, ConnectionError) as exc:  # episodes not run stay out of the ledger: a rerun resumes
@@ -240,8 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "needs about 3 GiB)")
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
     p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES,
-                   help="what LLM brains see (default: images, the paper's protocol; a text-only model runs on "
-                        "state_text, the privileged-state ablation, and its ledger rows say so)")
+                   help="what LLM brains see (default: images, the paper's protocol; a model known to be text-only "
+                        "runs on state_text, the privileged-state ablation, and the progress line and its ledger rows "
+                        "say so; a model whose server refuses images stops the run before it starts: docs/models.md)")
     p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
@@ -268,7 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        models = [spec.name for spec in models_option().parse(args)]
+        specs = models_option().parse(args)
+        models = [spec.name for spec in specs]
+        # the model's ?options travel to its graph's brain alone: ledgers, folders and logs name the model
+        args.options = {s.name: s.entry.partition("?")[2] for s in specs if s.is_llm}
         if args.limit is not None and args.limit < 1:
             raise ValueError("--limit must be >= 1")
         args.workers = parse_worker_counts(args.workers, models)
@@ -286,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
             from reacthuman.evaluation.ray_executor import check_address
 
             check_address(args.ray_address)
+        # before anything is written: a model whose server refuses images stops the run here, in one line
+        args.shown = model_modalities({s.name: s.entry for s in specs if s.is_llm}, args.modality)
         scenes, scene_hash = load_scene_set(args.scenes, args.limit)
         args.out.mkdir(parents=True, exist_ok=True)
         lock = RunLock(args.out)
@@ -298,6 +310,11 @@ def main(argv: list[str] | None = None) -> int:
             executor["models"] = "side by side" if args.models_side_by_side else "one after another"
             if not args.workers.uniform:
                 executor["workers_per_model"] = dict(sorted(args.workers.per_model.items()))
+        shown = {m: {"modality": c.modality, "why": c.note} for m, c in args.shown.items() if c.note}
+        if shown:
+            config["shown_otherwise"] = shown
+        if any(args.options.values()):  # what the ledger's model names leave out (variable names, never keys)
+            config["model_options"] = {m: o for m, o in args.options.items() if o}
         manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models), executor)
     except (ValueError, OSError, RunLockError) as exc:
         print(f"reacthuman eval: {exc}", file=sys.stderr)
@@ -307,6 +324,10 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress(total, already_done=total - sum(len(v) for v in todo.values()))
     if progress.done:
         progress.note(f"resuming: {progress.done} of {total} episodes already in the ledger")
+    for model, choice in args.shown.items():
+        if choice.note:
+            progress.note(f"model '{model}' {choice.note}")
+            progress.tag(model, choice.modality)
     run = Run(args.out, progress, _first_render_gate(args, todo, progress))
     status, domains = "complete", Domains(args.domain_base)
     threads: list[threading.Thread] = []

@@ -16,6 +16,11 @@ class Progress:
         self._lock = threading.Lock()
         self._tty = stream.isatty()
         self.workers: int | None = None  # live workers of a distributed executor, shown when set
+        self._tags: dict[str, str] = {}
+
+    def tag(self, model: str, text: str) -> None:
+        """Show `text` beside the model on the line (e.g. `state_text`: a text-only model's modality)."""
+        self._tags[model] = text
 
     def add(self, model: str, record: dict | None) -> None:
         with self._lock:
@@ -35,7 +40,7 @@ class Progress:
         left = self.total - self.done
         eta = f"{elapsed / self._new * left / 60:.1f} min" if self._new else "?"
         per_model = "  ".join(
-            f"{m}: SAA {sum(s for s, _ in v) / len(v):.2f} safe {sum(s for _, s in v) / len(v):.2f}"
+            f"{m}{' [' + self._tags[m] + ']' if m in self._tags else ''}: SAA {sum(s for s, _ in v) / len(v):.2f} safe {sum(s for _, s in v) / len(v):.2f}"
             for m, v in sorted(self._scores.items()))
         width = 24
         filled = int(width * self.done / max(self.total, 1))

@@ -62,6 +62,12 @@ class ActorSettings:
     restart_every: int = 0  # RestartPolicy.every_episodes
     restart_above_pct: float = 10.0  # RestartPolicy.above_warmup_pct
     startup_timeout_s: float = 300.0
+    # (model, modality, options) of models shown another modality or given ?options (eval's choose_modality)
+    per_model: tuple[tuple[str, str, str], ...] = ()
+
+    def model_setup(self, model: str) -> tuple[str, str]:
+        """(modality, options) of `model`'s graph."""
+        return next(((m, o) for name, m, o in self.per_model if name == model), (self.modality, ""))
 
     def __post_init__(self) -> None:
         if not 0 <= self.domain_base <= 132:
@@ -144,9 +150,10 @@ class EpisodeActor:
         if self._policy_model != model:  # a local worker, too, has one policy per model
             self.policy, self._policy_model, self._rss = self.settings.policy(), model, {}
         s = self.settings
-        config = WorkerConfig(model, self.scenes_dir, self.run_dir, s.engine, s.modality, videos=s.videos,
+        modality, options = s.model_setup(model)
+        config = WorkerConfig(model, self.scenes_dir, self.run_dir, s.engine, modality, videos=s.videos,
                               episode_timeout_s=s.episode_timeout_s, startup_timeout_s=s.startup_timeout_s,
-                              keep_bags=s.keep_bags)
+                              keep_bags=s.keep_bags, model_options=options)
         worker = GraphWorker(config, self.domains, self._log_path(model))
         try:
             worker.start()

@@ -18,8 +18,10 @@ from typing import Any
 import httpx
 
 from reacthuman.llm.grammar import schema_to_gbnf
+from reacthuman.llm.images import has_image_parts
 from reacthuman.llm.local_server import SHARED_SERVER
 from reacthuman.llm.presets import ModelPreset, resolve_preset
+from reacthuman.llm.vision import is_image_refusal
 
 LOG = logging.getLogger(__name__)
 
@@ -43,14 +45,22 @@ class ChatResult:
     model_id: str = ""
     finish_reason: str | None = None
     http_status: int | None = None
+    images_refused: bool = False  # the server turned the request's image parts away (llm/vision.py)
+
+    @property
+    def truncated(self) -> bool:
+        """The reply was cut at the token limit (`finish_reason: length`)."""
+        return self.finish_reason == "length"
 
 
 class _Failure(Exception):
-    def __init__(self, message: str, retryable: bool, status: int | None = None, retry_after_s: float | None = None):
+    def __init__(self, message: str, retryable: bool, status: int | None = None, retry_after_s: float | None = None,
+                 images_refused: bool = False):
         super().__init__(message)
         self.retryable = retryable
         self.status = status
         self.retry_after_s = retry_after_s
+        self.images_refused = images_refused
 
 
 class ChatClient:
@@ -69,6 +79,8 @@ class ChatClient:
         headers = {"Authorization": f"Bearer {self._secret}"} if self._secret else {}
         self._http = httpx.Client(timeout=httpx.Timeout(preset.timeout_s, connect=min(10.0, preset.timeout_s)), headers=headers)
         self._vision: bool | None = preset.vision
+        self._asked = preset.vision is not None
+        self.vision_source = "preset" if preset.vision is not None else ""  # who said whether it takes images
         self._closed = False
 
     # -- lifecycle ---------------------------------------------------------------------------------------
@@ -95,30 +107,41 @@ class ChatClient:
         return self.preset.model_id
 
     # -- capabilities ------------------------------------------------------------------------------------
-    def supports_images(self) -> bool:
-        """Whether the model accepts image parts: the preset's `vision`, else the server's own account
-        (llama.cpp `/props` modalities.vision, then `/v1/models` input modalities); unknown -> False."""
-        if self._vision is None:
-            self._vision = self._ask_vision()
+    def image_input(self) -> bool | None:
+        """Whether the model takes image parts: the preset's `vision`, else the server's own account (llama.cpp
+        `/props` modalities.vision, an OpenRouter-style `/models` entry's input modalities, Ollama's `/api/show`
+        capabilities), else None: unknown (vLLM and OpenAI say nothing). `vision_source` names who said it."""
+        if not self._asked:
+            self._asked = True
+            self._vision, self.vision_source = self._ask_vision()
         return self._vision
 
-    def _ask_vision(self) -> bool:
+    def supports_images(self) -> bool:
+        """Whether to send this model images: yes unless it is known to be text-only (llm/vision.py)."""
+        return self.image_input() is not False
+
+    def _ask_vision(self) -> tuple[bool | None, str]:
         root = self.base_url[: -len("/v1")] if self.base_url.endswith("/v1") else self.base_url
         try:
             response = self._http.get(root + "/props")
             if response.status_code == 200:
                 modalities = response.json().get("modalities") or {}
                 if "vision" in modalities:
-                    return bool(modalities["vision"])
+                    return bool(modalities["vision"]), "llama.cpp /props"
             response = self._http.get(self.base_url + "/models")
             if response.status_code == 200:
                 for entry in response.json().get("data") or []:
                     inputs = (entry.get("architecture") or {}).get("input_modalities") or []
-                    if inputs:
-                        return "image" in inputs
-        except (httpx.HTTPError, ValueError) as exc:
-            LOG.warning("model %s: could not ask the server about image input (%s); assuming text only", self.preset.name, self._redact(str(exc)))
-        return False
+                    if inputs and entry.get("id") in (self.preset.model_id, None):
+                        return "image" in inputs, "/models input_modalities"
+            response = self._http.post(root + "/api/show", json={"model": self.preset.model_id})
+            if response.status_code == 200:
+                capabilities = response.json().get("capabilities")
+                if isinstance(capabilities, list) and capabilities:
+                    return "vision" in capabilities, "Ollama /api/show capabilities"
+        except (httpx.HTTPError, ValueError, AttributeError) as exc:
+            LOG.warning("model %s: could not ask the server about image input (%s)", self.preset.name, self._redact(str(exc)))
+        return None, ""
 
     # -- chat --------------------------------------------------------------------------------------------
     def chat(
@@ -157,7 +180,7 @@ class ChatClient:
                 time.sleep(delay_s)
                 retries += 1
             try:
-                result = self._attempt(body)
+                result = self._attempt(body, has_image_parts(messages))
             except _Failure as exc:
                 failure = exc
                 if not exc.retryable:
@@ -169,7 +192,7 @@ class ChatClient:
         assert failure is not None
         return ChatResult(
             text="", latency_s=time.monotonic() - start_s, retries=retries, model_id=self.preset.model_id,
-            api_error=str(failure), http_status=failure.status,
+            api_error=str(failure), http_status=failure.status, images_refused=failure.images_refused,
         )
 
     def _compact_grammar(self, response_format: dict[str, Any]) -> str | None:
@@ -184,7 +207,7 @@ class ChatClient:
             delay_s = min(self.preset.backoff_max_s, max(delay_s, failure.retry_after_s))
         return delay_s
 
-    def _attempt(self, body: dict[str, Any]) -> ChatResult:
+    def _attempt(self, body: dict[str, Any], with_images: bool) -> ChatResult:
         try:
             response = self._http.post(self.base_url + "/chat/completions", json=body)
         except httpx.TimeoutException as exc:
@@ -193,7 +216,7 @@ class ChatClient:
             raise _Failure(f"connection failed: {type(exc).__name__}: {self._redact(str(exc))}", retryable=True) from None
         status = response.status_code
         if status != 200:
-            raise self._http_failure(response)
+            raise self._http_failure(response, with_images)
         try:
             payload = response.json()
         except ValueError:
@@ -203,13 +226,18 @@ class ChatClient:
             error = payload["error"]
             code = error.get("code") if isinstance(error, dict) else None
             message = error.get("message") if isinstance(error, dict) else error
-            retryable = isinstance(code, int) and (code in RETRY_STATUS or code >= 500)
-            raise _Failure(f"provider error {code}: {self._snippet(str(message))}", retryable=retryable, status=status)
+            text = self._snippet(str(message))
+            refused = with_images and is_image_refusal(code if isinstance(code, int) else None, text)
+            retryable = not refused and isinstance(code, int) and (code in RETRY_STATUS or code >= 500)
+            raise _Failure(f"provider error {code}: {text}", retryable=retryable, status=status, images_refused=refused)
         return self._parse(payload, status)
 
-    def _http_failure(self, response: httpx.Response) -> _Failure:
+    def _http_failure(self, response: httpx.Response, with_images: bool) -> _Failure:
         status = response.status_code
         message = self._snippet(self._server_message(response))
+        if with_images and is_image_refusal(status, message):
+            return _Failure(f"HTTP {status}: the model refused image input: {message}", retryable=False, status=status,
+                            images_refused=True)
         unsupported = any(marker in message.lower() for marker in UNSUPPORTED_MARKERS)
         if unsupported:
             return _Failure(f"HTTP {status}: the model refused this input: {message}", retryable=False, status=status)

@@ -3,8 +3,11 @@
 A model is named by
 - a preset name from config/models.yaml (`local`, `gpt-5.5`, `vllm`, ...), or
 - `openai-compatible:<model_id>@<base_url>`, e.g. `openai-compatible:Qwen/Qwen3-VL-8B@http://127.0.0.1:8000/v1`
-  (any OpenAI-compatible server; the key, if any, via the override `api_key_env=NAME`).
-Keyword overrides replace preset fields (`make_client("gpt-5.5", temperature=0.7)`).
+  (any OpenAI-compatible server),
+either followed by command-line options after a `?`, joined by `&` (MODEL_OPTIONS):
+`openai-compatible:myvlm@http://host:8000/v1?vision=true&api_key_env=MY_KEY&max_tokens=4096&temperature=0`.
+The options are no part of the model's name (`ModelPreset.name`, what ledgers record): `split_model_options`.
+Keyword overrides replace preset fields (`make_client("gpt-5.5", temperature=0.7)`) and win over options.
 The file is looked up in $REACTHUMAN_MODELS_YAML, then the source tree's config/, then
 <prefix>/share/reacthuman/config/ for sys.prefix and each $AMENT_PREFIX_PATH entry.
 """
@@ -24,6 +27,16 @@ import yaml
 PROVIDERS = ("openrouter", "vllm", "ollama", "llamacpp", "openai-compatible", "embedded")
 EXPLICIT_PREFIX = "openai-compatible:"
 MODELS_YAML_ENV = "REACTHUMAN_MODELS_YAML"
+OPTIONS_SEP = "?"
+# The options a model entry may carry on the command line, and what each must look like. The key itself
+# never: it stays in the environment, named by api_key_env.
+MODEL_OPTIONS = {
+    "vision": "true or false (whether the model takes images)",
+    "api_key_env": "the NAME of the environment variable holding the API key",
+    "max_tokens": "an integer >= 1 (the reply's token limit)",
+    "temperature": "a number in [0, 2]",
+}
+_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
 
 
 @dataclass(frozen=True)
@@ -111,12 +124,71 @@ def _build(name: str, fields: dict[str, Any], data: dict[str, Any], overrides: d
     return ModelPreset(**merged)
 
 
+def split_model_options(entry: str) -> tuple[str, dict[str, Any]]:
+    """(the model's name, its options as preset fields) of an entry `NAME?key=value&...`; ValueError (one line
+    naming the entry and the option) for an unknown, repeated, empty or malformed option."""
+    name, sep, query = entry.partition(OPTIONS_SEP)
+    if not sep:
+        return entry, {}
+    if not name:
+        raise ValueError(f"model {entry!r}: no model before '{OPTIONS_SEP}'")
+    options: dict[str, Any] = {}
+    for item in query.split("&"):
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if key == "api_key":
+            raise ValueError(f"model {name!r}: option api_key is refused (a key on the command line reaches shell "
+                             "histories and process lists): put it in an environment variable and give api_key_env=NAME")
+        if key not in MODEL_OPTIONS:
+            raise ValueError(f"model {name!r}: unknown option {key!r} (options: {', '.join(MODEL_OPTIONS)})")
+        if not eq or not value:
+            raise ValueError(f"model {name!r}: option {key} needs a value: {key}=<{MODEL_OPTIONS[key]}>")
+        if key in options:
+            raise ValueError(f"model {name!r}: option {key} is given twice")
+        options[key] = _option_value(name, key, value)
+    return name, options
+
+
+def _option_value(name: str, key: str, value: str) -> Any:
+    shown = "" if key == "api_key_env" else f"={value!r}"  # a key pasted in place of its variable's name stays unshown
+    bad = ValueError(f"model {name!r}: option {key}{shown} is not {MODEL_OPTIONS[key]}")
+    if key == "vision":
+        if value.lower() not in _TRUE + _FALSE:
+            raise bad
+        return value.lower() in _TRUE
+    if key == "max_tokens":
+        if not value.isdigit() or int(value) < 1:
+            raise bad
+        return int(value)
+    if key == "temperature":
+        try:
+            number = float(value)
+        except ValueError:
+            raise bad from None
+        if not (math.isfinite(number) and 0.0 <= number <= 2.0):
+            raise bad
+        return number
+    if not value.replace("_", "").isalnum():  # api_key_env
+        raise bad
+    return value
+
+
+def model_name(entry: str) -> str:
+    """The model an entry names, without its options: what ledgers, folders and reports record."""
+    return entry.partition(OPTIONS_SEP)[0]
+
+
 def preset_names() -> list[str]:
     return sorted(_load_yaml(models_yaml_path())["presets"])
 
 
 def resolve_preset(model: str, **overrides: Any) -> ModelPreset:
-    """The ModelPreset for a preset name or an `openai-compatible:<model_id>@<base_url>` spec, with overrides."""
+    """The ModelPreset for a preset name or an `openai-compatible:<model_id>@<base_url>` spec, each with
+    optional `?options` (MODEL_OPTIONS), then keyword overrides."""
+    model, options = split_model_options(model)
+    if "api_key_env" in options:  # a variable named on the command line must hold the key
+        options["key_required"] = True
+    overrides = {**options, **overrides}
     data = _load_yaml(models_yaml_path())
     if model.startswith(EXPLICIT_PREFIX):
         body = model[len(EXPLICIT_PREFIX):]

@@ -95,6 +95,27 @@ def counts_table(d: Decisions) -> Table:
     return Table("counts", "Counts per model (denominators)", columns, rows, {c: "int" for c in columns[1:]})
 
 
+def _total(values: Iterable[int | None]) -> int | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+def calls_table(d: Decisions) -> Table:
+    """Per model: what it was shown, its replies cut at the token limit, and tokens in and out (as its server
+    counted them; empty for reference brains, which call no model)."""
+    columns = ["model", "shown", "decisions", "truncated replies", "tokens in", "tokens out"]
+    rows = []
+    for model in d.models:
+        rs = d.by_model(model)
+        shown = ", ".join(sorted({r.modality for r in rs if r.modality})) or None
+        rows.append([model, shown, len(rs), sum(1 for r in rs if r.truncated),
+                     _total(r.prompt_tokens for r in rs), _total(r.completion_tokens for r in rs)])
+    return Table("calls", "Model calls per model (replies cut at the token limit; tokens in and out)", columns, rows,
+                 {c: "int" for c in columns[2:]},
+                 note="A truncated reply was cut at the model's max_tokens (finish_reason: length); it is scored "
+                      "as what arrived, usually an unparseable plan (rule R1).")
+
+
 def _split(rows: list[DecisionRecord], action: Action, metric: Callable[[DecisionRecord], object]) -> tuple[float | None, int]:
     return mean_n(metric(r) for r in rows if r.correct_action == action.value)
 

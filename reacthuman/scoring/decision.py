@@ -45,6 +45,9 @@ def _base_record(meta: SceneMeta, truth: ScoringTruth, reply: ModelReply) -> Dec
         dangerous=truth.dangerous,
         latency_s=reply.latency_s,
         tokens=reply.tokens,
+        prompt_tokens=reply.prompt_tokens,
+        completion_tokens=reply.completion_tokens,
+        truncated=reply.truncated,
         api_error=reply.api_error,
     )
 

@@ -19,7 +19,10 @@ def reply_of(decision: BrainDecision) -> ModelReply:
     decision itself, through the graph from the decision its ReactionPlan message carries)."""
     return ModelReply(raw_text=decision.raw_text, plan=decision.plan,
                       parse_error=decision.parse_error if not decision.parse_ok else None,
-                      api_error=decision.api_error, latency_s=decision.latency_s, tokens=decision.tokens)
+                      api_error=decision.api_error, latency_s=decision.latency_s, tokens=decision.tokens,
+                      # a count of 0 travels in a message as "none": the same reply either way
+                      prompt_tokens=decision.prompt_tokens or None, completion_tokens=decision.completion_tokens or None,
+                      truncated=decision.truncated)
 
 
 def score_episode(spec: SceneSpec, model: str, reply: ModelReply, freeze_xyz: Vec3 | None,

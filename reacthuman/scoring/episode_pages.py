@@ -141,7 +141,7 @@ def _page_html(r: DecisionRecord, folder: Path, run_dir: Path, page: Path, repor
         parts.append(f"<h2>In 3D</h2><p>The bag <code>{html.escape(_rel(bag, page))}</code> carries /tf, "
                      "/robot_description and the scene markers: open it in Foxglove with "
                      "<code>config/foxglove/episode_layout.json</code>, or play it into RViz with "
-                     "<code>config/rviz/episode.rviz</code> (README, \"Watching an episode\").</p>")
+                     "<code>config/rviz/episode.rviz</code> (docs/watching.md).</p>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

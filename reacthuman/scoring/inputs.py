@@ -148,6 +148,9 @@ class ModelReply:
     api_error: str | None = None
     latency_s: float | None = None
     tokens: int | None = None
+    prompt_tokens: int | None = None  # tokens in
+    completion_tokens: int | None = None  # tokens out
+    truncated: bool = False  # cut at the model's token limit (finish_reason: length)
 
     def __post_init__(self) -> None:
         if not isinstance(self.raw_text, str):

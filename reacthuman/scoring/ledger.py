@@ -89,6 +89,9 @@ class DecisionRecord:
     d_end_executed: float | None = None
     latency_s: float | None = None
     tokens: int | None = None
+    prompt_tokens: int | None = None  # tokens in (as the server counted them)
+    completion_tokens: int | None = None  # tokens out
+    truncated: bool | None = None  # the reply was cut at the model's token limit (finish_reason: length)
     api_error: str | None = None
     modality: str | None = None  # what the brain was shown (images, state_text, both; ground_truth/track/none: reference brains)
     record_version: int = RECORD_VERSION

@@ -20,6 +20,7 @@ from reacthuman.brain.prompt import MODALITIES
 from reacthuman.scoring import analyses, plots
 from reacthuman.scoring.aggregate import (
     Decisions,
+    calls_table,
     catch_dodge_table,
     counts_table,
     family_model_table,
@@ -101,7 +102,7 @@ def _text_only_note(records: list[DecisionRecord], group: str) -> Paragraph | No
 def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.AnalysisConfig,
                  plot_dir: Path | None = None) -> tuple[list[Block], list[Table], list[Path]]:
     plot_dir = plot_dir or out_dir / "plots"
-    t_main, t_counts, t_rules = main_table(d), counts_table(d), rules_table(d)
+    t_main, t_counts, t_rules, t_calls = main_table(d), counts_table(d), rules_table(d), calls_table(d)
     t_cd, t_fam = catch_dodge_table(d), family_table(d)
     t_fam_saa, t_fam_safe = family_model_table(d, "saa"), family_model_table(d, "safe")
     t_freeze, t_speed_saa = analyses.freeze_by_speed_table(d), analyses.saa_by_speed_table(d)
@@ -115,7 +116,7 @@ def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.An
 
     blocks: list[Block] = [
         _summary(d, run_dir),
-        Heading("Main results"), t_main, t_counts,
+        Heading("Main results"), t_main, t_counts, t_calls,
         Heading("Safety violations"), t_rules, _plot_block(p_rules, out_dir, "Safety violations by rule"),
         Heading("Catch scenes and dodge scenes"), t_cd,
         _plot_block(p_cd, out_dir, "SAA on catch scenes against dodge scenes; the dashed diagonal is equal skill"),

@@ -1,0 +1,39 @@
+"""Policies named on the command line: a registered name (`image_servo`) or `policy:<module>:<Class>`,
+a class the user wrote (a `Policy` subclass, or any class with LeRobot's `select_action`)."""
+
+from __future__ import annotations
+
+import importlib
+
+from reacthuman.policy.base import Policy, PolicyConfig, make_policy, registered_policies
+from reacthuman.policy.lerobot_adapter import LeRobotPolicy
+
+ENTRY_PREFIX = "policy:"
+
+
+def is_policy_entry(entry: str) -> bool:
+    return entry.startswith(ENTRY_PREFIX) or entry in registered_policies()
+
+
+def load_policy(entry: str, config: PolicyConfig | None = None) -> Policy:
+    """The policy an entry names; a one-line error says what was wrong with the entry."""
+    if not entry.startswith(ENTRY_PREFIX):
+        policy = make_policy(entry)
+        return policy if config is None else type(policy)(config)
+    target = entry[len(ENTRY_PREFIX):]
+    module_name, sep, class_name = target.partition(":")
+    if not sep or not module_name or not class_name:
+        raise ValueError(f"policy entry {entry!r} must be policy:<module>:<Class>")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"policy entry {entry!r}: cannot import module {module_name!r}: {exc}") from exc
+    cls = getattr(module, class_name, None)
+    if not isinstance(cls, type):
+        raise ValueError(f"policy entry {entry!r}: module {module_name!r} has no class {class_name!r}")
+    if issubclass(cls, Policy):
+        return cls(config)
+    if callable(getattr(cls, "select_action", None)):
+        return LeRobotPolicy(cls(), config, name=entry)
+    raise ValueError(f"policy entry {entry!r}: {class_name} is neither a reacthuman Policy nor has "
+                     "LeRobot's select_action(batch)")
