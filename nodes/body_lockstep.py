@@ -4,11 +4,20 @@ ticks the previous command holds. Transport latency therefore changes wall time,
 
 The BaseState's `phase` tells the spine which episode phase the tick belongs to (reacthuman.graph.StatePhase):
 in the window the robot stands; in execution it follows the plan, which the spine must hold before it
-answers. Headers carry the frame of their data: world for the base, hands and hazards; none for joints."""
+answers. Headers carry the frame of their data: world for the base, hands and hazards; none for joints.
+
+A tick whose answer has not come within RESEND_S is published again, the same messages with the same stamp,
+until the answer comes or `reply_timeout_s` has passed: the first tick of an episode can go out before the
+spine's readers have matched the body's writers, or its answer before the body's reader has matched the
+spine's writer (DDS discovery; a lost first command once held an episode for its whole timeout). The spine
+answers a tick it has answered already with the same command, so a resent tick changes wall time only.
+Past `reply_timeout_s` the lockstep is lost (LockstepLost): an infrastructure failure the body reports, never
+a controller fault scored as the model's."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 from geometry_msgs.msg import Point, Pose, Quaternion, Twist, Vector3
 from rosgraph_msgs.msg import Clock
@@ -19,6 +28,13 @@ from reacthuman import graph
 from reacthuman.evaluation.episode import is_control_tick, stamp_ns
 from reacthuman.nodes import conversions as conv
 from reacthuman.g1_assets import BASE_BODY
+
+
+RESEND_S = 2.0
+
+
+class LockstepLost(RuntimeError):
+    """The spine did not answer a tick within the reply timeout, resends included."""
 
 
 def sim_stamp(t_s: float):
@@ -35,6 +51,7 @@ class LockstepSource:
         self._reply = None
         self._want_ns = -1
         self._arrived = threading.Event()
+        self.resent = 0  # ticks published again since the node started
 
     def on_command(self, msg) -> None:
         if conv.stamp_ns(msg.header.stamp) == self._want_ns:
@@ -48,8 +65,15 @@ class LockstepSource:
         self._want_ns, self._reply = conv.stamp_ns(stamp), None
         self._arrived.clear()
         self.publish_state(stamp)
-        if not self._arrived.wait(self.reply_timeout_s):
-            raise ValueError(f"no joint command from the spine within {self.reply_timeout_s:.0f} s at t={sim_time_s:.3f} s")
+        deadline_s = time.monotonic() + self.reply_timeout_s
+        while not self._arrived.wait(max(0.0, min(RESEND_S, deadline_s - time.monotonic()))):
+            if time.monotonic() >= deadline_s:
+                raise LockstepLost(f"no joint command from the spine within {self.reply_timeout_s:g} s at "
+                                   f"t={sim_time_s:.3f} s ({self.resent} ticks sent again so far)")
+            self.resent += 1
+            self.node.get_logger().warning(f"tick t={sim_time_s:.3f} s sent again: no joint command for it "
+                                           f"within {RESEND_S:.0f} s")
+            self.publish_state(stamp)
         return conv.joint_command_from_msg(self._reply)
 
     def publish_state(self, stamp) -> None:

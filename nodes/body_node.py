@@ -1,6 +1,10 @@
 """body: the G1 and the announced scene in one physics engine (reacthuman.sim_bridge.Body). Simulates the
 observation window in lockstep with the spine, publishes the window, freezes (sim time holds) until a plan
-for that scene arrives or the timeout passes, executes, and publishes the outcome."""
+for that scene arrives or the timeout passes, executes, and publishes the outcome.
+
+A scene the body refuses, or a lockstep the spine stopped answering, ends the episode at once with the reason
+on graph.EPISODE_FAULT (the episode manager fails the episode and the eval retries it); a body that crashes
+says so there too, then exits so that the graph is restarted."""
 
 from __future__ import annotations
 
@@ -22,8 +26,8 @@ from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.evaluation.episode import Window, simulate_window
 from reacthuman.control.spine import default_config as spine_config
 from reacthuman.nodes import conversions as conv
-from reacthuman.nodes.body_lockstep import LockstepSource, sim_stamp
-from reacthuman.nodes.runtime import ContractNode, one_of, run
+from reacthuman.nodes.body_lockstep import LockstepLost, LockstepSource, sim_stamp
+from reacthuman.nodes.runtime import FAULT_EXIT_DELAY_S, ContractNode, one_of, positive, run
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.body import Body, graph_config
 from reacthuman.sim_bridge.freeze import GateState
@@ -51,8 +55,10 @@ class BodyNode(ContractNode):
             "policy_decimation": "physics steps per control tick (must match the spine's policy_decimation)",
         }, names={"policy_decimation": "control_decimation"}).policy_decimation
         self.video_dir = d("video_dir", "", "write execution videos here (third-person and egocentric); empty: none")
+        lockstep_timeout_s = d("lockstep_timeout_s", 60.0, "wall seconds a control tick waits for the spine's command "
+                               "(resent every 2 s meanwhile) before the episode fails", positive)
         self.body = Body(replace(body, engine=engine, freeze=freeze, video=replace(g.video, enabled=bool(self.video_dir))))
-        self.lockstep = LockstepSource(self, self.body, decimation, reply_timeout_s=60.0)
+        self.lockstep = LockstepSource(self, self.body, decimation, reply_timeout_s=lockstep_timeout_s)
         tune_allocator()  # frames and observations get their own mappings, returned when freed: see memory_log
         threading.Thread(target=self._episodes, daemon=True).start()
 
@@ -78,10 +84,16 @@ class BodyNode(ContractNode):
             msg = self._scenes.get()
             try:
                 self._run(SceneSpec.from_json(msg.spec_json))
-            except (SpecError, ValueError) as exc:
-                self.get_logger().error(f"scene {msg.scene_id} refused: {exc}")
-            except Exception:  # a broken body must not sit silent: die so the graph is restarted
+            except SpecError as exc:
+                self.report_fault(msg.scene_id, f"scene refused: {exc}")
+            except ValueError as exc:
+                self.report_fault(msg.scene_id, f"episode abandoned: {exc}")
+            except LockstepLost as exc:
+                self.report_fault(msg.scene_id, f"lockstep lost: {exc}")
+            except Exception as exc:  # a broken body must not sit silent: say why, then die so the graph is restarted
                 self.get_logger().fatal(f"episode {msg.scene_id} crashed:\n{traceback.format_exc()}")
+                self.report_fault(msg.scene_id, f"crashed: {type(exc).__name__}: {exc}")
+                time.sleep(FAULT_EXIT_DELAY_S)
                 os._exit(70)
 
     def _run(self, spec: SceneSpec) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import traceback
 
 from reacthuman_msgs.msg import ReactionPlan
@@ -15,7 +16,7 @@ from reacthuman import graph
 from reacthuman.brain import DEFAULT_MODALITY, MODALITIES, make_brain
 from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.nodes import conversions as conv
-from reacthuman.nodes.runtime import ContractNode, one_of, positive, run
+from reacthuman.nodes.runtime import FAULT_EXIT_DELAY_S, ContractNode, one_of, positive, run
 
 
 BRAIN_CRASHED_EXIT = 70
@@ -64,11 +65,14 @@ class BrainNode(ContractNode):
 
     def _decide(self, msg) -> None:
         """A brain that raises must not leave the body frozen until its plan timeout, nor be scored as a
-        model that sent nothing: the node dies, and the eval retries the episode on a restarted graph."""
+        model that sent nothing: it tells the episode manager why (the episode fails at once), then the node
+        dies, and the eval retries the episode on a restarted graph."""
         try:
             self._decide_once(msg)
-        except Exception:
+        except Exception as exc:
             self.get_logger().fatal(f"{msg.scene_id}: the brain crashed:\n{traceback.format_exc()}")
+            self.report_fault(msg.scene_id, f"crashed: {type(exc).__name__}: {exc}")
+            time.sleep(FAULT_EXIT_DELAY_S)
             os._exit(BRAIN_CRASHED_EXIT)
 
     def _decide_once(self, msg) -> None:

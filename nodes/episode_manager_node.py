@@ -9,7 +9,9 @@ fails at once with the reason in its result (reacthuman.evaluation.episode_goal)
 The score ends the episode, but the other topics of the same episode reach this node on their own DDS
 readers and may still be in flight: the bag is closed (and the goal succeeds) only once it holds everything
 the episode produced (reacthuman.recording.completeness); otherwise the goal aborts and the caller retries.
-A shutdown (SIGTERM, or the launcher's death) aborts a running episode at once."""
+A shutdown (SIGTERM, or the launcher's death) aborts a running episode at once, and so does a node that gives up
+on the episode (graph.EPISODE_FAULT: the body refusing the scene or losing the lockstep, the spine's controller
+raising, the brain crashing, the scorer failing): the goal aborts with that node's reason within seconds."""
 
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ class EpisodeManagerNode(ContractNode):
     def __init__(self) -> None:
         self._seen: dict[str, object] = {}
         self._done = threading.Event()
+        self._fault: graph.EpisodeFault | None = None  # a node gave up on the episode in flight
         topics = graph.NODES["episode_manager"].subscribes
         super().__init__("episode_manager", {t: (lambda raw, t=t: self._on_raw(t, raw)) for t in topics}, raw=True,
                          qos=recorder_qos)
@@ -89,6 +92,15 @@ class EpisodeManagerNode(ContractNode):
         self.recorder.write(topic, msgtype, raw)
         if topic in graph.EPISODE_PHASE_BY_TOPIC or topic == graph.SCORE:
             self._on_topic(topic, deserialize_message(raw, msg_type(msgtype)))
+        elif topic == graph.EPISODE_FAULT:
+            try:
+                fault = graph.EpisodeFault.from_json(deserialize_message(raw, msg_type(msgtype)).data)
+            except ValueError as exc:
+                self.get_logger().error(str(exc))
+                return
+            if fault.scene_id == self.scene_id:
+                self._fault = fault
+                self._done.set()
 
     def _on_topic(self, topic: str, msg) -> None:
         if msg.scene_id != self.scene_id:
@@ -106,7 +118,7 @@ class EpisodeManagerNode(ContractNode):
             handle.abort()
             return result
         folder = EpisodeFolder(self.run_dir, goal.model, goal.scene_id)
-        self.scene_id, self._seen, phase = goal.scene_id, {}, "announce"
+        self.scene_id, self._seen, self._fault, phase = goal.scene_id, {}, None, "announce"
         self._done.clear()
         folder.begin()
         self.recorder.start(folder.bag_path)
@@ -121,6 +133,7 @@ class EpisodeManagerNode(ContractNode):
                     handle.publish_feedback(RunEpisode.Feedback(phase=phase, elapsed_s=time.monotonic() - started))
                 if time.monotonic() - started > self.timeout_s:
                     raise TimeoutError(f"episode {goal.scene_id} exceeded {self.timeout_s:.0f} s in phase '{phase}'")
+            self._check_running()
             self._await_complete_bag(goal.scene_id, len(set(SceneSpec.from_json(spec_json).hazard_bodies)))
             self.recorder.stop()
             score = self._seen[graph.SCORE]
@@ -155,6 +168,8 @@ class EpisodeManagerNode(ContractNode):
     def _check_running(self) -> None:
         if not rclpy.ok(context=self.context):
             raise RuntimeError("shutting down")
+        if self._fault is not None:
+            raise RuntimeError(str(self._fault))
 
     def _episode_end(self, hazard_count: int) -> EpisodeEnd | None:
         obs, outcome = self._seen.get(graph.OBSERVATION), self._seen.get(graph.OUTCOME)

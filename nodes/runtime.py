@@ -12,17 +12,25 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import rclpy
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
+from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from std_msgs.msg import String
 
 from reacthuman import graph
+from reacthuman.evaluation.liveness import HEARTBEAT_ENV, HEARTBEAT_S, beat
+
+# A node that reports a fault and then exits waits this long first, so that the episode manager hears the reason
+# (and fails the episode with it) before the launcher, seeing the exit, stops the graph.
+FAULT_EXIT_DELAY_S = 2.0
 
 # Scene and ground truth are latched so a node that starts late still learns the current episode.
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -98,6 +106,13 @@ class ContractNode(Node):
                                       _accepted_by(defaults, field))
                   for field, description in descriptions.items()}
         return replace(defaults, **values)
+
+    def report_fault(self, scene_id: str, reason: str) -> None:
+        """Tell the episode manager that this node gives up on `scene_id` (graph.EPISODE_FAULT): the episode fails
+        at once with `reason` and is retried on a fresh graph, instead of waiting out its timeout."""
+        fault = graph.EpisodeFault(scene_id, self.contract.name, reason)
+        self.get_logger().error(str(fault))
+        self.pub[graph.EPISODE_FAULT].publish(String(data=fault.to_json()))
 
     def _on_set_parameters(self, params: list) -> SetParametersResult:
         # Every declared parameter configures what the node built at start (a body, a brain, a ledger path):
@@ -177,6 +192,18 @@ def default_executor() -> Executor:
     return EventsExecutor()
 
 
+def _start_heartbeat(node: Node) -> None:
+    """Beat while the executor spins (reacthuman.evaluation.liveness): an eval that launched this node watches
+    the beats, and takes a node whose beats stop while it does not compute for hung."""
+    folder = os.environ.get(HEARTBEAT_ENV)
+    if not folder:
+        return
+    pid = os.getpid()
+    beat(Path(folder), pid)
+    # on the steady clock: a node following /clock (use_sim_time) would not beat while sim time is frozen
+    node.create_timer(HEARTBEAT_S, lambda: beat(Path(folder), pid), clock=Clock(clock_type=ClockType.STEADY_TIME))
+
+
 def _spin(node: Node, executor: Executor) -> None:
     executor.add_node(node)
     while rclpy.ok():
@@ -198,6 +225,7 @@ def run(factory: Callable[[], Node], args: list[str] | None = None,
             except (ValueError, ParameterException) as exc:  # a refused parameter (value or type): one line
                 sys.stderr.write(f"{getattr(factory, '__name__', 'node')}: {exc}\n")
                 return 2
+            _start_heartbeat(node)
             try:
                 _spin(node, (executor_factory or default_executor)())
             finally:

@@ -1,5 +1,6 @@
 """scorer: scores each decision against exact ground truth (reacthuman.scoring) once the plan and the
-executed outcome of the announced scene are in, publishes the score, and optionally appends the ledger."""
+executed outcome of the announced scene are in, publishes the score, and optionally appends the ledger. An
+episode it cannot score fails at once with the reason (graph.EPISODE_FAULT)."""
 
 from __future__ import annotations
 
@@ -43,8 +44,12 @@ class ScorerNode(ContractNode):
         if scene is None or outcome is None or freeze is None or (plan is None and outcome.plan_received):
             return
         del self._episodes[scene_id]
-        record = conv.score_episode_msgs(SceneSpec.from_json(scene.spec_json), plan, conv.object_at_freeze(freeze),
-                                         outcome, self.model)
+        try:
+            record = conv.score_episode_msgs(SceneSpec.from_json(scene.spec_json), plan, conv.object_at_freeze(freeze),
+                                             outcome, self.model)
+        except Exception as exc:  # noqa: BLE001 (an episode it cannot score fails at once, saying why)
+            self.report_fault(scene_id, f"scoring failed: {type(exc).__name__}: {exc}")
+            return
         if self.ledger is not None:
             self.ledger.append(record)
         self.pub[graph.SCORE].publish(score_msg(record.to_dict()))

@@ -5,14 +5,22 @@ stamp; the spine answers with one JointCommand carrying that stamp. The BaseStat
 phase (reacthuman.graph.StatePhase): in execution of an accepted plan the spine answers only once it holds
 that scene's plan. Same inputs, same commands, whatever the transport's latency, so episodes through the
 graph are bit-for-bit reproducible. A state that does not say its phase is not answered (the body's
-lockstep then reports the silence; on a robot the command watchdog damps)."""
+lockstep then reports the silence; on a robot the command watchdog damps).
+
+The body sends a tick again when its answer is late (a state or a command lost to DDS discovery): a tick the
+spine has answered already gets the same command again, never a second call of the controller, whose state
+(the policy's last action, its gait phase) would otherwise advance twice. A controller that raises gives up
+on the episode and says so (graph.EPISODE_FAULT)."""
 
 from __future__ import annotations
+
+import threading
 
 from geometry_msgs.msg import Twist, Vector3
 
 from reacthuman import graph
 from reacthuman.control.spine import Spine, default_config
+from reacthuman.fault_injection import injected
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.g1_assets import G1_JOINT_NAMES
@@ -30,9 +38,13 @@ class SpineNode(ContractNode):
                                       "robot without odometry: the plan's command is passed through)",
         }))
         self.scene_id, self.plan_scene = "", ""
+        self._answered: tuple[int, object] | None = None  # (stamp ns, JointCommand) of the last tick answered
+        self._ticks = 0  # ticks answered in this scene
+        self._inject = injected("spine")  # off unless a fault campaign sets it (reacthuman.fault_injection)
 
     def _on_scene(self, msg) -> None:
         self.scene_id, self.plan_scene = msg.scene_id, ""
+        self._answered, self._ticks = None, 0
         self.spine.reset(None)  # stand until the plan arrives
 
     def _on_plan(self, msg) -> None:
@@ -70,12 +82,35 @@ class SpineNode(ContractNode):
             self._joints = self._base = None
             self.get_logger().error(f"robot state not answered: {exc}", throttle_duration_sec=5.0)
             return
+        stamp_ns = conv.stamp_ns(joints.header.stamp)
+        if self._answered is not None and self._answered[0] == stamp_ns:
+            self._joints = self._base = None
+            self.pub[graph.JOINT_COMMAND].publish(self._answered[1])  # the tick sent again: the same answer
+            return
         if phase.waits_for_plan and self.plan_scene != self.scene_id:
             return  # execution follows the plan: answer once it is here (it is on its way from the brain)
         self._joints = self._base = None
-        state = conv.robot_state_from_msgs(joints, base, G1_JOINT_NAMES)
-        command = self.spine.command(state.stamp_s, state)
-        self.pub[graph.JOINT_COMMAND].publish(conv.joint_command_to_msg(command, joints.header.stamp))
+        self._ticks += 1
+        try:
+            if self._ticks == self._inject.get("crash_at_tick"):
+                raise RuntimeError(f"injected controller crash at tick {self._ticks} (REACTHUMAN_INJECT)")
+            state = conv.robot_state_from_msgs(joints, base, G1_JOINT_NAMES)
+            command = self.spine.command(state.stamp_s, state)
+        except Exception as exc:  # noqa: BLE001 (any controller failure ends the episode, said at once)
+            self.report_fault(self.scene_id, f"the controller raised at t={stamp_ns / 1e9:.3f} s: "
+                                             f"{type(exc).__name__}: {exc}")
+            return
+        msg = conv.joint_command_to_msg(command, joints.header.stamp)
+        self._answered = (stamp_ns, msg)
+        self._send(msg)
+
+    def _send(self, msg) -> None:
+        if self._ticks <= self._inject.get("drop_commands", 0):
+            return  # injected: a command lost on its way to the body
+        if self._ticks == 1 and self._inject.get("delay_command_s"):
+            threading.Timer(self._inject["delay_command_s"], self.pub[graph.JOINT_COMMAND].publish, (msg,)).start()
+            return
+        self.pub[graph.JOINT_COMMAND].publish(msg)
 
 
 def main(args: list[str] | None = None) -> int:

@@ -7,7 +7,8 @@ checks both). Change a topic here and everything follows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field
 from enum import IntEnum
 
 SCENE = "/reacthuman/scene"
@@ -24,6 +25,11 @@ BASE_STATE = "/g1/base_state"
 HAND_POSITIONS = "/g1/hand_positions"
 JOINT_COMMAND = "/g1/joint_command"
 CMD_VEL = "/g1/cmd_vel"
+# A node that gives up on an episode (the body refusing its scene or losing the lockstep, the spine's controller
+# raising, the brain crashing, the scorer failing) says so here at once, so the episode manager fails the episode
+# within seconds instead of waiting out its timeout (`EpisodeFault`, carried as JSON in a std_msgs/String).
+EPISODE_FAULT = "/reacthuman/episode_fault"
+EPISODE_FAULT_TYPE = "std_msgs/msg/String"
 GENERATE_SCENE_SRV = "/reacthuman/generate_scene"
 RUN_EPISODE_ACTION = "/reacthuman/run_episode"
 # The run_episode action's feedback: the phase an episode is in, named after the last topic the episode manager
@@ -72,6 +78,29 @@ class StatePhase(IntEnum):
         return phase
 
 
+@dataclass(frozen=True)
+class EpisodeFault:
+    """What a node that gave up on an episode tells the episode manager (EPISODE_FAULT)."""
+
+    scene_id: str
+    node: str
+    reason: str
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "EpisodeFault":
+        try:
+            data = json.loads(text)
+            return cls(str(data["scene_id"]), str(data["node"]), str(data["reason"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"not an episode fault: {text[:80]!r} ({exc})") from None
+
+    def __str__(self) -> str:
+        return f"the {self.node} gave up on {self.scene_id}: {self.reason}"
+
+
 def image_topic(view: str) -> str:
     return f"/camera/{view}/image_raw"
 
@@ -118,27 +147,29 @@ NODES: dict[str, NodeContract] = {
                 HAND_POSITIONS: M + "HandPositions",
                 HAZARD_STATE: M + "ObjectState",
                 OUTCOME: M + "ExecutedOutcome",
+                EPISODE_FAULT: EPISODE_FAULT_TYPE,
             } | _CAMERAS,
             subscribes={SCENE: M + "SceneAnnouncement", PLAN: M + "ReactionPlan", JOINT_COMMAND: M + "JointCommand"},
             summary="the G1 and the scene in Genesis: window, freeze, execute, outcome",
         ),
         NodeContract(
             "spine", "spine_node",
-            publishes={JOINT_COMMAND: M + "JointCommand", CMD_VEL: "geometry_msgs/msg/Twist"},
+            publishes={JOINT_COMMAND: M + "JointCommand", CMD_VEL: "geometry_msgs/msg/Twist",
+                       EPISODE_FAULT: EPISODE_FAULT_TYPE},
             subscribes={SCENE: M + "SceneAnnouncement", PLAN: M + "ReactionPlan",
                         JOINT_STATES: "sensor_msgs/msg/JointState", BASE_STATE: M + "BaseState"},
             summary="walking policy + arm IK: plan -> joint commands",
         ),
         NodeContract(
             "brain", "brain_node",
-            publishes={PLAN: M + "ReactionPlan"},
+            publishes={PLAN: M + "ReactionPlan", EPISODE_FAULT: EPISODE_FAULT_TYPE},
             # ground truth is read only by the reference brain `oracle`; no prompt ever contains it
             subscribes={OBSERVATION: M + "ObservationWindow", GROUND_TRUTH: M + "GroundTruth"},
             summary="the evaluated model (or a reference brain): observation -> reaction plan",
         ),
         NodeContract(
             "scorer", "scorer_node",
-            publishes={SCORE: M + "EpisodeScore"},
+            publishes={SCORE: M + "EpisodeScore", EPISODE_FAULT: EPISODE_FAULT_TYPE},
             subscribes={SCENE: M + "SceneAnnouncement", GROUND_TRUTH: M + "GroundTruth", PLAN: M + "ReactionPlan",
                         FREEZE_STATE: M + "FreezeState", OUTCOME: M + "ExecutedOutcome"},
             summary="five metrics and safety rules against exact ground truth",

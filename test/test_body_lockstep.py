@@ -1,19 +1,22 @@
 """The body's side of the lockstep without a graph or a simulator: what one control tick publishes (the phase
 as a field of the BaseState, each header in the frame of its data) and the wait for the spine's command of
-exactly that tick's stamp. Real message classes, a stand-in node and body."""
+exactly that tick's stamp, sent again until it comes. Real message classes, a stand-in node and body."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from reacthuman_msgs.msg import BaseState, JointCommand
 
 from reacthuman import graph
 from reacthuman.control.robot_state import RobotState
 from reacthuman.nodes import conversions as conv
-from reacthuman.nodes.body_lockstep import LockstepSource, sim_stamp
+from reacthuman.nodes import body_lockstep
+from reacthuman.nodes.body_lockstep import LockstepLost, LockstepSource, sim_stamp
 from reacthuman.sim_bridge.engine import BodyState
 from reacthuman.g1_assets import G1_JOINT_NAMES
 
@@ -43,9 +46,18 @@ class StandInBody:
                                left_hand_m=np.array([0.6, 0.2, 1.0]), right_hand_m=np.array([0.6, -0.2, 1.0]))
 
 
-def _lockstep(on_publish=lambda topic, msg: None) -> LockstepSource:
-    node = SimpleNamespace(pub={t: Publisher(t, on_publish) for t in graph.NODES["body"].publishes})
-    return LockstepSource(node, StandInBody(), decimation=5, reply_timeout_s=5.0)
+def _lockstep(on_publish=lambda topic, msg: None, reply_timeout_s: float = 5.0) -> LockstepSource:
+    node = SimpleNamespace(pub={t: Publisher(t, on_publish) for t in graph.NODES["body"].publishes},
+                           get_logger=lambda: logging.getLogger("body"))
+    return LockstepSource(node, StandInBody(), decimation=5, reply_timeout_s=reply_timeout_s)
+
+
+def _answer(msg, kp: float = 40.0) -> JointCommand:
+    n = len(NAMES)
+    cmd = JointCommand(name=list(NAMES), q=list(msg.position), dq=[0.0] * n, kp=[kp] * n, kd=[1.0] * n,
+                       tau=[0.0] * n, mode=1)
+    cmd.header.stamp = msg.header.stamp
+    return cmd
 
 
 def _sent(lockstep: LockstepSource, topic: str) -> list:
@@ -93,3 +105,35 @@ def test_a_tick_returns_the_command_of_its_own_stamp_and_ignores_any_other():
     command = lockstep(5 * DT_S, None)
     assert command.q == Q and set(command.kp) == {40.0}
     assert abs(command.stamp_s - 5 * DT_S) < 1e-9
+
+
+def test_a_tick_whose_answer_is_lost_is_sent_again_the_same_until_answered(monkeypatch):
+    """The first command of an episode lost to DDS discovery: the tick goes out again, identical, and the
+    answer to the second sending is the tick's command."""
+    monkeypatch.setattr(body_lockstep, "RESEND_S", 0.05)
+    states = []
+
+    def spine(topic: str, msg) -> None:
+        if topic == graph.JOINT_STATES:
+            states.append(msg)
+            if len(states) == 3:  # the first two sendings' answers were lost
+                threading.Thread(target=lockstep.on_command, args=(_answer(msg),)).start()
+
+    lockstep = _lockstep(spine)
+    lockstep.phase = graph.StatePhase.WINDOW
+    command = lockstep(0.0, None)
+    assert command.q == Q and lockstep.resent == 2
+    assert len(states) == 3 and all(s == states[0] for s in states)
+    assert len(_sent(lockstep, graph.BASE_STATE)) == len(_sent(lockstep, graph.CLOCK)) == 3
+
+
+def test_a_spine_that_never_answers_loses_the_lockstep_not_a_controller_fault(monkeypatch):
+    """Past the reply timeout the episode is an infrastructure failure (LockstepLost), which the body reports;
+    a ValueError would have been taken for a controller fault and scored as the model's."""
+    monkeypatch.setattr(body_lockstep, "RESEND_S", 0.05)
+    lockstep = _lockstep(reply_timeout_s=0.3)
+    lockstep.phase = graph.StatePhase.WINDOW
+    with pytest.raises(LockstepLost, match="no joint command from the spine within 0.3 s at t=0.000 s"):
+        lockstep(0.0, None)
+    assert not issubclass(LockstepLost, ValueError)
+    assert lockstep.resent >= 3

@@ -18,6 +18,7 @@ from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
 from reacthuman.core.model_spec import ModelsOption
 from reacthuman.evaluation.first_render import FirstRenderGate, renderer_compiled
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
+from reacthuman.evaluation.liveness import HUNG_AFTER_S
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.memory_log import Restart, RestartPolicy, append_sample, graph_rss_mib
 from reacthuman.evaluation.progress import Progress
@@ -62,9 +63,22 @@ class Run:
         entry = {"scene_id": scene_id, "model": model, "error": error, "attempts": attempts}
         with self.lock:
             self.failed.append(entry)
-            with (self.run_dir / "failures.jsonl").open("a") as fh:
-                fh.write(json.dumps(entry) + "\n")
+            self._append_failure(entry)
         self.progress.note(f"infrastructure failure, giving up on {scene_id} x {model}: {error}")
+
+    def attempt_failed(self, model: str, scene_id: str, error: str, attempt: int, wall_s: float) -> None:
+        """One failed attempt that is retried: in the failures ledger with its reason and wall time, so that a
+        run's faults and what each cost stay on record though the pair is scored in the end."""
+        with self.lock:
+            self._append_failure({"scene_id": scene_id, "model": model, "error": error, "attempt": attempt,
+                                  "retried": True, "wall_s": round(wall_s, 1)})
+
+    def _append_failure(self, entry: dict) -> None:
+        with (self.run_dir / "failures.jsonl").open("a") as fh:
+            fh.write(json.dumps(entry) + "\n")
+
+
+GRAPH_START_TRIES = 3
 
 
 class Domains:
@@ -90,7 +104,7 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
     rss: dict[str, float] = {}
     leading = False  # this worker's first episode compiles the renderer while the other graphs wait
     try:
-        worker.start()
+        _start_graph(run, worker)
         leading = run.first_render.wait_turn(run.stopping)
         while not run.stopping.is_set():
             try:
@@ -112,8 +126,9 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
                 if run.stopping.is_set():
                     return
                 run.progress.note(f"{scene_id} x {config.model}: attempt {attempt} failed ({result.error}); restarting the graph")
-                worker.stop()
-                worker.start()
+                if attempt <= retries:
+                    run.attempt_failed(config.model, scene_id, result.error, attempt, result.wall_s)
+                _start_graph(run, worker)
             else:
                 run.fail(config.model, scene_id, result.error, retries + 1)
     except (TimeoutError, RuntimeError) as exc:
@@ -143,8 +158,22 @@ def _restart(run: Run, worker: GraphWorker, restart: Restart) -> None:
                 raise
             restart = Restart(str(exc))
     run.progress.note(f"starting a fresh graph for {model}: {restart.reason}")
-    worker.stop()
-    worker.start()
+    _start_graph(run, worker)
+
+
+def _start_graph(run: Run, worker: GraphWorker) -> None:
+    """Stop the worker's graph if it runs and start a fresh one, up to GRAPH_START_TRIES times: a node that dies
+    while its graph starts (killed, or its machine short of memory) costs a start, not the rest of the run.
+    A graph that never comes up raises the last start's error."""
+    for attempt in range(1, GRAPH_START_TRIES + 1):
+        worker.stop()
+        try:
+            worker.start()
+            return
+        except (TimeoutError, RuntimeError) as exc:
+            if run.stopping.is_set() or attempt == GRAPH_START_TRIES:
+                raise
+            run.progress.note(f"graph for {worker.config.model} failed to start ({exc}); starting another")
 
 
 def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Namespace,
@@ -157,6 +186,7 @@ def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Na
     choice, options = args.shown.get(model, ModalityChoice(args.modality)), args.options.get(model, "")
     config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, choice.modality,
                           model_options=options, videos=args.videos, episode_timeout_s=args.episode_timeout,
+                          hung_after_s=args.hung_after,
                           startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags,
                           trace_memory=args.trace_memory)
     return [threading.Thread(target=_work, args=(run, config, domains, q, args.retries,
@@ -222,6 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
+    p.add_argument("--hung-after", type=float, default=HUNG_AFTER_S,
+                   help="local executor: a node without a heartbeat this many seconds, stopped or idle, is taken for "
+                        "dead and its episode retried on a fresh graph (a model thinking for longer keeps beating)")
     p.add_argument("--startup-timeout", type=float, default=300.0, help="wall seconds a graph may take to come up")
     p.add_argument("--domain-base", type=int, default=100, help="graphs use ROS domains base .. base+99")
     p.add_argument("--executor", default="local", choices=("local", "ray"),
@@ -253,8 +286,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--workers MODEL=N is for the local executor (ray gives every pair the next free worker)")
         if args.models_side_by_side and args.executor != "local":
             raise ValueError("--models-side-by-side is for the local executor (ray already spreads every pair)")
-        if args.startup_timeout <= 0 or args.episode_timeout <= 0:
-            raise ValueError("--startup-timeout and --episode-timeout must be > 0")
+        if args.startup_timeout <= 0 or args.episode_timeout <= 0 or args.hung_after <= 0:
+            raise ValueError("--startup-timeout, --episode-timeout and --hung-after must be > 0")
         if args.restart_every < 0 or not args.restart_above_pct >= 0:
             raise ValueError("--restart-every and --restart-above-pct must be >= 0")
         if not 0 <= args.domain_base <= 132:

@@ -5,15 +5,21 @@ that fails (the action aborts, times out, or the graph dies) is an infrastructur
 restarts the worker and retries. The action client is a ROS 2 node (`reacthuman.nodes.eval_client`),
 imported only when a graph starts: this module, like the rest of the core, imports without rclpy.
 
+While it waits for an episode the worker also watches every node's heartbeat (reacthuman.evaluation.liveness):
+a node that stops answering fails the episode like one that exits, within about two minutes at most.
+
 Between episodes the worker can restart the body alone (`restart_node`): the launch file marks it
 `respawn: true`, so the launcher starts it again once it is stopped."""
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -21,6 +27,7 @@ from pathlib import Path
 
 from reacthuman.bench.memory import children, process_name
 from reacthuman.evaluation.episode import EpisodeResult
+from reacthuman.evaluation.liveness import HEARTBEAT_ENV, HUNG_AFTER_S, LivenessWatch
 from reacthuman.evaluation.memory_log import RESPAWNED_NODES
 from reacthuman.evaluation.run_lock import RUN_ENV
 from reacthuman.launcher import die_with_parent
@@ -31,6 +38,9 @@ NODE_STOP_GRACE_S = 15.0
 DISCOVERY_WAIT_S = 1.0  # discovery on loopback takes 5-90 ms
 DOMAIN_TRIES = 10
 BODY_CHECK_S = 1.0
+LIVENESS_CHECK_S = 5.0
+BODY_GONE_GRACE_S = 10.0
+_DIED = re.compile(r"\[launch\] node '(\w+)' died with exit code (-?\d+)")
 
 
 @dataclass(frozen=True)
@@ -44,6 +54,7 @@ class WorkerConfig:
     startup_timeout_s: float = 300.0
     accept_timeout_s: float = 60.0
     episode_timeout_s: float = 900.0
+    hung_after_s: float = HUNG_AFTER_S  # a node silent this long, stopped or idle, is taken for dead (liveness)
     keep_bags: str = "all"
     trace_memory: bool = False
     model_options: str = ""  # the model's ?options (no key: variable names), for the brain node alone
@@ -59,17 +70,24 @@ class GraphWorker:
         self.client = None  # a reacthuman.nodes.eval_client.EpisodeClient while a graph runs
         self._body_pid: int | None = None  # the body of the episode in flight
         self._body_checked = 0.0
+        self._liveness: LivenessWatch | None = None  # while a graph runs
+        self._liveness_checked = 0.0
+        self._log_start = 0  # where the current graph's lines begin in the log
+        self._body_gone_s: float | None = None  # when the body of the episode in flight went without a successor
 
     def start(self) -> None:
         c = self.config
         self._join_free_domain()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("a")
+        self._log_start = log.tell()
         cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
                f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
                f"modality:={c.modality}", f"model_options:={c.model_options}", f"keep_bags:={c.keep_bags}", f"trace_memory:={str(c.trace_memory).lower()}",
                f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}"]
-        env = dict(os.environ, **{RUN_ENV: str(Path(c.run_dir).resolve())})  # inherited by every node
+        self._liveness = LivenessWatch(Path(tempfile.mkdtemp(prefix="reacthuman-heartbeat-")), c.hung_after_s)
+        env = dict(os.environ, **{RUN_ENV: str(Path(c.run_dir).resolve()),  # inherited by every node
+                                  HEARTBEAT_ENV: str(self._liveness.heartbeat_dir)})
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
         self.episodes = 0
         log.close()
@@ -136,16 +154,38 @@ class GraphWorker:
         if self.stop_requested.is_set():
             raise RuntimeError("interrupted")
         if self.proc is not None and self.proc.poll() is not None:
-            raise RuntimeError(f"the graph exited with status {self.proc.returncode} (log: {self.log_path})")
+            raise RuntimeError(f"the graph exited with status {self.proc.returncode}{self._first_death()} "
+                               f"(log: {self.log_path})")
+        if self._liveness is not None and self.proc is not None and \
+                time.monotonic() - self._liveness_checked > LIVENESS_CHECK_S:
+            self._liveness_checked = time.monotonic()
+            hung = self._liveness.check({process_name(pid): pid for pid in children(self.proc.pid)})
+            if hung:
+                raise RuntimeError(f"{hung} (log: {self.log_path})")
         if self._body_pid is not None and time.monotonic() - self._body_checked > BODY_CHECK_S:
             self._body_checked = time.monotonic()
-            if self.node_pid("body") != self._body_pid:  # respawned mid-episode: this episode cannot finish
+            body = self.node_pid("body")
+            if body is None and self._body_gone_s is None:
+                self._body_gone_s = time.monotonic()
+            # gone without a successor: the graph is stopping because some node died, which its exit names
+            stopping = body is None and time.monotonic() - self._body_gone_s < BODY_GONE_GRACE_S
+            if body != self._body_pid and not stopping:  # respawned mid-episode: this episode cannot finish
                 raise RuntimeError(f"the body exited during the episode (log: {self.log_path})")
+
+    def _first_death(self) -> str:
+        """' (node X died with exit code N)' from the launcher's log of the current graph, or ''."""
+        try:
+            with self.log_path.open() as fh:
+                fh.seek(self._log_start)
+                found = _DIED.search(fh.read())
+        except OSError:
+            return ""
+        return f": node '{found[1]}' died with exit code {found[2]}" if found else ""
 
     def run_episode(self, scene_id: str, on_phase=None) -> EpisodeResult:
         started = time.monotonic()
         deadline = started + self.config.episode_timeout_s
-        self._body_pid, self._body_checked = self.node_pid("body"), started
+        self._body_pid, self._body_checked, self._body_gone_s = self.node_pid("body"), started, None
         try:
             answer = self.client.run(scene_id, str(self.config.scenes_dir), self.config.model,
                                      min(deadline, started + self.config.accept_timeout_s), deadline, on_phase)
@@ -171,6 +211,9 @@ class GraphWorker:
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None
+        if self._liveness is not None:
+            shutil.rmtree(self._liveness.heartbeat_dir, ignore_errors=True)
+            self._liveness = None
 
 
 def _alive(pid: int) -> bool:

@@ -32,7 +32,8 @@ BODY_TICK_TOPICS = (graph.CLOCK, graph.JOINT_STATES, graph.BASE_STATE, graph.HAN
 TICK_TOPICS = (*BODY_TICK_TOPICS, graph.HAZARD_STATE, graph.JOINT_COMMAND)
 # The spine publishes /g1/cmd_vel only when it accepts a plan, which no message of the episode states:
 # recorded when it comes, never waited for (nothing is scored from it).
-NOT_AWAITED = frozenset({graph.CMD_VEL})
+# A node's episode fault fails the episode, whose bag is then discarded: a complete bag never waits for one.
+NOT_AWAITED = frozenset({graph.CMD_VEL, graph.EPISODE_FAULT})
 # Sim stamps are rounded to whole nanoseconds from float seconds: tick times match within this.
 STAMP_TOLERANCE_NS = 1000
 
