@@ -32,13 +32,16 @@ from reacthuman.evaluation.liveness import HEARTBEAT_ENV, HEARTBEAT_S, beat
 # (and fails the episode with it) before the launcher, seeing the exit, stops the graph.
 FAULT_EXIT_DELAY_S = 2.0
 
-# Scene and ground truth are latched so a node that starts late still learns the current episode.
+# Scene and ground truth are latched so a node that starts late still learns the current episode. A node's
+# episode fault is latched too: a body that refuses its scene can publish before discovery has matched it with
+# the episode manager (seen in CI: the fault of a fresh graph's first episode never arrived, and the episode
+# waited out its timeout); a latched sample reaches the subscriber once it matches.
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 RELIABLE = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 # The per-tick streams are recorded by a reader that may lag behind the lockstep for a while on a loaded
 # machine: a deep writer history keeps a slow reader from losing samples the writer has overwritten.
 STREAM = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
-_LATCHED_TOPICS = {graph.SCENE, graph.GROUND_TRUTH}
+_LATCHED_TOPICS = {graph.SCENE, graph.GROUND_TRUTH, graph.EPISODE_FAULT}
 _STREAM_TOPICS = {graph.CLOCK, graph.JOINT_STATES, graph.BASE_STATE, graph.HAND_POSITIONS, graph.HAZARD_STATE,
                   graph.JOINT_COMMAND}
 C = TypeVar("C")  # a config dataclass (declare_config)
