@@ -101,6 +101,14 @@ class AuthorsSim:
     def _joint(self, object_id: str) -> int:
         return mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_JOINT, f"{object_id}_joint")
 
+    def _position_address(self, object_id: str) -> int | dict:
+        """The qpos address of the object's free joint, or the error their move tools answer without one."""
+        self._body(object_id)
+        j = self._joint(object_id)
+        if j == -1:
+            return {"error": f"No joint named {object_id}_joint"}
+        return int(self.model.jnt_qposadr[j])
+
     def _forward(self) -> None:
         mujoco.mj_forward(self.model, self.data)
 
@@ -359,12 +367,9 @@ class AuthorsSim:
 
     def move_object(self, object_id: str, x: float, y: float, z: float) -> dict:
         try:
-            object_id = str(object_id)
-            self._body(object_id)
-            j = self._joint(object_id)
-            if j == -1:
-                return {"error": f"No joint named {object_id}_joint"}
-            adr = self.model.jnt_qposadr[j]
+            adr = self._position_address(str(object_id))
+            if isinstance(adr, dict):
+                return adr
             new = np.array([x, y, z])
             if np.any(np.isnan(new)) or np.any(np.isinf(new)):
                 return {"error": "Invalid position values (NaN or Inf)"}
@@ -376,18 +381,11 @@ class AuthorsSim:
 
     def change_position(self, object_id: str, dx: float, dy: float, dz: float, in_world_frame: bool) -> dict:
         try:
-            object_id = str(object_id)
-            self._body(object_id)
-            j = self._joint(object_id)
-            if j == -1:
-                return {"error": f"No joint named {object_id}_joint"}
-            adr = self.model.jnt_qposadr[j]
-            if in_world_frame:
-                self.data.qpos[adr:adr + 3] += np.array([dx, dy, dz])
-            else:
-                self.data.qpos[adr] += dx
-                self.data.qpos[adr + 1] += dy
-                self.data.qpos[adr + 2] += dz
+            adr = self._position_address(str(object_id))
+            if isinstance(adr, dict):
+                return adr
+            # their local-frame branch adds the same offsets as the world-frame one: in_world_frame changes nothing
+            self.data.qpos[adr:adr + 3] += np.array([dx, dy, dz])
             self._forward()
             return {"new_position": self.data.qpos[adr:adr + 3].tolist()}
         except Exception as exc:
