@@ -15,13 +15,12 @@ import json
 import os
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from reacthuman.llm.loopback import FixedReplyEndpoint
 from reacthuman.scenes import generate_spec
 
 SCENES = (("object_drop", 3), ("ceiling_drop", 0))  # a Dodge scene and a Catch scene (as test_eval_graph)
@@ -34,36 +33,17 @@ REPLY = json.dumps({"object_identified": "the falling object", "intent": "step b
                     "right_hand": [0.1, -0.1, 0.0], "knee_bend": 0.1}]})
 
 
-class DeterministicEndpoint:
+class DeterministicEndpoint(FixedReplyEndpoint):
     """An OpenAI-compatible endpoint on loopback that answers every request with the same reply and keeps
     every request body it got."""
 
     def __init__(self) -> None:
-        self.bodies: list[dict] = []
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-                endpoint.bodies.append(json.loads(self.rfile.read(int(self.headers.get("content-length", 0)))))
-                raw = json.dumps({"model": "deterministic", "choices": [{"message": {"content": REPLY},
-                                                                         "finish_reason": "stop"}],
-                                  "usage": {"prompt_tokens": 100, "completion_tokens": 20}}).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        super().__init__(REPLY, model="deterministic", prompt_tokens=100, completion_tokens=20)
 
     def models_yaml(self, path: Path) -> Path:
         path.write_text(json.dumps({"defaults": {}, "presets": {MODEL: {
             "provider": "openai-compatible", "model_id": "deterministic", "vision": True, "key_required": True,
-            "base_url": f"http://127.0.0.1:{self.server.server_port}/v1", "api_key_env": KEY_ENV, "timeout_s": 20.0}}}))
+            "base_url": self.base_url, "api_key_env": KEY_ENV, "timeout_s": 20.0}}}))
         return path
 
 
@@ -87,7 +67,7 @@ def endpoint(tmp_path_factory):
     patch.setenv(KEY_ENV, "sk-test-not-a-secret-0000")
     yield endpoint
     patch.undo()
-    endpoint.server.shutdown()
+    endpoint.close()
 
 
 @pytest.fixture(scope="module")

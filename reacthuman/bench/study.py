@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from reacthuman.bench.common import Goal, Repeats
+from reacthuman.llm.loopback import FixedReplyEndpoint
 from reacthuman.scenes.spec import SceneSpec
 
 STUDY_SCENES, STUDY_MODELS, CORES = 306, 7, 2
@@ -27,26 +26,6 @@ SPEEDUP_GOAL = Goal(8.0, "x", True, "at least 8x less machine time than the grap
 _REPLY = json.dumps({"object_identified": "object", "intent": "step back", "confidence": 0.5, "walking_cmd": [-0.4, 0.0, 0.0],
                      "walking_duration": 1.0, "catch_duration": 0.5, "keyframes": [
                          {"t": 0.3, "left_hand": [0.1, 0.1, 0.0], "right_hand": [0.1, -0.1, 0.0], "knee_bend": 0.1}]})
-
-
-def _instant_endpoint() -> ThreadingHTTPServer:
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            self.rfile.read(int(self.headers.get("content-length", 0)))
-            raw = json.dumps({"model": "instant", "choices": [{"message": {"content": _REPLY}, "finish_reason": "stop"}],
-                              "usage": {"prompt_tokens": 1, "completion_tokens": 1}}).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 def _cpu_and_wall(fn) -> tuple[float, float]:
@@ -72,11 +51,11 @@ def study_section(spec: SceneSpec, work: Path, graph_episode_s: float | None, re
         renders = [_cpu_and_wall(lambda: render_window(spec, body, spine)) for _ in range(repeats)]
     finally:
         body.close()
-    server, previous = _instant_endpoint(), os.environ.get(MODELS_YAML_ENV)
+    server, previous = FixedReplyEndpoint(_REPLY, model="instant"), os.environ.get(MODELS_YAML_ENV)
     models = [f"instant_{i}" for i in range(STUDY_MODELS)]
     (work / "study-models.yaml").write_text(json.dumps({"defaults": {}, "presets": {m: {
         "provider": "openai-compatible", "model_id": m, "vision": True, "key_required": False, "timeout_s": 30.0,
-        "base_url": f"http://127.0.0.1:{server.server_port}/v1"} for m in models}}))
+        "base_url": server.base_url} for m in models}}))
     os.environ[MODELS_YAML_ENV] = str(work / "study-models.yaml")
     try:
         brains = [make_brain(m) for m in models]
@@ -90,7 +69,7 @@ def study_section(spec: SceneSpec, work: Path, graph_episode_s: float | None, re
         for brain in brains:
             brain.close()
     finally:
-        server.shutdown()
+        server.close()
         if previous is None:
             os.environ.pop(MODELS_YAML_ENV, None)
         else:

@@ -1,0 +1,42 @@
+"""An OpenAI-compatible chat endpoint on loopback that answers every request with one fixed reply: the
+instant model of the bench's study section and the deterministic stand-in of tests (no paid API runs here)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class FixedReplyEndpoint:
+    """Serves POST /v1/chat/completions on 127.0.0.1 (a free port) with `content`, finish_reason 'stop' and the
+    given token counts; keeps every request body in `bodies`. `close()` stops it."""
+
+    def __init__(self, content: str, model: str = "fixed", prompt_tokens: int = 1, completion_tokens: int = 1) -> None:
+        self.bodies: list[dict] = []
+        raw = json.dumps({"model": model, "choices": [{"message": {"content": content}, "finish_reason": "stop"}],
+                          "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}}).encode()
+        bodies = self.bodies
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                bodies.append(json.loads(self.rfile.read(int(self.headers.get("content-length", 0)))))
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_port}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
