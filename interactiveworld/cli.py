@@ -7,7 +7,13 @@ import logging
 import sys
 from pathlib import Path
 
-from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, REFERENCE_HUMANS, agent_name, make_assistant
+from interactiveworld.agents.assistants import (
+    REFERENCE_ASSISTANTS,
+    REFERENCE_HUMANS,
+    agent_name,
+    make_assistant,
+    viewed_assistant,
+)
 from interactiveworld.bench.taskpack import TaskPackError, default_tasks_dir
 from reacthuman.core.model_spec import EXPLICIT_FORM, ModelSpec, ModelsOption, models_help
 
@@ -22,6 +28,12 @@ JUDGE = ModelsOption({}, flag="--judge", required=False,
                      help=f"also grade with the frozen LLM judge: a model preset or {EXPLICIT_FORM} (beside the key facts)")
 
 
+def _add_view(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--assistant-view", choices=("frames", "none"), default="frames",
+                        help="none: a model assistant runs with its frames withheld (the perception ablation); a "
+                             "model known to take no images is refused unless this says none")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="interactiveworld", description="InteractiveWorld / InteractiveBench")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -32,9 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", type=Path, required=True, help="RUN_DIR (with several models: RUN_DIR/<model>/ each)")
     r.add_argument("--memory", action="store_true", help="memory-augmentation ablation (a factual ledger)")
     r.add_argument("--render", choices=("auto", "yes", "no"), default="auto", help="render first-person frames")
-    r.add_argument("--assistant-view", choices=("frames", "none"), default="frames",
-                   help="none: a model assistant runs with its frames withheld (the perception ablation); a model "
-                        "known to take no images is refused unless this says none")
+    _add_view(r)
     r.add_argument("--only", default="", help="only task ids starting with this")
     r.add_argument("--limit", type=int, default=None)
     r.add_argument("--bags", action="store_true", help="also record each episode as rosbag2 in RUN_DIR/bags/")
@@ -49,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     mx.add_argument("--tasks", type=Path, default=default_tasks_dir())
     MATRIX_ASSISTANTS.add_to(mx)
     HUMANS.add_to(mx)
+    _add_view(mx)
     mx.add_argument("--out", type=Path, required=True, help="folder of one run folder per pairing")
     mx.add_argument("--only", default="", help="only task ids starting with this")
     mx.add_argument("--limit", type=int, default=None)
@@ -77,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     ro.add_argument("--task", required=True, help="task id")
     ASSISTANTS.add_to(ro)
     HUMAN.add_to(ro)
+    _add_view(ro)
     ro.add_argument("--bag", type=Path, default=None, help="record the graph's topics as rosbag2 here")
     ro.add_argument("--body", choices=("capsule", "cmu"), default="capsule")
     return p
@@ -111,24 +123,16 @@ def _folders(out: Path, specs: list[ModelSpec]) -> list[tuple[str, Path]]:
 def _with_view(folders: list[tuple[str, Path]], view: str) -> list[tuple[str, Path]]:
     """The assistants as the run names them: `llm:<model>+noview` with frames withheld. Refuses (one line) a
     reference assistant under `--assistant-view none` and, with frames, a model known to take no images."""
-    from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX
-
     out = []
     for assistant, folder in folders:
-        if not assistant.startswith("llm:"):
-            if view == "none":
-                raise ValueError(f"--assistant-view none: {assistant!r} is a reference assistant, not a model")
-            out.append((assistant, folder))
-            continue
-        if view == "none":
-            out.append((assistant + NO_VIEW_SUFFIX, folder))
-            continue
-        a = make_assistant(assistant, None)
-        try:
-            a.check_view()
-        finally:
-            a.close()
-        out.append((assistant, folder))
+        named = viewed_assistant(assistant, view)
+        if view == "frames" and assistant.startswith("llm:"):
+            a = make_assistant(assistant, None)
+            try:
+                a.check_view()
+            finally:
+                a.close()
+        out.append((named, folder))
     return out
 
 
@@ -175,7 +179,8 @@ def _run_one(args: argparse.Namespace, assistant: str, human: str, out: Path) ->
 def _matrix(args: argparse.Namespace) -> None:
     from interactiveworld.bench.matrix import matrix_table, run_matrix
 
-    assistants = [agent_name(spec) for spec in MATRIX_ASSISTANTS.parse(args)]
+    assistants = [a for a, _ in _with_view([(agent_name(spec), None) for spec in MATRIX_ASSISTANTS.parse(args)],
+                                           args.assistant_view)]
     humans = [agent_name(spec) for spec in HUMANS.parse(args)]
     print(matrix_table(run_matrix(args.tasks, assistants, humans, args.out, args.only, args.limit)), end="")
 
@@ -194,7 +199,8 @@ def _static(args: argparse.Namespace) -> None:
 
 def _ros_episode(args: argparse.Namespace) -> None:
     """The nodes build their agents from their parameters (the entries as given, checked here before ROS loads)."""
-    assistant, human = ASSISTANTS.parse_one(args).name, HUMAN.parse_one(args).name
+    spec, human = ASSISTANTS.parse_one(args), HUMAN.parse_one(args).name
+    _with_view([(agent_name(spec), None)], args.assistant_view)  # refused here, in one line, before ROS loads
     import json
 
     from interactiveworld.bench.taskpack import load_pack
@@ -202,7 +208,8 @@ def _ros_episode(args: argparse.Namespace) -> None:
 
     task = args.tasks / f"{args.task}.json"
     load_pack(task)  # a bad pack: one line, before ROS loads
-    print(json.dumps(run_ros_episode(task, assistant, human, args.bag, body=args.body), sort_keys=True))
+    print(json.dumps(run_ros_episode(task, spec.name, human, args.bag, body=args.body,
+                                      assistant_view=args.assistant_view), sort_keys=True))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ The nodes (`interactiveworld/nodes/`, one per file) are the suite's contract nod
 their topics and types are `interactiveworld.graph`'s contracts.
 
 Each node is configured by ROS parameters (declared with descriptions, validated) and builds what it needs
-from them: world `task`, `body`, `autostart`; human `task`, `human`; assistant `task`, `assistant`; recorder
+from them: world `task`, `body`, `autostart`; human `task`, `human`; assistant `task`, `assistant`, `assistant_view`; recorder
 `bag_path`; the judge has none. `task` is a task pack file (.json) or a task id of interactiveworld/tasks;
 `human` and `assistant` take one entry of the suite's `--models` grammar. `run_ros_episode` composes them in one
 process (parameter overrides); each also runs as a process of its own, its executable named in its contract
@@ -37,11 +37,12 @@ def _overrides(**values) -> list[Parameter]:
 
 
 def run_ros_episode(task: str | Path, assistant="oracle", human="scripted", bag_path: Path | None = None,
-                    timeout_s: float = 300.0, body: str = "capsule") -> dict:
+                    timeout_s: float = 300.0, body: str = "capsule", assistant_view: str = "frames") -> dict:
     """One episode through the node graph, its nodes composed in this process and configured by their ROS
     parameters; returns the judge's verdict (raises TimeoutError if none, ValueError for a refused parameter).
     task: a task pack file or a task id (the nodes' `task`). assistant, human: an entry of the `--models` grammar
-    (the nodes' parameters), or an agent object the node takes instead (the caller keeps and closes it)."""
+    (the nodes' parameters), or an agent object the node takes instead (the caller keeps and closes it).
+    assistant_view: the assistant node's `assistant_view` (`none` withholds a model assistant's frames)."""
     own_init = not rclpy.ok()
     if own_init:
         rclpy.init()
@@ -53,7 +54,8 @@ def run_ros_episode(task: str | Path, assistant="oracle", human="scripted", bag_
         nodes.append(HumanNode(None if isinstance(human, str) else human,
                                parameter_overrides=_overrides(task=str(task), human=specs["human"])))
         nodes.append(AssistantNode(None if isinstance(assistant, str) else assistant,
-                                   parameter_overrides=_overrides(task=str(task), assistant=specs["assistant"])))
+                                   parameter_overrides=_overrides(task=str(task), assistant=specs["assistant"],
+                                                                         assistant_view=assistant_view)))
         nodes.append(JudgeNode())
         if bag_path is not None:
             nodes.append(RecorderNode(parameter_overrides=_overrides(bag_path=str(bag_path))))

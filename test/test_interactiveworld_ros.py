@@ -71,3 +71,32 @@ def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
             assert all(a.shape == (240, 320, 3) and (a == b).all() for a, b in zip(got, ref_frames))
     assert main(["ros-episode", "--task", "finding-moved-1", "--models", "oracle"]) == 0
     assert json.loads(capsys.readouterr().out)["passed"] is True
+
+
+def test_ros_episode_and_matrix_take_the_assistant_view(tmp_path, capsys):
+    import shutil
+
+    from interactiveworld.agents.standin import StandInServer
+
+    assert main(["ros-episode", "--task", "finding-moved-1", "--models", "oracle", "--assistant-view", "none"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "reference assistant" in err[0]
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    shutil.copy(default_tasks_dir() / "guidance-store-0.json", tasks)
+    with StandInServer() as server:
+        # the assistant node withholds the frames (its `assistant_view` parameter), as `run` does in process
+        assert main(["ros-episode", "--tasks", str(tasks), "--task", "guidance-store-0", "--models", server.spec,
+                     "--assistant-view", "none"]) == 0
+        asked = [r for r in server.state.requests if r.format_name == "assistant_turn"]
+        assert asked
+        assert all(r.n_images == 0 for r in asked)
+        server.state.requests.clear()
+        assert main(["matrix", "--tasks", str(tasks), "--models", server.spec, "--humans", "scripted",
+                     "--assistant-view", "none", "--out", str(tmp_path / "mx")]) == 0
+        asked = [r for r in server.state.requests if r.format_name == "assistant_turn"]
+        assert asked
+        assert all(r.n_images == 0 for r in asked)
+    cells = json.loads((tmp_path / "mx" / "matrix.json").read_text())
+    assert [c["assistant"].endswith("+noview") for c in cells] == [True]

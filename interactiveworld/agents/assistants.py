@@ -89,6 +89,21 @@ def make_assistant(name: str, pack, memory: bool = False):
     raise ValueError(f"unknown assistant {name!r} (oracle, silent, wrong, early, blind or llm:<model>)")
 
 
+def viewed_assistant(name: str, view: str) -> str:
+    """The bench name of assistant `name` under `--assistant-view` `view`: `llm:<model>+noview` when its frames
+    are withheld. A reference assistant under `none` is refused (it is not a model; the ablation means nothing)."""
+    from interactiveworld.agents.config import ASSISTANT_VIEWS
+    from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX
+
+    if view not in ASSISTANT_VIEWS:
+        raise ValueError(f"assistant view must be one of {ASSISTANT_VIEWS}, got {view!r}")
+    if view == "frames":
+        return name
+    if not name.startswith("llm:"):
+        raise ValueError(f"--assistant-view none: {name!r} is a reference assistant, not a model")
+    return name + NO_VIEW_SUFFIX
+
+
 def make_human(name: str):
     """A bench agent name (`agent_name` of a `--human` spec): 'scripted' | 'llm:<model>'."""
     if name == "scripted":

@@ -9,7 +9,8 @@ from reacthuman_msgs.msg import Speech
 from sensor_msgs.msg import Image
 from std_msgs.msg import String
 
-from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assistant
+from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assistant, viewed_assistant
+from interactiveworld.agents.config import ASSISTANT_VIEWS
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, Frame, select_frames
 from interactiveworld.graph import ASSISTANT, EYE, REPORT, SPEECH
 from interactiveworld.nodes.common import DONE_TEXT, close_agent, declare_agent, declare_task, image_array, loop_qos
@@ -28,6 +29,10 @@ class AssistantNode(ContractNode):
                          parameter_overrides=parameter_overrides)
         pack = declare_task(self)
         name = declare_agent(self, "assistant", "", REFERENCE_ASSISTANTS, "the assistant")
+        view = self.declare("assistant_view", "frames", "frames: a model assistant is sent its first-person "
+                            "frames; none: they are withheld (the perception ablation, `llm:<model>+noview`)",
+                            lambda v: None if v in ASSISTANT_VIEWS else f"one of {ASSISTANT_VIEWS}, got {v!r}")
+        name = viewed_assistant(name, view)
         self.own_agent = assistant is None
         self.assistant = make_assistant(name, pack) if assistant is None else assistant
         self.assistant.reset(AssistantBrief(pack.family, pack.task_id, pack.max_turns))
