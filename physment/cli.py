@@ -62,6 +62,10 @@ def _parser() -> argparse.ArgumentParser:
                           "their published scenes)")
     run.add_argument("--matcher", default=None, choices=("strict", "paper", "authors"),
                      help="which verdict is `correct` (default: the protocol's); rows record all three")
+    run.add_argument("--dialogue", default=None, choices=("ours", "authors", "authors-early"),
+                     help="whose prompt, call format and loop: authors = their zero-shot prompt, JSON tool-call "
+                          "arrays in the reply text, an answer ends the episode (default under --protocol paper "
+                          "on their published scenes); authors-early: their prompt before late February 2026")
     run.add_argument("--cell-map", default=None,
                      help="YAML/JSON file: scene id -> category (overrides metadata and inference); `authors`: the "
                           "authors' number ranges for every undeclared scene; `inferred`: inference only")
@@ -128,7 +132,8 @@ def _config(args: argparse.Namespace, spec: ModelSpec) -> "RunConfig":
     return RunConfig(scenes=args.scenes, agent=spec.entry, budget=args.budget, out=args.out,
                      prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
                      limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
-                     protocol=args.protocol, tools=args.tools, matcher=args.matcher, cell_map=args.cell_map)
+                     protocol=args.protocol, tools=args.tools, matcher=args.matcher, cell_map=args.cell_map,
+                     dialogue=args.dialogue)
 
 
 def _run(args: argparse.Namespace) -> int:
