@@ -80,6 +80,13 @@ def _parser() -> argparse.ArgumentParser:
     res.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
     res.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
     res.add_argument("--json", type=Path, default=None, help="write model folder -> budget -> matcher -> accuracy %%")
+    prm = sub.add_parser("prompts-authors", help="hold our --dialogue authors first prompt against the first "
+                         "prompt of every logged episode under TESTRESULTS_DIR/iterations_*")
+    prm.add_argument("results_dir", type=Path)
+    prm.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
+    prm.add_argument("--git", type=Path, default=None,
+                     help="their repository's git dir: build each prompt from the scene as committed before its log")
+    prm.add_argument("--json", type=Path, default=None, help="write the counts per class")
     rpl = sub.add_parser("replay", help="re-execute the authors' logged tool calls under their tool semantics and "
                                         "compare each result with the logged one")
     rpl.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
@@ -228,6 +235,24 @@ def _rescore_authors(args: argparse.Namespace) -> int:
     return 0
 
 
+def _prompts_authors(args: argparse.Namespace) -> int:
+    from physment.authors.logs import LogError
+    from physment.authors.prompts import check_prompts
+    from reacthuman.core.atomic import atomic_write_text
+
+    try:
+        found = check_prompts(args.results_dir, args.scenes, args.git).to_json()
+    except LogError as exc:
+        return _fail(str(exc))
+    print(f"first prompts of {found['episodes']} logged episodes: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(found["classes"].items(), key=lambda kv: -kv[1])))
+    print("identical, per dialogue: " + ", ".join(f"{k} {v}" for k, v in found["identical_by_dialogue"].items()))
+    if args.json is not None:
+        atomic_write_text(args.json, json.dumps(found, indent=1) + "\n")
+        print(f"wrote {args.json}")
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     from physment.authors.logs import LogError
     from physment.authors.replay import report_lines, replay
@@ -283,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
             return _check(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "prompts-authors":
+            return _prompts_authors(args)
         if args.command == "rescore-authors":
             return _rescore_authors(args)
         return _scenes(args)

@@ -16,6 +16,7 @@ import pytest
 from physment.agents import AgentTurn, ModelAgent
 from physment.authors.dialogue import build_prompt, invalid_message, parse_reply, system_prompt
 from physment.authors.tools import HEADLESS
+from physment.cli import main
 from physment.episode import protocol_config, run_episode
 from physment.runner import RunConfig, read_results, run
 from physment.scene import load_scene
@@ -178,3 +179,23 @@ def test_model_agent_is_given_back_its_tool_mode(published):
     cfg = dataclasses.replace(protocol_config("paper", budget=1), tool_semantics=HEADLESS, dialogue="authors")
     row, _ = run_episode(scene, agent, cfg)
     assert agent.tool_mode == "native" and not row.answered and row.api_errors == 1
+
+
+def test_prompts_authors_classes_each_logged_first_prompt(published, capsys):
+    results = published.parent / "TestResults"
+    logged = LOGGED_PROMPT.read_text(encoding="utf-8")
+    variants = {"164737": logged, "170000": logged.replace("Task: Determine which block", "Task: Find which block"),
+                "170100": "", "170200": logged.replace("***FINAL GUIDELINES***", "You have access to a Python tool "
+                                                       "that can be used.***FINAL GUIDELINES***")}
+    for scene, stamps in ((14, variants), (15, {"170300": logged})):
+        folder = results / "iterations_05" / "some_model" / f"scene_{scene:03d}"
+        folder.mkdir(parents=True)
+        for stamp, prompt in stamps.items():
+            (folder / f"summary_20260501T{stamp}.txt").write_text(
+                "=== Experiment Log for 14 ===\n\n" + (f"\n--- Iteration 1 ---\nLLM Input Prompt Below:\n{prompt}\n\n"
+                                                       "LLM Response Below:\n[]\n" if prompt else ""))
+    assert main(["prompts-authors", str(results), "--scenes", str(published)]) == 0
+    out = capsys.readouterr().out
+    for part in ("first prompts of 5 logged episodes", "identical 1", "scene_differs 1", "no_prompt_logged 1",
+                 "python_tool 1", "no_scene 1"):
+        assert part in out, out

@@ -79,7 +79,10 @@ def _permissions(meta: dict) -> dict[str, dict]:
 
 
 def _object_lines(meta: dict, xml_text: str) -> str:
-    root = ET.fromstring(xml_text)
+    try:
+        root = ET.fromstring(xml_text)
+    except ET.ParseError as exc:
+        raise ValueError(f"the scene's MJCF does not parse: {exc}") from exc
     bodies = root.findall(".//body")
     perms = _permissions(meta)
     objects = meta.get("objects") or {}

@@ -176,7 +176,12 @@ def _log_time(stamp: str) -> str:
 
 def git_scene_xml(git_dir: Path, number: int, stamp: str) -> str | None:
     """The scene's MJCF as last committed before the log's time stamp (None if none was)."""
-    path = f"Scenes/Scene{number}/scene{number}.xml"
+    return git_scene_file(git_dir, number, stamp, "xml")
+
+
+def git_scene_file(git_dir: Path, number: int, stamp: str, suffix: str) -> str | None:
+    """The scene's `scene<N>.<suffix>` as last committed before the log's time stamp (None if none was)."""
+    path = f"Scenes/Scene{number}/scene{number}.{suffix}"
     rev = subprocess.run(["git", f"--git-dir={git_dir}", "rev-list", "-1", f"--before={_log_time(stamp)}", "HEAD",
                           "--", path], capture_output=True, text=True, check=False).stdout.strip()
     if not rev:
