@@ -10,17 +10,24 @@ import logging
 import time
 
 from physment.agents import MAX_CALLS_PER_TURN, Agent, AgentTurn
-from physment.metrics import episode_metrics
-from physment.prompt import build_prompt, system_prompt
-from physment.record import EpisodeRecord
-from physment.scene import Scene
 from physment.authors.dialogue import DIALOGUES, run_dialogue
 from physment.authors.matcher import authors_correct
 from physment.authors.toolbox import AuthorsToolBox
 from physment.authors.tools import SWITCHES
+from physment.metrics import episode_metrics
+from physment.prompt import build_prompt, system_prompt
 from physment.protocol import DEFAULT_PROTOCOL, MATCHERS, PROTOCOLS, paper_correct
 from physment.protocol import protocol as named_protocol
-from physment.scoring import ABS_TOL, REL_TOL, is_correct, normalisation_classes, regrade, score_answer
+from physment.record import EpisodeRecord
+from physment.scene import Scene
+from physment.scoring import (
+    ABS_TOL,
+    REL_TOL,
+    is_correct,
+    normalisation_classes,
+    regrade,
+    score_answer,
+)
 from physment.tools import ToolBox, ToolResult
 from physment.toolspec import TOOL_NAMES
 

@@ -14,13 +14,17 @@ from pathlib import Path
 import pytest
 
 from physment.agents import AgentTurn, ModelAgent
-from physment.authors.dialogue import build_prompt, invalid_message, parse_reply, system_prompt
+from physment.authors.dialogue import (
+    build_prompt,
+    invalid_message,
+    parse_reply,
+    system_prompt,
+)
 from physment.authors.tools import HEADLESS
 from physment.cli import main
 from physment.episode import protocol_config, run_episode
 from physment.runner import RunConfig, read_results, run
 from physment.scene import load_scene
-from reacthuman.llm import make_client
 from reacthuman.llm.loopback import FixedReplyEndpoint
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "physment_authors" / "dialogue"
@@ -155,13 +159,13 @@ def test_a_reply_without_calls_costs_its_iteration_and_gets_their_message(publis
 
 def test_a_resumed_run_keeps_other_tools_matchers_and_dialogues_apart(published, tmp_path):
     out = tmp_path / "run"
-    base = dict(scenes=published, agent="oracle", budget=5, out=out, protocol="paper")
+    base = {"scenes": published, "agent": "oracle", "budget": 5, "out": out, "protocol": "paper"}
     first = run(RunConfig(**base))
     assert [r.tools for r in first] == ["authors"] and run(RunConfig(**base)) == []  # the same episode: skipped
     assert run(RunConfig(**base, tools="authors")) == []  # what the default resolved to: the same episode
     for extra in ({"tools": "ours", "dialogue": "ours"}, {"tools": "authors:-viewer_sync"}, {"matcher": "authors"},
                   {"dialogue": "authors-early"}):
-        (row,) = run(RunConfig(**base, **extra))
+        assert len(run(RunConfig(**base, **extra))) == 1
         assert run(RunConfig(**base, **extra)) == []
     rows = read_results(out)
     assert len(rows) == 5 and len({r.key for r in rows}) == 5 and len({r.transcript for r in rows}) == 5
