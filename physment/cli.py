@@ -62,6 +62,10 @@ def _parser() -> argparse.ArgumentParser:
                           "their published scenes)")
     run.add_argument("--matcher", default=None, choices=("strict", "paper", "authors"),
                      help="which verdict is `correct` (default: the protocol's); rows record all three")
+    run.add_argument("--dialogue", default=None, choices=("ours", "authors", "authors-early"),
+                     help="whose prompt, call format and loop: authors = their zero-shot prompt, JSON tool-call "
+                          "arrays in the reply text, an answer ends the episode (default under --protocol paper "
+                          "on their published scenes); authors-early: their prompt before late February 2026")
     run.add_argument("--cell-map", default=None,
                      help="YAML/JSON file: scene id -> category (overrides metadata and inference); `authors`: the "
                           "authors' number ranges for every undeclared scene; `inferred`: inference only")
@@ -76,6 +80,13 @@ def _parser() -> argparse.ArgumentParser:
     res.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
     res.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
     res.add_argument("--json", type=Path, default=None, help="write model folder -> budget -> matcher -> accuracy %%")
+    prm = sub.add_parser("prompts-authors", help="hold our --dialogue authors first prompt against the first "
+                         "prompt of every logged episode under TESTRESULTS_DIR/iterations_*")
+    prm.add_argument("results_dir", type=Path)
+    prm.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
+    prm.add_argument("--git", type=Path, default=None,
+                     help="their repository's git dir: build each prompt from the scene as committed before its log")
+    prm.add_argument("--json", type=Path, default=None, help="write the counts per class")
     rpl = sub.add_parser("replay", help="re-execute the authors' logged tool calls under their tool semantics and "
                                         "compare each result with the logged one")
     rpl.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
@@ -128,7 +139,8 @@ def _config(args: argparse.Namespace, spec: ModelSpec) -> "RunConfig":
     return RunConfig(scenes=args.scenes, agent=spec.entry, budget=args.budget, out=args.out,
                      prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
                      limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
-                     protocol=args.protocol, tools=args.tools, matcher=args.matcher, cell_map=args.cell_map)
+                     protocol=args.protocol, tools=args.tools, matcher=args.matcher, cell_map=args.cell_map,
+                     dialogue=args.dialogue)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -223,6 +235,24 @@ def _rescore_authors(args: argparse.Namespace) -> int:
     return 0
 
 
+def _prompts_authors(args: argparse.Namespace) -> int:
+    from physment.authors.logs import LogError
+    from physment.authors.prompts import check_prompts
+    from reacthuman.core.atomic import atomic_write_text
+
+    try:
+        found = check_prompts(args.results_dir, args.scenes, args.git).to_json()
+    except LogError as exc:
+        return _fail(str(exc))
+    print(f"first prompts of {found['episodes']} logged episodes: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(found["classes"].items(), key=lambda kv: -kv[1])))
+    print("identical, per dialogue: " + ", ".join(f"{k} {v}" for k, v in found["identical_by_dialogue"].items()))
+    if args.json is not None:
+        atomic_write_text(args.json, json.dumps(found, indent=1) + "\n")
+        print(f"wrote {args.json}")
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     from physment.authors.logs import LogError
     from physment.authors.replay import report_lines, replay
@@ -278,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
             return _check(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "prompts-authors":
+            return _prompts_authors(args)
         if args.command == "rescore-authors":
             return _rescore_authors(args)
         return _scenes(args)

@@ -10,16 +10,24 @@ import logging
 import time
 
 from physment.agents import MAX_CALLS_PER_TURN, Agent, AgentTurn
-from physment.metrics import episode_metrics
-from physment.prompt import build_prompt, system_prompt
-from physment.record import EpisodeRecord
-from physment.scene import Scene
+from physment.authors.dialogue import DIALOGUES, run_dialogue
 from physment.authors.matcher import authors_correct
 from physment.authors.toolbox import AuthorsToolBox
 from physment.authors.tools import SWITCHES
+from physment.metrics import episode_metrics
+from physment.prompt import build_prompt, system_prompt
 from physment.protocol import DEFAULT_PROTOCOL, MATCHERS, PROTOCOLS, paper_correct
 from physment.protocol import protocol as named_protocol
-from physment.scoring import ABS_TOL, REL_TOL, is_correct, normalisation_classes, regrade, score_answer
+from physment.record import EpisodeRecord
+from physment.scene import Scene
+from physment.scoring import (
+    ABS_TOL,
+    REL_TOL,
+    is_correct,
+    normalisation_classes,
+    regrade,
+    score_answer,
+)
 from physment.tools import ToolBox, ToolResult
 from physment.toolspec import TOOL_NAMES
 
@@ -39,6 +47,7 @@ class EpisodeConfig:
     trim_context: bool = True  # False: the cumulative context with nothing dropped (the paper's)
     tools: tuple[str, ...] = TOOL_NAMES
     tool_semantics: frozenset[str] | None = None  # None: ours; else the authors' switches on (physment.authors)
+    dialogue: str = "ours"  # ours | authors | authors-early: whose prompt, call format and loop (physment.authors.dialogue)
 
     def __post_init__(self) -> None:
         if self.protocol not in PROTOCOLS:
@@ -52,6 +61,13 @@ class EpisodeConfig:
             raise ValueError(f"budget must be >= 1, got {self.budget}")
         if self.prompting not in ("zero-shot", "one-shot", "few-shot"):
             raise ValueError(f"prompting must be zero-shot, one-shot or few-shot, got {self.prompting!r}")
+        if self.dialogue not in DIALOGUES:
+            raise ValueError(f"dialogue must be one of {', '.join(DIALOGUES)}, got {self.dialogue!r}")
+        if self.dialogue != "ours" and self.tool_semantics is None:
+            raise ValueError("the authors' dialogue lists their tools: it needs their tool semantics (--tools authors)")
+        if self.dialogue != "ours" and self.prompting != "zero-shot":
+            raise ValueError(f"the authors' dialogue is their zero-shot prompt; prompting {self.prompting!r} "
+                             "needs --dialogue ours")
         if self.context_chars_max < 2000:
             raise ValueError(f"context_chars_max must be >= 2000, got {self.context_chars_max}")
 
@@ -97,18 +113,16 @@ def _assistant_message(turn: AgentTurn) -> dict:
     return {"role": "assistant", "content": content}
 
 
-def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[EpisodeRecord, dict]:
-    """(results row, transcript) for one scene, agent and budget."""
-    allowed = None if config.tools == TOOL_NAMES else tuple(config.tools)
-    toolbox = (ToolBox(scene, allowed=allowed) if config.tool_semantics is None
-               else AuthorsToolBox(scene, config.tool_semantics, allowed=allowed))
+def _our_loop(scene: Scene, agent: Agent, toolbox: ToolBox, config: EpisodeConfig
+              ) -> tuple[str, str, list[dict], int | None]:
+    """Our prompt, native or JSON tool calls, our results message: (prompt, system prompt, turns, the
+    iteration that answered)."""
     prompt = build_prompt(toolbox, config.budget, config.prompting, config.brief_api, tuple(config.tools))
     messages = [{"role": "system", "content": system_prompt()}, {"role": "user", "content": prompt}]
     agent.begin(scene, config.budget)
     turns: list[dict] = []
     last: list[ToolResult] = []
     answer_iteration = None
-    start = time.monotonic()
     for k in range(1, config.budget + 1):
         try:
             context = _trim(messages, config.context_chars_max) if config.trim_context else list(messages)
@@ -140,16 +154,31 @@ def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[Epis
             break
         messages += [_assistant_message(turn), _results_message(results, note, k, config.budget)]
         last = results
+    return prompt, messages[0]["content"], turns, answer_iteration
+
+
+def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[EpisodeRecord, dict]:
+    """(results row, transcript) for one scene, agent and budget."""
+    allowed = None if config.tools == TOOL_NAMES else tuple(config.tools)
+    toolbox = (ToolBox(scene, allowed=allowed) if config.tool_semantics is None
+               else AuthorsToolBox(scene, config.tool_semantics, allowed=allowed))
+    start = time.monotonic()
+    if config.dialogue != "ours":
+        ep = run_dialogue(scene, agent, toolbox, config.budget, config.dialogue,  # type: ignore[arg-type]
+                          lambda m: _trim(m, config.context_chars_max) if config.trim_context else list(m))
+        prompt, system, turns, answer_iteration = ep.prompt, ep.system, ep.turns, ep.answer_iteration
+    else:
+        prompt, system, turns, answer_iteration = _our_loop(scene, agent, toolbox, config)
     row = score_episode(scene, toolbox, turns, config, answer_iteration)
     row.update(agent=agent.name, prompting=config.prompting, wall_s=round(time.monotonic() - start, 3),
                model_id=next((t["model_id"] for t in turns if t["model_id"]), ""))
     transcript = {"scene": scene.scene_id, "agent": agent.name, "budget": config.budget,
-                  "prompting": config.prompting, "prompt": prompt, "system": messages[0]["content"],
+                  "prompting": config.prompting, "dialogue": config.dialogue, "prompt": prompt, "system": system,
                   "turns": turns, "result": row}
     return EpisodeRecord.from_dict(row), transcript
 
 
-def _tools_name(switches: frozenset[str]) -> str:
+def tools_name(switches: frozenset[str]) -> str:
     off = sorted(set(SWITCHES) - set(switches))
     return "authors" + (":" + ",".join(f"-{s}" for s in off) if off else "")
 
@@ -178,9 +207,9 @@ def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: Epi
     row = {"scene": scene.scene_id, "scene_number": scene.number, "category": scene.category,
            "category_source": scene.extra.get("category_source", "metadata"),
            "authors_category": scene.extra.get("authors_category"), "timestep_s": toolbox.lab.timestep_s,
-           "tools": "ours" if config.tool_semantics is None else _tools_name(config.tool_semantics),
+           "tools": "ours" if config.tool_semantics is None else tools_name(config.tool_semantics),
            "topic": scene.extra.get("topic", ""), "problem_type": scene.problem_type, "budget": config.budget,
-           "protocol": config.protocol, "answered": answered, "answer_iteration": answer_iteration,
+           "protocol": config.protocol, "dialogue": config.dialogue, "answered": answered, "answer_iteration": answer_iteration,
            "iterations_used": len(turns), "predicted": predicted, "truth": scene.answer,
            "matcher": matcher, "correct": bool(correct), "correct_strict": bool(strict),
            "correct_paper": bool(paper), "correct_authors": bool(authors),

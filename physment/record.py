@@ -37,6 +37,7 @@ class EpisodeRecord:
     problem_type: str | None = None
     budget: int = 0  # iterations allowed, I_max
     protocol: str = DEFAULT_PROTOCOL
+    dialogue: str | None = None  # ours | authors | authors-early: whose prompt and call format (None: ours)
     answered: bool = False
     answer_iteration: int | None = None
     iterations_used: int | None = None
@@ -88,9 +89,13 @@ class EpisodeRecord:
                 raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
 
     @property
-    def key(self) -> tuple[str, str, int, str, str]:
-        """What makes an episode: a rerun of the same command skips the keys already in the file."""
-        return (self.scene, self.agent, self.budget, self.prompting, self.protocol)
+    def key(self) -> tuple[str, str, int, str, str, str, str, str]:
+        """What makes an episode: a rerun of the same command skips the keys already in the file. Whose tool
+        semantics, which matcher decides `correct` and whose dialogue are part of it (a rerun with another
+        --tools, --matcher or --dialogue runs its own episodes); rows written before these were recorded ran
+        ours, under the protocol's matcher."""
+        return (self.scene, self.agent, self.budget, self.prompting, self.protocol, self.tools or "ours",
+                self.matcher or PROTOCOLS[self.protocol].matcher, self.dialogue or "ours")
 
     def to_dict(self) -> dict[str, Any]:
         return record_to_dict(self)

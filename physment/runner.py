@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from physment.agents import ModelAgent, OracleAgent
+from physment.authors.dialogue import DIALOGUES
 from physment.authors.tools import ALL_ON, tool_semantics
 from physment.cells import CELL_MAP_WORDS, assign_cells, cell_options, is_authors_scene
-from physment.episode import protocol_config, run_episode
+from physment.episode import protocol_config, run_episode, tools_name
 from physment.lab import LabError
 from physment.protocol import DEFAULT_PROTOCOL, MATCHERS, PROTOCOLS
 from physment.record import EpisodeRecord
@@ -53,6 +54,9 @@ class RunConfig:
     tools: str | None = None  # ours | authors[:-switch,...]; None: authors for their scenes under paper, else ours
     matcher: str | None = None  # strict | paper | authors: which verdict is `correct` (default: the protocol's)
     cell_map: Path | str | None = None  # a file (scene id -> cell), or `authors` / `inferred` (physment.cells)
+    # ours | authors | authors-early (physment.authors.dialogue); None: the authors' for their scenes under
+    # paper, zero-shot (as --tools), else ours
+    dialogue: str | None = None
     # filled by run(): 'Scene<N>: why' for each scene that could not be loaded or compiled (skipped, not fatal)
     skipped: list[str] = dataclasses.field(default_factory=list)
 
@@ -63,6 +67,13 @@ class RunConfig:
         tool_semantics(self.tools)  # a bad spelling or an unknown switch fails here, naming it
         if self.matcher is not None and self.matcher not in MATCHERS:
             raise ValueError(f"matcher must be one of {', '.join(MATCHERS)}, got {self.matcher!r}")
+        if self.dialogue is not None and self.dialogue not in DIALOGUES:
+            raise ValueError(f"dialogue must be one of {', '.join(DIALOGUES)}, got {self.dialogue!r}")
+        if self.dialogue not in (None, "ours") and self.tools == "ours":
+            raise ValueError("--dialogue authors lists their tools: it cannot run with --tools ours")
+        if self.dialogue not in (None, "ours") and self.prompting != "zero-shot":
+            raise ValueError(f"--dialogue {self.dialogue} is their zero-shot prompt; --prompting {self.prompting} "
+                             "needs --dialogue ours")
         if self.max_tokens is not None and int(self.max_tokens) < 1:
             raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
         if self.cell_map is not None and str(self.cell_map) not in CELL_MAP_WORDS and not Path(self.cell_map).is_file():
@@ -138,7 +149,7 @@ def pending_scenes(cfg: RunConfig) -> tuple[list[Scene], int]:
     cfg.skipped.clear()
     scenes = selected_scenes(cfg, cfg.skipped)
     done = {r.key for r in read_results(cfg.out)}
-    todo = [s for s in scenes if (s.scene_id, cfg.agent, cfg.budget, cfg.prompting, cfg.protocol) not in done]
+    todo = [s for s in scenes if episode_key(cfg, s) not in done]
     if not todo:
         LOG.info("nothing to run: all %d episode(s) are in %s", len(scenes), cfg.out / RESULTS_FILE)
     return todo, len(scenes)
@@ -146,10 +157,29 @@ def pending_scenes(cfg: RunConfig) -> tuple[list[Scene], int]:
 
 def scene_tools(cfg: RunConfig, scene: Scene) -> frozenset[str] | None:
     """Whose tool semantics a scene runs with: `--tools`, else the authors' for their published scenes under
-    the paper protocol (what their models met), else ours."""
+    the paper protocol (what their models met) or under their dialogue, else ours."""
     if cfg.tools is not None:
         return tool_semantics(cfg.tools)
-    return ALL_ON if cfg.protocol == "paper" and is_authors_scene(scene) else None
+    theirs = (cfg.protocol == "paper" and is_authors_scene(scene)) or cfg.dialogue not in (None, "ours")
+    return ALL_ON if theirs else None
+
+
+def scene_dialogue(cfg: RunConfig, scene: Scene) -> str:
+    """Whose prompt and call format: `--dialogue`, else the authors' (their published code's) for their
+    published scenes under the paper protocol, zero-shot, with their tool semantics; else ours."""
+    if cfg.dialogue is not None:
+        return cfg.dialogue
+    theirs = cfg.protocol == "paper" and cfg.prompting == "zero-shot" and is_authors_scene(scene) \
+        and scene_tools(cfg, scene) is not None
+    return "authors" if theirs else "ours"
+
+
+def episode_key(cfg: RunConfig, scene: Scene) -> tuple:
+    """The key (EpisodeRecord.key) the row of this scene's episode will have."""
+    switches = scene_tools(cfg, scene)
+    return (scene.scene_id, cfg.agent, cfg.budget, cfg.prompting, cfg.protocol,
+            "ours" if switches is None else tools_name(switches), cfg.matcher or PROTOCOLS[cfg.protocol].matcher,
+            scene_dialogue(cfg, scene))
 
 
 def episode_config(cfg: RunConfig):
@@ -162,7 +192,8 @@ def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, execu
         fh.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                              "agent": cfg.agent, "tool_mode": tool_mode,
                              "budget": cfg.budget, "prompting": cfg.prompting, "scenes": str(cfg.scenes),
-                             "protocol": cfg.protocol, "matcher": cfg.matcher, "episodes_to_run": episodes,
+                             "protocol": cfg.protocol, "matcher": cfg.matcher, "tools": cfg.tools,
+                             "dialogue": cfg.dialogue, "episodes_to_run": episodes,
                              "max_tokens": effective_max_tokens(cfg), "skipped_scenes": cfg.skipped,
                              "executor": executor or {"name": "local", "workers": 1}}) + "\n")
 
@@ -170,9 +201,14 @@ def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, execu
 def episode_row(cfg: RunConfig, scene: Scene, agent: Any, ep_cfg) -> tuple[EpisodeRecord, Path, dict]:
     """One episode: (its results row, the transcript's path under the run folder, the transcript).
     Raises LabError when the scene's MJCF does not compile."""
-    record, transcript = run_episode(scene, agent, dataclasses.replace(ep_cfg, tool_semantics=scene_tools(cfg, scene)))
+    record, transcript = run_episode(scene, agent, dataclasses.replace(ep_cfg, tool_semantics=scene_tools(cfg, scene),
+                                                                       dialogue=scene_dialogue(cfg, scene)))
     proto_dir = [] if cfg.protocol == DEFAULT_PROTOCOL else [cfg.protocol]  # strict keeps the old layout
-    rel = Path("transcripts", safe_name(cfg.agent), f"b{cfg.budget}", cfg.prompting, *proto_dir, f"{scene.scene_id}.json")
+    # an explicit --tools/--matcher/--dialogue is part of the episode's key, so of its transcript's path too
+    chosen = [safe_name(f"{name}-{value}") for name, value in
+              (("tools", cfg.tools), ("matcher", cfg.matcher), ("dialogue", cfg.dialogue)) if value is not None]
+    rel = Path("transcripts", safe_name(cfg.agent), f"b{cfg.budget}", cfg.prompting, *proto_dir, *chosen,
+               f"{scene.scene_id}.json")
     return dataclasses.replace(record, agent=cfg.agent, transcript=str(rel)), rel, transcript
 
 

@@ -64,6 +64,8 @@ class Scene:
     xml_text: str
     extra: dict = dataclasses.field(default_factory=dict)
     problem_type_declared: bool = True  # False: the metadata names none (physment.cells infers it)
+    # the metadata as written (string-encoded fields parsed): what the authors' prompt is built from
+    source: dict = dataclasses.field(default_factory=dict, repr=False)
 
     @property
     def scene_id(self) -> str:
@@ -191,7 +193,7 @@ def parse_scene(meta: dict, xml_text: str, number: int, folder: Path, json_path:
                  answer=meta["answer"], expected_behavior=str(meta.get("expected_behavior", "")),
                  reasoning=str(meta.get("reasoning", "")), objects=objects,
                  xml_text=xml_text, extra=extra,
-                 problem_type_declared=declared_type)
+                 problem_type_declared=declared_type, source=meta)
 
 
 def scene_folders(root: str | Path) -> list[Path]:

@@ -41,6 +41,7 @@ FAST_MODULES = frozenset({
     "test_fast_layer_guard",
     "test_policy_slot",
     "test_physment_authors_cells",
+    "test_physment_authors_dialogue",
     "test_physment_authors_replay",
     "test_graph_messages",
     "test_body_envelope",

@@ -129,7 +129,7 @@ def test_physment_and_interactiveworld_ledgers_are_read_as_typed_records(tmp_pat
                "prompting": "zero-shot", "efficiency": 0.6, "newer_field": [1, 2]}
     append_row(tmp_path, episode)
     (record,) = read_episodes(tmp_path)
-    assert record.correct and record.key == ("Scene1", "oracle", 5, "zero-shot", "strict")
+    assert record.correct and record.key == ("Scene1", "oracle", 5, "zero-shot", "strict", "ours", "strict", "ours")
     assert record.correct_paper is False  # a row without it is upgraded: the paper's verdict recomputed
     assert record.to_dict()["newer_field"] == [1, 2] and record.to_dict()["efficiency"] == 0.6
     with open(tmp_path / RESULTS_FILE, "ab") as fh:

@@ -126,6 +126,13 @@ def test_each_switch_changes_what_it_names():
         sim.call("step", {"duration": 0.002})
     on, off = (s.call("get_angular_momentum", {"object_id": "object_1", "mass": 1})[0] for s in sims)
     assert not same(on, off)
+    # their reload zeroes positions until a step; with the viewer open, its load runs mj_forward at once
+    reads = {}
+    for name, switches in (("viewer", ALL_ON), ("headless", HEADLESS)):
+        sim = AuthorsSim(xml, switches)
+        sim.call("find_objects", {})
+        reads[name] = sim.call("get_center_of_mass", {})[0]["center_of_mass"]["z"]
+    assert reads["headless"] == 0.0 and reads["viewer"] > 0.1
     assert parse_switches("authors:-reload_on_edit") == ALL_ON - {"reload_on_edit"}
     with pytest.raises(ValueError, match="unknown tool switch"):
         parse_switches("authors:-warp_drive")
@@ -203,3 +210,20 @@ def test_the_replay_entry_a_managed_engine_runs(tmp_path):
     assert summary["mujoco"] == mujoco.__version__ and summary["calls"] == summary["reproduced"] == len(recs)
     assert main(["replay", str(results), "--mujoco", mujoco.__version__, "--json", str(out)]) == 0
     assert "beside" not in json.loads(out.read_text())
+
+
+def test_a_model_only_mismatch_after_a_step_tells_the_scene_apart():
+    xml = ('<mujoco><worldbody><body name="object_1" pos="0 0 1"><geom type="box" size="0.1 0.1 0.1"/>'
+           '<joint name="object_1_joint" type="free"/></body></worldbody></mujoco>')
+
+    def episode(*calls):
+        logged = tuple(LoggedCall(i + 1, t, p, r, None) for i, (t, p, r) in enumerate(calls))
+        return LoggedEpisode("m", 5, 1, Path("summary_20260101T000000.txt"), "", None, "", False, logged)
+
+    kinds = {}
+    for name, read in (("mass", ("get_parameters", {"object_id": "object_1"}, {"mass": 99.0})),
+                       ("position", ("get_position", {"object_id": "object_1"}, {"position": [9, 9, 9]}))):
+        summary = ReplaySummary()
+        replay_episode(episode(("step", {"duration": 0.01}, None), read), xml, summary)
+        kinds[name] = dict(summary.kinds)
+    assert kinds == {"mass": {"initial_state": 1}, "position": {"first_divergence": 1}}

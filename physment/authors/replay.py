@@ -5,8 +5,9 @@ against the one their simulator logged.
 Agreement: numbers within 1e-6 relative or 1e-9 absolute (NaN equals NaN), strings, booleans and None
 exactly, lists and tuples element by element, dicts key by key. A mismatch is recorded with its episode, call,
 our result and theirs, and a class:
-- `initial_state`: before the episode changed any state (no step, move, force or edit yet): the scene as
-  loaded here is not the scene the run loaded (a scene file changed since the run);
+- `initial_state`: before the episode changed any state (no step, move, force or edit yet), or a result that
+  depends on the model alone (`get_parameters`) before any edit: the scene as loaded here is not the scene
+  the run loaded (a scene file changed since the run);
 - `after_divergence`: a later call of an episode whose state already diverged (a consequence, not a cause);
 - `first_divergence`: the first mismatch of an episode after it changed state (engine numerics or semantics).
 An episode whose scene does not load counts every call as a mismatch of class `scene_missing`."""
@@ -30,6 +31,8 @@ ABS_TOL = 1e-9
 STATE_TOOLS = frozenset({"step", "apply_force", "apply_torque", "set_velocity", "move_object", "change_position",
                          "create_objects", "delete_objects", "find_objects", "attach_objects", "reset_sim",
                          "detect_collision"})
+EDIT_TOOLS = frozenset({"create_objects", "delete_objects", "find_objects", "attach_objects"})  # reload the model
+MODEL_TOOLS = frozenset({"get_parameters"})  # results that depend on the model alone, not on the state
 
 
 def same(ours: Any, theirs: Any, rel_tol: float = REL_TOL, abs_tol: float = ABS_TOL) -> bool:
@@ -144,14 +147,17 @@ def _replay_once(ep: LoggedEpisode, xml_text: str | None, summary: ReplaySummary
             sim = AuthorsSim(xml_text, switches)
         except Exception:  # a scene MuJoCo does not compile here: every call of the episode is a mismatch
             sim = None
-    changed = diverged = False
+    changed = diverged = edited = False
     for c in ep.calls:
         if sim is None:
             ok, ours, kind = False, None, "scene_missing"
         else:
             ours, _ = sim.call(c.tool, dict(c.parameters))
             ok = same(ours, c.result)
-            kind = "after_divergence" if diverged else ("first_divergence" if changed else "initial_state")
+            # a model-only result (mass, inertia) before any edit tells the scene file apart, however late
+            model_read = c.tool in MODEL_TOOLS and not edited
+            kind = "after_divergence" if diverged else ("first_divergence" if changed and not model_read
+                                                        else "initial_state")
         summary.add(c.tool, ep.scene_number, ok)
         if not ok:
             summary.kinds[kind] += 1
@@ -159,6 +165,7 @@ def _replay_once(ep: LoggedEpisode, xml_text: str | None, summary: ReplaySummary
                                                dict(c.parameters), ours, c.result, kind))
             diverged = diverged or c.tool in STATE_TOOLS or changed
         changed = changed or c.tool in STATE_TOOLS
+        edited = edited or c.tool in EDIT_TOOLS
     if not (summary.kinds["initial_state"] or summary.kinds["scene_missing"]):
         summary.same_scene[0] += summary.reproduced
         summary.same_scene[1] += summary.calls
@@ -176,7 +183,12 @@ def _log_time(stamp: str) -> str:
 
 def git_scene_xml(git_dir: Path, number: int, stamp: str) -> str | None:
     """The scene's MJCF as last committed before the log's time stamp (None if none was)."""
-    path = f"Scenes/Scene{number}/scene{number}.xml"
+    return git_scene_file(git_dir, number, stamp, "xml")
+
+
+def git_scene_file(git_dir: Path, number: int, stamp: str, suffix: str) -> str | None:
+    """The scene's `scene<N>.<suffix>` as last committed before the log's time stamp (None if none was)."""
+    path = f"Scenes/Scene{number}/scene{number}.{suffix}"
     rev = subprocess.run(["git", f"--git-dir={git_dir}", "rev-list", "-1", f"--before={_log_time(stamp)}", "HEAD",
                           "--", path], capture_output=True, text=True, check=False).stdout.strip()
     if not rev:

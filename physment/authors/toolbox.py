@@ -4,6 +4,8 @@ result holding an `error` key is an invalid action, as their loop counted it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from physment.authors.tools import AuthorsSim
 from physment.lab import Lab
 from physment.scene import Scene
@@ -30,7 +32,12 @@ class AuthorsToolBox(ToolBox):
                               terminal=True)
         if self.allowed is not None and name not in self.allowed:
             return ToolResult(name, arguments, False, {"error": f"Unknown tool '{name}'"})
+        return self.run(name, dict(params))[0]
+
+    def run(self, name: str, params: dict) -> tuple[ToolResult, Any, float]:
+        """(the call's result as the episode records it, the result as their simulator returned it, their
+        clock after the call): `--dialogue authors` shows a model the last two, as their loop did."""
         result, sim_time = self.sim.call(name, dict(params))
         ok = not (isinstance(result, dict) and "error" in result)
         body = result if isinstance(result, dict) else {"result": result}
-        return ToolResult(name, arguments, ok, {**body, "sim_time": sim_time} if ok else body)
+        return ToolResult(name, params, ok, {**body, "sim_time": sim_time} if ok else body), result, sim_time

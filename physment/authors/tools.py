@@ -15,7 +15,7 @@ corrected physics for that one difference, in the same result shape. The differe
 | applied_torque_only | get_torque: the torque part of `xfrc_applied` | the net torque about the centre of mass (I alpha + w x I w) |
 | principal_inertia_world_omega | rotational energy, angular momentum: body-frame principal inertia times world-frame omega, mass ignored | the world inertia tensor |
 | contact_force_collision | the bodies' first geoms only; applies +-normal*dist as a persistent force | any geom pair; applies nothing |
-| reload_on_edit | create/delete/find/attach rewrite the XML and reload: state back to the file's, positions 0 until a step; create makes a fixed sphere of radius = density; attach writes an invalid joint, the reload fails, later edits too | the state carried over and forwarded |
+| reload_on_edit | create/delete/find/attach rewrite the XML and reload: state back to the file's, positions 0 until a step (with the viewer open, its load forwards them); create makes a fixed sphere of radius = density; attach writes an invalid joint, the reload fails, later edits too | the state carried over and forwarded |
 | viewer_sync | with MuJoCo's passive viewer running, its sync after every step zeroes `xfrc_applied`: a force acts for one timestep | (off: the headless run, forces persist) |
 """
 
@@ -405,6 +405,8 @@ class AuthorsSim:
         self.time = 0
         if "reload_on_edit" not in self.on:
             _carry_state(old_model, old_data, self.model, self.data)
+            self._forward()
+        elif "viewer_sync" in self.on:  # the passive viewer their load reopens runs mj_forward as it loads
             self._forward()
         self._start_xpos = self.data.xpos.copy()
 
