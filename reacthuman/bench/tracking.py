@@ -168,7 +168,7 @@ def run_case(rig: PlaneRig, case: TrackingCase, spine: Spine) -> TrackingResult:
     spine.reset(plan)
     start_state = rig.state()
     start = Pose2D(start_state.base_pos_world[0], start_state.base_pos_world[1], start_state.yaw_rad())
-    path = {t: (l, r) for t, l, r in planned_hand_path_robot(plan)} if plan.keyframes else {}
+    path = {t: (left, right) for t, left, right in planned_hand_path_robot(plan)} if plan.keyframes else {}
     probes = sorted({round(t, 6) for t in path} | {round(t + HELD_AFTER_S, 6) for t in path})
     end_s = max(plan.walking_duration_s, max(path, default=0.0) + HELD_AFTER_S) + SETTLE_S
     dt = rig.engine.dt_s

@@ -149,7 +149,7 @@ def card(split_rows: dict[str, int], scene_hash: str, settings: dict, attributio
              f"- rendered by `{settings.get('renderer')}` at {settings.get('frame_width_px')}x"
              f"{settings.get('frame_height_px')}, {settings.get('frame_count')} frames over "
              f"{settings.get('observation_window_s')} s, code revision `{(settings.get('revision') or {}).get('commit')}`",
-             f"- splits: " + ", ".join(f"{s} {n}" for s, n in split_rows.items()) +
+             "- splits: " + ", ".join(f"{s} {n}" for s, n in split_rows.items()) +
              f" (`test`: up to {PER_FAMILY_TEST} scenes per family, the paper's protocol; `extra`: the rest)",
              "- videos: `videos/<scene_id>/<view>.mp4` (for watching; the Parquet frames are the exact pixels)", "",
              "Evaluate a model on it without a simulator: `reacthuman decide --dataset DIR --models MODEL --out RUN`.", "",

@@ -410,7 +410,8 @@ def _still(vel: np.ndarray, ang: np.ndarray) -> bool:
 
 
 def _lights(spec: SceneSpec) -> list[dict]:
-    return [{"type": "directional", "dir": l.dir, "color": l.color, "intensity": 5.0 * l.intensity} for l in spec.lights]
+    return [{"type": "directional", "dir": light.dir, "color": light.color, "intensity": 5.0 * light.intensity}
+            for light in spec.lights]
 
 
 def _set_initial_velocities(spec: SceneSpec, entity) -> None:

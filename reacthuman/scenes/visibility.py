@@ -223,7 +223,7 @@ PLACEMENT_RETRIES = 4
 def _zoomed(cam: CameraSpec, factor: float, ceiling_z: float = math.inf) -> CameraSpec:
     """The close-up moves towards what it looks at; the head camera cannot move, so it narrows its lens."""
     if cam.name == "closeup":
-        pos = tuple(l + (p - l) * factor for p, l in zip(cam.pos, cam.lookat))
+        pos = tuple(look + (p - look) * factor for p, look in zip(cam.pos, cam.lookat))
         return dataclasses.replace(cam, pos=tuple(round(v, 4) for v in pos))
     if cam.name == "egocentric":
         return dataclasses.replace(cam, fov_deg=round(max(40.0, cam.fov_deg * factor), 3))
@@ -239,7 +239,7 @@ def _zoomed(cam: CameraSpec, factor: float, ceiling_z: float = math.inf) -> Came
 
 def _aimed_at_freeze(cam: CameraSpec, factor: float, freeze_point) -> CameraSpec:
     """The close-up turned (1 - factor) of the way from what it looks at towards the hazard's freeze position."""
-    look = tuple(round(l + (1.0 - factor) * (p - l), 4) for l, p in zip(cam.lookat, freeze_point))
+    look = tuple(round(q + (1.0 - factor) * (p - q), 4) for q, p in zip(cam.lookat, freeze_point))
     return dataclasses.replace(cam, lookat=look)
 
 

@@ -9,7 +9,6 @@ import csv
 import html
 import io
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Union
 
 from reacthuman.core.atomic import atomic_write_text  # noqa: F401 (the report writers import it from here)
