@@ -24,9 +24,9 @@ from physment.paper_tables import (PAPER_BUDGETS, accuracy_by_budget, category_t
 from physment.runner import read_results  # noqa: E402
 from physment.scoring import REGRADE_RULES  # noqa: E402
 from reacthuman.core.atomic import atomic_path  # noqa: E402
-from reacthuman.scoring.render import (Heading, Image, Paragraph, atomic_write_text, render_html,  # noqa: E402
+from reacthuman.core.report_html import (Heading, Image, Paragraph, atomic_write_text, render_html,  # noqa: E402
                                        render_markdown, table_csv)
-from reacthuman.scoring.tables import Table  # noqa: E402
+from reacthuman.core.tables import Table  # noqa: E402
 
 FAILURE_MODES = ("premature_answer", "insufficient_simulation_time", "answer_format_mismatch",
                  "object_id_confusion", "wrong_parameter_substitution", "trusting_anomalous_simulation",

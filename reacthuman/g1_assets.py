@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from reacthuman.core.atomic import atomic_write_bytes
+import mujoco
 
 # The 29 actuated joints, in the policy's dof_names order (also the order of the MJCF's joints after the
 # free base, and of Unitree's LowCmd motor indices for the G1 29-DOF).
@@ -210,7 +211,6 @@ class StandingGeometry:
 
 def foot_geoms(model: "mujoco.MjModel") -> tuple[int, ...]:
     """The G1's foot collision capsules."""
-    import mujoco
 
     feet = tuple(g for g in range(model.ngeom) if model.geom_contype[g]
                  and "foot" in (mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_GEOM, g) or ""))
@@ -231,8 +231,6 @@ def lowest_foot_z(model: "mujoco.MjModel", data: "mujoco.MjData", feet: tuple[in
 
 @lru_cache(maxsize=1)
 def default_pose_geometry() -> StandingGeometry:
-    import mujoco
-
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
     data = mujoco.MjData(model)
     data.qpos[:7] = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)  # pelvis at the origin, upright

@@ -16,7 +16,7 @@ from mcap_ros2.decoder import DecoderFactory
 
 from reacthuman import graph
 from reacthuman.recording import ros_msgs, urdf
-from reacthuman.recording.bag import BagWriter, read_bag, typestore
+from reacthuman.core.bag import BagWriter, read_bag, typestore
 from reacthuman.recording.tf_check import TfIndex
 from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC, ViewerBagWriter
 from reacthuman.g1_assets import G1_JOINT_NAMES, g1_mjcf_path
@@ -159,7 +159,7 @@ def test_the_standard_mcap_ros2_decoder_decodes_every_message(bag):
 
 def test_plan_markers_show_the_planned_path_and_hands_in_world(bag):
     from reacthuman.plan import REST_LEFT_HAND_M
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
     from reacthuman.recording.viewer_topics import PLAN_MARKERS
 
     (msg,) = [deserialize(m) for m in read_bag(bag) if m.topic == PLAN_MARKERS]
@@ -263,7 +263,7 @@ def test_the_frames_the_brain_got_are_compressed_images_at_their_own_stamps(bag)
 
     from PIL import Image as PILImage
 
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
     from reacthuman.recording.viewer_topics import compressed_topic
 
     for v, view in enumerate(graph.VIEWS):
@@ -300,7 +300,7 @@ def test_padded_rgb8_rows_lose_their_padding_and_other_encodings_are_named():
 
 
 def test_hand_to_object_distances_per_tick(bag):
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
     from reacthuman.recording.viewer_topics import LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE
 
     messages = list(read_bag(bag))
@@ -314,7 +314,7 @@ def test_a_hinged_hazards_distance_is_to_its_centre_of_mass_not_its_pivot():
     1 m beside the pivot, and the hands are measured to it (the outcome's definition too)."""
     import json
 
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
     from reacthuman.recording.viewer_topics import LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE, ViewerTopics
 
     spec = _spec()
@@ -370,7 +370,7 @@ def _topic_counts(bag) -> dict[str, int]:
 def test_every_marker_and_image_frame_resolves_in_the_tf_tree(bag):
     messages = list(read_bag(bag))
     index = TfIndex.from_messages(messages)
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
 
     used = []
     for m in messages:

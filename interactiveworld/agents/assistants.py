@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
+from interactiveworld.agents.blind import BlindAssistant
+from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX, LLMAssistant
+from interactiveworld.agents.scripted_human import ScriptedHuman
+from interactiveworld.agents.llm_human import LLMHuman
 
 if TYPE_CHECKING:
     from reacthuman.core.model_spec import ModelSpec
@@ -76,12 +80,8 @@ def make_assistant(name: str, pack, memory: bool = False):
     if name == "silent":
         return SilentAssistant()
     if name == "blind":
-        from interactiveworld.agents.blind import BlindAssistant
-
         return BlindAssistant()
     if name.startswith("llm:"):
-        from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX, LLMAssistant
-
         model = name[4:]
         if model.endswith(NO_VIEW_SUFFIX):  # `--assistant-view none`: the same model with its frames withheld
             return LLMAssistant(model[: -len(NO_VIEW_SUFFIX)], memory=memory, view="none")
@@ -92,11 +92,7 @@ def make_assistant(name: str, pack, memory: bool = False):
 def make_human(name: str):
     """A bench agent name (`agent_name` of a `--human` spec): 'scripted' | 'llm:<model>'."""
     if name == "scripted":
-        from interactiveworld.agents.scripted_human import ScriptedHuman
-
         return ScriptedHuman()
     if name.startswith("llm:"):
-        from interactiveworld.agents.llm_human import LLMHuman
-
         return LLMHuman(name[4:])
     raise ValueError(f"unknown human {name!r} (scripted or llm:<model>)")

@@ -17,6 +17,7 @@ import numpy as np
 from reacthuman.bench.common import Goal, Repeats, time_repeats
 from reacthuman.plan import Keyframe, Plan, Pose2D
 from reacthuman.scoring import ExecutedOutcome, LedgerWriter, ModelReply, SceneMeta, ScoringTruth, read_ledger, score_decision
+from reacthuman.scenes import FAMILIES
 
 MODELS = ("model-a", "model-b", "model-c")
 ACTIONS = ("CATCH", "DODGE", "NO_ACTION")
@@ -35,8 +36,6 @@ class DecisionInput:
 
 
 def synthetic_inputs(n: int, seed: int = 0) -> list[DecisionInput]:
-    from reacthuman.scenes import FAMILIES
-
     rng = np.random.default_rng(seed)
     out = []
     for i in range(n):

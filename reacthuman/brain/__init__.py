@@ -26,7 +26,7 @@ LOG = logging.getLogger(__name__)
 
 def make_brain(name: str, *, modality: str = DEFAULT_MODALITY, seed: int = 0, text_only_fallback: bool = True,
                **client_overrides: Any) -> Brain:
-    """The brain called `name` (a model may carry `?options`: reacthuman.llm.presets.MODEL_OPTIONS; the
+    """The brain called `name` (a model may carry `?options`: reacthuman.core.presets.MODEL_OPTIONS; the
     brain's name is the model's without them). modality applies to LLM brains (images | state_text | both):
     `choose_modality` says what a model is shown. A model known to be text-only (its preset, or its server)
     asked for images runs on state_text (the privileged-state ablation; its decisions say so, and

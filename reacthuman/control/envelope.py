@@ -30,11 +30,10 @@ import numpy as np
 
 from reacthuman.core.config import config_with
 from reacthuman.core.validate import require_positive
+from reacthuman.scenes.label_config import load_label_config
 
 
 def _labeller_moving_mps() -> float:
-    from reacthuman.scenes.label_config import load_label_config
-
     return load_label_config().moving_mps
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from reacthuman import graph
 from reacthuman.evaluation.episode_files import BAG_DROPPED, EpisodeFolder
-from reacthuman.recording.bag import BagError, read_bag
+from reacthuman.core.bag import BagError, read_bag
 from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, missing
 from reacthuman.scoring.ledger import LedgerError, read_ledger
+from reacthuman.scenes.spec import SceneSpec
 
 TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.OUTCOME}
 
@@ -25,7 +26,6 @@ def rescore_bag(bag: Path, model: str) -> dict:
     from reacthuman.nodes.conversions import (carries_legacy_freeze_point, legacy_object_at_freeze, object_at_freeze,
                                               score_episode_msgs)
     from reacthuman.nodes.runtime import msg_type
-    from reacthuman.scenes.spec import SceneSpec
 
     last: dict[str, object] = {}
     tally = EpisodeTally()

@@ -20,6 +20,8 @@ from reacthuman.recording import ros_msgs as rm
 from reacthuman.recording.tf_tree import WORLD_FRAME, scene_frame
 from reacthuman.recording.urdf import quat_rotate
 from reacthuman.recording.viewer_config import DEFAULT, ViewerConfig
+import numpy as np
+from PIL import Image
 
 MARKER = "visualization_msgs/msg/Marker"
 MARKER_ARRAY = "visualization_msgs/msg/MarkerArray"
@@ -89,8 +91,6 @@ def catalogue_mesh_parts(visual: dict) -> list[MeshPart] | None:
 def _texture_rgba(png: str, rgba: tuple[float, ...]) -> tuple[float, float, float, float]:
     """A marker carries one colour and our OBJ files name no material: a textured part (white under its
     texture in the simulators) is drawn in its texture's mean colour rather than white."""
-    import numpy as np
-    from PIL import Image
 
     with Image.open(png) as image:
         mean = np.asarray(image.convert("RGB"), np.float64).reshape(-1, 3).mean(axis=0) / 255.0

@@ -34,6 +34,7 @@ from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label_config import LabelConfig, load_label_config
 from reacthuman.scenes.reach import in_reach, to_observer_frame, walk_room
 from reacthuman.scenes.spec import GeomSpec, GroundTruth, SceneSpec
+from reacthuman.scenes.builders import rotate
 
 
 def _geom_points(g: GeomSpec) -> tuple[np.ndarray, float]:
@@ -56,8 +57,6 @@ def _geom_points(g: GeomSpec) -> tuple[np.ndarray, float]:
 
 
 def _rot(q, v) -> np.ndarray:
-    from reacthuman.scenes.builders import rotate
-
     return np.asarray(rotate(tuple(q), tuple(v)))
 
 

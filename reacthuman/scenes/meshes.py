@@ -27,6 +27,8 @@ from reacthuman.core.atomic import atomic_write_text
 from reacthuman.scenes.furniture import FURNITURE_DIR, PACKAGE, FurnitureError, pypi_model_path
 from reacthuman.scenes.modelled.registry import MODELLED_PACKAGE, modelled_parts, source_digest
 from reacthuman.scenes.spec import VisualMeshSpec
+import fast_simplification
+import importlib.util
 
 PIPELINE_VERSION = 2  # bump when the processing below changes, so stale cached files are not reused
 MAX_FACES_PER_PART = 3000  # untextured parts above this are decimated (rendering is the costliest stage)
@@ -106,8 +108,6 @@ def _zup(visual: VisualMeshSpec, vertices: np.ndarray) -> np.ndarray:
 
 
 def _decimate(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    import fast_simplification
-
     reduction = 1.0 - MAX_FACES_PER_PART / len(faces)
     v, f = fast_simplification.simplify(vertices.astype(np.float32), faces.astype(np.int64), target_reduction=reduction)
     return np.asarray(v, np.float64), np.asarray(f)
@@ -128,7 +128,6 @@ def _trimesh_obj_loader():
     """trimesh's own OBJ loader. Importing Genesis replaces it process-wide with a variant that rejects some
     catalogue files and may read others differently; the cached parts must not depend on whether Genesis
     was imported first, so they are always read with trimesh's own, loaded afresh from its module file."""
-    import importlib.util
 
     import trimesh.exchange.obj
 

@@ -25,7 +25,7 @@ from reacthuman.recording.images import observation_frames_in_bag
 from reacthuman.scoring.aggregate import Decisions
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.scoring.plan_overlay import draw_plan_overlay
-from reacthuman.scoring.render import Block, Custom, Heading, Paragraph, atomic_write_text
+from reacthuman.core.report_html import Block, Custom, Heading, Paragraph, atomic_write_text
 
 VIEWS = ("egocentric", "closeup", "overhead")
 PAGE_WORKERS = 2

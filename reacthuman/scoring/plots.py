@@ -14,7 +14,7 @@ from matplotlib.figure import Figure  # noqa: E402  (after choosing the backend)
 from reacthuman.core.atomic import atomic_path  # noqa: E402
 from reacthuman.scoring.aggregate import Decisions  # noqa: E402
 from reacthuman.scoring.metrics import RULES  # noqa: E402
-from reacthuman.scoring.tables import Table  # noqa: E402
+from reacthuman.core.tables import Table  # noqa: E402
 
 DPI = 110
 
