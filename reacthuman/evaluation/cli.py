@@ -15,7 +15,6 @@ from pathlib import Path
 
 from reacthuman.brain.llm_brain import ModalityChoice, model_modalities
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
-from reacthuman.core.model_spec import ModelsOption
 from reacthuman.evaluation.first_render import FirstRenderGate, renderer_compiled
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.liveness import HUNG_AFTER_S
@@ -27,16 +26,10 @@ from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.evaluation.worker_counts import parse_worker_counts
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
-from reacthuman.brain import reference_brains
+from reacthuman.brain import models_option
 from reacthuman.evaluation.ray_actor import ActorSettings
 from reacthuman.evaluation.ray_executor import RayPlan, run_pairs
 from reacthuman.evaluation.ray_executor import check_address
-
-
-def models_option() -> ModelsOption:
-    """`--models`: the suite's model grammar, with ReactHuman's reference brains as its references."""
-
-    return ModelsOption(reference_brains())
 
 
 def done_pairs(run_dir: Path) -> set[tuple[str, str]]:

@@ -23,7 +23,7 @@ from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE
 from reacthuman.scenes.render import default_config as render_config
 from reacthuman.scenes.families import FAMILIES
 from reacthuman.scenes.ray_labelling import generate_on_ray
-from reacthuman.evaluation.ray_executor import check_address
+from reacthuman.core.ray_cluster import check_address
 from reacthuman.scenes import default_simulator, label_spec, sample_spec
 from reacthuman.scenes.dataset import _store, index_row, write_index
 from reacthuman.scenes.dataset import read_spec, validate_scene

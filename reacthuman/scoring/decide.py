@@ -37,7 +37,7 @@ from reacthuman.evaluation.observe import build_observation, ground_truth_dict, 
 from reacthuman.scoring.decision import score_decision
 from reacthuman.scoring.inputs import SceneMeta, ScoringTruth
 from reacthuman.brain import DEFAULT_MODALITY, MODALITIES
-from reacthuman.evaluation.cli import models_option as eval_models_option
+from reacthuman.brain import models_option as eval_models_option
 from reacthuman.evaluation import observation_set as obs_set
 from reacthuman.scenes.dataset import read_spec, scene_dirs
 from reacthuman.evaluation.dataset_export import load_rows, window_of_row
