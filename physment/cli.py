@@ -40,6 +40,7 @@ from physment.authors.replay import report_lines, replay
 from physment.authors.tools import mujoco_version, parse_switches
 from physment.authors.engine import EngineError, replay_with
 from physment.scene import SceneError
+from physment.report import ReportError, write_report
 
 if TYPE_CHECKING:
     from physment.runner import RunConfig
@@ -246,8 +247,6 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from physment.report import ReportError, write_report
-
     try:
         print(write_report(args.run_dir, args.out))
     except (ReportError, LedgerError) as exc:

@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from reacthuman.core.atomic import atomic_write_bytes
 import mujoco
@@ -162,12 +163,22 @@ def _call_kwargs(module_file: Path, variable: str) -> dict[str, object]:
     raise RuntimeError(f"{module_file} has no '{variable} = ...(...)' configuration")
 
 
-@lru_cache(maxsize=len(WALKING_POLICIES))
-def read_policy_metadata(name: str = DEFAULT_WALKING_POLICY) -> PolicyMetadata:
+def policy_session(name: str = DEFAULT_WALKING_POLICY, threads: int | None = None) -> Any:
+    """An ONNX Runtime session of a walking policy on the CPU, with `threads` for each of its thread pools
+    (onnxruntime's own choice when None); onnxruntime is imported here, on first use."""
     import onnxruntime as ort
 
+    options = ort.SessionOptions()
+    if threads is not None:
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = threads
+    return ort.InferenceSession(str(policy_path(name)), options, providers=["CPUExecutionProvider"])
+
+
+@lru_cache(maxsize=len(WALKING_POLICIES))
+def read_policy_metadata(name: str = DEFAULT_WALKING_POLICY) -> PolicyMetadata:
     path = policy_path(name)
-    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    session = policy_session(name)
     meta = {k: json.loads(v) for k, v in session.get_modelmeta().custom_metadata_map.items()}
     for key in ("kp", "kd", "dof_names", "command_ranges"):
         if key not in meta:

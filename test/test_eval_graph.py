@@ -301,7 +301,7 @@ def test_a_bag_played_into_a_live_scorer_gives_the_same_score(run, ros_domain_id
 
 
 def test_graph_rows_say_whether_the_body_could_do_the_correct_action_as_in_process_rows_do(run, scenes):
-    from reacthuman.control.envelope import scene_feasibility
+    from reacthuman.scenes.envelope import scene_feasibility
     from reacthuman.scenes.spec import SceneSpec
 
     for r in _ledger(run):

@@ -31,7 +31,7 @@ CONFIG_FILES: dict[str, str] = {
     "reacthuman.brain.arc:ArcConfig": "arc.yaml",
     "reacthuman.control.spine:SpineConfig": "spine.yaml",
     "reacthuman.control.watchdog:WatchdogConfig": "watchdog.yaml",
-    "reacthuman.control.envelope:BodyEnvelope": "envelope.yaml",
+    "reacthuman.scenes.envelope:BodyEnvelope": "envelope.yaml",
     "reacthuman.sim_bridge.body:BodyConfig": "body.yaml",
     "reacthuman.sim_bridge.engine:EngineConfig": "engine.yaml",
     "reacthuman.sim_bridge.outcome:OutcomeConfig": "outcome.yaml",

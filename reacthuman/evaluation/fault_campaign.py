@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from reacthuman.core.processes import process_name
-from reacthuman.evaluation.episode_files import PARTIAL
+from reacthuman.recording.episode_files import PARTIAL
 from reacthuman.evaluation.liveness import HUNG_AFTER_S
 from reacthuman.evaluation.run_lock import run_processes
 from reacthuman.fault_injection import INJECT_ENV

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from reacthuman.evaluation.episode_files import EpisodeFolder, safe_name
+from reacthuman.recording.episode_files import EpisodeFolder, safe_name
 from reacthuman.evaluation.memory_log import append_sample
 from reacthuman.evaluation.ray_actor import ActorSettings, EpisodeActor, EpisodeTask, log_name
 from reacthuman.core.ray_cluster import LOCAL_NUM_CPUS, LOCAL_OBJECT_STORE_BYTES, check_address, connect

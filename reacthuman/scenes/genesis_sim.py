@@ -20,6 +20,7 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Callable
 
 import numpy as np
@@ -29,12 +30,7 @@ from reacthuman.scenes.mjcf import scene_mjcf
 from reacthuman.scenes.spec import SceneSpec
 import linecache
 import sys
-import quadrants.lang.kernel_impl as kernel_impl
-import quadrants.lang.impl as impl
-import quadrants.lang._ndarray as nd
-import quadrants.lang.matrix as mx
 from reacthuman.scenes.index_rows import NumpyWithIndexRows
-import quadrants.lang._fast_caching.function_hasher as hasher
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +69,13 @@ class Track:
 _GS_READY = False
 
 
+def _quadrants_lang() -> ModuleType:
+    """quadrants.lang, Genesis' kernel compiler, whose internals the speed-ups below adjust (it loads torch)."""
+    import quadrants.lang
+
+    return quadrants.lang
+
+
 def import_genesis():
     """`import genesis`, about 3.5 s here instead of 12 (see _read_class_frames_fast); the one way the project
     imports it."""
@@ -91,6 +94,7 @@ def _read_class_frames_fast() -> None:
     about 8.5 of the 12 s `import genesis` takes here. linecache reads the same line (the frame's current
     line, empty for a file that does not exist), so the answer is the same; this replaces the reading only."""
 
+    kernel_impl = _quadrants_lang().kernel_impl
     patterns = kernel_impl._KERNEL_CLASS_STACKFRAME_STMT_RES
     if getattr(kernel_impl._inside_class, "_reacthuman", False):
         return
@@ -155,7 +159,7 @@ def _clear_stale_kernel_cache_locks() -> None:
     ... failed" and compiles anew what the cache lacks (a CI run took 20 min instead of 14 while one was there).
     A lock is held for the moment of a read or a write, so one older than STALE_CACHE_LOCK_S is stale."""
 
-    root = impl.get_runtime().prog.config().offline_cache_file_path
+    root = _quadrants_lang().impl.get_runtime().prog.config().offline_cache_file_path
     for path in glob.glob(os.path.join(glob.escape(root), "**", "*.lock"), recursive=True):
         if remove_stale_lock(path, STALE_CACHE_LOCK_S, time.time()):
             log.warning("removed a stale kernel cache lock left by a process that died holding it: %s", path)
@@ -176,7 +180,8 @@ def _skip_allocation_tracebacks() -> None:
     """Quadrants formats the whole Python stack into debug info for every array it allocates, about a third
     of a scene build here; the text only decorates its internal error messages, so leave it empty."""
 
-    for module in (nd, mx):
+    lang = _quadrants_lang()
+    for module in (lang._ndarray, lang.matrix):
         if hasattr(module, "get_traceback"):
             module.get_traceback = lambda stacklevel=1: ""
 
@@ -251,6 +256,7 @@ def _hash_kernel_sources_once() -> None:
     The hash of a function's lines is kept per (file, lines, modification time, size), so a file that changes
     is read again; the hashes are the same."""
 
+    hasher = _quadrants_lang()._fast_caching.function_hasher
     if getattr(hasher._hash_function, "_reacthuman", False):
         return
     hash_lines = hasher._hash_function

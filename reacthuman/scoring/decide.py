@@ -38,10 +38,6 @@ from reacthuman.scoring.decision import score_decision
 from reacthuman.scoring.inputs import SceneMeta, ScoringTruth
 from reacthuman.brain import DEFAULT_MODALITY, MODALITIES
 from reacthuman.brain import models_option as eval_models_option
-from reacthuman.evaluation import observation_set as obs_set
-from reacthuman.scenes.dataset import read_spec, scene_dirs
-from reacthuman.evaluation.dataset_export import load_rows, window_of_row
-from reacthuman.evaluation.observation_set import ObservationSetError, SetSettings
 from reacthuman.brain import make_brain
 from reacthuman.brain.llm_brain import model_modalities
 
@@ -169,6 +165,8 @@ def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, bra
 
 def _from_scenes(args: argparse.Namespace):
     """(specs, window of a spec, the set's settings) from a scene folder, rendering the windows it lacks."""
+    from reacthuman.scenes.dataset import read_spec, scene_dirs
+    from reacthuman.evaluation import observation_set as obs_set
 
     if not args.scenes.is_dir():
         raise ValueError(f"--scenes: {args.scenes} is not a folder")
@@ -187,6 +185,8 @@ def _from_scenes(args: argparse.Namespace):
 
 def _from_dataset(args: argparse.Namespace):
     """(specs, window of a spec, the set's settings) from an exported dataset (no simulator)."""
+    from reacthuman.evaluation.observation_set import ObservationSetError, SetSettings
+    from reacthuman.evaluation.dataset_export import load_rows, window_of_row
 
     if not args.dataset.is_dir():
         raise ValueError(f"--dataset: {args.dataset} is not a folder")

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from reacthuman.evaluation.episode_files import safe_name, write_frames
+from reacthuman.recording.episode_files import safe_name, write_frames
 from reacthuman.recording.images import observation_frames_in_bag
 from reacthuman.scoring.aggregate import Decisions
 from reacthuman.scoring.ledger import DecisionRecord
