@@ -60,6 +60,26 @@ print(json.dumps({"modules": len(edges), "cycles": comps}))
 """
 
 
+# The light install (requirements-client.txt) has none of these; its commands' modules must import without them.
+NOT_IN_LIGHT_INSTALL = ("genesis", "quadrants", "torch", "mujoco", "imageio", "scipy", "trimesh", "fast_simplification",
+                        "rosbags", "matplotlib", "rclpy", "ray", "xllamacpp", "onnxruntime", "jsonschema",
+                        "unitree_sdk2py", "cv2")
+LIGHT_COMMANDS = ("reacthuman.scoring.decide", "reacthuman.scoring.report_cli")
+IMPORT_LIGHT = r"""
+import importlib, importlib.abc, sys
+BLOCKED = set(sys.argv[1].split(","))
+
+class Blocker(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED:
+            raise ImportError(name + " is not in the light install")
+
+sys.meta_path.insert(0, Blocker())
+for module in sys.argv[2:]:
+    importlib.import_module(module)
+"""
+
+
 def _python_files(tests: bool = False) -> list[Path]:
     listed = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True, check=True)
     return [ROOT / name for name in listed.stdout.split() if tests or not name.startswith("test/")]
@@ -139,3 +159,16 @@ def test_no_module_over_600_lines() -> None:
     assert len(sizes) > 300
     too_long = {name: n for name, n in sizes.items() if n > MAX_MODULE_LINES}
     assert not too_long, too_long
+
+
+def test_the_light_install_s_commands_import_without_the_simulators() -> None:
+    run = subprocess.run([sys.executable, "-c", IMPORT_LIGHT, ",".join(NOT_IN_LIGHT_INSTALL), *LIGHT_COMMANDS],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_the_light_import_check_refuses_a_simulator() -> None:
+    run = subprocess.run([sys.executable, "-c", IMPORT_LIGHT, ",".join(NOT_IN_LIGHT_INSTALL), "reacthuman.sim_bridge.body"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert "is not in the light install" in run.stderr

@@ -16,7 +16,6 @@ from reacthuman.scenes.modelled.containers import lathe
 from reacthuman.scenes.modelled.geometry import Part, ellipsoid, fit_to_extents, rot, sphere, tube_between
 from reacthuman.scenes.modelled.registry import modelled
 from reacthuman.scenes.modelled.textures import RGB, canvas, speckle, text
-from scipy.spatial import cKDTree
 
 EQUIRECT_PX = (512, 256)  # width (around z) x height (pole to pole)
 
@@ -129,6 +128,7 @@ def angle_to(points: np.ndarray, centre: np.ndarray) -> np.ndarray:
 def seam_coordinates(points: np.ndarray, curve: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For points on the sphere: arc length (radians) along a closed curve to the nearest curve point, and the
     signed angular distance from the curve (positive on the left of its direction of travel)."""
+    from scipy.spatial import cKDTree
 
     flat = points.reshape(-1, 3)
     _, idx = cKDTree(curve).query(flat)
