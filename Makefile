@@ -6,7 +6,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 export ROS_AUTOMATIC_DISCOVERY_RANGE ?= LOCALHOST
 export MUJOCO_GL ?= egl
 
-.PHONY: install demo test test-fast bench clean
+.PHONY: install demo test test-fast lint bench clean
 
 install:
 	@bash tools/bootstrap.sh
@@ -18,9 +18,15 @@ demo: install
 test: install
 	@$(PY) -m pytest -q -p no:cacheprovider -n 2 $(PYTEST_ARGS)
 
-# The unit layer alone (no Genesis, no ROS 2 graph, no model server, no Ray): test/fast_layer.py lists it.
-test-fast: install
+# The unit layer alone (no Genesis, no ROS 2 graph, no model server, no Ray): test/fast_layer.py lists it,
+# after the static checks: ruff (ruff.toml) and the import contracts (.importlinter; docs/testing.md).
+test-fast: install lint
 	@$(PY) -m pytest -q -p no:cacheprovider -n 2 -m fast $(PYTEST_ARGS)
+
+lint: install
+	@.venv/bin/ruff check .
+	@.venv/bin/ruff format --check .
+	@$(PY) tools/import_view.py
 
 bench: install
 	@$(PY) -m reacthuman.cli bench

@@ -16,6 +16,20 @@ from interactiveworld.agents.assistants import (
 )
 from interactiveworld.bench.taskpack import TaskPackError, default_tasks_dir
 from reacthuman.core.model_spec import EXPLICIT_FORM, ModelSpec, ModelsOption, models_help
+from interactiveworld.bench.release import check_release, release_table
+from interactiveworld.bench.taskpack import load_packs
+from interactiveworld.bench.runner import folder_name
+from reacthuman.core.ray_cluster import check_address
+from interactiveworld.bench.runner import default_render, run_tasks
+from interactiveworld.bench.ray_run import RunSettings, run_tasks_on_ray
+from reacthuman.core.ray_pool import PoolPlan
+from interactiveworld.bench.matrix import matrix_table, run_matrix
+from interactiveworld.bench.static import run_static
+import json
+from interactiveworld.bench.taskpack import load_pack
+from interactiveworld.bench.report import write_report
+from interactiveworld.actions.primitives import catalogue_markdown
+from interactiveworld.bench.taskgen import generate
 
 # Every command names its assistants with the suite's `--models` grammar; the old flags are hidden aliases.
 ASSISTANTS = ModelsOption(REFERENCE_ASSISTANTS, aliases=("--assistant",))
@@ -95,9 +109,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _release(folder: Path) -> int:
-    from interactiveworld.bench.release import check_release, release_table
-    from interactiveworld.bench.taskpack import load_packs
-
     packs = load_packs(folder)
     rel = check_release(packs)
     print(release_table(rel), end="")
@@ -113,7 +124,6 @@ def _release(folder: Path) -> int:
 def _folders(out: Path, specs: list[ModelSpec]) -> list[tuple[str, Path]]:
     """(agent name, output folder) per model: OUT itself for one model (today's layout), else OUT/<model>/,
     since a run folder holds one assistant's run."""
-    from interactiveworld.bench.runner import folder_name
 
     if len(specs) == 1:
         return [(agent_name(specs[0]), out)]
@@ -140,8 +150,6 @@ def _run(args: argparse.Namespace) -> int:
     folders, human = _folders(args.out, ASSISTANTS.parse(args)), agent_name(HUMAN.parse_one(args))
     folders = _with_view(folders, args.assistant_view)
     if args.executor == "ray" and args.ray_address:
-        from reacthuman.evaluation.ray_cluster import check_address
-
         check_address(args.ray_address)
     status = 0
     for assistant, out in folders:  # one model after another
@@ -151,7 +159,6 @@ def _run(args: argparse.Namespace) -> int:
 
 def _run_one(args: argparse.Namespace, assistant: str, human: str, out: Path) -> int:
     """One assistant's run folder, locally or on Ray; 1 when Ray lost episodes."""
-    from interactiveworld.bench.runner import default_render, run_tasks
 
     render = None if args.render == "auto" else args.render == "yes"
     if args.executor == "local":
@@ -159,8 +166,6 @@ def _run_one(args: argparse.Namespace, assistant: str, human: str, out: Path) ->
                          args.bags, args.body)
         print(f"ran {len(rows)} episodes -> {out / 'results.jsonl'}")
         return 0
-    from interactiveworld.bench.ray_run import RunSettings, run_tasks_on_ray
-    from reacthuman.evaluation.ray_pool import PoolPlan
 
     settings = RunSettings(assistant, human, args.memory, default_render(assistant, human, render), args.bags, args.body)
     try:
@@ -177,8 +182,6 @@ def _run_one(args: argparse.Namespace, assistant: str, human: str, out: Path) ->
 
 
 def _matrix(args: argparse.Namespace) -> None:
-    from interactiveworld.bench.matrix import matrix_table, run_matrix
-
     assistants = [a for a, _ in _with_view([(agent_name(spec), None) for spec in MATRIX_ASSISTANTS.parse(args)],
                                            args.assistant_view)]
     humans = [agent_name(spec) for spec in HUMANS.parse(args)]
@@ -186,8 +189,6 @@ def _matrix(args: argparse.Namespace) -> None:
 
 
 def _static(args: argparse.Namespace) -> None:
-    from interactiveworld.bench.static import run_static
-
     folders, judge = _folders(args.out, ASSISTANTS.parse(args)), JUDGE.parse_one(args)
     judge_name = agent_name(judge) if judge else ""
     for assistant, out in folders:
@@ -201,9 +202,7 @@ def _ros_episode(args: argparse.Namespace) -> None:
     """The nodes build their agents from their parameters (the entries as given, checked here before ROS loads)."""
     spec, human = ASSISTANTS.parse_one(args), HUMAN.parse_one(args).name
     _with_view([(agent_name(spec), None)], args.assistant_view)  # refused here, in one line, before ROS loads
-    import json
 
-    from interactiveworld.bench.taskpack import load_pack
     from interactiveworld.ros_graph import run_ros_episode
 
     task = args.tasks / f"{args.task}.json"
@@ -222,30 +221,22 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "matrix":
             _matrix(args)
         elif args.cmd == "report":
-            from interactiveworld.bench.report import write_report
-
             print(write_report(args.run_dirs), end="")
         elif args.cmd == "static":
             _static(args)
         elif args.cmd == "ros-episode":
             _ros_episode(args)
         elif args.cmd == "primitives":
-            from interactiveworld.actions.primitives import catalogue_markdown
-
             print(catalogue_markdown())
         elif args.tcmd in ("release", "validate"):
             return _release(args.dir)
         elif args.tcmd == "generate":
-            from interactiveworld.bench.taskgen import generate
-
             frozen, rejected = generate(args.out, args.only)
             for adm in rejected:
                 print(f"{adm.task_id}: rejected ({adm.detail})")
             print(f"{len(frozen)} tasks frozen in {args.out}")
             return 1 if rejected else 0
         elif args.tcmd == "list":
-            from interactiveworld.bench.taskpack import load_packs
-
             for p in load_packs(args.dir):
                 print(f"{p.task_id:28} {p.family:14} {p.title}")
         return 0

@@ -19,6 +19,8 @@ from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.world.predicates import evaluate
 from interactiveworld.world.cache import build_world
 from interactiveworld.world.sim import World
+from interactiveworld.world.render import EyeCamera
+from interactiveworld.recording import EpisodeBag
 
 LOG = logging.getLogger(__name__)
 MAX_COMMANDS_PER_TURN = HUMAN_COMMANDS_PER_TURN
@@ -68,8 +70,6 @@ class Episode:
         self.camera = None
         self.bag = None
         if render:
-            from interactiveworld.world.render import EyeCamera
-
             self.camera = EyeCamera(self.world)
         self.knowledge = HumanKnowledge()
         self.executor = Executor(self.world, self.catalog, frozenset(pack.actions), self._on_frame, self.knowledge)
@@ -172,8 +172,6 @@ def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path
     try:
         ep = Episode(pack, render, body)
         if bag_path is not None:
-            from interactiveworld.recording import EpisodeBag
-
             ep.bag = EpisodeBag(bag_path)
         res.trace += ep.run_opening()
         res.goals_at_handoff = [evaluate(g, ep.world) for g in pack.goals]

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+from reacthuman.core.bag import BagWriter, typestore
 
 SPEECH_TOPIC = "/interactiveworld/speech"
 EYE_TOPIC = "/interactiveworld/human/eye"
@@ -19,8 +20,6 @@ STRING_TYPE = "std_msgs/msg/String"
 
 class EpisodeBag:
     def __init__(self, path: Path) -> None:
-        from reacthuman.recording.bag import BagWriter, typestore
-
         self.store = typestore()
         self.writer = BagWriter(Path(path))
         self._last_ns = 0

@@ -13,7 +13,7 @@ from rclpy.node import Node
 
 from reacthuman import graph
 from reacthuman.nodes.runtime import msg_type, qos_for
-from reacthuman.recording.bag import bag_info, read_bag
+from reacthuman.core.bag import bag_info, read_bag
 
 
 ACK_TIMEOUT_S = 30.0

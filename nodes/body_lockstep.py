@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 import time
 
-from geometry_msgs.msg import Point, Pose, Quaternion, Twist, Vector3
+from geometry_msgs.msg import Pose, Quaternion, Twist, Vector3
 from rosgraph_msgs.msg import Clock
 from reacthuman_msgs.msg import BaseState, HandPositions, ObjectState
 from sensor_msgs.msg import JointState

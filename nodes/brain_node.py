@@ -37,7 +37,7 @@ class BrainNode(ContractNode):
         self.truth_wait_s = self.declare("truth_wait_s", 60.0, "wall seconds a brain that reads the ground truth "
                                          "(the oracle) waits for it after the observation", positive)
         self.model_options = self.declare("model_options", "", "the model's options (vision=true&max_tokens=...; "
-                                          "reacthuman.llm.presets.MODEL_OPTIONS), without the leading '?'")
+                                          "reacthuman.core.presets.MODEL_OPTIONS), without the leading '?'")
         entry = f"{self.model}?{self.model_options}" if self.model_options else self.model
         self.brain = make_brain(entry, modality=self.modality, seed=self.seed)
         self._lock = threading.Lock()  # one decision at a time; observations arrive once per episode

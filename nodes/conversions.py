@@ -16,6 +16,13 @@ from sensor_msgs.msg import Image, JointState
 from reacthuman import graph
 from reacthuman.plan import Keyframe, Plan, Pose2D
 from reacthuman.recording.images import rgb8_pixels
+from reacthuman.brain.observation import Observation, TrackSample
+from reacthuman.brain.base import BrainDecision
+from reacthuman.scoring import ModelReply
+from reacthuman.scoring import ExecutedOutcome as ScoringOutcome
+from reacthuman.scoring.episode import reply_of, score_episode
+from reacthuman.control.robot_state import RobotState
+from reacthuman.joint_command import JointCommand, Mode
 
 
 def point(xyz) -> Point:
@@ -110,8 +117,6 @@ def freeze_state_msg(scene_id: str, stamp, position_m, velocity_mps) -> FreezeSt
 
 
 def observation_from_msg(msg: ObservationWindow, ground_truth: dict | None = None):
-    from reacthuman.brain.observation import Observation, TrackSample
-
     extra = json.loads(msg.observation_json or "{}")
     track = tuple(TrackSample(s["t_s"], tuple(s["position_m"]), tuple(s["velocity_mps"])) for s in extra.get("track", []))
     return Observation(
@@ -193,7 +198,6 @@ def decision_to_msg(decision, scene_id: str, msg: ReactionPlan) -> ReactionPlan:
 def decision_from_msg(msg: ReactionPlan):
     """The brain's decision as the scorer receives it: `decision_to_msg` undone, so the scorer builds its reply
     with the core's `reply_of`, as the in-process episode does (zero tokens travel as 0 and come back None)."""
-    from reacthuman.brain.base import BrainDecision
 
     return BrainDecision(brain=msg.model, plan=plan_from_msg(msg), raw_text=msg.raw_text, parse_ok=msg.parse_ok,
                          parse_error=msg.parse_error or None,
@@ -205,14 +209,12 @@ def decision_from_msg(msg: ReactionPlan):
 
 def no_reply(reason: str):
     """The brain's answer when none arrived: scored as an unparseable decision (rule R1)."""
-    from reacthuman.scoring import ModelReply
 
     return ModelReply(raw_text="", plan=None, parse_error=reason)
 
 
 def executed_outcome_from_msg(msg: ExecutedOutcome):
     """What the scorer reads of the outcome, through the builder the in-process episode uses."""
-    from reacthuman.scoring import ExecutedOutcome as ScoringOutcome
 
     return ScoringOutcome.from_sim_outcome({
         "caught": msg.caught, "struck": msg.struck, "fell": msg.fell, "strike_impulse_ns": msg.strike_impulse_ns,
@@ -224,7 +226,6 @@ def score_episode_msgs(spec, plan: ReactionPlan | None, freeze_xyz: tuple[float,
                        outcome: ExecutedOutcome, model: str):
     """The decision record of one episode from its messages (the scorer node and `reacthuman rescore`);
     `freeze_xyz` is the hazard at the freeze (`object_at_freeze` of its FreezeState)."""
-    from reacthuman.scoring.episode import reply_of, score_episode
 
     reply = reply_of(decision_from_msg(plan)) if plan is not None else no_reply("no plan arrived before the freeze timeout")
     return score_episode(spec, plan.model if plan is not None else model, reply, freeze_xyz,
@@ -238,7 +239,6 @@ def stamp_ns(stamp) -> int:
 
 def robot_state_from_msgs(joints: JointState, base: BaseState, names: tuple[str, ...]):
     """The spine's RobotState from the body's JointState + BaseState of one control tick."""
-    from reacthuman.control.robot_state import RobotState
 
     if tuple(joints.name) != names:
         index = {n: i for i, n in enumerate(joints.name)}
@@ -264,7 +264,6 @@ def joint_command_to_msg(cmd, stamp) -> JointCommandMsg:
 
 def joint_command_from_msg(msg: JointCommandMsg):
     """Raises ValueError for NaN/inf or mismatched lengths (the body records a controller fault)."""
-    from reacthuman.joint_command import JointCommand, Mode
 
     return JointCommand(names=tuple(msg.name), q=tuple(msg.q), dq=tuple(msg.dq), kp=tuple(msg.kp), kd=tuple(msg.kd),
                         tau=tuple(msg.tau), mode=Mode(msg.mode), stamp_s=stamp_ns(msg.header.stamp) / 1e9)

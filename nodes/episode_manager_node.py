@@ -29,7 +29,7 @@ from reacthuman_msgs.action import RunEpisode
 from reacthuman_msgs.srv import GenerateScene
 
 from reacthuman import graph
-from reacthuman.evaluation.episode_files import EpisodeFolder
+from reacthuman.recording.episode_files import EpisodeFolder
 from reacthuman.evaluation.episode_goal import GoalScope
 from reacthuman.evaluation.memory_log import (ARENA_MAX, MMAP_THRESHOLD_KIB, AllocationTracer, heap_stats, release_memory,
                                               tune_allocator)

@@ -14,6 +14,8 @@ from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, msg_type, run
 from reacthuman.scenes import generate_spec
 from reacthuman.scenes.spec import SceneSpec, SpecError
+from reacthuman.llm import make_client
+from reacthuman.scenes.planner import plan
 
 
 class SceneGeneratorNode(ContractNode):
@@ -46,9 +48,6 @@ class SceneGeneratorNode(ContractNode):
         raise ValueError("a GenerateScene request needs a scene_id, a description or a family")
 
     def _from_description(self, description: str, seed: int) -> SceneSpec:
-        from reacthuman.llm import make_client
-        from reacthuman.scenes.planner import plan
-
         client = make_client(self.planner_model) if self.planner_model else None
         try:
             sel = plan(description, client)

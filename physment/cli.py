@@ -22,10 +22,29 @@ from typing import TYPE_CHECKING
 from physment import REFERENCE_AGENTS
 from reacthuman.core.headless import use_egl_when_headless
 from reacthuman.core.model_spec import ModelSpec, ModelsOption
+from reacthuman.core.ray_cluster import check_address
+from reacthuman.core.ray_pool import PoolPlan
+from physment.runner import RunConfig
+from physment.runner import RunError, run
+from reacthuman.core.records import LedgerError
+from physment.ray_run import run_on_ray
+from physment.cells import assign_cells, cell_options
+from physment.check import check
+from physment.scene import load_scenes_lenient
+from physment.scene import load_scenes
+from physment.scenegen.build import verify, write_scenes
+from physment.authors.logs import LogError
+from physment.authors.rescore import manual_table, rescore, summary_json, table_lines
+from reacthuman.core.atomic import atomic_write_text
+from physment.authors.replay import report_lines, replay
+from physment.authors.tools import mujoco_version, parse_switches
+from physment.authors.engine import EngineError, replay_with
+from physment.scene import SceneError
+from physment.report import ReportError, write_report
 
 if TYPE_CHECKING:
     from physment.runner import RunConfig
-    from reacthuman.evaluation.ray_pool import PoolPlan
+    from reacthuman.core.ray_pool import PoolPlan
 
 DEFAULT_SCENES = Path(__file__).resolve().parent / "scenes"
 # `--models` (default: the embedded model); `--agent` is its deprecated spelling.
@@ -122,8 +141,6 @@ def _ray_plan(args: argparse.Namespace):
     """The Ray plan of `--executor ray` (None for a local run); ValueError names a bad option."""
     if args.executor != "ray":
         return None
-    from reacthuman.evaluation.ray_cluster import check_address
-    from reacthuman.evaluation.ray_pool import PoolPlan
 
     if args.ray_address:
         check_address(args.ray_address)
@@ -133,7 +150,6 @@ def _ray_plan(args: argparse.Namespace):
 def _config(args: argparse.Namespace, spec: ModelSpec) -> "RunConfig":
     """The run configuration of one model: every model of `--models` shares the run folder (its rows and
     transcripts carry the model's name), as separate `physment run` calls on the folder would."""
-    from physment.runner import RunConfig
 
     # the entry with its ?options: the client is built from it (they name environment variables, never keys)
     return RunConfig(scenes=args.scenes, agent=spec.entry, budget=args.budget, out=args.out,
@@ -159,16 +175,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def _run_one(cfg: "RunConfig", plan: "PoolPlan | None") -> int:
     """The missing episodes of one model; 0, 1 when Ray lost episodes, 2 when the model could not run."""
-    from physment.runner import RunError, run
-    from reacthuman.core.records import LedgerError
 
     failed: list[str] = []
     try:
         if plan is None:
             rows = run(cfg)
         else:
-            from physment.ray_run import run_on_ray
-
             rows, failed = run_on_ray(cfg, plan)
     except (RunError, RuntimeError, LedgerError) as exc:  # RuntimeError: the Ray executor ran out of workers
         return _fail(str(exc))
@@ -184,10 +196,6 @@ def _run_one(cfg: "RunConfig", plan: "PoolPlan | None") -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from physment.cells import assign_cells, cell_options
-    from physment.check import check
-    from physment.scene import load_scenes_lenient
-
     n, problems = check(args.scenes)
     for line in problems:
         print(line)
@@ -201,9 +209,6 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _scenes(args: argparse.Namespace) -> int:
-    from physment.scene import load_scenes
-    from physment.scenegen.build import verify, write_scenes
-
     if args.action == "build":
         n = write_scenes(args.scenes)
         print(f"wrote {n} scenes to {args.scenes}")
@@ -220,10 +225,6 @@ def _scenes(args: argparse.Namespace) -> int:
 
 
 def _rescore_authors(args: argparse.Namespace) -> int:
-    from physment.authors.logs import LogError
-    from physment.authors.rescore import manual_table, rescore, summary_json, table_lines
-    from reacthuman.core.atomic import atomic_write_text
-
     try:
         cells = rescore(args.results_dir, args.scenes)
     except LogError as exc:
@@ -254,11 +255,6 @@ def _prompts_authors(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from physment.authors.logs import LogError
-    from physment.authors.replay import report_lines, replay
-    from physment.authors.tools import mujoco_version, parse_switches
-    from reacthuman.core.atomic import atomic_write_text
-
     try:
         summary = replay(args.results_dir, args.scenes, switches=parse_switches(args.tools), git_dir=args.git)
     except (LogError, ValueError) as exc:
@@ -266,8 +262,6 @@ def _replay(args: argparse.Namespace) -> int:
     print("\n".join(report_lines(summary)))
     out = {**summary.to_json(), "mujoco": mujoco_version()}
     if args.mujoco is not None and args.mujoco != out["mujoco"]:
-        from physment.authors.engine import EngineError, replay_with
-
         try:
             managed = replay_with(args.mujoco, args.results_dir, args.scenes, args.tools, args.git)
         except EngineError as exc:
@@ -283,9 +277,6 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from physment.report import ReportError, write_report
-    from reacthuman.core.records import LedgerError
-
     try:
         print(write_report(args.run_dir, args.out))
     except (ReportError, LedgerError) as exc:
@@ -297,7 +288,6 @@ def main(argv: list[str] | None = None) -> int:
     use_egl_when_headless()  # before the lab imports MuJoCo
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
-    from physment.scene import SceneError
 
     try:
         if args.command == "run":

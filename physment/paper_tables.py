@@ -13,7 +13,7 @@ from physment.cells import CATEGORIES
 from physment.metrics import HELD_OUT_CATEGORIES, final_score
 from physment.protocol import DEFAULT_PROTOCOL
 from physment.scoring import REGRADE_RULES
-from reacthuman.scoring.tables import Table
+from reacthuman.core.tables import Table
 
 PAPER_BUDGETS = (5, 10, 15, 20)
 DIMENSIONS = ("correctness", "efficiency", "groundedness", "validity", "diversity", "generalisation")

@@ -5,7 +5,7 @@ environment) and runs one episode per task. The scene travels with its task: the
 (cells already assigned over the whole set, as a local run assigns them) and its folder's files, since the
 MJCF may name assets beside it. The row and transcript come back through Ray and the driver alone writes
 them, through the local run's own writer, so the run folder, resume and the one-row-per-episode rule are
-those of a local run. Scheduling and faults: reacthuman.evaluation.ray_pool."""
+those of a local run. Scheduling and faults: reacthuman.core.ray_pool."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from physment.lab import LabError
 from physment.runner import (RunConfig, RunError, episode_config, episode_row, make_agent, pending_scenes, record_episode,
                              write_invocation)
 from physment.scene import Scene, problem_line
-from reacthuman.evaluation.ray_cluster import check_model, executor_info, node_info
-from reacthuman.evaluation.ray_pool import PoolPlan, QuietSink, extract_folder, pack_folders, run_tasks
+from reacthuman.core.ray_cluster import check_model, executor_info, node_info
+from reacthuman.core.ray_pool import PoolPlan, QuietSink, extract_folder, pack_folders, run_tasks
 
 LOG = logging.getLogger(__name__)
 

@@ -12,21 +12,22 @@ import collections
 import os
 from pathlib import Path
 
-import matplotlib
+from typing import TYPE_CHECKING
 
-matplotlib.use("Agg")
-from matplotlib.colors import BoundaryNorm, ListedColormap  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+from reacthuman.core.plotting import figure, matplotlib_agg
 
-from physment.metrics import HELD_OUT_CATEGORIES, final_score  # noqa: E402
-from physment.paper_tables import (PAPER_BUDGETS, accuracy_by_budget, category_table, dimensions_table, model_label,  # noqa: E402
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+from physment.metrics import HELD_OUT_CATEGORIES, final_score
+from physment.paper_tables import (PAPER_BUDGETS, accuracy_by_budget, category_table, dimensions_table, model_label,
                                    normalisation_table)
-from physment.runner import read_results  # noqa: E402
-from physment.scoring import REGRADE_RULES  # noqa: E402
-from reacthuman.core.atomic import atomic_path  # noqa: E402
-from reacthuman.scoring.render import (Heading, Image, Paragraph, atomic_write_text, render_html,  # noqa: E402
+from physment.runner import read_results
+from physment.scoring import REGRADE_RULES
+from reacthuman.core.atomic import atomic_path
+from reacthuman.core.report_html import (Heading, Image, Paragraph, atomic_write_text, render_html,
                                        render_markdown, table_csv)
-from reacthuman.scoring.tables import Table  # noqa: E402
+from reacthuman.core.tables import Table
 
 FAILURE_MODES = ("premature_answer", "insufficient_simulation_time", "answer_format_mismatch",
                  "object_id_confusion", "wrong_parameter_substitution", "trusting_anomalous_simulation",
@@ -93,10 +94,11 @@ def _save(fig: Figure, path: Path) -> Path:
 def heatmap(table: Table, path: Path) -> Path:
     cats, models = table.columns[1:], [r[0] for r in table.rows]
     values = [[float("nan") if v is None else v for v in r[1:]] for r in table.rows]
-    fig = Figure(figsize=(max(6.0, 0.7 * len(cats) + 2), 1.0 + 0.5 * len(models) + 1.5))
+    fig = figure(figsize=(max(6.0, 0.7 * len(cats) + 2), 1.0 + 0.5 * len(models) + 1.5))
     ax = fig.add_subplot()
-    cmap = ListedColormap(BUCKET_COLOURS)
-    ax.imshow(values, cmap=cmap, norm=BoundaryNorm(BUCKETS, cmap.N), aspect="auto")
+    colors = matplotlib_agg().colors
+    cmap = colors.ListedColormap(BUCKET_COLOURS)
+    ax.imshow(values, cmap=cmap, norm=colors.BoundaryNorm(BUCKETS, cmap.N), aspect="auto")
     for i, row in enumerate(values):
         for j, v in enumerate(row):
             ax.text(j, i, "-" if v != v else f"{100 * v:.0f}", ha="center", va="center", fontsize=8)
@@ -108,7 +110,7 @@ def heatmap(table: Table, path: Path) -> Path:
 
 
 def accuracy_vs_budget(rows: list[dict], path: Path) -> Path:
-    fig = Figure(figsize=(6.0, 4.0))
+    fig = figure(figsize=(6.0, 4.0))
     ax = fig.add_subplot()
     for model, rs in _groups(rows, _model).items():
         by_budget = _groups(rs, lambda r: int(r["budget"]))

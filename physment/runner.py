@@ -27,6 +27,7 @@ from physment.scene import Scene, load_scenes_lenient, problem_line
 from reacthuman.core.atomic import atomic_write_text as write_atomic
 from reacthuman.core.jsonl import append_jsonl
 from reacthuman.core.records import read_records
+from reacthuman.llm import make_client
 
 LOG = logging.getLogger(__name__)
 RESULTS_FILE = "results.jsonl"
@@ -110,7 +111,6 @@ def make_agent(cfg: RunConfig) -> Iterator[Any]:
     if cfg.agent == "oracle":
         yield OracleAgent(tools=PROTOCOLS[cfg.protocol].tools)
         return
-    from reacthuman.llm import make_client  # the shared model clients; the local model is the default
 
     try:
         client = make_client(cfg.agent)

@@ -18,7 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dataset": ("reacthuman.evaluation.dataset_export", "export a scene set's observations as a Hugging Face dataset"),
     "rescore": ("reacthuman.evaluation.rescore", "recompute every score of a run from its bags and ledger"),
     "bag": ("reacthuman.evaluation.bag_cli", "inspect and replay episode bags"),
-    "bench": ("reacthuman.bench", "measure every stage against its own limit"),
+    "bench": ("reacthuman.bench.cli", "measure every stage against its own limit"),
 }
 
 

@@ -16,8 +16,10 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from reacthuman.core.atomic import atomic_write_bytes
+import mujoco
 
 # The 29 actuated joints, in the policy's dof_names order (also the order of the MJCF's joints after the
 # free base, and of Unitree's LowCmd motor indices for the G1 29-DOF).
@@ -161,12 +163,22 @@ def _call_kwargs(module_file: Path, variable: str) -> dict[str, object]:
     raise RuntimeError(f"{module_file} has no '{variable} = ...(...)' configuration")
 
 
-@lru_cache(maxsize=len(WALKING_POLICIES))
-def read_policy_metadata(name: str = DEFAULT_WALKING_POLICY) -> PolicyMetadata:
+def policy_session(name: str = DEFAULT_WALKING_POLICY, threads: int | None = None) -> Any:
+    """An ONNX Runtime session of a walking policy on the CPU, with `threads` for each of its thread pools
+    (onnxruntime's own choice when None); onnxruntime is imported here, on first use."""
     import onnxruntime as ort
 
+    options = ort.SessionOptions()
+    if threads is not None:
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = threads
+    return ort.InferenceSession(str(policy_path(name)), options, providers=["CPUExecutionProvider"])
+
+
+@lru_cache(maxsize=len(WALKING_POLICIES))
+def read_policy_metadata(name: str = DEFAULT_WALKING_POLICY) -> PolicyMetadata:
     path = policy_path(name)
-    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    session = policy_session(name)
     meta = {k: json.loads(v) for k, v in session.get_modelmeta().custom_metadata_map.items()}
     for key in ("kp", "kd", "dof_names", "command_ranges"):
         if key not in meta:
@@ -210,7 +222,6 @@ class StandingGeometry:
 
 def foot_geoms(model: "mujoco.MjModel") -> tuple[int, ...]:
     """The G1's foot collision capsules."""
-    import mujoco
 
     feet = tuple(g for g in range(model.ngeom) if model.geom_contype[g]
                  and "foot" in (mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_GEOM, g) or ""))
@@ -231,8 +242,6 @@ def lowest_foot_z(model: "mujoco.MjModel", data: "mujoco.MjData", feet: tuple[in
 
 @lru_cache(maxsize=1)
 def default_pose_geometry() -> StandingGeometry:
-    import mujoco
-
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
     data = mujoco.MjData(model)
     data.qpos[:7] = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)  # pelvis at the origin, upright

@@ -16,6 +16,7 @@ from typing import Callable
 import numpy as np
 
 from reacthuman.core.config import config_with
+import importlib
 
 PHYSICS_RATE_HZ = 240.0
 
@@ -251,8 +252,6 @@ _BUILTIN = {"genesis": "reacthuman.sim_bridge.genesis_engine", "mujoco": "reacth
 
 
 def _load_builtin(name: str | None = None) -> None:
-    import importlib
-
     for engine_name, module in _BUILTIN.items():
         if (name is None or name == engine_name) and engine_name not in _REGISTRY:
             importlib.import_module(module)

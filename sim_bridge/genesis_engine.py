@@ -27,13 +27,13 @@ from reacthuman.sim_bridge.engine import (
     quat_rotate_wxyz,
     register_engine,
 )
+import xml.etree.ElementTree as ET
 
 WORLD_BODY = "world"
 
 
 def _lights(world_mjcf: str) -> list[dict]:
     """The world's directional <light>s as Genesis rasterizer lights (MuJoCo reads them from the MJCF)."""
-    import xml.etree.ElementTree as ET
 
     out = []
     for light in ET.fromstring(world_mjcf).iter("light"):

@@ -31,6 +31,8 @@ if _HEADLESS:
     os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
 
 import mujoco  # noqa: E402  (after MUJOCO_GL is set)
+from mujoco.rendering.classic import gl_context  # noqa: E402
+from mujoco.egl import GLContext  # noqa: E402
 
 
 def _ensure_headless_gl() -> None:
@@ -38,11 +40,8 @@ def _ensure_headless_gl() -> None:
     module imported mujoco first) it picked GLFW, which needs a display. Switch to EGL then."""
     if not _HEADLESS:
         return
-    from mujoco.rendering.classic import gl_context
 
     if gl_context.GLContext is not None and "glfw" in gl_context.GLContext.__module__:
-        from mujoco.egl import GLContext
-
         gl_context.GLContext = GLContext
 
 WORLD_BODY = "world"

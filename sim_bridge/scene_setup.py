@@ -17,6 +17,7 @@ from reacthuman.g1_assets import (
     g1_mjcf_path,
     read_policy_metadata,
 )
+import mujoco
 
 # Start a hair above the floor so the feet do not begin in penetration (the first step would kick them).
 START_CLEARANCE_M = 0.002
@@ -25,8 +26,6 @@ PHYSICS_DT_S = 1.0 / 240.0
 
 @lru_cache(maxsize=1)
 def g1_body_names() -> frozenset[str]:
-    import mujoco
-
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
     return frozenset(model.body(i).name for i in range(1, model.nbody))
 
@@ -64,7 +63,6 @@ def robot_spec_for(spec: SceneSpec) -> RobotSpec:
 @lru_cache(maxsize=1)
 def hand_points() -> tuple[tuple[str, np.ndarray], tuple[str, np.ndarray]]:
     """(link name, offset in that link's frame) of the left and right palm sites of the G1 model."""
-    import mujoco
 
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
     out = []

@@ -27,6 +27,10 @@ from reacthuman.control.watchdog import CommandWatchdog
 from reacthuman.core.config import config_with
 from reacthuman.joint_command import JointCommand, Mode
 from reacthuman.g1_assets import G1_JOINT_NAMES
+from unitree_sdk2py.core.channel import ChannelFactoryInitialize, ChannelPublisher, ChannelSubscriber
+from unitree_sdk2py.idl.default import unitree_hg_msg_dds__LowCmd_, unitree_hg_msg_dds__LowState_
+from unitree_sdk2py.idl.unitree_hg.msg.dds_ import LowCmd_, LowState_
+from unitree_sdk2py.utils.crc import CRC
 
 if TYPE_CHECKING:
     from reacthuman.control.spine import Spine
@@ -67,22 +71,16 @@ def default_config(**overrides: object) -> UnitreeBridgeConfig:
 
 
 def _init_dds(config: UnitreeBridgeConfig) -> None:
-    from unitree_sdk2py.core.channel import ChannelFactoryInitialize
-
     # the SDK keeps one DDS participant per process: the first configuration wins
     ChannelFactoryInitialize(config.domain_id, config.network_interface)
 
 
 def _crc(msg: object) -> int:
-    from unitree_sdk2py.utils.crc import CRC
-
     return CRC().Crc(msg)
 
 
 # --- message conversion (pure) ---------------------------------------------------------------------
 def joint_command_to_lowcmd(cmd: JointCommand, mode_machine: int, echo_tick: int = 0) -> object:
-    from unitree_sdk2py.idl.default import unitree_hg_msg_dds__LowCmd_
-
     if cmd.names != G1_JOINT_NAMES:
         raise ValueError("joint command names are not the G1's 29 joints in motor order")
     msg = unitree_hg_msg_dds__LowCmd_()
@@ -117,8 +115,6 @@ def lowcmd_to_joint_command(msg: object, stamp_s: float) -> JointCommand:
 
 
 def robot_state_to_lowstate(state: RobotState, tick: int, mode_machine: int = SIM_MODE_MACHINE) -> object:
-    from unitree_sdk2py.idl.default import unitree_hg_msg_dds__LowState_
-
     msg = unitree_hg_msg_dds__LowState_()
     msg.tick = int(tick) & 0xFFFFFFFF
     msg.mode_machine = int(mode_machine)
@@ -183,8 +179,6 @@ class G1LowLevelLink:
                  on_state: Callable[[RobotState, int], None] | None = None) -> None:
         """on_state(state, tick), if given, is called on the DDS listener thread for every valid LowState
         (a ROS bridge node republishes from there); wait_state works either way."""
-        from unitree_sdk2py.core.channel import ChannelPublisher, ChannelSubscriber
-        from unitree_sdk2py.idl.unitree_hg.msg.dds_ import LowCmd_, LowState_
 
         self.config = config or default_config()
         _init_dds(self.config)
@@ -243,9 +237,6 @@ class SimulatedG1Endpoint:
     """The robot's side, for a simulator: publish LowState each physics step, take LowCmd as it arrives."""
 
     def __init__(self, config: UnitreeBridgeConfig | None = None, mode_machine: int = SIM_MODE_MACHINE) -> None:
-        from unitree_sdk2py.core.channel import ChannelPublisher, ChannelSubscriber
-        from unitree_sdk2py.idl.unitree_hg.msg.dds_ import LowCmd_, LowState_
-
         self.config = config or default_config()
         _init_dds(self.config)
         self.mode_machine = mode_machine

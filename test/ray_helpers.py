@@ -11,7 +11,7 @@ import pytest
 import ray
 from ray.cluster_utils import Cluster
 
-from reacthuman.evaluation.ray_cluster import WORKER_NICENESS_ENV
+from reacthuman.core.ray_cluster import WORKER_NICENESS_ENV
 
 NODE_BYTES = 96 * 1024 * 1024
 

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from reacthuman.bench import main
+from reacthuman.bench.cli import main
 from reacthuman.bench.cli import SECTIONS
 from reacthuman.bench.common import Goal, Repeats
-from reacthuman.bench.memory import children, memory_section, tree_peak_rss
+from reacthuman.bench.memory import memory_section
+from reacthuman.core.processes import children, tree_peak_rss
 from reacthuman.bench.table import render_markdown, render_text
 from reacthuman.evaluation.memory_log import append_sample
 

@@ -10,7 +10,7 @@ import pytest
 
 from reacthuman.control.base_tracking import BaseTracker, BaseTrackingConfig, Pose, planned_pose
 from reacthuman.control.crouch import crouch_angle_rad, crouch_offset_rad
-from reacthuman.control.envelope import BodyEnvelope, feasibility, path_verdict
+from reacthuman.scenes.envelope import BodyEnvelope, feasibility, path_verdict
 from reacthuman.control.locomotion import VelocityCommand
 from reacthuman.scoring.aggregate import select_decisions
 from reacthuman.scoring.ledger import DecisionRecord

@@ -130,7 +130,7 @@ def _scene(family: str, seed: int, band: str | None = None):
 @pytest.mark.parametrize("family,seed,action,band", ORACLE_SCENES)
 def test_the_oracles_dodge_clears_and_its_catch_holds(body, family, seed, action, band):
     from reacthuman.brain import make_brain
-    from reacthuman.control.envelope import scene_feasibility
+    from reacthuman.scenes.envelope import scene_feasibility
     from reacthuman.evaluation.episode import run_episode
 
     spec = _scene(family, seed, band)

@@ -54,7 +54,7 @@ def test_prompt_never_contains_truth_or_scene_id(modality):
 
 
 def test_the_prompt_states_the_hands_workspace_the_ground_truth_judges_catches_with():
-    from reacthuman.control.envelope import default_config as default_envelope
+    from reacthuman.scenes.envelope import default_config as default_envelope
 
     body, text = default_envelope(), all_text(build_messages(observation(), "state_text"))
     stated = (f"up to about {body.arm_reach_m:g} m from the vertical line through your pelvis",

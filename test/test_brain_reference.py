@@ -10,7 +10,7 @@ import pytest
 from reacthuman.brain import Observation, TrackSample, make_brain, reference_brain_names
 from reacthuman.brain.schema import PLAN_SCHEMA, validate, plan_to_dict
 from reacthuman.classifier import classify_plan
-from reacthuman.control.envelope import default_config as default_envelope
+from reacthuman.scenes.envelope import default_config as default_envelope
 from reacthuman.plan import Action, Pose2D, planned_hand_path_robot
 
 TIMES = (0.0, 0.15, 0.3, 0.45, 0.6)

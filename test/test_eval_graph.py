@@ -29,7 +29,7 @@ from reacthuman_msgs.msg import EpisodeScore
 
 from reacthuman import graph
 from reacthuman.evaluation.run_lock import run_processes
-from reacthuman.recording.bag import BagWriter, bag_info, deserialize, read_bag
+from reacthuman.core.bag import BagWriter, bag_info, deserialize, read_bag
 from reacthuman.recording.images import observation_frames_in_bag
 from reacthuman.recording.ros_msgs import stamp_ns
 from reacthuman.scenes import generate_spec
@@ -301,7 +301,7 @@ def test_a_bag_played_into_a_live_scorer_gives_the_same_score(run, ros_domain_id
 
 
 def test_graph_rows_say_whether_the_body_could_do_the_correct_action_as_in_process_rows_do(run, scenes):
-    from reacthuman.control.envelope import scene_feasibility
+    from reacthuman.scenes.envelope import scene_feasibility
     from reacthuman.scenes.spec import SceneSpec
 
     for r in _ledger(run):
@@ -363,7 +363,7 @@ def _bags(run: Path) -> list[Path]:
 def test_bags_carry_what_a_3d_viewer_needs_and_every_frame_resolves(run):
     """/tf, /tf_static, /robot_description and the scene markers; each marker, image and camera-info frame is
     placed in `world` by the TF tree at the time it was recorded, and so is every G1 link once it stands."""
-    from reacthuman.recording.bag import deserialize, read_bag
+    from reacthuman.core.bag import deserialize, read_bag
     from reacthuman.recording.tf_check import TfIndex
     from reacthuman.recording.urdf import g1_joints
     from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC
@@ -441,7 +441,7 @@ def test_tf_puts_the_g1_hands_where_the_simulator_measured_them(run):
     import mujoco
 
     from reacthuman.recording import ros_msgs, urdf
-    from reacthuman.recording.bag import deserialize, read_bag
+    from reacthuman.core.bag import deserialize, read_bag
     from reacthuman.g1_assets import LEFT_HAND_SITE, RIGHT_HAND_SITE, g1_mjcf_path
 
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))

@@ -38,7 +38,7 @@ def test_a_process_left_by_a_dead_run_is_found_and_refused(tmp_path):
         assert [p.pid for p in run_processes(tmp_path)] == [left.pid]
         with pytest.raises(RunLockError) as err:
             RunLock(tmp_path).acquire(stale_wait_s=0.5)
-        assert f"a dead run (pid 999999) left 1 graph process(es)" in str(err.value)
+        assert "a dead run (pid 999999) left 1 graph process(es)" in str(err.value)
         assert f"pid {left.pid}: " in str(err.value)
     finally:
         left.kill()

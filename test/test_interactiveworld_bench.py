@@ -145,7 +145,7 @@ def test_first_error_labels():
 
 
 def test_episode_recorded_as_rosbag2(tmp_path):
-    from reacthuman.recording.bag import bag_info, deserialize, read_bag
+    from reacthuman.core.bag import bag_info, deserialize, read_bag
 
     tasks = tmp_path / "tasks"
     tasks.mkdir()

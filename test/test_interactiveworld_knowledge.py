@@ -68,9 +68,12 @@ def test_distractor_task_fails_when_the_assistant_names_the_wrong_mug():
     mugs = [o for o in p.scene.objects if o.name in (right, other)]
     arrives = {e.target: e.dest for e in p.scene.events}  # one mug is put down after the handoff
     place = {o.name: arrives.get(o.name, o.support).replace("_", " ") for o in mugs}
-    say = lambda m, dest, verb: (f"The {m.replace('_', ' ')} is on the {place[m]}. "  # noqa: E731
-                                 f"{verb}pick up the {m.replace('_', ' ')}, then put the {m.replace('_', ' ')} in the "
-                                 f"{dest.replace('_', ' ')}.")
+
+    def say(m: str, dest: str, verb: str) -> str:
+        return (f"The {m.replace('_', ' ')} is on the {place[m]}. "
+                f"{verb}pick up the {m.replace('_', ' ')}, then put the {m.replace('_', ' ')} in the "
+                f"{dest.replace('_', ' ')}.")
+
     wrong = run_episode(p, ScriptedAssistant("swapped", (None, say(other, into_cab, "Open the cabinet, then "),
                                                          say(right, into_sink, ""))), ScriptedHuman())
     assert not wrong.passed and wrong.goals_final == [False, False]

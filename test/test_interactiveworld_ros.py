@@ -39,7 +39,7 @@ class EyesHuman(ScriptedHuman):
 
 
 def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
-    from reacthuman.recording.bag import bag_info, deserialize, read_bag
+    from reacthuman.core.bag import bag_info, deserialize, read_bag
 
     from interactiveworld.ros_graph import run_ros_episode
 

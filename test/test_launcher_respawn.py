@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from reacthuman.bench.memory import children, process_name
+from reacthuman.core.processes import children, process_name
 from reacthuman.launch_file import load
 from ros_helpers import GraphClient
 

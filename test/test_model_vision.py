@@ -22,7 +22,7 @@ from reacthuman.brain import Observation, TrackSample, make_brain
 from reacthuman.core.model_spec import ModelSpecError, parse_models
 from reacthuman.evaluation import cli as eval_cli
 from reacthuman.evaluation.progress import Progress
-from reacthuman.llm.presets import resolve_preset, split_model_options
+from reacthuman.core.presets import resolve_preset, split_model_options
 from reacthuman.llm.vision import ImageInputRefused, is_image_refusal
 from reacthuman.plan import Pose2D
 from reacthuman.scoring import SceneMeta, ScoringTruth, score_decision

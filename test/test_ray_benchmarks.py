@@ -161,7 +161,7 @@ def test_what_travels_to_the_workers_carries_no_secret(monkeypatch, tmp_path):
 
     from interactiveworld.bench.ray_run import PackTask, RunSettings
     from physment.runner import RunConfig
-    from reacthuman.evaluation.ray_pool import PoolPlan
+    from reacthuman.core.ray_pool import PoolPlan
 
     secret = "sk-test-" + "y" * 24
     monkeypatch.setenv("OPENAI_API_KEY", secret)

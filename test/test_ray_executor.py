@@ -18,7 +18,7 @@ import ray
 
 from reacthuman.evaluation import cli as eval_cli
 from reacthuman.evaluation import ray_executor
-from reacthuman.evaluation.episode_files import BAG_DROPPED
+from reacthuman.recording.episode_files import BAG_DROPPED
 from reacthuman.scenes import cli as scenes_cli
 from ray_helpers import local_cluster
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
 
-from reacthuman.recording.bag import BagError, BagWriter, bag_info, read_bag, typestore
+from reacthuman.core.bag import BagError, BagWriter, bag_info, read_bag, typestore
 from ros_helpers import CUSTOM_MESSAGES, filled, msg_class
 
 VENV_SHARE = Path(sys.prefix) / "share" / "reacthuman_msgs" / "msg"

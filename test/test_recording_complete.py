@@ -14,7 +14,7 @@ from sensor_msgs.msg import JointState
 
 from reacthuman import graph
 from reacthuman.nodes.body_lockstep import sim_stamp
-from reacthuman.recording.bag import BagWriter, bag_info, read_bag
+from reacthuman.core.bag import BagWriter, bag_info, read_bag
 from reacthuman.recording.completeness import (NOT_AWAITED, TICK_TOPICS, EpisodeEnd, EpisodeTally, awaited_topics,
                                                cdr_stamp_ns, missing)
 

@@ -1,13 +1,12 @@
-"""The viewer topics of a bag (/tf, /tf_static, /robot_description, scene markers), without rclpy: URDF
-forward kinematics against MuJoCo's on the same G1, a synthetic episode written through the real bag
-writer, decoded by the standard MCAP ROS 2 decoder, every marker and image frame placed in the TF tree."""
+"""The viewer topics of a bag (/tf, /tf_static, /robot_description, scene markers), without rclpy: a synthetic
+episode written through the real bag writer, decoded by the standard MCAP ROS 2 decoder, every marker and image
+frame placed in the TF tree (the URDF, the type hashes and the viewers' layouts: test_recording_viewer_interop)."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
-import mujoco
 import numpy as np
 import pytest
 import yaml
@@ -16,10 +15,10 @@ from mcap_ros2.decoder import DecoderFactory
 
 from reacthuman import graph
 from reacthuman.recording import ros_msgs, urdf
-from reacthuman.recording.bag import BagWriter, read_bag, typestore
+from reacthuman.core.bag import BagWriter, read_bag, typestore
 from reacthuman.recording.tf_check import TfIndex
 from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC, ViewerBagWriter
-from reacthuman.g1_assets import G1_JOINT_NAMES, g1_mjcf_path
+from reacthuman.g1_assets import G1_JOINT_NAMES
 
 M = "reacthuman_msgs/msg/"
 
@@ -100,34 +99,6 @@ def bag(tmp_path_factory):
     return writer.close()
 
 
-def test_urdf_forward_kinematics_equals_mujoco_on_the_same_g1():
-    model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
-    data = mujoco.MjData(model)
-    rng = np.random.default_rng(0)
-    q = rng.uniform(-0.6, 0.6, len(G1_JOINT_NAMES))
-    quat_wxyz = np.array([0.9, 0.1, -0.2, 0.3]) / np.linalg.norm([0.9, 0.1, -0.2, 0.3])
-    data.qpos[:3], data.qpos[3:7], data.qpos[7:] = (0.3, -0.2, 0.8), quat_wxyz, q
-    mujoco.mj_kinematics(model, data)
-    joints = urdf.g1_joints()
-    w, x, y, z = quat_wxyz
-    root = urdf.Transform("world", urdf.root_link(joints), (0.3, -0.2, 0.8), (x, y, z, w))
-    poses = urdf.link_poses(root, urdf.static_transforms(joints) + urdf.moving_transforms(joints, dict(zip(G1_JOINT_NAMES, q))))
-    compared = 0
-    for b in range(1, model.nbody):
-        name = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, b)
-        assert name in poses, f"MuJoCo body {name} is not a URDF link"
-        assert np.linalg.norm(np.array(poses[name].translation) - data.xpos[b]) < 1e-5, name
-        mq = data.xquat[b]
-        assert abs(abs(np.dot([mq[1], mq[2], mq[3], mq[0]], poses[name].rotation)) - 1.0) < 1e-9, name
-        compared += 1
-    assert compared >= 30  # pelvis, the 29 jointed links (and fixed ones the MJCF keeps as bodies)
-
-
-def test_a_missing_joint_is_named():
-    with pytest.raises(urdf.UrdfError, match="left_knee_joint"):
-        urdf.moving_transforms(urdf.g1_joints(), {n: 0.0 for n in G1_JOINT_NAMES if n != "left_knee_joint"})
-
-
 def test_bag_carries_the_viewer_topics_latched_where_a_viewer_needs_it(bag):
     meta = yaml.safe_load((bag / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
     topics = {t["topic_metadata"]["name"]: t for t in meta["topics_with_message_count"]}
@@ -159,7 +130,7 @@ def test_the_standard_mcap_ros2_decoder_decodes_every_message(bag):
 
 def test_plan_markers_show_the_planned_path_and_hands_in_world(bag):
     from reacthuman.plan import REST_LEFT_HAND_M
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
     from reacthuman.recording.viewer_topics import PLAN_MARKERS
 
     (msg,) = [deserialize(m) for m in read_bag(bag) if m.topic == PLAN_MARKERS]
@@ -263,7 +234,7 @@ def test_the_frames_the_brain_got_are_compressed_images_at_their_own_stamps(bag)
 
     from PIL import Image as PILImage
 
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
     from reacthuman.recording.viewer_topics import compressed_topic
 
     for v, view in enumerate(graph.VIEWS):
@@ -300,7 +271,7 @@ def test_padded_rgb8_rows_lose_their_padding_and_other_encodings_are_named():
 
 
 def test_hand_to_object_distances_per_tick(bag):
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
     from reacthuman.recording.viewer_topics import LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE
 
     messages = list(read_bag(bag))
@@ -314,7 +285,7 @@ def test_a_hinged_hazards_distance_is_to_its_centre_of_mass_not_its_pivot():
     1 m beside the pivot, and the hands are measured to it (the outcome's definition too)."""
     import json
 
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
     from reacthuman.recording.viewer_topics import LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE, ViewerTopics
 
     spec = _spec()
@@ -370,7 +341,7 @@ def _topic_counts(bag) -> dict[str, int]:
 def test_every_marker_and_image_frame_resolves_in_the_tf_tree(bag):
     messages = list(read_bag(bag))
     index = TfIndex.from_messages(messages)
-    from reacthuman.recording.bag import deserialize
+    from reacthuman.core.bag import deserialize
 
     used = []
     for m in messages:
@@ -428,119 +399,6 @@ def test_the_egocentric_frame_is_static_at_the_standing_g1s_eyes():
     offset = np.subtract(ego.translation, centre)
     ahead = offset[0] * math.cos(yaw) + offset[1] * math.sin(yaw)
     assert 0.05 < ahead < 0.2 and abs(offset[2]) < 0.1 and np.linalg.norm(offset) < 0.2, offset
-
-
-def _rosidl_hash(typename: str, workdir) -> str:
-    """RIHS01 computed by rosidl's own generator: installed interface packages' type descriptions where they
-    exist, the others converted from the standard .msg text (rosidl_adapter -> IDL -> rosidl_parser)."""
-    import contextlib
-    import io
-    import json
-    import sys
-    from pathlib import Path
-
-    from rosidl_adapter.msg import convert_msg_to_idl
-    from rosidl_generator_type_description import (
-        calculate_type_hash,
-        extract_full_type_description,
-        serialize_individual_type_description,
-    )
-    from rosidl_parser.definition import IdlLocator, Message
-    from rosidl_parser.parser import parse_idl_file
-
-    share = Path(sys.prefix) / "share"  # the ROS 2 wheels install their interfaces into the venv
-    type_map = {}
-    for f in share.glob("*/msg/*.json"):
-        desc = json.loads(f.read_text())["type_description_msg"]
-        for td in [desc["type_description"], *desc["referenced_type_descriptions"]]:
-            type_map[td["type_name"]] = td
-    pending = [typename]
-    while pending:
-        name = pending.pop()
-        if name in type_map:
-            continue
-        package, _, msg = name.split("/")
-        text = typestore().generate_msgdef(name, ros_version=2)[0].split("=" * 80)[0]
-        pkg_dir = Path(workdir) / package
-        (pkg_dir / "msg").mkdir(parents=True, exist_ok=True)
-        (pkg_dir / "msg" / f"{msg}.msg").write_text(text)
-        with contextlib.redirect_stdout(io.StringIO()):
-            idl = convert_msg_to_idl(pkg_dir, package, Path("msg") / f"{msg}.msg", pkg_dir / "msg")
-        content = parse_idl_file(IdlLocator(pkg_dir, idl.relative_to(pkg_dir))).content
-        structure = content.get_elements_of_type(Message)[0].structure
-        td = serialize_individual_type_description(structure.namespaced_type, structure.members)
-        type_map[name] = td
-        pending += [f["type"]["nested_type_name"] for f in td["fields"] if f["type"]["nested_type_name"]]
-    return calculate_type_hash(extract_full_type_description(typename, type_map))
-
-
-@pytest.mark.parametrize("typename", ["tf2_msgs/msg/TFMessage", "visualization_msgs/msg/MarkerArray",
-                                      "geometry_msgs/msg/TransformStamped", "std_msgs/msg/String", "std_msgs/msg/Float64"])
-def test_written_type_hashes_equal_rosidls(typename, tmp_path):
-    assert typestore().hash_rihs01(typename) == _rosidl_hash(typename, tmp_path)
-
-
-def _graph_topics() -> dict[str, str]:
-    from reacthuman.recording.viewer_topics import TOPIC_TYPES
-
-    topics = dict(TOPIC_TYPES)
-    for node in graph.NODES.values():
-        topics.update(node.publishes)
-    return topics
-
-
-def _field_path_exists(msgtype: str, path: list[str]) -> bool:
-    for name in path:
-        fields = dict(typestore().fielddefs[msgtype][1])
-        if name not in fields:
-            return False
-        kind, arg = fields[name]
-        msgtype = arg if int(kind) == 2 else ""
-    return True
-
-
-def test_the_foxglove_layout_and_rviz_config_name_only_recorded_topics_and_fields():
-    import json
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1] / "config"
-    topics = _graph_topics()
-    layout = json.loads((root / "foxglove" / "episode_layout.json").read_text())
-    refs = []
-
-    def walk(node, key=""):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k.startswith("/") and key == "topics":
-                    refs.append(k)
-                walk(v, k)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v, key)
-        elif isinstance(node, str) and node.startswith("/") and key in ("topic", "imageTopic", "calibrationTopic",
-                                                                         "cameraTopic", "value"):
-            refs.append(node)
-
-    walk(layout["configById"])
-    assert len(refs) >= 12 and sum(r.endswith("/image_raw/compressed") for r in refs) == 6  # image + camera topic per panel
-    for ref in refs:
-        topic, *path = ref.split(".")
-        assert topic in topics, ref
-        assert _field_path_exists(topics[topic], path), ref
-    panels = set(layout["configById"])
-    assert {p.split("!")[0] for p in panels} == {"3D", "Image", "Plot"}
-
-    def leaves(node):
-        if isinstance(node, str):
-            return [node]
-        return leaves(node["first"]) + leaves(node["second"])
-
-    assert set(leaves(layout["layout"])) == panels  # every configured panel is placed, and only those
-    rviz = yaml.safe_load((root / "rviz" / "episode.rviz").read_text())["Visualization Manager"]
-    assert rviz["Global Options"]["Fixed Frame"] == "world"
-    rviz_topics = [d["Topic"]["Value"] for d in rviz["Displays"] if "Topic" in d]
-    rviz_topics += [d["Description Topic"]["Value"] for d in rviz["Displays"] if "Description Topic" in d]
-    assert len(rviz_topics) == 6 and all(t in topics for t in rviz_topics), rviz_topics
 
 
 def test_an_old_bag_completed_afterwards_equals_one_recorded_with_the_viewer_topics(bag, tmp_path):

@@ -201,7 +201,7 @@ def test_the_window_frames_end_at_the_freeze_even_when_there_is_one() -> None:
 def test_the_walk_room_is_the_floor_free_of_furniture_about_the_observer():
     """The observer of a rolling_ball scene stands 0.35-0.5 m from the table's edge, facing along the table: a
     walk towards the edge stops where the legs (the envelope's cylinder) meet the table; backwards is floor."""
-    from reacthuman.control.envelope import default_config
+    from reacthuman.scenes.envelope import default_config
     from reacthuman.scenes.reach import WALK_PROBE_STEP_M, walk_room
 
     spec = sample_spec("rolling_ball", 3)
@@ -218,7 +218,7 @@ def test_the_walk_room_is_the_floor_free_of_furniture_about_the_observer():
 def test_the_lead_in_is_the_window_plus_the_arms_travel():
     """DECISION_LEAD_S is a constant, so that scenes stay a function of their seed alone; it must still cover the
     paper's window and the measured arm travel (config/envelope.yaml)."""
-    from reacthuman.control.envelope import default_config
+    from reacthuman.scenes.envelope import default_config
     from reacthuman.scenes.builders import DECISION_LEAD_S
 
     window_s = sample_spec("rolling_ball", 1).observation_window_s

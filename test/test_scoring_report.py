@@ -96,7 +96,7 @@ def test_main_table_is_recomputed_from_the_ledger(run_a):
     best = max(saa.values())
     md = (run_a / "report.md").read_text()
     for model, value in saa.items():
-        line = next(l for l in md.splitlines() if l.startswith(f"| {model} | ") and l.count("|") == 7)
+        line = next(row for row in md.splitlines() if row.startswith(f"| {model} | ") and row.count("|") == 7)
         assert (f"**{100 * value:.1f}**" in line) == math.isclose(value, best)
 
 

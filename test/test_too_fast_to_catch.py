@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from reacthuman.control.envelope import default_config as envelope_config
+from reacthuman.scenes.envelope import default_config as envelope_config
 from reacthuman.scenes.dataset import ground_truth_changes
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label import Arrival, hands_arrival_s, label, too_fast_to_catch

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from interactiveworld.actions.entities import Catalog
 from interactiveworld.world.sim import World
 from interactiveworld.world.visibility import SightConfig, visible_objects
+from interactiveworld.actions.parser import clean, split_clauses
 
 _PLACE = re.compile(r"^(?P<t>.+?) (?:is|are|lies|sits|stands|was|were|should be|can be found|is kept)"
                     r"(?: still| now| right)? (?:in|inside|on|on top of|at|in the back of|under|beneath) (?P<d>.+)$")
@@ -54,7 +55,6 @@ class HumanKnowledge:
     def hear(self, speech: str, catalog: Catalog) -> list[tuple[str, str]]:
         """Location statements in what the assistant said ("the blue bottle is in the wardrobe"); returns the
         (object, place) pairs learned. Names that fit nothing or several things teach nothing."""
-        from interactiveworld.actions.parser import clean, split_clauses
 
         learned = []
         for clause in split_clauses(speech):

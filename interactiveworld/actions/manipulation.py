@@ -9,6 +9,7 @@ from interactiveworld.actions.result import Failure
 from interactiveworld.names import display
 from interactiveworld.world.objects import COVER_CATEGORIES, FILLABLE_CATEGORIES, WIPING_CATEGORIES, footprint_m, half_height_m
 from interactiveworld.world.sim import BURNERS
+from interactiveworld.actions.navigation import walk_grid
 
 HOLDING_VERBS = ("place_in", "place_on", "put_down", "hand_over", "fill")
 
@@ -148,8 +149,6 @@ class ManipulationMixin:
         res.message = f"gave the {display(cmd.target)} to the {display(cmd.dest)}"
 
     def _do_put_down(self, cmd, res) -> None:
-        from interactiveworld.actions.navigation import walk_grid
-
         w, p = self.world, self.world.pose
         spot = np.array([p.x + 0.35 * np.cos(p.yaw), p.y + 0.35 * np.sin(p.yaw), 0.0])
         grid = walk_grid(w)

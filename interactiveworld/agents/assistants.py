@@ -5,6 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
+from interactiveworld.agents.blind import BlindAssistant
+from interactiveworld.agents.config import ASSISTANT_VIEWS
+from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX, LLMAssistant
+from interactiveworld.agents.scripted_human import ScriptedHuman
+from interactiveworld.agents.llm_human import LLMHuman
 
 if TYPE_CHECKING:
     from reacthuman.core.model_spec import ModelSpec
@@ -76,12 +81,8 @@ def make_assistant(name: str, pack, memory: bool = False):
     if name == "silent":
         return SilentAssistant()
     if name == "blind":
-        from interactiveworld.agents.blind import BlindAssistant
-
         return BlindAssistant()
     if name.startswith("llm:"):
-        from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX, LLMAssistant
-
         model = name[4:]
         if model.endswith(NO_VIEW_SUFFIX):  # `--assistant-view none`: the same model with its frames withheld
             return LLMAssistant(model[: -len(NO_VIEW_SUFFIX)], memory=memory, view="none")
@@ -92,9 +93,6 @@ def make_assistant(name: str, pack, memory: bool = False):
 def viewed_assistant(name: str, view: str) -> str:
     """The bench name of assistant `name` under `--assistant-view` `view`: `llm:<model>+noview` when its frames
     are withheld. A reference assistant under `none` is refused (it is not a model; the ablation means nothing)."""
-    from interactiveworld.agents.config import ASSISTANT_VIEWS
-    from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX
-
     if view not in ASSISTANT_VIEWS:
         raise ValueError(f"assistant view must be one of {ASSISTANT_VIEWS}, got {view!r}")
     if view == "frames":
@@ -107,11 +105,7 @@ def viewed_assistant(name: str, view: str) -> str:
 def make_human(name: str):
     """A bench agent name (`agent_name` of a `--human` spec): 'scripted' | 'llm:<model>'."""
     if name == "scripted":
-        from interactiveworld.agents.scripted_human import ScriptedHuman
-
         return ScriptedHuman()
     if name.startswith("llm:"):
-        from interactiveworld.agents.llm_human import LLMHuman
-
         return LLMHuman(name[4:])
     raise ValueError(f"unknown human {name!r} (scripted or llm:<model>)")

@@ -14,6 +14,7 @@ from interactiveworld.actions.primitives import PRIMITIVES
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply, select_frames
 from interactiveworld.agents.config import ASSISTANT_VIEWS, agent_config
 from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, json_format
+from reacthuman.llm import image_part, text_part
 
 NO_VIEW_SUFFIX = "+noview"  # the bench name of a model assistant run with its frames withheld
 
@@ -100,8 +101,6 @@ class LLMAssistant:
                 "ablation, or name a vision model")
 
     def _user_message(self, obs: AssistantObservation) -> dict:
-        from reacthuman.llm import image_part, text_part
-
         lines = [f"Turn {obs.turn + 1} of at most {self.brief.max_turns}.",
                  f"The person says: \"{obs.human_speech}\"",
                  f"{len(obs.frames)} new first-person frames since your last turn."]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from reacthuman.core.reply_json import first_json_object, response_format
+from reacthuman.llm import make_client
 
 LOG = logging.getLogger(__name__)
 
@@ -25,8 +26,6 @@ class ClientHolder:
     @property
     def client(self):
         if self._client is None:
-            from reacthuman.llm import make_client
-
             self._client = make_client(self.model)
         return self._client
 

@@ -11,6 +11,9 @@ from interactiveworld.actions.primitives import PRIMITIVES
 from interactiveworld.agents.base import HUMAN_COMMANDS_PER_TURN, HumanDecision, HumanView
 from interactiveworld.agents.config import agent_config
 from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, json_format
+from interactiveworld.actions.parser import Command, parse_command
+from interactiveworld.agents.scripted_human import drop_replaced
+from reacthuman.llm import image_part, text_part
 
 MAX_COMMANDS = HUMAN_COMMANDS_PER_TURN  # the scripted human's limit
 MAX_MEMORY_TURNS = 6  # earlier exchanges it keeps (its memory across turns)
@@ -51,17 +54,12 @@ class LLMHuman:
         self.holder.close()
 
     def _drop_replaced(self, commands: list[str]) -> None:
-        from interactiveworld.actions.parser import Command, parse_command
-        from interactiveworld.agents.scripted_human import drop_replaced
-
         for c in commands:
             parsed = parse_command(c, self.catalog) if self.catalog is not None else None
             if isinstance(parsed, Command):
                 drop_replaced(self.plan, parsed, self.catalog)
 
     def _message(self, assistant_speech: str, view: HumanView) -> dict:
-        from reacthuman.llm import image_part, text_part
-
         sight = "You cannot see." if view.blind else "You can see: " + (", ".join(n.replace("_", " ") for n in view.visible) or "nothing notable") + "."
         lines = [f"The assistant says: \"{assistant_speech}\"", sight,
                  "Your last results: " + ("; ".join(view.last_results) or "none") + ".",

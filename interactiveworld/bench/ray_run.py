@@ -5,7 +5,7 @@ clients read any API key from the worker's own environment), and runs one episod
 pack travels with its task (its JSON, checked against its content hash on the worker); the row, the trace
 and, with --bags, the episode's rosbag2 folder come back through Ray. The driver alone writes, through the
 local run's own writer and in the same files, so resume and the one-row-per-task rule are those of a local
-run. Scheduling and faults: reacthuman.evaluation.ray_pool."""
+run. Scheduling and faults: reacthuman.core.ray_pool."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from interactiveworld.bench.record import TaskRecord
 from interactiveworld.bench.runner import log_invocation, prepare_run, record_result
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.episode import run_episode
-from reacthuman.evaluation.ray_cluster import check_model, executor_info, node_info
-from reacthuman.evaluation.ray_pool import PoolPlan, QuietSink, extract_folder, pack_folders, run_tasks
+from reacthuman.core.ray_cluster import check_model, executor_info, node_info
+from reacthuman.core.ray_pool import PoolPlan, QuietSink, extract_folder, pack_folders, run_tasks
 
 BAGS = "bags"  # as in RUN_DIR: the bag folder's name (the task id) names its MCAP file too
 

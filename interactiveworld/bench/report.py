@@ -1,6 +1,6 @@
 """`interactiveworld report RUN_DIR [RUN_DIR...]`: pass rate, completion and efficiency per family and model,
 capability scores, the first-error taxonomy and the task-horizon slope, written with the suite's one report
-writer (`reacthuman.scoring.render`, as ReactHuman's and PhysMent's): report.md (also printed), report.html,
+writer (`reacthuman.core.report_html`, as ReactHuman's and PhysMent's): report.md (also printed), report.html,
 tables/*.csv and plots/capabilities.png in the first RUN_DIR."""
 
 from __future__ import annotations
@@ -9,15 +9,17 @@ import os
 from pathlib import Path
 
 from reacthuman.core.atomic import atomic_path
-from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
+from reacthuman.core.report_html import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
     render_markdown, table_csv
-from reacthuman.scoring.tables import Table
+from reacthuman.core.tables import Table
 
 from interactiveworld.bench.capabilities import FIRST_ERROR_COLUMNS
 from interactiveworld.bench.firth import firth_curves
 from interactiveworld.bench.paper_metrics import paper_metrics
 from interactiveworld.bench.scoring import Summary, read_results, summarize
 from interactiveworld.bench.taskpack import CAPABILITIES, FAMILIES
+from interactiveworld.bench import horizon
+from reacthuman.core.plotting import pyplot
 
 TITLE = "InteractiveBench report"
 
@@ -81,10 +83,7 @@ def firth_table(results: list) -> Table:
 
 
 def capability_chart(summaries: list[tuple[Path, Summary]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(10, 4))
     width = 0.8 / max(1, len(summaries))
@@ -107,7 +106,6 @@ def capability_chart(summaries: list[tuple[Path, Summary]], path: Path) -> None:
 
 def write_report(run_dirs: list[Path]) -> str:
     """Write the report into the first run folder; returns its Markdown."""
-    from interactiveworld.bench import horizon
 
     results = [read_results(Path(d)) for d in run_dirs]
     summaries = [(Path(d), summarize(rows)) for d, rows in zip(run_dirs, results)]

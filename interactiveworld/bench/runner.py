@@ -15,6 +15,7 @@ from interactiveworld.bench.taskpack import TaskPack, load_packs, write_atomic
 from interactiveworld.episode import run_episode
 from reacthuman.core.jsonl import append_jsonl
 from reacthuman.core.records import read_records
+import shutil
 
 LOG = logging.getLogger(__name__)
 
@@ -98,7 +99,6 @@ def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory
             if bags:
                 bag = run_dir / "bags" / pack.task_id
                 if bag.exists():  # a resumed run redoes the episode, and its bag with it
-                    import shutil
 
                     shutil.rmtree(bag)
             res = run_episode(pack, a, h, render=render, bag_path=bag, body=body)

@@ -14,6 +14,8 @@ from interactiveworld.agents.base import AssistantBrief, AssistantObservation, s
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.taskpack import TaskPack, load_packs, write_atomic
 from interactiveworld.episode import Episode, HumanView
+from interactiveworld.agents.base import AssistantReply
+from interactiveworld.bench.judge import make_judge
 
 STATIC_VERBS_IGNORED = ("wait",)
 
@@ -63,8 +65,6 @@ class _StaticScripted:
         pass
 
     def act(self, obs):
-        from interactiveworld.agents.base import AssistantReply
-
         return AssistantReply("speak", self.answer) if self.answer else AssistantReply("wait")
 
 
@@ -78,8 +78,6 @@ def run_static(tasks_dir: Path, assistant: str, out_dir: Path, judge_model: str 
         shared.check_view()  # the static items are image sequences: a text-only model is refused, not scored blind
     llm_judge = None
     if judge_model:
-        from interactiveworld.bench.judge import make_judge
-
         llm_judge = make_judge(judge_model)
     try:
         for pack in packs:

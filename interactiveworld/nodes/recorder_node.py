@@ -9,6 +9,7 @@ from rclpy.parameter import Parameter
 from interactiveworld.graph import RECORDER
 from interactiveworld.nodes.common import loop_qos
 from reacthuman.nodes.runtime import ContractNode, run
+from reacthuman.core.bag import BagWriter
 
 
 def _new_bag_reason(value: str) -> str | None:
@@ -22,8 +23,6 @@ class RecorderNode(ContractNode):
     complete once the node is destroyed (a standalone recorder: at Ctrl-C or SIGTERM)."""
 
     def __init__(self, *, parameter_overrides: list[Parameter] | None = None) -> None:
-        from reacthuman.recording.bag import BagWriter
-
         self.closed = True  # destroy_node may run on a node refused half way
         super().__init__(RECORDER, {t: (lambda raw, t=t: self._write(t, raw)) for t in RECORDER.subscribes},
                          raw=True, qos=loop_qos, parameter_overrides=parameter_overrides)

@@ -209,9 +209,9 @@ def _sofa(f: FixtureSpec) -> list[str]:
 def _person(f: FixtureSpec) -> list[str]:
     """A standing resident who can be handed things: the palm is a small surface."""
     return [f'<geom type="capsule" fromto="0 0 0.1 0 0 1.4" size="0.17" rgba="{RGBA["fabric"]}"/>',
-            f'<geom type="sphere" pos="0 0 1.6" size="0.11" rgba="0.85 0.7 0.6 1"/>',
-            f'<geom type="capsule" fromto="0.15 0 1.35 0.15 -0.3 1.0" size="0.04" rgba="0.85 0.7 0.6 1" '
-            f'contype="0" conaffinity="0"/>',
+            '<geom type="sphere" pos="0 0 1.6" size="0.11" rgba="0.85 0.7 0.6 1"/>',
+            '<geom type="capsule" fromto="0.15 0 1.35 0.15 -0.3 1.0" size="0.04" rgba="0.85 0.7 0.6 1" '
+            'contype="0" conaffinity="0"/>',
             _box((0.15, -0.33, 0.99), (0.07, 0.07, 0.01), "0.85 0.7 0.6 1"),
             _site(f"S:{f.name}:0", (0.15, -0.33, 1.0025), (0.05, 0.05, 0.0025))]
 

@@ -10,6 +10,7 @@ import textwrap
 
 import mujoco
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 LABEL_TEX_W_PX = 256
 LABEL_TEX_H_PX = 360
@@ -43,7 +44,6 @@ def text_image(text: str, width_px: int = LABEL_TEX_W_PX, height_px: int = LABEL
                body_rgb: tuple[int, int, int] | None = None) -> np.ndarray:
     """Black text, word-wrapped: uint8 [H, W, 3]. body_rgb None: a page of paper (a note); otherwise a face of
     that colour with the text on a centred white label, large enough to be read on a small carton."""
-    from PIL import Image, ImageDraw, ImageFont
 
     if body_rgb is None:
         img = Image.new("RGB", (width_px, height_px), PAPER_RGB)

@@ -9,6 +9,7 @@ from interactiveworld.world.human_body import human_xml
 from interactiveworld.world.layout import DOOR_H_M, DOOR_W_M, WALL_H_M, WALL_T_M, ApartmentSpec
 from interactiveworld.world.labels import asset_xml
 from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA, ObjectSpec, object_xml
+from interactiveworld.world import meshes as m
 
 DOOR_OPEN_RAD = 1.6
 WALL_RGBA = "0.88 0.86 0.82 1"
@@ -63,7 +64,6 @@ def _mesh_parts(objects: tuple[ObjectSpec, ...], meshes: bool) -> tuple[str, dic
     """The <asset> of the objects drawn with catalogue meshes and, per object, its mesh geoms."""
     if not meshes:
         return "", {}
-    from interactiveworld.world import meshes as m
 
     looks = {o.name: (o.category, o.color, CATEGORIES[o.category][0], CATEGORIES[o.category][1])
              for o in objects if m.has_mesh(o.category, o.text)}

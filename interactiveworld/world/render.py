@@ -8,6 +8,8 @@ import mujoco
 import numpy as np
 
 from interactiveworld.world.sim import World
+from mujoco.rendering.classic import gl_context
+from mujoco.egl import GLContext
 
 FRAME_W_PX = 320  # a note held up to the eyes is readable at this size
 FRAME_H_PX = 240
@@ -18,11 +20,9 @@ def _headless_gl() -> None:
     (it chose its GL backend at import time)."""
     if os.environ.get("DISPLAY") or os.environ.get("MUJOCO_GL", "egl").lower() not in ("", "egl"):
         return
-    from mujoco.rendering.classic import gl_context
 
     if getattr(gl_context.GLContext, "__module__", "").startswith("mujoco.egl"):
         return
-    from mujoco.egl import GLContext
 
     gl_context.GLContext = GLContext
 

@@ -22,6 +22,7 @@ from interactiveworld.world.mjcf import DOOR_OPEN_RAD as ROOM_DOOR_OPEN_RAD
 from interactiveworld.world.mjcf import build_mjcf, spill_xy
 from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA, LIDDED_CATEGORIES, footprint_m, half_height_m
 from interactiveworld.world.scene import OFFSTAGE, EventSpec, SceneSpec
+from interactiveworld.world.cmu_body import CmuPoser, compile_with_cmu
 
 SETTLE_STEPS = 30
 SLOT_PITCH_M = 0.17
@@ -52,8 +53,6 @@ class World:
         self.xml = build_mjcf(self.apartment, scene.objects, scene.spills, human=body == "capsule", meshes=meshes)
         self.poser = None
         if body == "cmu":
-            from interactiveworld.world.cmu_body import CmuPoser, compile_with_cmu
-
             self.model = compile_with_cmu(self.xml)
             self.poser = CmuPoser(self.model)
         else:

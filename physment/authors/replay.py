@@ -24,6 +24,10 @@ from typing import Any
 
 from physment.authors.logs import LoggedEpisode, read_episodes
 from physment.authors.tools import ALL_ON, AuthorsSim
+import argparse
+import json
+from physment.authors.tools import parse_switches
+import mujoco
 
 REL_TOL = 1e-6
 ABS_TOL = 1e-9
@@ -241,10 +245,6 @@ def report_lines(summary: ReplaySummary, mismatches_shown: int = 20) -> list[str
 def _main(argv: list[str]) -> int:
     """`python -m physment.authors.replay TESTRESULTS_DIR OUT.json [--tools T] [--scenes D] [--git G]`: the
     entry the managed MuJoCo environment runs (physment.authors.engine)."""
-    import argparse
-    import json
-
-    from physment.authors.tools import parse_switches
 
     p = argparse.ArgumentParser(prog="physment.authors.replay")
     p.add_argument("results_dir", type=Path)
@@ -254,7 +254,6 @@ def _main(argv: list[str]) -> int:
     p.add_argument("--git", type=Path, default=None)
     args = p.parse_args(argv)
     summary = replay(args.results_dir, args.scenes, switches=parse_switches(args.tools), git_dir=args.git)
-    import mujoco
 
     args.out.write_text(json.dumps({**summary.to_json(), "mujoco": mujoco.__version__}) + "\n", encoding="utf-8")
     return 0

@@ -21,6 +21,7 @@ from physment.authors.logs import LoggedEpisode, read_episodes
 from physment.authors.matcher import authors_correct
 from physment.protocol import paper_correct
 from physment.scoring import ABS_TOL, REL_TOL, as_number, is_correct
+from physment.scene import load_scenes_lenient
 
 MATCHERS = ("strict", "paper", "authors")
 MANUAL_CSV = "manual_grading_summary.csv"
@@ -61,7 +62,6 @@ def current_keys(scenes_dir: str | Path | None) -> dict[int, object]:
     """Scene number -> the answer key of the scene files (the authors' Scenes/, as published now)."""
     if scenes_dir is None or not Path(scenes_dir).is_dir():
         return {}
-    from physment.scene import load_scenes_lenient
 
     return {s.number: s.answer for s in load_scenes_lenient(scenes_dir)[0]}
 

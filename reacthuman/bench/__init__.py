@@ -1,5 +1,1 @@
-"""`reacthuman bench`: every stage measured against its own limit (see reacthuman.bench.cli)."""
-
-from reacthuman.bench.cli import main
-
-__all__ = ["main"]
+"""`reacthuman bench`: every stage measured against its own limit (the command is reacthuman.bench.cli)."""

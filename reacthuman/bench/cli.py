@@ -23,6 +23,16 @@ from typing import Callable
 from reacthuman.bench.common import load_average, machine
 from reacthuman.core.atomic import atomic_write_text
 from reacthuman.g1_assets import WALKING_POLICIES, check_walking_policy
+from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS
+from reacthuman.bench.scene_set import generate_scenes
+from reacthuman.bench import scoring, scenes, transport
+from reacthuman.bench import episode, physics, render
+from reacthuman.bench.study import study_section
+from reacthuman.bench.tracking import tracking_section
+from reacthuman.bench.memory import memory_section
+from reacthuman.bench.memory import per_episode_section, run_memory_episodes
+from reacthuman.bench.ray_workers import ray_section
+from reacthuman.bench.table import render_markdown, render_text, verdicts
 
 SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
 # run only when named in --sections: ray (minutes of graphs, three evals on a local Ray); study (needs the
@@ -109,8 +119,6 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
         progress(f"bench: {name} done in {durations[name]:.0f} s")
 
     if any(n in sections for n in NEEDS_SCENE):
-        from reacthuman.bench.scene_set import generate_scenes
-
         progress("bench: generating the benchmark scene ...")
         try:
             spec = generate_scenes(scenes_dir, 1)[0]
@@ -119,16 +127,11 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
                 report[name] = {"error": f"no benchmark scene: {exc}"}
             sections = tuple(n for n in sections if n not in NEEDS_SCENE)
 
-    from reacthuman.bench import scoring, scenes, transport
-
     section("scoring", lambda: scoring.scoring_section(cfg.scoring_decisions, cfg.scoring_repeats, work))
     section("transport", lambda: transport.transport_section(domain_base, cfg.transport_windows, cfg.transport_warmup,
                                                              cfg.transport_repeats))
     section("scenes", lambda: scenes.scenes_section(cfg.scenes_per_repeat, cfg.scenes_repeats))
     if spec is not None:
-        from reacthuman.bench import episode, physics, render
-        from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS
-
         section("physics", lambda: physics.physics_section(spec, cfg.physics_steps, cfg.physics_repeats))
         section("render", lambda: render.render_section(spec, cfg.render_repeats, frames_per_window=GRAPH_BODY_DEFAULTS["frame_count"]))
 
@@ -139,15 +142,11 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
 
         section("episode", run_episode_section)
         if "study" in sections:
-            from reacthuman.bench.study import study_section
-
             graph_s = report.get("episode", {}).get("graph", {}).get("wall_s", {}).get("median")
             section("study", lambda: study_section(spec, work, graph_s, cfg.study_repeats))
-    from reacthuman.bench.tracking import tracking_section
 
     section("tracking", lambda: tracking_section(cfg.tracking_quick, (plot_dir or work) / "tracking.png",
                                                       cfg.walking_policy))
-    from reacthuman.bench.memory import memory_section
 
     def run_memory_section() -> dict:
         return memory_section(state.get("nodes_mib"), per_episode=_memory_per_episode(cfg, work, domain_base + 2,
@@ -167,8 +166,6 @@ def _memory_per_episode(cfg: BenchConfig, work: Path, domain_base: int, memory_r
                         plot_dir: Path | None, progress: Callable[[str], None]) -> dict | None:
     """Each node's memory per episode: over an existing run (--memory-run), or over a run of
     cfg.memory_episodes episodes of the benchmark scene made here."""
-    from reacthuman.bench.memory import per_episode_section, run_memory_episodes
-    from reacthuman.bench.scene_set import generate_scenes
 
     if memory_run is None and not cfg.memory_episodes:
         return None
@@ -180,9 +177,6 @@ def _memory_per_episode(cfg: BenchConfig, work: Path, domain_base: int, memory_r
 
 
 def _ray(cfg: BenchConfig, work: Path, domain_base: int) -> dict:
-    from reacthuman.bench.ray_workers import ray_section
-    from reacthuman.bench.scene_set import generate_scenes
-
     generate_scenes(work / "ray-scenes", cfg.ray_scenes)
     return ray_section(work / "ray-scenes", work, cfg.ray_engine, domain_base)
 
@@ -241,7 +235,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"reacthuman bench: kept the work folder {tmp} for the failed section's logs", file=sys.stderr)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    from reacthuman.bench.table import render_markdown, render_text, verdicts
 
     report["run"]["verdicts"] = verdicts(report)
     print(render_text(report))

@@ -19,8 +19,16 @@ import time
 from pathlib import Path
 
 from reacthuman.bench.common import Goal, Repeats
-from reacthuman.bench.memory import tree_peak_rss
+from reacthuman.core.processes import tree_peak_rss
 from reacthuman.scenes.spec import SceneSpec
+from reacthuman.brain import make_brain
+from reacthuman.control.spine import Spine, default_config as spine_config
+from reacthuman.evaluation.episode import run_episode
+from reacthuman.evaluation.memory_log import release_memory
+from reacthuman.sim_bridge.body import Body, graph_config
+from reacthuman.core.bag import BagWriter, read_bag
+from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
+from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS
 
 OVERHEAD_GOAL = Goal(1.10, "x in-process", False, "the graph may cost at most 10% over direct calls, the same episode")
 BENCH_MODEL = "oracle"  # a reference brain: the plan stage is the scaffolding's, not a model's
@@ -35,12 +43,6 @@ class _Domains:
 
 
 def _in_process_once(spec: SceneSpec) -> dict[str, float]:
-    from reacthuman.brain import make_brain
-    from reacthuman.control.spine import Spine, default_config as spine_config
-    from reacthuman.evaluation.episode import run_episode
-    from reacthuman.evaluation.memory_log import release_memory
-    from reacthuman.sim_bridge.body import Body, graph_config
-
     body = Body(graph_config(engine="genesis"))  # the body node's defaults: both sides do the same work
     render_s = 0.0
     render_frameset = body._render_frameset
@@ -80,7 +82,6 @@ def _stages(runs: list[dict[str, float]]) -> dict:
 
 def recording_cost_s(bag: Path, scratch: Path) -> float:
     """Seconds to write the messages of `bag` into a new bag (the graph recorder's writing work)."""
-    from reacthuman.recording.bag import BagWriter, read_bag
 
     messages = list(read_bag(bag))
     out = scratch / f"bag_copy_{time.monotonic_ns()}"
@@ -95,7 +96,6 @@ def recording_cost_s(bag: Path, scratch: Path) -> float:
 def interleaved(spec: SceneSpec, scenes_dir: Path, run_dir: Path, repeats: int, warmup: bool,
                 domain_base: int) -> tuple[dict, dict]:
     """(in-process stages, graph figures): warm-ups first, then the timed episodes in alternation."""
-    from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 
     worker = GraphWorker(WorkerConfig(model=BENCH_MODEL, scenes_dir=scenes_dir, run_dir=run_dir),
                          _Domains(domain_base), run_dir / "logs" / "graph.log")
@@ -148,7 +148,6 @@ def _phase_durations(marks: list[tuple[str, float]], wall_s: float) -> dict[str,
 
 def episode_section(spec: SceneSpec, scenes_dir: Path, work_dir: Path, repeats: int, warmup: bool,
                     domain_base: int) -> dict:
-    from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS
 
     run_dir = work_dir / "graph_run"
     local, graph = interleaved(spec, scenes_dir, run_dir, repeats, warmup, domain_base)

@@ -7,62 +7,16 @@ import os
 from pathlib import Path
 
 from reacthuman.bench.common import Goal
+from reacthuman.core.processes import peak_rss_mib
+import dataclasses
+from reacthuman.scenes.spec import SceneSpec
+import subprocess
+import sys
+from reacthuman.evaluation.memory_log import FLAT_TOLERANCE, node_series, read_samples, summarize
+from reacthuman.core.plotting import pyplot
 
 # Two graphs side by side (`eval --workers 2`) must fit on a 24 GiB machine with room for the OS.
 GRAPH_GOAL_MIB = Goal(8192.0, "MiB", False, "two graphs (eval --workers 2) fit in 24 GiB with headroom")
-
-
-def peak_rss_mib(pid: int) -> float | None:
-    """VmHWM of one process in MiB; None if it is gone or unreadable."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024.0
-    except OSError:
-        return None
-    return None
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        # the command name (field 2) may hold spaces and parentheses: fields after the last ')' are fixed
-        fields = stat[stat.rfind(")") + 2:].split()
-        if int(fields[1]) == pid:
-            out.append(int(entry))
-    return sorted(out)
-
-
-def process_name(pid: int) -> str:
-    try:
-        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return f"pid{pid}"
-    for arg in args:
-        if arg.startswith(b"__node:="):
-            return arg.split(b"=", 1)[1].decode()
-    words = [a.decode(errors="replace") for a in args if a]
-    return Path(words[1]).name if len(words) > 1 else (Path(words[0]).name if words else f"pid{pid}")
-
-
-def tree_peak_rss(root_pid: int) -> dict[str, float]:
-    """Peak resident MiB of root_pid's children by name (the root itself as 'launcher')."""
-    out: dict[str, float] = {}
-    root = peak_rss_mib(root_pid)
-    if root is not None:
-        out["launcher"] = round(root, 1)
-    for pid in children(root_pid):
-        value = peak_rss_mib(pid)
-        if value is not None:
-            name = process_name(pid)
-            out[name if name not in out else f"{name}#{pid}"] = round(value, 1)
-    return out
 
 
 def memory_section(nodes_mib: dict[str, float] | None, own_pid: int | None = None,
@@ -92,9 +46,6 @@ MEMORY_MODEL = "oracle"  # a reference brain: every episode does the same graph 
 
 def looped_scene_set(src: Path, dst: Path, episodes: int) -> Path:
     """`episodes` scenes in dst, the scenes of src repeated in order under ids r<k>-<id> (same physics)."""
-    import dataclasses
-
-    from reacthuman.scenes.spec import SceneSpec
 
     specs = [SceneSpec.from_json(p.read_text()) for p in sorted(Path(src).glob("*/spec.json"))]
     if not specs:
@@ -109,8 +60,6 @@ def looped_scene_set(src: Path, dst: Path, episodes: int) -> Path:
 
 def run_memory_episodes(scenes_dir: Path, work: Path, episodes: int, domain_base: int) -> Path:
     """A real eval of `episodes` episodes (one graph, the eval's restart policy) in work/memory_run."""
-    import subprocess
-    import sys
 
     looped = looped_scene_set(scenes_dir, work / "memory_scenes", episodes)
     run_dir = work / "memory_run"
@@ -125,7 +74,6 @@ def run_memory_episodes(scenes_dir: Path, work: Path, episodes: int, domain_base
 def per_episode_section(run_dir: Path, plot_path: Path | None, warmup: int = MEMORY_WARMUP_EPISODES) -> dict:
     """Each node's resident MiB after every episode of a run (its logs/memory.jsonl), the level after warm-up,
     the last and highest later values, the least-squares slope, and the verdict against 10%."""
-    from reacthuman.evaluation.memory_log import FLAT_TOLERANCE, node_series, read_samples, summarize
 
     samples = read_samples(run_dir)
     if len(samples) <= warmup:
@@ -146,11 +94,7 @@ def per_episode_section(run_dir: Path, plot_path: Path | None, warmup: int = MEM
 
 
 def plot_memory(series: dict[str, list[float]], nodes: dict[str, dict], restarted: list[int], path: Path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
+    plt = pyplot()
 
     fig, axes = plt.subplots(len(series), 1, figsize=(8, 1.6 * len(series) + 0.6), sharex=True, squeeze=False)
     for ax, (node, values) in zip(axes[:, 0], sorted(series.items(), key=lambda kv: -max(kv[1]))):
@@ -161,7 +105,7 @@ def plot_memory(series: dict[str, list[float]], nodes: dict[str, dict], restarte
             ax.axhline(level * 1.10, color="red", lw=0.8, ls="--")
         for k in restarted:
             ax.axvline(k - 0.5, color="green", lw=0.6, alpha=0.5)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
         ax.set_ylabel("MiB", fontsize=8)
         ax.set_title(f"{node}: {nodes.get(node, {}).get('verdict', 'warm-up only')}", fontsize=9, loc="left")
         ax.tick_params(labelsize=7)

@@ -18,6 +18,10 @@ from reacthuman.bench.common import Goal, Repeats
 from reacthuman.bench.physics import build_engine
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim_bridge.engine import CameraSpec
+import dataclasses
+from reacthuman.scenes.builders import static_box
+from reacthuman.scenes.rooms import furnishing_boxes
+from reacthuman.scenes.randomize import sample_spec
 
 FULL_RES = (1280, 720)
 BRAIN_RES = (640, 360)  # the body node's frame_width_px x frame_height_px default
@@ -121,10 +125,6 @@ def primitive_twin(spec: SceneSpec, furnished: bool = True) -> SceneSpec:
     """The same scene drawn with primitives: every body by its own geoms (no model, no fixture look), the floor
     by its plane, and (when `furnished`) each piece of furniture by its bounding box, so both sides shade the
     same content; unfurnished, the room is bare (what furniture itself costs)."""
-    import dataclasses
-
-    from reacthuman.scenes.builders import static_box
-    from reacthuman.scenes.rooms import furnishing_boxes
 
     boxes = tuple(static_box(f"furniture_box_{k}", ((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2),
                              ((x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2), FURNITURE_BOX_RGBA)
@@ -144,7 +144,6 @@ def mesh_cost_section(repeats: int, res: tuple[int, int] = BRAIN_RES) -> dict:
     """The same scene (with the G1) drawn with its models (objects, fixtures, floor covering, furniture) and with
     primitives (`primitive_twin`): the goal's ratio. The bare room without furniture is measured beside it,
     so what the furniture costs (drawn at all) is visible too."""
-    from reacthuman.scenes.randomize import sample_spec
 
     family, seed, object_id = MESH_SCENE
     meshed = sample_spec(family, seed, object_id=object_id)

@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 from reacthuman.bench.common import Goal, Repeats
+from reacthuman.scenes.bench import run
 
 # The performance issue's target: 10,000 labelled scenes in under an hour (50 min), medians of >= 3 repeats.
 SCENES_GOAL = Goal(200.0, "scenes/min", True, "10,000 labelled scenes within 50 minutes")
@@ -71,7 +72,6 @@ def main(argv: list[str] | None = None) -> int:
     if a.scenes < 1 or a.repeats < 1:
         print("bench scenes: --scenes and --repeats must be >= 1", file=sys.stderr)
         return 2
-    from reacthuman.scenes.bench import run
 
     runs = [run(a.scenes, 0, [], first_seed=a.first_seed) for _ in range(a.repeats)]
     print(json.dumps({"runs": runs}))

@@ -17,6 +17,8 @@ import numpy as np
 from reacthuman.bench.common import Goal, Repeats, time_repeats
 from reacthuman.plan import Keyframe, Plan, Pose2D
 from reacthuman.scoring import ExecutedOutcome, LedgerWriter, ModelReply, SceneMeta, ScoringTruth, read_ledger, score_decision
+from reacthuman.scenes import FAMILIES
+from reacthuman.scoring.report import write_report
 
 MODELS = ("model-a", "model-b", "model-c")
 ACTIONS = ("CATCH", "DODGE", "NO_ACTION")
@@ -35,8 +37,6 @@ class DecisionInput:
 
 
 def synthetic_inputs(n: int, seed: int = 0) -> list[DecisionInput]:
-    from reacthuman.scenes import FAMILIES
-
     rng = np.random.default_rng(seed)
     out = []
     for i in range(n):
@@ -87,8 +87,6 @@ def scoring_section(decisions: int, repeats: int, work_dir: Path | None = None) 
                 writer.append(r)
         append_s = time.perf_counter() - t
         read = time_repeats(lambda: read_ledger(run_dir), repeats)
-
-        from reacthuman.scoring.report import write_report
 
         def report() -> None:
             write_report(run_dir, Path(tmp) / "report")

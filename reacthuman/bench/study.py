@@ -19,6 +19,13 @@ from pathlib import Path
 from reacthuman.bench.common import Goal, Repeats
 from reacthuman.llm.loopback import FixedReplyEndpoint
 from reacthuman.scenes.spec import SceneSpec
+from reacthuman.brain import make_brain
+from reacthuman.control.spine import Spine, default_config as spine_config
+from reacthuman.evaluation.observation_set import render_window
+from reacthuman.llm.images import clear_encoded_cache
+from reacthuman.core.presets import MODELS_YAML_ENV
+from reacthuman.scoring.decide import decide_one
+from reacthuman.sim_bridge.body import Body, graph_config
 
 STUDY_SCENES, STUDY_MODELS, CORES = 306, 7, 2
 WALL_GOAL = Goal(25 * 60.0, "s", False, "the whole study (306 renders + 2,142 decisions) in 25 min on 2 cores")
@@ -35,14 +42,6 @@ def _cpu_and_wall(fn) -> tuple[float, float]:
 
 
 def study_section(spec: SceneSpec, work: Path, graph_episode_s: float | None, repeats: int) -> dict:
-    from reacthuman.brain import make_brain
-    from reacthuman.control.spine import Spine, default_config as spine_config
-    from reacthuman.evaluation.observation_set import render_window
-    from reacthuman.llm.images import clear_encoded_cache
-    from reacthuman.llm.presets import MODELS_YAML_ENV
-    from reacthuman.scoring.decide import decide_one
-    from reacthuman.sim_bridge.body import Body, graph_config
-
     if graph_episode_s is None:
         raise ValueError("the study section compares against the episode section's graph episode: run both")
     body, spine = Body(graph_config(engine="genesis")), Spine(spine_config())

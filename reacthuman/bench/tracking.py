@@ -23,6 +23,12 @@ from reacthuman.control.locomotion import VelocityCommand
 from reacthuman.control.robot_state import RobotState
 from reacthuman.control.spine import Spine, default_config
 from reacthuman.plan import Keyframe, Plan, Pose2D, planned_hand_path_robot
+from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
+from reacthuman.sim_bridge.engine import RobotSpec, make_engine
+from reacthuman.g1_assets import G1_JOINT_NAMES, default_pose_geometry, g1_mjcf_path, read_policy_metadata
+from reacthuman.sim_bridge.scene_setup import START_CLEARANCE_M, hand_points
+from reacthuman.sim_bridge.engine import quat_rotate_wxyz
+from reacthuman.core.plotting import pyplot
 
 Vec3 = tuple[float, float, float]
 PLANE_MJCF = '<mujoco model="plane"><worldbody><geom name="floor" type="plane" size="0 0 0.05"/></worldbody></mujoco>'
@@ -49,8 +55,6 @@ class TrackingCase:
     knee_bend: float = 0.0
 
     def plan(self) -> Plan:
-        from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
-
         frames: tuple[Keyframe, ...] = ()
         if self.left_m is not None and self.right_m is not None:
             walked = min(self.t_hands_s, self.walking_duration_s)
@@ -104,10 +108,6 @@ class PlaneRig:
     """The G1 on a plane in Genesis, driven by a JointCommand source with PD torques every physics step."""
 
     def __init__(self, world_mjcf: str = PLANE_MJCF) -> None:
-        from reacthuman.sim_bridge.engine import RobotSpec, make_engine
-        from reacthuman.g1_assets import G1_JOINT_NAMES, default_pose_geometry, g1_mjcf_path, read_policy_metadata
-        from reacthuman.sim_bridge.scene_setup import START_CLEARANCE_M, hand_points
-
         geo = default_pose_geometry()
         self.spec = RobotSpec(g1_mjcf_path(), G1_JOINT_NAMES, (0.0, 0.0, geo.pelvis_height_m + START_CLEARANCE_M), 0.0,
                               read_policy_metadata().default_pose_rad)
@@ -126,8 +126,6 @@ class PlaneRig:
                           base_lin_vel_world=tuple(s.base.lin_vel_mps), stamp_s=self.engine.time_s)
 
     def hands_world(self) -> tuple[np.ndarray, np.ndarray]:
-        from reacthuman.sim_bridge.engine import quat_rotate_wxyz
-
         out = []
         for link, offset in self.hands:
             b = self.engine.body_state(link)
@@ -168,7 +166,7 @@ def run_case(rig: PlaneRig, case: TrackingCase, spine: Spine) -> TrackingResult:
     spine.reset(plan)
     start_state = rig.state()
     start = Pose2D(start_state.base_pos_world[0], start_state.base_pos_world[1], start_state.yaw_rad())
-    path = {t: (l, r) for t, l, r in planned_hand_path_robot(plan)} if plan.keyframes else {}
+    path = {t: (left, right) for t, left, right in planned_hand_path_robot(plan)} if plan.keyframes else {}
     probes = sorted({round(t, 6) for t in path} | {round(t + HELD_AFTER_S, 6) for t in path})
     end_s = max(plan.walking_duration_s, max(path, default=0.0) + HELD_AFTER_S) + SETTLE_S
     dt = rig.engine.dt_s
@@ -224,10 +222,7 @@ def summarize(results: list[TrackingResult]) -> dict:
 def plot(results: list[TrackingResult], path: Path, walking_policy: str | None = None) -> Path:
     """Bars: each plan's worst hand error and relative displacement error, goals as lines; the title names the
     walking policy, so plots of two policies can be told apart."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     names = [r.name for r in results]
     hand = [max(r.hand_error_m, default=0.0) * 100 for r in results]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from reacthuman.core.model_spec import ModelsOption
 from reacthuman.brain import reference as _reference  # noqa: F401  (registers the reference brains)
 from reacthuman.brain.base import Brain, BrainDecision, reference_brain_names, reference_brains, reference_factory, register_brain
 from reacthuman.brain.llm_brain import LLMBrain, ModalityChoice, choose_modality
@@ -26,7 +27,7 @@ LOG = logging.getLogger(__name__)
 
 def make_brain(name: str, *, modality: str = DEFAULT_MODALITY, seed: int = 0, text_only_fallback: bool = True,
                **client_overrides: Any) -> Brain:
-    """The brain called `name` (a model may carry `?options`: reacthuman.llm.presets.MODEL_OPTIONS; the
+    """The brain called `name` (a model may carry `?options`: reacthuman.core.presets.MODEL_OPTIONS; the
     brain's name is the model's without them). modality applies to LLM brains (images | state_text | both):
     `choose_modality` says what a model is shown. A model known to be text-only (its preset, or its server)
     asked for images runs on state_text (the privileged-state ablation; its decisions say so, and
@@ -51,8 +52,13 @@ def make_brain(name: str, *, modality: str = DEFAULT_MODALITY, seed: int = 0, te
     return brain
 
 
+def models_option() -> ModelsOption:
+    """`--models`: the suite's model grammar, with ReactHuman's reference brains as its references."""
+    return ModelsOption(reference_brains())
+
+
 __all__ = [
     "Brain", "BrainDecision", "DEFAULT_MODALITY", "LLMBrain", "MODALITIES", "ModalityChoice", "choose_modality", "PRIVILEGED_MODALITY", "Observation", "PLAN_SCHEMA", "ParseOutcome",
-    "SYSTEM_PROMPT", "TrackSample", "VIEW_DESCRIPTIONS", "build_messages", "make_brain", "parse_reply",
+    "SYSTEM_PROMPT", "TrackSample", "VIEW_DESCRIPTIONS", "build_messages", "make_brain", "models_option", "parse_reply",
     "plan_from_dict", "plan_to_dict", "reference_brain_names", "reference_brains", "register_brain", "state_text",
 ]

@@ -15,6 +15,7 @@ from reacthuman.brain.prompt import MODALITIES, PRIVILEGED_MODALITY, build_messa
 from reacthuman.brain.schema import parse_reply, response_format
 from reacthuman.llm.client import ChatClient
 from reacthuman.llm.vision import ImageInputRefused, check_image_input, refusal_message, text_only_reason
+from reacthuman.llm.client import make_client
 
 LOG = logging.getLogger(__name__)
 TEXT_CHOICE = f"--modality {PRIVILEGED_MODALITY}"  # how ReactHuman's commands name the text-only alternative
@@ -51,7 +52,6 @@ def model_modalities(entries: Mapping[str, str], requested: str) -> dict[str, Mo
     """name -> what each model (name -> its `--models` entry with options) is shown under `requested`, asked
     before a run starts anything: ImageInputRefused (one line) for the first model whose server turns images
     away, ValueError for a configuration mistake (a key's variable unset)."""
-    from reacthuman.llm.client import make_client
 
     choices = {}
     for name, entry in entries.items():

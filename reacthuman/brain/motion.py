@@ -3,7 +3,7 @@ step clear of a point, or stay. All in the freeze-time robot frame of `reacthuma
 
 How they plan (catch hold, dodge speed and clearances) is the reference brains' config (`ReferenceBrainConfig`,
 config/reference_brains.yaml), passed in as `config`; where the hands can go and how soon is the body's
-(`control.envelope.BodyEnvelope`, config/envelope.yaml)."""
+(`scenes.envelope.BodyEnvelope`, config/envelope.yaml)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from reacthuman.brain.schema import DURATION_LIMIT_S
 from reacthuman.brain.prompt import COMFORT_WALK_SPEED_MPS
 from reacthuman.brain.reference_config import ReferenceBrainConfig
 from reacthuman.classifier import default_config as classifier_config
-from reacthuman.control.envelope import BodyEnvelope, default_config as default_envelope
+from reacthuman.scenes.envelope import BodyEnvelope, default_config as default_envelope
 from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
 
 Vec3 = tuple[float, float, float]
@@ -33,7 +33,7 @@ def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confiden
                config: ReferenceBrainConfig, body: BodyEnvelope | None = None) -> Plan:
     """Walk toward the target only as far as needed for the arms to reach it, then hold the hands there. The
     hands' workspace (reach by height, heights, crouch, arm travel time) is the body's measured one, the
-    same that judges a scene's catch reachable (`control.envelope`)."""
+    same that judges a scene's catch reachable (`scenes.envelope`)."""
     body = body or default_envelope()
     tx, ty, tz = target_robot
     tz = min(max(tz, body.lowest_hand_m), body.highest_hand_m)

@@ -96,7 +96,7 @@ def state_text(obs: Observation) -> str:
     lines = [
         observer_text(obs),
         f"The cameras show {obs.object_look}.",
-        f"Its motion as seen over the window, in your frame (position in m, velocity in m/s; z is height above the floor):",
+        "Its motion as seen over the window, in your frame (position in m, velocity in m/s; z is height above the floor):",
     ]
     if not obs.track:
         lines.append("  (the object could not be followed in the frames)")

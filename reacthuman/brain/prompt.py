@@ -10,7 +10,7 @@ from typing import Any
 
 from reacthuman.brain.observation import VIEW_DESCRIPTIONS, Observation, observer_text, state_text
 from reacthuman.brain.schema import DURATION_LIMIT_S, MAX_KEYFRAMES
-from reacthuman.control.envelope import default_config as default_envelope
+from reacthuman.scenes.envelope import default_config as default_envelope
 from reacthuman.llm.images import image_part, text_part
 from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
 

@@ -26,7 +26,7 @@ from reacthuman.brain.motion import plan_clear, plan_reach, plan_stay, plan_step
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_to_dict
 from reacthuman.classifier import classify_plan
-from reacthuman.control.envelope import default_config as default_envelope
+from reacthuman.scenes.envelope import default_config as default_envelope
 from reacthuman.brain.reference_config import default_config
 from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.plan import Action, Plan
@@ -148,7 +148,7 @@ class OracleBrain(Brain):
     """Reads the ground truth (observation.ground_truth, a mapping or `reacthuman.scenes.spec.GroundTruth`:
     correct_action, impact_point in the world frame, impact_time_s or time_to_floor_s counted from the
     event's start like frame_times_s) and plans the correct action with an interception the G1 can reach.
-    Where the truth carries the body's path judgement (`control.envelope.path_verdict`), a catch goes to its
+    Where the truth carries the body's path judgement (`scenes.envelope.path_verdict`), a catch goes to its
     `intercept_point` at `intercept_time_s` and a dodge steps along its `clear_step`, as long as the plan
     still classifies as the correct action against the truth's impact point. Otherwise: the hands as far as
     the body envelope's reach (`brain.motion.plan_reach`), walking 0.5 m/s for the rest, and a catch whose

@@ -25,7 +25,7 @@ class ReferenceBrainConfig:
     body_band_m: tuple[float, float] = (0.3, 1.8)  # heights at which an object strikes the body or can be caught
     near_m: float = 2.5  # a predicted path that stays farther than this (planar) passes the observer by
     # how far left or right of the chest the oracle's hands meet a swinging object (how far ahead and how high
-    # is the body's workspace, control/envelope.py)
+    # is the body's workspace, scenes/envelope.py)
     swing_meet_half_width_m: float = 0.3
     default_target_m: Vec3 = (1.0, 0.0, 1.0)  # nothing tracked: assume the event is ahead (the observer faces it)
     # Looks that suggest sharp, hot, shattering or heavy objects. The heuristic judges by appearance, as the
@@ -36,7 +36,7 @@ class ReferenceBrainConfig:
         "tv", "television", "monitor", "dumbbell", "bowling", "cricket", "sandbag", "lamp", "stone", "rock",
     )
     # How the motor plans are built (brain/motion.py).
-    # (where the hands can go, the crouch and the arms' travel time are the body's: control/envelope.py)
+    # (where the hands can go, the crouch and the arms' travel time are the body's: scenes/envelope.py)
     catch_hand_spread_m: float = 0.04  # hands either side of the target, as when cupping an object
     catch_hold_s: float = 1.0  # a catch holds the hands this long after the object's arrival
     dodge_walk_speed_mps: float = 0.7  # walking speed of a dodge

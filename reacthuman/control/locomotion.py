@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from reacthuman.control.robot_state import RobotState
-from reacthuman.g1_assets import DEFAULT_WALKING_POLICY, PolicyMetadata, policy_path, read_policy_metadata
+from reacthuman.g1_assets import DEFAULT_WALKING_POLICY, PolicyMetadata, policy_session, read_policy_metadata
 
 # Below this command norm the policy is asked to stand (the package's own threshold).
 _STAND_THRESHOLD = 0.01
@@ -34,16 +34,11 @@ class LocomotionPolicy:
 
     def __init__(self, policy_dt_s: float, metadata: PolicyMetadata | None = None,
                  policy_name: str = DEFAULT_WALKING_POLICY) -> None:
-        import onnxruntime as ort
-
         if not policy_dt_s > 0:
             raise ValueError(f"policy_dt_s must be > 0, got {policy_dt_s}")
         self.meta = metadata or read_policy_metadata(policy_name)
-        options = ort.SessionOptions()
         # one thread: deterministic and cheap (~1 ms per call), the machine's cores go to physics
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        self._session = ort.InferenceSession(str(policy_path(policy_name)), options, providers=["CPUExecutionProvider"])
+        self._session = policy_session(policy_name, threads=1)
         self.policy_dt_s = policy_dt_s
         self._phase_dt = 2.0 * math.pi * policy_dt_s / self.meta.gait_period_s
         self.default_pose = np.asarray(self.meta.default_pose_rad, dtype=np.float64)

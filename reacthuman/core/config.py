@@ -18,6 +18,7 @@ from dataclasses import MISSING, fields, is_dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, TypeVar
+import yaml
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
 
@@ -30,7 +31,7 @@ CONFIG_FILES: dict[str, str] = {
     "reacthuman.brain.arc:ArcConfig": "arc.yaml",
     "reacthuman.control.spine:SpineConfig": "spine.yaml",
     "reacthuman.control.watchdog:WatchdogConfig": "watchdog.yaml",
-    "reacthuman.control.envelope:BodyEnvelope": "envelope.yaml",
+    "reacthuman.scenes.envelope:BodyEnvelope": "envelope.yaml",
     "reacthuman.sim_bridge.body:BodyConfig": "body.yaml",
     "reacthuman.sim_bridge.engine:EngineConfig": "engine.yaml",
     "reacthuman.sim_bridge.outcome:OutcomeConfig": "outcome.yaml",
@@ -55,7 +56,6 @@ def config_path(cls: type) -> Path:
 
 def read_fields(cls: type, path: Path) -> dict[str, Any]:
     """The file's `field: value` pairs, checked against the fields of `cls`."""
-    import yaml  # only the commands that read a config pay for the import
 
     try:
         data = yaml.safe_load(Path(path).read_text()) or {}

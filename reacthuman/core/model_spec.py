@@ -4,14 +4,13 @@ ReactHuman (`reacthuman eval`), PhysMent (`physment run`) and InteractiveWorld (
 `matrix`, `static`, `ros-episode`) each used to spell a model differently (`--models NAME`, `--agent NAME`,
 `--assistant llm:NAME`). They now share this grammar, so a name that works in one works in all three and a
 typo fails the same way everywhere:
-
     MODELS  := ENTRY ("," ENTRY)*          entries are stripped; none may be empty or repeated
     ENTRY   := REFERENCE                   a reference agent of the system running it (e.g. oracle)
              | PRESET                      a preset name of config/models.yaml (e.g. local, gpt-5.5)
              | openai-compatible:<model_id>@<base_url>
              | llm:<PRESET or explicit>    deprecated alias of the same without `llm:` (logs a warning)
     A model (not a reference) may carry options: ENTRY?key=value&... with keys vision, api_key_env,
-    max_tokens, temperature (reacthuman.llm.presets.MODEL_OPTIONS); they are no part of its name.
+    max_tokens, temperature (reacthuman.core.presets.MODEL_OPTIONS); they are no part of its name.
 
 A reference wins over a preset of the same name; `llm:` always means a model. Nothing here reaches a server
 or reads an API key: parsing only checks that each entry names something that exists.
@@ -23,9 +22,11 @@ import argparse
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
+from reacthuman.core.presets import model_name
+from reacthuman.core.presets import EXPLICIT_PREFIX, preset_names, resolve_preset
 
 if TYPE_CHECKING:
-    from reacthuman.llm.presets import ModelPreset
+    from reacthuman.core.presets import ModelPreset
 
 LOG = logging.getLogger(__name__)
 
@@ -99,7 +100,6 @@ def _parse_entry(entry: str, text: str, references: Mapping[str, str], option: s
         return _model(name, entry, references, option)
     if entry in references:
         return ModelSpec(REFERENCE, entry)
-    from reacthuman.llm.presets import model_name
 
     if model_name(entry) in references:
         raise ModelSpecError(f"{option}: {model_name(entry)!r} is a reference; it takes no options ({entry!r})")
@@ -109,7 +109,6 @@ def _parse_entry(entry: str, text: str, references: Mapping[str, str], option: s
 def _model(full: str, entry: str, references: Mapping[str, str], option: str) -> ModelSpec:
     """The spec of a preset or explicit model (`full`: with its options); `entry` is what the user typed
     (named in every error)."""
-    from reacthuman.llm.presets import EXPLICIT_PREFIX, model_name, preset_names, resolve_preset
 
     name = model_name(full)
     try:

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from reacthuman.recording.bag import BagError, bag_info
+from reacthuman.core.bag import BagError, bag_info
+from reacthuman.recording.viewer_topics import add_viewer_topics
 
 
 def _info(bag: Path) -> int:
@@ -52,8 +53,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb == "info":
             return _info(args.bag)
         if args.verb == "add-viewer-topics":
-            from reacthuman.recording.viewer_topics import add_viewer_topics
-
             for bag in args.bags:
                 print(f"{bag}: added {add_viewer_topics(bag)} viewer messages")
             return 0

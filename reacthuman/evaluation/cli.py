@@ -15,25 +15,21 @@ from pathlib import Path
 
 from reacthuman.brain.llm_brain import ModalityChoice, model_modalities
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
-from reacthuman.core.model_spec import ModelsOption
 from reacthuman.evaluation.first_render import FirstRenderGate, renderer_compiled
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.liveness import HUNG_AFTER_S
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.memory_log import Restart, RestartPolicy, append_sample, graph_rss_mib
 from reacthuman.evaluation.progress import Progress
-from reacthuman.evaluation.ray_cluster import executor_info
+from reacthuman.core.ray_cluster import executor_info
 from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.evaluation.worker_counts import parse_worker_counts
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
-
-
-def models_option() -> ModelsOption:
-    """`--models`: the suite's model grammar, with ReactHuman's reference brains as its references."""
-    from reacthuman.brain import reference_brains
-
-    return ModelsOption(reference_brains())
+from reacthuman.brain import models_option
+from reacthuman.evaluation.ray_actor import ActorSettings
+from reacthuman.evaluation.ray_executor import RayPlan, run_pairs
+from reacthuman.evaluation.ray_executor import check_address
 
 
 def done_pairs(run_dir: Path) -> set[tuple[str, str]]:
@@ -206,9 +202,6 @@ def _first_render_gate(args: argparse.Namespace, todo: dict[str, list[str]], pro
 
 
 def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) -> None:
-    from reacthuman.evaluation.ray_actor import ActorSettings
-    from reacthuman.evaluation.ray_executor import RayPlan, run_pairs
-
     per_model = tuple((m, args.shown.get(m, ModalityChoice(args.modality)).modality, args.options.get(m, ""))
                       for m in todo)
     settings = ActorSettings(args.engine, args.modality, args.videos, args.episode_timeout, args.domain_base,
@@ -293,8 +286,6 @@ def main(argv: list[str] | None = None) -> int:
         if not 0 <= args.domain_base <= 132:
             raise ValueError("--domain-base must be in 0..132 (graphs use base..base+99 of ROS's 0..232)")
         if args.executor == "ray" and args.ray_address:
-            from reacthuman.evaluation.ray_executor import check_address
-
             check_address(args.ray_address)
         # before anything is written: a model whose server refuses images stops the run here, in one line
         args.shown = model_modalities({s.name: s.entry for s in specs if s.is_llm}, args.modality)

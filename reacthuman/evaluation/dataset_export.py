@@ -16,6 +16,7 @@ import argparse
 import io
 import json
 import sys
+from types import ModuleType
 from collections import defaultdict
 from pathlib import Path
 
@@ -25,6 +26,12 @@ from reacthuman.brain.observation import state_text
 from reacthuman.evaluation.observation_set import RenderedWindow, SetSettings, load_window, read_settings, window_path
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.inputs import ScoringTruth
+from PIL import Image
+import imageio.v3 as iio
+import yaml
+from reacthuman.evaluation.scene_set import load_scene_set
+from reacthuman.scenes.attribution import attribution_lines
+from reacthuman.scenes.dataset import read_spec
 
 PER_FAMILY_TEST = 18  # the paper's protocol: 18 scenes per family (sec. 5.1)
 VIEWS = ("egocentric", "closeup", "overhead")
@@ -32,8 +39,17 @@ LICENSE = "cc-by-4.0"
 SETTINGS_FILE = "observation_set.json"  # the observation set's settings, which decide --dataset checks
 
 
+def _datasets() -> ModuleType:
+    """Hugging Face `datasets`, loaded on first use: it brings pyarrow and pandas (seconds), which the commands
+    that only read a scene set never need."""
+    import datasets
+
+    return datasets
+
+
 def features():
-    from datasets import Features, Image, List, Value
+    ds = _datasets()
+    Features, Image, List, Value = ds.Features, ds.Image, ds.List, ds.Value
 
     number, text = Value("float64"), Value("string")
     vec = List(number)
@@ -49,8 +65,6 @@ def features():
 
 
 def _png(frame: np.ndarray) -> dict:
-    from PIL import Image
-
     out = io.BytesIO()
     Image.fromarray(frame).save(out, format="PNG")
     return {"bytes": out.getvalue(), "path": None}
@@ -58,7 +72,6 @@ def _png(frame: np.ndarray) -> dict:
 
 def _write_mp4(path: Path, frames: np.ndarray) -> None:
     """The window's frames of one view as an mp4 at their own rate (5 frames over 0.6 s: 1 frame per 0.15 s)."""
-    import imageio.v3 as iio
 
     path.parent.mkdir(parents=True, exist_ok=True)
     iio.imwrite(path, frames, fps=5, codec="libx264", plugin="pyav")
@@ -85,7 +98,6 @@ def row_of(spec: SceneSpec, window: RenderedWindow) -> dict:
 
 def window_of_row(row: dict) -> tuple[SceneSpec, RenderedWindow]:
     """The scene and its rendered window back from a row (PNG is lossless: the set's own pixels)."""
-    from PIL import Image
 
     spec = SceneSpec.from_json(row["spec_json"])
 
@@ -105,7 +117,8 @@ def window_of_row(row: dict) -> tuple[SceneSpec, RenderedWindow]:
 
 def load_rows(folder: Path) -> tuple[SetSettings, list[dict]]:
     """The exported dataset's settings and rows (every split, scene-id order), read with `datasets`."""
-    from datasets import disable_progress_bars, load_dataset
+    ds = _datasets()
+    disable_progress_bars, load_dataset = ds.disable_progress_bars, ds.load_dataset
 
     path = Path(folder) / SETTINGS_FILE
     if not path.is_file():
@@ -130,7 +143,6 @@ def splits(specs: list[SceneSpec]) -> dict[str, list[SceneSpec]]:
 
 def card(split_rows: dict[str, int], scene_hash: str, settings: dict, attribution: list[str]) -> str:
     """README.md: YAML front matter (license, task categories, configs and splits, features) and the text."""
-    import yaml
 
     front = {
         "license": LICENSE, "task_categories": ["video-classification", "visual-question-answering"],
@@ -149,7 +161,7 @@ def card(split_rows: dict[str, int], scene_hash: str, settings: dict, attributio
              f"- rendered by `{settings.get('renderer')}` at {settings.get('frame_width_px')}x"
              f"{settings.get('frame_height_px')}, {settings.get('frame_count')} frames over "
              f"{settings.get('observation_window_s')} s, code revision `{(settings.get('revision') or {}).get('commit')}`",
-             f"- splits: " + ", ".join(f"{s} {n}" for s, n in split_rows.items()) +
+             "- splits: " + ", ".join(f"{s} {n}" for s, n in split_rows.items()) +
              f" (`test`: up to {PER_FAMILY_TEST} scenes per family, the paper's protocol; `extra`: the rest)",
              "- videos: `videos/<scene_id>/<view>.mp4` (for watching; the Parquet frames are the exact pixels)", "",
              "Evaluate a model on it without a simulator: `reacthuman decide --dataset DIR --models MODEL --out RUN`.", "",
@@ -159,11 +171,8 @@ def card(split_rows: dict[str, int], scene_hash: str, settings: dict, attributio
 
 def export(scenes: Path, out: Path) -> dict[str, int]:
     """Write DIR (README.md, data/*.parquet, videos/); returns the rows per split."""
-    from datasets import Dataset, disable_progress_bars
-
-    from reacthuman.evaluation.scene_set import load_scene_set
-    from reacthuman.scenes.attribution import attribution_lines
-    from reacthuman.scenes.dataset import read_spec
+    ds = _datasets()
+    Dataset, disable_progress_bars = ds.Dataset, ds.disable_progress_bars
 
     entries, scene_hash = load_scene_set(scenes)
     found = read_settings(scenes)

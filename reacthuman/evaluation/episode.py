@@ -31,6 +31,7 @@ from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.sim_bridge.body import Body, CommandSource, FrameSet
 from reacthuman.sim_bridge.freeze import Verdict
 from reacthuman.sim_bridge.outcome import Outcome
+from reacthuman.control.spine import Spine
 
 if TYPE_CHECKING:  # the body node runs the window without a brain or a spine of its own
     from reacthuman.brain.base import Brain
@@ -146,8 +147,6 @@ def run_plan_episode(body: Body, spec: SceneSpec, plan: Plan | None, spine: "Spi
     (default the scene's) at the freeze. plan None: none is offered; the body waits out the freeze timeout on
     the wall clock (keep it short) and the spine stands. Not scored: `record` is None."""
     if spine is None:
-        from reacthuman.control.spine import Spine
-
         spine = Spine()
     spine.reset(None)
     started = time.perf_counter()

@@ -26,11 +26,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from reacthuman.bench.memory import process_name
-from reacthuman.evaluation.episode_files import PARTIAL
+from reacthuman.core.processes import process_name
+from reacthuman.recording.episode_files import PARTIAL
 from reacthuman.evaluation.liveness import HUNG_AFTER_S
 from reacthuman.evaluation.run_lock import run_processes
 from reacthuman.fault_injection import INJECT_ENV
+from reacthuman.scenes import generate_spec
 
 PROCESS_NODES = ("body", "spine", "brain", "scorer", "scene_generator", "episode_manager")
 SIGNALS = {"kill": signal.SIGKILL, "stop": signal.SIGSTOP}
@@ -68,7 +69,6 @@ class RunReport:
 
 def write_scenes(folder: Path, copies: int, prefix: str) -> dict[str, str]:
     """`copies` scenes in `folder`, cycling through BASE_SCENES under new scene ids; scene id -> base scene id."""
-    from reacthuman.scenes import generate_spec
 
     bases = [json.loads(generate_spec(f, s).to_json()) for f, s in BASE_SCENES]
     base_of = {}

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from reacthuman.bench.memory import children, process_name
+from reacthuman.core.processes import children, process_name
 from reacthuman.evaluation.episode import EpisodeResult
 from reacthuman.evaluation.liveness import HEARTBEAT_ENV, HUNG_AFTER_S, LivenessWatch
 from reacthuman.evaluation.memory_log import RESPAWNED_NODES

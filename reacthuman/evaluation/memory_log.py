@@ -13,7 +13,8 @@ import tracemalloc
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reacthuman.bench.memory import children, process_name
+from reacthuman.core.processes import children, process_name
+import argparse
 
 MEMORY_LOG = Path("logs") / "memory.jsonl"
 FLAT_TOLERANCE = 0.10
@@ -275,8 +276,6 @@ def report_lines(run_dir: Path, warmup: int = 2) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-
     p = argparse.ArgumentParser(prog="python -m reacthuman.evaluation.memory_log", description=__doc__.splitlines()[0])
     p.add_argument("run_dir", type=Path)
     p.add_argument("--warmup", type=int, default=2, help="episodes before the reference level")

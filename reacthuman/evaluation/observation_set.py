@@ -28,6 +28,13 @@ from reacthuman.brain.observation import Observation
 from reacthuman.core.atomic import atomic_path, atomic_write_text
 from reacthuman.evaluation.observe import build_observation, ground_truth_dict
 from reacthuman.scenes.spec import SceneSpec
+from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS as g
+from reacthuman.evaluation.manifest import revision
+from reacthuman.evaluation.episode import ControlTicks, simulate_window
+from reacthuman.control.spine import Spine, default_config as spine_config
+from reacthuman.sim_bridge.body import Body, graph_config
+from reacthuman.scenes.dataset import read_spec
+import multiprocessing
 
 FOLDER = "observations"
 SETTINGS = "set.json"
@@ -52,7 +59,6 @@ class SetSettings:
     @staticmethod
     def graph(engine: str = "genesis") -> "SetSettings":
         """The settings of the graph's body (the body node's parameter defaults)."""
-        from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS as g
 
         return SetSettings(engine, int(g["frame_width_px"]), int(g["frame_height_px"]), int(g["frame_count"]),
                            float(g["observation_window_s"]))
@@ -111,8 +117,6 @@ def require_settings(scenes: Path, expected: SetSettings) -> None:
     """Refuse (one line) a set rendered with other settings than the evaluation's; write them for a new set."""
     found = read_settings(scenes)
     if found is None:
-        from reacthuman.evaluation.manifest import revision
-
         folder_of(scenes).mkdir(parents=True, exist_ok=True)
         atomic_write_text(folder_of(scenes) / SETTINGS,
                           json.dumps(asdict(expected) | {"revision": revision()}, indent=1, sort_keys=True) + "\n")
@@ -156,7 +160,6 @@ def load_window(path: Path) -> RenderedWindow:
 def render_window(spec: SceneSpec, body, spine) -> RenderedWindow:
     """The graph body's window of `spec`: the episode engine's own simulate_window, the G1 standing under the
     spine at the graph's control ticks (`ControlTicks`, as the graph's lockstep asks it)."""
-    from reacthuman.evaluation.episode import ControlTicks, simulate_window
 
     spine.reset(None)
     body.load(spec)
@@ -173,15 +176,10 @@ SCENES_PER_PROCESS = 25  # Genesis does not free a scene's memory: a worker proc
 
 
 def _start_worker(engine: str) -> None:
-    from reacthuman.control.spine import Spine, default_config as spine_config
-    from reacthuman.sim_bridge.body import Body, graph_config
-
     _WORKER.update(body=Body(graph_config(engine=engine)), spine=Spine(spine_config()))
 
 
 def _render_one(task: tuple[str, str]) -> str:
-    from reacthuman.scenes.dataset import read_spec
-
     scenes, spec_path = task
     spec = read_spec(spec_path)
     save_window(window_path(Path(scenes), spec.scene_id), render_window(spec, _WORKER["body"], _WORKER["spine"]))
@@ -195,7 +193,6 @@ def missing(scenes: Path, scene_ids: list[str]) -> list[str]:
 def render_set(scenes: Path, scene_ids: list[str], workers: int = 1, engine: str = "genesis", stream=sys.stderr) -> int:
     """Render the windows of `scene_ids` not yet in the set (resumable: each window is written atomically),
     `workers` processes at once, with a progress line; returns how many were rendered now."""
-    import multiprocessing
 
     require_settings(scenes, SetSettings.graph(engine))
     todo = missing(scenes, scene_ids)

@@ -21,8 +21,8 @@ from pathlib import Path
 from reacthuman.brain.prompt import DEFAULT_MODALITY
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.memory_log import RestartPolicy, graph_rss_mib
-from reacthuman.evaluation.ray_cluster import node_info
-from reacthuman.evaluation.ray_pool import pack_folders
+from reacthuman.core.ray_cluster import node_info
+from reacthuman.core.ray_pool import pack_folders
 
 DOMAIN_SPAN = 100
 DOMAIN_LOCK_DIR = Path(tempfile.gettempdir()) / "reacthuman-ros-domains"

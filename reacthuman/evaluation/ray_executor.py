@@ -3,7 +3,7 @@
 The driver (this process) alone writes the ledger, the manifest and the episode folders; the workers
 (reacthuman.evaluation.ray_actor.EpisodeActor, one graph each) get the scene spec with each task and send
 each episode's files back as bytes, so the run folder is the same as after a local run. Scheduling and
-faults are the suite's one Ray pool (reacthuman.evaluation.ray_pool): a worker that dies costs only its
+faults are the suite's one Ray pool (reacthuman.core.ray_pool): a worker that dies costs only its
 in-flight episode, retried on another worker up to --retries times; a pair is recorded at most once; a
 driver killed mid-run resumes from the ledger like a local run."""
 
@@ -16,11 +16,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from reacthuman.evaluation.episode_files import EpisodeFolder, safe_name
+from reacthuman.recording.episode_files import EpisodeFolder, safe_name
 from reacthuman.evaluation.memory_log import append_sample
 from reacthuman.evaluation.ray_actor import ActorSettings, EpisodeActor, EpisodeTask, log_name
-from reacthuman.evaluation.ray_cluster import LOCAL_NUM_CPUS, LOCAL_OBJECT_STORE_BYTES, check_address, connect
-from reacthuman.evaluation.ray_pool import WORKER_START_TIMEOUT_S, PoolPlan, run_tasks
+from reacthuman.core.ray_cluster import LOCAL_NUM_CPUS, LOCAL_OBJECT_STORE_BYTES, check_address, connect
+from reacthuman.core.ray_pool import WORKER_START_TIMEOUT_S, PoolPlan, run_tasks
 from reacthuman.scoring.ledger import DecisionRecord
 
 __all__ = ["LOCAL_NUM_CPUS", "LOCAL_OBJECT_STORE_BYTES", "WORKER_START_TIMEOUT_S", "RayPlan", "check_address",

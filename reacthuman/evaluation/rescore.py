@@ -11,10 +11,12 @@ import sys
 from pathlib import Path
 
 from reacthuman import graph
-from reacthuman.evaluation.episode_files import BAG_DROPPED, EpisodeFolder
-from reacthuman.recording.bag import BagError, read_bag
+from reacthuman.recording.episode_files import BAG_DROPPED, EpisodeFolder
+from reacthuman.core.bag import BagError, read_bag
 from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, missing
+from reacthuman.recording.ros_msgs import stamp_ns as header_stamp_ns
 from reacthuman.scoring.ledger import LedgerError, read_ledger
+from reacthuman.scenes.spec import SceneSpec
 
 TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.OUTCOME}
 
@@ -25,7 +27,6 @@ def rescore_bag(bag: Path, model: str) -> dict:
     from reacthuman.nodes.conversions import (carries_legacy_freeze_point, legacy_object_at_freeze, object_at_freeze,
                                               score_episode_msgs)
     from reacthuman.nodes.runtime import msg_type
-    from reacthuman.scenes.spec import SceneSpec
 
     last: dict[str, object] = {}
     tally = EpisodeTally()
@@ -51,14 +52,12 @@ def rescore_bag(bag: Path, model: str) -> dict:
 
 
 def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> EpisodeEnd | None:
-    from reacthuman.nodes.conversions import stamp_ns
-
     obs, outcome = last.get(graph.OBSERVATION), last[graph.OUTCOME]
     if obs is None:
         return None
     # frames recorded once (inside the observation) leave the image topics out of the bag altogether
     frames = {v.view_name: len(v.frames) if tally.counts[graph.image_topic(v.view_name)] else 0 for v in obs.views}
-    return EpisodeEnd(stamp_ns(outcome.header.stamp), outcome.plan_received or outcome.plan_late,
+    return EpisodeEnd(header_stamp_ns(outcome.header), outcome.plan_received or outcome.plan_late,
                       outcome.controller_fault, frames, hazard_count)
 
 

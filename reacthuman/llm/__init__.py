@@ -9,7 +9,7 @@ chat client for OpenRouter, vLLM, Ollama, llama.cpp servers and the embedded loc
 
 from reacthuman.llm.client import ChatClient, ChatResult, make_client
 from reacthuman.llm.images import has_image_parts, image_data_url, image_part, text_part
-from reacthuman.llm.presets import ModelPreset, preset_names, resolve_preset
+from reacthuman.core.presets import ModelPreset, preset_names, resolve_preset
 
 __all__ = [
     "ChatClient",

@@ -20,7 +20,7 @@ import httpx
 from reacthuman.llm.grammar import schema_to_gbnf
 from reacthuman.llm.images import has_image_parts
 from reacthuman.llm.local_server import SHARED_SERVER
-from reacthuman.llm.presets import ModelPreset, resolve_preset
+from reacthuman.core.presets import ModelPreset, resolve_preset
 from reacthuman.llm.vision import is_image_refusal
 
 LOG = logging.getLogger(__name__)

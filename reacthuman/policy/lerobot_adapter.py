@@ -9,6 +9,7 @@ Weights are the user's: nothing is downloaded here. torch is imported only when 
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, Protocol
 
 import numpy as np
@@ -25,10 +26,16 @@ class LeRobotLike(Protocol):
     def select_action(self, batch: dict[str, Any]) -> Any: ...
 
 
+def _torch() -> ModuleType:
+    """torch, imported when a learned policy runs (seconds), never by the rest of the slot."""
+    import torch
+
+    return torch
+
+
 def observation_batch(observation: PolicyObservation) -> dict[str, Any]:
     """The LeRobot batch (batch size 1, torch tensors on the CPU) for one slot observation."""
-    import torch  # heavy: only where a learned policy runs
-
+    torch = _torch()
     batch: dict[str, Any] = {}
     for view, frames in sorted(observation.images.items()):
         image = np.ascontiguousarray(frames[-1].transpose(2, 0, 1), dtype=np.float32) / 255.0
@@ -65,7 +72,5 @@ class LeRobotPolicy(Policy):
             reset()
 
     def act(self, observation: PolicyObservation) -> PolicyAction:
-        import torch  # heavy: only where a learned policy runs
-
-        with torch.no_grad():
+        with _torch().no_grad():
             return action_from_output(self.inner.select_action(observation_batch(observation)))

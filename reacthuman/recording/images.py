@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from reacthuman import graph
-from reacthuman.recording.bag import deserialize, read_bag
+from reacthuman.core.bag import deserialize, read_bag
 
 
 def rgb8_pixels(image: Any) -> np.ndarray:

@@ -20,6 +20,10 @@ from reacthuman.recording import ros_msgs as rm
 from reacthuman.recording.tf_tree import WORLD_FRAME, scene_frame
 from reacthuman.recording.urdf import quat_rotate
 from reacthuman.recording.viewer_config import DEFAULT, ViewerConfig
+from reacthuman.scenes.meshes import prepared_parts
+from reacthuman.scenes.spec import VisualMeshSpec
+import numpy as np
+from PIL import Image
 
 MARKER = "visualization_msgs/msg/Marker"
 MARKER_ARRAY = "visualization_msgs/msg/MarkerArray"
@@ -75,12 +79,7 @@ MeshParts = Callable[[dict], "list[MeshPart] | None"]
 
 def catalogue_mesh_parts(visual: dict) -> list[MeshPart] | None:
     """The files a body's catalogue model (its spec's `visual`) is drawn from: the same prepared parts the
-    simulators load, already placed in the body frame. None where this checkout has no mesh pipeline."""
-    try:  # the scene meshes arrive with the perception work; until then bodies are drawn by their geoms
-        from reacthuman.scenes.meshes import prepared_parts
-        from reacthuman.scenes.spec import VisualMeshSpec
-    except ImportError:
-        return None
+    simulators load, already placed in the body frame."""
     visual_spec = VisualMeshSpec(**{k: tuple(v) if isinstance(v, list) else v for k, v in visual.items()})
     return [(p.obj_path, _texture_rgba(p.texture_png, p.rgba) if p.texture_png else tuple(p.rgba))
             for p in prepared_parts(visual_spec)]
@@ -89,8 +88,6 @@ def catalogue_mesh_parts(visual: dict) -> list[MeshPart] | None:
 def _texture_rgba(png: str, rgba: tuple[float, ...]) -> tuple[float, float, float, float]:
     """A marker carries one colour and our OBJ files name no material: a textured part (white under its
     texture in the simulators) is drawn in its texture's mean colour rather than white."""
-    import numpy as np
-    from PIL import Image
 
     with Image.open(png) as image:
         mean = np.asarray(image.convert("RGB"), np.float64).reshape(-1, 3).mean(axis=0) / 255.0

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from reacthuman.recording import ros_msgs
-from reacthuman.recording.bag import BagMessage, deserialize
+from reacthuman.core.bag import BagMessage, deserialize
 from reacthuman.recording.tf_tree import WORLD_FRAME
 from reacthuman.recording.viewer_topics import TF, TF_STATIC
 

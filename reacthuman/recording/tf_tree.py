@@ -43,7 +43,7 @@ def _camera_optical(cam: dict) -> urdf.Transform:
     """World -> camera optical frame from the spec's pos/lookat (the same basis as scenes.cameras.project:
     world z is up unless the camera looks straight down, then world +x)."""
     pos = tuple(float(c) for c in cam["pos"])
-    f = [l - c for l, c in zip((float(c) for c in cam["lookat"]), pos)]
+    f = [look - c for look, c in zip((float(c) for c in cam["lookat"]), pos)]
     n = math.sqrt(sum(c * c for c in f)) or 1.0
     f = [c / n for c in f]
     up = (0.0, 0.0, 1.0) if abs(f[2]) < 0.99 else (1.0, 0.0, 0.0)

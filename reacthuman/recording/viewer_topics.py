@@ -37,7 +37,7 @@ from reacthuman import graph
 from reacthuman.plan import Pose2D
 from reacthuman.plan_path import plan_geometry
 from reacthuman.recording import markers, ros_msgs, tf_tree, urdf
-from reacthuman.recording.bag import BagError, BagWriter, bag_info, read_bag, typestore
+from reacthuman.core.bag import BagError, BagWriter, bag_info, read_bag, typestore
 from reacthuman.recording.images import rgb8_pixels
 from reacthuman.recording.viewer_config import DEFAULT, ViewerConfig
 from reacthuman.scenes.mass_centre import arm_world_m, geoms_centre_m

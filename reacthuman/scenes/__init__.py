@@ -23,6 +23,8 @@ from reacthuman.scenes.mjcf import scene_mjcf
 from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.rooms import ROOM_TYPES
 from reacthuman.scenes.spec import CameraSpec, GroundTruth, ObserverSpec, SceneSpec, SpecError
+import dataclasses
+import random
 
 if TYPE_CHECKING:
     from reacthuman.scenes.genesis_sim import GenesisSimulator, Track
@@ -52,8 +54,6 @@ def label_spec(spec: SceneSpec, simulator: "GenesisSimulator | None" = None, che
     """The spec with ground truth computed from its Genesis simulation. With check: cameras are re-placed
     (seeded) when the hazard leaves a view during the window or shows too few pixels at the freeze frame
     (visibility.py), and the validators must pass."""
-    import dataclasses
-    import random
 
     from reacthuman.scenes.cameras import place_cameras
     from reacthuman.scenes.label import label

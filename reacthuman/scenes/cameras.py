@@ -34,7 +34,7 @@ def _cross(a: Vec3, b: Vec3) -> Vec3:
 
 def project(cam: CameraSpec, p: Vec3) -> tuple[float, float, float] | None:
     """(u, v) in pixels and depth (m) of a world point; None when it is behind the camera."""
-    f = _norm(tuple(l - c for l, c in zip(cam.lookat, cam.pos)))  # type: ignore[arg-type]
+    f = _norm(tuple(look - c for look, c in zip(cam.lookat, cam.pos)))  # type: ignore[arg-type]
     up = (0.0, 0.0, 1.0) if abs(f[2]) < 0.99 else (1.0, 0.0, 0.0)
     r = _norm(_cross(f, up))
     u = _cross(r, f)

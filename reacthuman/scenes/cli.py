@@ -13,6 +13,22 @@ import sys
 from pathlib import Path
 
 from reacthuman.scenes.spec import SpecError
+from reacthuman.scenes.gallery import gallery
+from reacthuman.evaluation.observation_set import folder_of, render_set
+from reacthuman.scenes.dataset import scene_dirs
+from reacthuman.scenes.planner import plan
+from reacthuman.llm import make_client
+from reacthuman.scenes.dataset import GenerateConfig, generate_dataset
+from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE
+from reacthuman.scenes.render import default_config as render_config
+from reacthuman.scenes.families import FAMILIES
+from reacthuman.scenes.ray_labelling import generate_on_ray
+from reacthuman.core.ray_cluster import check_address
+from reacthuman.scenes import default_simulator, label_spec, sample_spec
+from reacthuman.scenes.dataset import _store, index_row, write_index
+from reacthuman.scenes.dataset import read_spec, validate_scene
+from reacthuman.scenes.render import contact_sheet
+from reacthuman.scenes.catalog import OBJECTS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,8 +83,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _gallery(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.gallery import gallery
-
     if args.size < 32 or args.columns < 1:
         raise ValueError(f"--size must be >= 32 and --columns >= 1, got {args.size} and {args.columns}")
     ids = [o.strip() for o in args.objects.split(",") if o.strip()]
@@ -95,9 +109,6 @@ def main(argv: list[str]) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from reacthuman.evaluation.observation_set import folder_of, render_set
-    from reacthuman.scenes.dataset import scene_dirs
-
     if args.workers < 1:
         raise ValueError(f"--workers must be a positive integer, got {args.workers}")
     ids = [os.path.basename(d) for d in scene_dirs(args.dir)][: args.limit]
@@ -109,21 +120,14 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _selection(description: str, model: str | None):
-    from reacthuman.scenes.planner import plan
-
     if model is None:
         return plan(description)
-    from reacthuman.llm import make_client
 
     with make_client(model) as client:
         return plan(description, client)
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.dataset import GenerateConfig, generate_dataset
-    from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE
-    from reacthuman.scenes.render import default_config as render_config
-
     if args.render_interval is None:
         args.render_interval = render_config().interval_s
 
@@ -131,7 +135,6 @@ def _generate(args: argparse.Namespace) -> int:
     rate = DEFAULT_ADVERSARIAL_RATE if args.adversarial_rate is None else args.adversarial_rate
     if args.describe is not None:
         return _generate_described(args, rate)
-    from reacthuman.scenes.families import FAMILIES
 
     cfg = GenerateConfig(out=args.out, count=args.count, seed=args.seed, families=families or FAMILIES,
                          balanced=args.balanced, render=args.render, render_interval_s=args.render_interval,
@@ -144,9 +147,6 @@ def _generate(args: argparse.Namespace) -> int:
         logging.getLogger("reacthuman.scenes").info("wrote %s", sid)
 
     if args.executor == "ray":
-        from reacthuman.scenes.ray_labelling import generate_on_ray
-        from reacthuman.evaluation.ray_executor import check_address
-
         if args.ray_address:
             check_address(args.ray_address)
 
@@ -161,9 +161,6 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _generate_described(args: argparse.Namespace, rate: float) -> int:
-    from reacthuman.scenes import default_simulator, label_spec, sample_spec
-    from reacthuman.scenes.dataset import GenerateConfig, _store, index_row, write_index
-
     if args.seed < 0:
         raise SpecError(f"seed must be a non-negative integer, got {args.seed}")
     sel = _selection(args.describe, args.model)
@@ -182,9 +179,6 @@ def _generate_described(args: argparse.Namespace, rate: float) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from reacthuman.scenes import default_simulator
-    from reacthuman.scenes.dataset import read_spec, scene_dirs, validate_scene
-
     if not os.path.isdir(args.dir):
         raise FileNotFoundError(f"no such dataset directory: {args.dir}")
     dirs = scene_dirs(args.dir)
@@ -208,23 +202,17 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.dataset import read_spec
-
     spec = read_spec(os.path.join(args.scene_dir, "spec.json"))
     if args.json:
         print(spec.to_json())
     else:
         print(describe(spec))
     if args.contact_sheet:
-        from reacthuman.scenes.render import contact_sheet
-
         print(f"contact sheet: {contact_sheet(args.scene_dir, args.contact_sheet)}")
     return 0
 
 
 def describe(spec) -> str:
-    from reacthuman.scenes.catalog import OBJECTS
-
     o = OBJECTS[spec.object_id]
     gt = spec.ground_truth
     look = f" (looks like {OBJECTS[o.looks_like].name})" if o.adversarial else ""

@@ -19,6 +19,9 @@ from typing import Any
 from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.spec import SceneSpec
+import atexit
+from reacthuman.llm import make_client
+from reacthuman.scenes.planner import plan, rule_parse
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +61,6 @@ def scene_description(family: str, object_id: str, room: str, hints: dict[str, s
 
 @lru_cache(maxsize=4)
 def _client(model: str) -> Any:
-    import atexit
-
-    from reacthuman.llm import make_client
 
     client = make_client(model)  # one per process, kept for the run (an embedded model starts once)
     atexit.register(client.close)
@@ -71,7 +71,6 @@ def planned_spec(family: str, seed: int, band: str, *, adversarial_rate: float, 
                  model: str | None = None, drawn: SceneSpec | None = None) -> SceneSpec:
     """The dataset's spec of (family, seed, band) through the description stage. `drawn`: the seed's
     direct draw when the caller has it already."""
-    from reacthuman.scenes.planner import plan, rule_parse
 
     drawn = drawn or sample_spec(family, seed, speed_band=band, adversarial_rate=adversarial_rate, width=width,
                                  height=height)

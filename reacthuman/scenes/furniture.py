@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+import importlib.util
 
 if TYPE_CHECKING:
     from reacthuman.scenes.spec import VisualMeshSpec
@@ -118,7 +119,6 @@ def catalogue() -> dict[str, FurnitureModel]:
 
 def pypi_model_path(package: str, folder: str, member: str) -> Path:
     """The installed file of a PyPI asset model; a one-line error naming the package when it is missing."""
-    import importlib.util
 
     spec = importlib.util.find_spec(folder)
     for root in (spec.submodule_search_locations or []) if spec else []:

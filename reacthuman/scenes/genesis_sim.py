@@ -20,6 +20,7 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Callable
 
 import numpy as np
@@ -27,6 +28,9 @@ import numpy as np
 from reacthuman.scenes.builders import to_body_frame
 from reacthuman.scenes.mjcf import scene_mjcf
 from reacthuman.scenes.spec import SceneSpec
+import linecache
+import sys
+from reacthuman.scenes.index_rows import NumpyWithIndexRows
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +69,13 @@ class Track:
 _GS_READY = False
 
 
+def _quadrants_lang() -> ModuleType:
+    """quadrants.lang, Genesis' kernel compiler, whose internals the speed-ups below adjust (it loads torch)."""
+    import quadrants.lang
+
+    return quadrants.lang
+
+
 def import_genesis():
     """`import genesis`, about 3.5 s here instead of 12 (see _read_class_frames_fast); the one way the project
     imports it."""
@@ -82,11 +93,8 @@ def _read_class_frames_fast() -> None:
     which has no file, and inspect then scans every loaded module twice (inspect.getmodule) before giving up:
     about 8.5 of the 12 s `import genesis` takes here. linecache reads the same line (the frame's current
     line, empty for a file that does not exist), so the answer is the same; this replaces the reading only."""
-    import linecache
-    import sys
 
-    import quadrants.lang.kernel_impl as kernel_impl
-
+    kernel_impl = _quadrants_lang().kernel_impl
     patterns = kernel_impl._KERNEL_CLASS_STACKFRAME_STMT_RES
     if getattr(kernel_impl._inside_class, "_reacthuman", False):
         return
@@ -150,9 +158,8 @@ def _clear_stale_kernel_cache_locks() -> None:
     that died holding it stops every later process from writing compiled kernels to the cache: each warns "Lock
     ... failed" and compiles anew what the cache lacks (a CI run took 20 min instead of 14 while one was there).
     A lock is held for the moment of a read or a write, so one older than STALE_CACHE_LOCK_S is stale."""
-    import quadrants.lang.impl as impl
 
-    root = impl.get_runtime().prog.config().offline_cache_file_path
+    root = _quadrants_lang().impl.get_runtime().prog.config().offline_cache_file_path
     for path in glob.glob(os.path.join(glob.escape(root), "**", "*.lock"), recursive=True):
         if remove_stale_lock(path, STALE_CACHE_LOCK_S, time.time()):
             log.warning("removed a stale kernel cache lock left by a process that died holding it: %s", path)
@@ -172,10 +179,9 @@ def remove_stale_lock(path: str, max_age_s: float, now_s: float) -> bool:
 def _skip_allocation_tracebacks() -> None:
     """Quadrants formats the whole Python stack into debug info for every array it allocates, about a third
     of a scene build here; the text only decorates its internal error messages, so leave it empty."""
-    import quadrants.lang._ndarray as nd
-    import quadrants.lang.matrix as mx
 
-    for module in (nd, mx):
+    lang = _quadrants_lang()
+    for module in (lang._ndarray, lang.matrix):
         if hasattr(module, "get_traceback"):
             module.get_traceback = lambda stacklevel=1: ""
 
@@ -185,9 +191,7 @@ def _split_mesh_vertices_fast() -> None:
     on its (vertex, normal[, texcoord]) index rows, which numpy sorts as structured records: 0.3 s of every body
     scene build (the G1's meshes). Its module gets numpy with that call made from one integer key per row
     (index_rows.unique_index_rows): the same arrays, about 10x faster."""
-    import genesis.utils.mjcf as mjcf
-
-    from reacthuman.scenes.index_rows import NumpyWithIndexRows
+    mjcf = import_genesis().utils.mjcf
 
     if mjcf.np is np:
         mjcf.np = NumpyWithIndexRows()
@@ -205,7 +209,7 @@ def _share_support_tables() -> None:
     for an axis-aligned box by its corners' sign pattern, since a box's faces have the axes for normals whatever
     its extents, and so the same support cells (the octants); test_scenes_genesis compares random boxes against
     Genesis' own tables. The kept tables are read-only: Genesis copies them into the solver's arrays."""
-    import genesis.engine.mesh as mesh
+    mesh = import_genesis().engine.mesh
 
     if getattr(mesh._get_support_table, "_reacthuman", False):
         return
@@ -251,8 +255,8 @@ def _hash_kernel_sources_once() -> None:
     scene build that meets a kernel specialisation not yet loaded in the process (about 50 ms a scene here).
     The hash of a function's lines is kept per (file, lines, modification time, size), so a file that changes
     is read again; the hashes are the same."""
-    import quadrants.lang._fast_caching.function_hasher as hasher
 
+    hasher = _quadrants_lang()._fast_caching.function_hasher
     if getattr(hasher._hash_function, "_reacthuman", False):
         return
     hash_lines = hasher._hash_function
@@ -285,7 +289,7 @@ def add_mjcf_entity(scene, path: str, model_armature_only: bool = True):
     The SDF grids Genesis precomputes per geometry cost seconds per new size; every collision geom here is a convex
     primitive (analytic or GJK contacts; the G1's meshes are visual only), so the coarsest grid allowed changes
     nothing but the build time."""
-    import genesis as gs
+    gs = import_genesis()
 
     material = gs.materials.Rigid(sdf_min_res=16, sdf_max_res=16, sdf_cell_size=1.0)
     morph = gs.morphs.MJCF(file=path, default_armature=None) if model_armature_only else gs.morphs.MJCF(file=path)
@@ -302,7 +306,7 @@ class GenesisSimulator:
 
     def build(self, spec: SceneSpec, cameras: bool = False, resolution: tuple[int, int] | None = None):
         """A built Genesis scene of the spec at t = 0; returns (scene, entity, dynamic links, camera dict)."""
-        import genesis as gs
+        gs = import_genesis()
 
         path = os.path.join(self._workdir, "scene.xml")
         with open(path, "w") as f:
@@ -381,8 +385,8 @@ def link_state_reader(entity, idx: list[int]) -> Callable[[], tuple[np.ndarray, 
     the state is viewed once per scene and each call computes the origin velocity with the getter's own torch
     operations on the same arrays (cd_vel + cd_ang x (pos - root_COM)), so every value is the same to the bit
     (test_scenes_genesis checks it against the getters at every step). Elsewhere it calls the getters."""
-    import genesis as gs
-    from genesis.utils.misc import qd_to_torch
+    gs = import_genesis()
+    qd_to_torch = gs.utils.misc.qd_to_torch
 
     solver = entity._solver
     if not (gs.use_zerocopy and solver.n_envs == 0 and entity._link_start == 0 and entity.n_links == solver.n_links
@@ -410,7 +414,8 @@ def _still(vel: np.ndarray, ang: np.ndarray) -> bool:
 
 
 def _lights(spec: SceneSpec) -> list[dict]:
-    return [{"type": "directional", "dir": l.dir, "color": l.color, "intensity": 5.0 * l.intensity} for l in spec.lights]
+    return [{"type": "directional", "dir": light.dir, "color": light.color, "intensity": 5.0 * light.intensity}
+            for light in spec.lights]
 
 
 def _set_initial_velocities(spec: SceneSpec, entity) -> None:
@@ -449,9 +454,7 @@ def release_scene(scene) -> None:
     The caches are dropped before the scene, so that the full collection Genesis runs in `destroy` takes what
     they held too.
     """
-    from genesis.utils.cache import clear_caches
-
-    clear_caches()
+    import_genesis().utils.cache.clear_caches()
     _forget_solver_trials()
     _keep_static_configs(scene)
     try:
@@ -504,7 +507,7 @@ def _forget_solver_trials() -> None:
     while it lives: keeping one configuration object per value lets a later scene of the same layout reuse the
     kernels without keeping any arrays. Without it each build loaded its kernels again (0.34 -> 0.56 s per
     labelled scene here)."""
-    from genesis.engine.solvers.rigid.constraint import solver
+    solver = import_genesis().engine.solvers.rigid.constraint.solver
 
     tuner = solver.func_solve_body
     tables = [value for name, value in vars(tuner).items()

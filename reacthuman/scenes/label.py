@@ -27,13 +27,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reacthuman.control.envelope import BodyEnvelope, PathVerdict, default_config as envelope_config, path_verdict
+from reacthuman.scenes.envelope import BodyEnvelope, PathVerdict, default_config as envelope_config, path_verdict
 from reacthuman.plan import Action
 from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label_config import LabelConfig, load_label_config
 from reacthuman.scenes.reach import in_reach, to_observer_frame, walk_room
 from reacthuman.scenes.spec import GeomSpec, GroundTruth, SceneSpec
+from reacthuman.scenes.builders import rotate
 
 
 def _geom_points(g: GeomSpec) -> tuple[np.ndarray, float]:
@@ -56,8 +57,6 @@ def _geom_points(g: GeomSpec) -> tuple[np.ndarray, float]:
 
 
 def _rot(q, v) -> np.ndarray:
-    from reacthuman.scenes.builders import rotate
-
     return np.asarray(rotate(tuple(q), tuple(v)))
 
 
@@ -154,7 +153,7 @@ def label(spec: SceneSpec, track: Track, config: LabelConfig | None = None) -> G
 
 
 def body_verdict(spec: SceneSpec, track: Track, action: str, name: str) -> tuple[PathVerdict, tuple[float, float, float] | None]:
-    """Whether the G1 can carry `action` out against the simulated path (control.envelope): a catch against
+    """Whether the G1 can carry `action` out against the simulated path (scenes.envelope): a catch against
     body `name`'s, a dodge against every hazard body's, its walks stopped by the scene's furniture
     (`reach.walk_room`); and the world point where a catch first meets it."""
     start_k = int(round(spec.t0_s / spec.dt_s))
@@ -207,7 +206,7 @@ class Arrival:
 def hands_arrival_s(spec: SceneSpec, track: Track, name: str, cfg: LabelConfig,
                     env: BodyEnvelope | None = None) -> float | None:
     """Seconds from the freeze until a moving point of body `name` first comes within the arms' reach of the
-    body standing where it is (control.envelope: planar reach at that height, between the lowest and highest
+    body standing where it is (scenes.envelope: planar reach at that height, between the lowest and highest
     hand heights); negative when that happened before the freeze, None when it never does."""
     env = env or envelope_config()
     start_k = int(round(spec.t0_s / spec.dt_s))

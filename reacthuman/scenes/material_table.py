@@ -14,6 +14,8 @@ from typing import Any
 
 from reacthuman.core.validate import require_positive
 from reacthuman.scenes.catalog import MATERIALS
+from reacthuman.scenes.families import FAMILY_DEFS
+import yaml
 
 CONFIG_PATH = Path(__file__).resolve().parents[2] / "config" / "materials.yaml"
 
@@ -58,7 +60,6 @@ class MaterialTable:
         if self.min_extent_m >= self.max_extent_m:
             raise ValueError(f"material table min_extent_m ({self.min_extent_m}) must be below max_extent_m "
                              f"({self.max_extent_m})")
-        from reacthuman.scenes.families import FAMILY_DEFS
 
         for fam in self.sourcing_families:
             if fam not in FAMILY_DEFS:
@@ -99,7 +100,6 @@ def _table_from(data: dict[str, Any], path: Path) -> MaterialTable:
 @lru_cache(maxsize=4)
 def load_material_table(path: Path = CONFIG_PATH) -> MaterialTable:
     """The config file's values; unknown keys are an error naming them."""
-    import yaml
 
     try:
         data = yaml.safe_load(Path(path).read_text()) or {}

@@ -20,6 +20,7 @@ import zipfile
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from reacthuman.core.atomic import atomic_write_text
 from reacthuman.scenes.furniture import FURNITURE_DIR, PACKAGE, FurnitureError, pypi_model_path
 from reacthuman.scenes.modelled.registry import MODELLED_PACKAGE, modelled_parts, source_digest
 from reacthuman.scenes.spec import VisualMeshSpec
+import importlib.util
 
 PIPELINE_VERSION = 2  # bump when the processing below changes, so stale cached files are not reused
 MAX_FACES_PER_PART = 3000  # untextured parts above this are decimated (rendering is the costliest stage)
@@ -107,7 +109,6 @@ def _zup(visual: VisualMeshSpec, vertices: np.ndarray) -> np.ndarray:
 
 def _decimate(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     import fast_simplification
-
     reduction = 1.0 - MAX_FACES_PER_PART / len(faces)
     v, f = fast_simplification.simplify(vertices.astype(np.float32), faces.astype(np.int64), target_reduction=reduction)
     return np.asarray(v, np.float64), np.asarray(f)
@@ -123,25 +124,27 @@ def _write_obj(path: Path, v: np.ndarray, f: np.ndarray, uv: np.ndarray | None) 
     path.write_text("\n".join(lines) + "\n")
 
 
+def _trimesh() -> ModuleType:
+    """trimesh, with its loaders (about a second to import): only a model not yet in the cache needs it."""
+    import trimesh
+
+    return trimesh
+
+
 @lru_cache(maxsize=1)
 def _trimesh_obj_loader():
     """trimesh's own OBJ loader. Importing Genesis replaces it process-wide with a variant that rejects some
     catalogue files and may read others differently; the cached parts must not depend on whether Genesis
     was imported first, so they are always read with trimesh's own, loaded afresh from its module file."""
-    import importlib.util
-
-    import trimesh.exchange.obj
-
-    spec = importlib.util.spec_from_file_location("trimesh.exchange.reacthuman_own_obj", trimesh.exchange.obj.__file__)
+    own = _trimesh().exchange.obj.__file__
+    spec = importlib.util.spec_from_file_location("trimesh.exchange.reacthuman_own_obj", own)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module.load_obj
 
 
 def _parts_of(obj: Path):
-    import trimesh
-    import trimesh.exchange.load
-
+    trimesh = _trimesh()
     loaders = trimesh.exchange.load.mesh_loaders
     current = loaders["obj"]
     loaders["obj"] = _trimesh_obj_loader()

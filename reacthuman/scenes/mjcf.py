@@ -26,6 +26,7 @@ from xml.sax.saxutils import quoteattr
 from reacthuman.core.physics import mjcf_gravity_attr
 from reacthuman.scenes.meshes import prepared_parts
 from reacthuman.scenes.spec import BodySpec, GeomSpec, SceneSpec, VisualMeshSpec
+import math
 
 OBSERVER_CLEAR_RADIUS_M = 0.35  # the G1's footprint (about 0.45 x 0.25 m) with margin
 # Contact friction is the larger of the two geoms' (MuJoCo and Genesis alike): a near-frictionless floor makes
@@ -70,8 +71,6 @@ def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None, hid
 
 
 def geom_volume_m3(g: GeomSpec) -> float:
-    import math
-
     if g.shape == "box":
         return 8.0 * g.size[0] * g.size[1] * g.size[2]
     if g.shape == "sphere":

@@ -20,6 +20,7 @@ from reacthuman.scenes.families import FAMILIES, FAMILY_DEFS, get_family
 from reacthuman.scenes.randomize import Selection
 from reacthuman.scenes.rooms import ROOM_TYPES
 from reacthuman.scenes.spec import SpecError
+from reacthuman.scenes.sourcing import resolve_object
 
 log = logging.getLogger(__name__)
 DEFAULT_RETRIES = 2
@@ -168,7 +169,6 @@ def plan(description: str, client: Any | None = None, retries: int = DEFAULT_RET
     """Stage 1. With a client: ask, validate, retry with the error (retries extra tries); then fall back
     to rule_parse. Without one: rule_parse. An object the library lacks is sourced from the installed
     catalogues (sourcing.resolve_object)."""
-    from reacthuman.scenes.sourcing import resolve_object
 
     return resolve_object(_select(description, client, retries), description)
 

@@ -19,12 +19,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from reacthuman.evaluation.ray_actor import pack_folders
+from reacthuman.core.ray_pool import pack_folders
 from reacthuman.scenes.dataset import (INDEX, MAX_SEED_TRIES, PARTIAL_PREFIX, GenerateConfig, index_row, planned,
                                        prepare_output, read_spec, scene_seed, write_index)
 from reacthuman.scenes.families import get_family
 from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec
+from reacthuman.scenes.genesis_sim import GenesisSimulator
+from reacthuman.scenes import SceneInvalid, label_spec
+from reacthuman.scenes.dataset import _store
+from reacthuman.core.ray_cluster import connect, import_ray
+from reacthuman.scenes.attribution import write_dataset_card
 
 
 def _bands(family: str) -> list[str]:
@@ -47,15 +52,12 @@ class LabelActor:
         """Started at the first task, so a worker that gets none costs no Genesis start."""
         if self._sim is None:
             os.environ.setdefault("OMP_NUM_THREADS", "1")
-            from reacthuman.scenes.genesis_sim import GenesisSimulator
 
             self._sim = GenesisSimulator()
         return self._sim
 
     def label_group(self, cfg: GenerateConfig, family: str, seed: int, bands: list[str]) -> list[dict]:
         """Every band of the group: {"band", "ok", "error", "archive" (tar of <scene_id>/)}."""
-        from reacthuman.scenes import SceneInvalid, label_spec
-        from reacthuman.scenes.dataset import _store
 
         out = []
         with tempfile.TemporaryDirectory(prefix="reacthuman-label-") as tmp:
@@ -138,10 +140,7 @@ def _wanted(fam: _Family) -> int:
 def generate_on_ray(cfg: GenerateConfig, workers: int = 2, address: str | None = None,
                     progress: Callable[[str], None] | None = None) -> list[dict]:
     """The dataset of `cfg`, labelled on Ray; returns the index rows as generate_dataset does."""
-    import ray
-
-    from reacthuman.evaluation.ray_executor import connect
-
+    ray = import_ray()
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     quota = prepare_output(cfg)
@@ -170,7 +169,6 @@ def generate_on_ray(cfg: GenerateConfig, workers: int = 2, address: str | None =
     finally:  # the index and the dataset card list exactly the finished scenes, as after a local run
         rows = [r for f in fams for r in f.rows]
         write_index(cfg.out, rows)
-        from reacthuman.scenes.attribution import write_dataset_card
 
         write_dataset_card(cfg.out, (read_spec(os.path.join(cfg.out, r["scene_id"], "spec.json")) for r in rows))
         for a in actors:

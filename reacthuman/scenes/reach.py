@@ -7,7 +7,7 @@ body axis, can drop by `crouch_drop_m` (knees bent), and can move horizontally i
 plan can make between the freeze and t (`LabelConfig.step_m`). Before the freeze the base has not moved,
 so only the arms' own reach counts. A sampled object point is inflated by its radius (spheres, capsules).
 Also where the G1 may stand (`clear_of_geometry`) and how far it can walk before the furniture stops it
-(`walk_room`, for the body's path judgement in `control.envelope`).
+(`walk_room`, for the body's path judgement in `scenes.envelope`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M
 from reacthuman.scenes.spec import BodySpec, SceneSpec
 
 if TYPE_CHECKING:
-    from reacthuman.control.envelope import BodyEnvelope
+    from reacthuman.scenes.envelope import BodyEnvelope
 
 WALK_PROBE_STEP_M = 0.05  # resolution of the walkable distance along a direction
 WALK_PROBE_MAX_M = 2.0  # beyond any step a plan of this body takes before an object arrives
@@ -93,10 +93,10 @@ def clear_of_geometry(bodies: list[BodySpec], x: float, y: float) -> bool:
 def walk_room(spec: SceneSpec, body: "BodyEnvelope | None" = None) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """How far the observer can walk along unit directions (ux, uy) of its own frame before its body meets a
     table, a wall or a shelf (the hazards do not count): the path judgement's walks stop there. The body is the
-    envelope's (`control.envelope.BodyEnvelope`): its legs' cylinder up to the hips, its torso's above, so it
+    envelope's (`scenes.envelope.BodyEnvelope`): its legs' cylinder up to the hips, its torso's above, so it
     walks up to a table until its legs touch it and under a shelf above its head. Probed once per scene over
     WALK_DIRECTIONS directions; a direction takes the nearest's."""
-    from reacthuman.control.envelope import default_config
+    from reacthuman.scenes.envelope import default_config
 
     body = body or default_config()
     prints = _floor_footprints(list(spec.bodies), below_m=body.body_height_m)

@@ -18,6 +18,9 @@ from reacthuman.core.atomic import atomic_path
 from reacthuman.core.config import config_with
 from reacthuman.scenes.genesis_sim import GenesisSimulator
 from reacthuman.scenes.spec import SceneSpec
+import imageio.v3 as iio
+import json
+from PIL import Image, ImageDraw
 
 VIEWS = ("egocentric", "closeup", "overhead")
 
@@ -51,7 +54,6 @@ def frame_name(view: str, t_after_t0_s: float) -> str:
 def render_window(spec: SceneSpec, out_dir: str, sim: GenesisSimulator, cfg: RenderConfig | None = None) -> list[str]:
     """Write the window's frames (and one mp4 per view) into out_dir; returns the file names written."""
     cfg = cfg or default_config()
-    import imageio.v3 as iio
 
     n = int(round(spec.observation_window_s / cfg.interval_s))
     steps = {int(round((spec.t0_s + k * cfg.interval_s) / spec.dt_s)): k * cfg.interval_s for k in range(n + 1)}
@@ -93,7 +95,6 @@ def _has_pyav() -> bool:
 
 def contact_sheet(scene_dir: str, out_path: str) -> str:
     """One PNG: rows = views, columns = window frames, from the PNGs in scene_dir."""
-    import imageio.v3 as iio
 
     rows = []
     for view in VIEWS:
@@ -115,10 +116,6 @@ def contact_sheet(scene_dir: str, out_path: str) -> str:
 def freeze_sheet(dataset_dir: str, out_path: str, height_px: int = 120) -> str:
     """One PNG: a row per scene of a rendered dataset (family and object on the left), its three views at the
     freeze frame (the last window frame), each reduced to height_px rows."""
-    import json
-
-    import imageio.v3 as iio
-    from PIL import Image, ImageDraw
 
     rows = []
     for name in sorted(os.listdir(dataset_dir)):

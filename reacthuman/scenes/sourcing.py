@@ -32,6 +32,9 @@ from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
 from reacthuman.scenes.furniture import PACKAGE, FurnitureError, FurnitureModel, catalogue
 from reacthuman.scenes.material_table import MaterialTable, load_material_table
 from reacthuman.scenes.spec import SceneSpec, SourcedObjectSpec, VisualMeshSpec
+from reacthuman.scenes.meshes import prepared_parts
+from reacthuman.scenes.object_meshes import physical_extent_m
+from reacthuman.scenes.families import get_family
 
 if TYPE_CHECKING:
     from reacthuman.scenes.randomize import Selection
@@ -67,7 +70,6 @@ def _prepare_mesh(record: SourcedObjectSpec) -> None:
     the catalogue with trimesh's own OBJ reader whether or not Genesis is imported); the MJCF of any scene
     then finds them there. A missing catalogue is reported by the
     scene build, which needs the model anyway."""
-    from reacthuman.scenes.meshes import prepared_parts
 
     try:
         visual = visual_for_sourced(record)
@@ -218,7 +220,6 @@ def _model_of(record: SourcedObjectSpec) -> FurnitureModel:
 
 def visual_for_sourced(record: SourcedObjectSpec) -> VisualMeshSpec:
     """The model drawn over the proxy: real size, no turn, scaled by the median ratio (1 for a fitted box)."""
-    from reacthuman.scenes.object_meshes import physical_extent_m
 
     model = _model_of(record)
     size_m = _size_m(model)
@@ -241,7 +242,6 @@ def resolve_object(selection: "Selection", description: str, table: MaterialTabl
     """Stage 1's object when the description's noun names none in the library: the library object a synonym
     names (in the selection's family), else one sourced from the catalogues. Otherwise the selection as is."""
     from reacthuman.scenes.planner import match_object
-    from reacthuman.scenes.families import get_family
 
     table = table or load_material_table()
     phrase = noun_phrase(description, table)

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from reacthuman.plan import Action, Pose2D
+from dataclasses import replace
 
 SCHEMA_VERSION = 1
 SHAPES = ("box", "sphere", "cylinder", "capsule")
@@ -414,8 +415,6 @@ class SceneSpec:
 
 
 def _replace(spec: SceneSpec, **changes: Any) -> SceneSpec:
-    from dataclasses import replace
-
     return replace(spec, **changes)
 
 

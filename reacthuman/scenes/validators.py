@@ -19,6 +19,7 @@ from reacthuman.scenes.cameras import keeps_course_in_view
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label import body_points
 from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scenes.builders import rotate
 
 SUPPORT_TOL_M = 0.006
 MIN_EVENT_MOTION_M = 0.02
@@ -46,8 +47,6 @@ def check_in_frame(spec: SceneSpec, track: Track) -> list[str]:
 
 
 def _box_distance(spec: SceneSpec, support: str, pts: np.ndarray) -> float:
-    from reacthuman.scenes.builders import rotate
-
     body = spec.body(support)
     best = float("inf")
     w, x, y, z = body.quat

@@ -22,6 +22,16 @@ import numpy as np
 
 from reacthuman.core.config import config_with
 from reacthuman.scenes.spec import CameraSpec, SceneSpec
+from reacthuman.scenes.builders import quat_mul
+import mujoco
+from reacthuman.scenes.mjcf import scene_mjcf
+from reacthuman.scenes.cameras import keeps_course_in_view
+from reacthuman.scenes.label import body_points
+from reacthuman.scenes.cameras import RoomBounds, closeup_on_hazard
+from reacthuman.scenes.rooms import furnishing_boxes
+import random
+from reacthuman.scenes.cameras import place_cameras
+from reacthuman.scenes.validators import hazard_window_points
 
 
 @dataclass(frozen=True)
@@ -52,7 +62,6 @@ def freeze_step(spec: SceneSpec) -> int:
 def _pose_at(mujoco, model, data, spec: SceneSpec, track, k: int) -> None:
     """Every dynamic body of the compiled scene at its simulated pose of step k (free joints: position and
     orientation; hinges: the angle that turns the body from its start orientation to the simulated one)."""
-    from reacthuman.scenes.builders import quat_mul
 
     for b in spec.bodies:
         if not b.dynamic:
@@ -95,9 +104,6 @@ class MaskRenderer:
     """Segmentation renders of one scene at one step of its track from any number of camera placements."""
 
     def __init__(self, spec: SceneSpec, track, cfg: VisibilityConfig, step: int | None = None) -> None:
-        import mujoco
-
-        from reacthuman.scenes.mjcf import scene_mjcf
 
         self.mujoco, self.cfg = mujoco, cfg
         # Textures never colour a segmentation pixel; compiling and uploading them was 70% of a renderer's start.
@@ -223,7 +229,7 @@ PLACEMENT_RETRIES = 4
 def _zoomed(cam: CameraSpec, factor: float, ceiling_z: float = math.inf) -> CameraSpec:
     """The close-up moves towards what it looks at; the head camera cannot move, so it narrows its lens."""
     if cam.name == "closeup":
-        pos = tuple(l + (p - l) * factor for p, l in zip(cam.pos, cam.lookat))
+        pos = tuple(look + (p - look) * factor for p, look in zip(cam.pos, cam.lookat))
         return dataclasses.replace(cam, pos=tuple(round(v, 4) for v in pos))
     if cam.name == "egocentric":
         return dataclasses.replace(cam, fov_deg=round(max(40.0, cam.fov_deg * factor), 3))
@@ -239,7 +245,7 @@ def _zoomed(cam: CameraSpec, factor: float, ceiling_z: float = math.inf) -> Came
 
 def _aimed_at_freeze(cam: CameraSpec, factor: float, freeze_point) -> CameraSpec:
     """The close-up turned (1 - factor) of the way from what it looks at towards the hazard's freeze position."""
-    look = tuple(round(l + (1.0 - factor) * (p - l), 4) for l, p in zip(cam.lookat, freeze_point))
+    look = tuple(round(q + (1.0 - factor) * (p - q), 4) for q, p in zip(cam.lookat, freeze_point))
     return dataclasses.replace(cam, lookat=look)
 
 
@@ -254,7 +260,6 @@ def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: Vi
                   ceiling_z: float = math.inf):
     """cams, or per camera the first variant (zoomed, turned towards the freeze position) that shows the
     hazard well enough while keeping its observed course in view; None when fewer than min_views do."""
-    from reacthuman.scenes.cameras import keeps_course_in_view
 
     counts: dict[str, int] = {}
     for c in cams:  # views drawn until enough show it: more views can only add to a count that already suffices
@@ -276,7 +281,6 @@ def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: Vi
 
 def hazard_radius_m(spec: SceneSpec, track, points) -> float:
     """How far the primary hazard's surface reaches from its window centre at the freeze (its bounding radius)."""
-    from reacthuman.scenes.label import body_points
 
     pts, radii = body_points(spec, track, spec.hazard_bodies[0])
     k = min(freeze_step(spec), len(track.times_s) - 1)
@@ -286,8 +290,6 @@ def hazard_radius_m(spec: SceneSpec, track, points) -> float:
 def with_hazard_closeup(rng, spec: SceneSpec, cams: tuple[CameraSpec, ...], points, radius_m: float) -> tuple[CameraSpec, ...]:
     """cams with the close-up framing the hazard object over its observed course (cameras.closeup_on_hazard);
     cams unchanged when no such placement fits in the room."""
-    from reacthuman.scenes.cameras import RoomBounds, closeup_on_hazard
-    from reacthuman.scenes.rooms import furnishing_boxes
 
     old = next(c for c in cams if c.name == "closeup")
     room = RoomBounds.of(spec.params, furnishing_boxes(spec.furnishings))
@@ -298,10 +300,6 @@ def with_hazard_closeup(rng, spec: SceneSpec, cams: tuple[CameraSpec, ...], poin
 def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None = None) -> SceneSpec:
     """The spec with cameras that show its hazard well enough at the freeze frame: its own when they do,
     else a zoomed variant, else seeded re-placements (as for the in-frame retry). Raises RuntimeError."""
-    import random
-
-    from reacthuman.scenes.cameras import place_cameras
-    from reacthuman.scenes.validators import hazard_window_points
 
     cfg = cfg or default_config()
     points = tuple(hazard_window_points(spec, track))

@@ -20,7 +20,7 @@ from typing import Callable, Iterable
 from reacthuman.plan import Action
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.scoring.metrics import RULES
-from reacthuman.scoring.tables import Table, mean_n, share
+from reacthuman.core.tables import Table, mean_n, share
 
 MAIN_COLUMNS = ["model", "SAA", "Safety", "d_end (m)", "AIA", "d_min (m)"]
 MAIN_FORMATS = {"SAA": "pct", "Safety": "pct", "d_end (m)": "m", "AIA": "f2", "d_min (m)": "m"}

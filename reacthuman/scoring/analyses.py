@@ -32,7 +32,7 @@ from reacthuman.scenes.spec import SPEED_BANDS
 from reacthuman.scoring.aggregate import Decisions
 from reacthuman.scoring.intent import doubts_material
 from reacthuman.scoring.ledger import DecisionRecord
-from reacthuman.scoring.tables import Table, mean_n, median_n, share
+from reacthuman.core.tables import Table, mean_n, median_n, share
 
 POOLED = "Pooled"
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from reacthuman.scoring.aggregate import Decisions, metric_means, select_decisions
 from reacthuman.scoring.ledger import DecisionRecord, read_ledger
 from reacthuman.scoring.metrics import RULES
-from reacthuman.scoring.render import Block, Heading, Paragraph, atomic_write_text, render_html, render_markdown
-from reacthuman.scoring.tables import Table
+from reacthuman.core.report_html import Block, Heading, Paragraph, atomic_write_text, render_html, render_markdown
+from reacthuman.core.tables import Table
 
 MAX_CHANGES_LISTED = 200
 

@@ -33,6 +33,13 @@ from reacthuman.scenes.spec import SceneSpec, window_frame_times_s
 from reacthuman.scoring.episode import reply_of, score_unexecuted
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, decided_keys, read_ledger
 from reacthuman.scoring.metrics import RULES
+from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point
+from reacthuman.scoring.decision import score_decision
+from reacthuman.scoring.inputs import SceneMeta, ScoringTruth
+from reacthuman.brain import DEFAULT_MODALITY, MODALITIES
+from reacthuman.brain import models_option as eval_models_option
+from reacthuman.brain import make_brain
+from reacthuman.brain.llm_brain import model_modalities
 
 FRAME_COUNT = 5  # frames over the window, evenly spaced from t0 to the freeze (as the body renders them)
 PAPER_SPLIT = {"CATCH": 141, "DODGE": 156, "NO_ACTION": 9}
@@ -44,9 +51,6 @@ def frame_times_s(spec: SceneSpec, frame_count: int = FRAME_COUNT) -> tuple[floa
 
 def decide_scene(spec: SceneSpec, brains: list, simulator) -> list[DecisionRecord]:
     """One decision-only record per brain on one labelled scene (the window is simulated once)."""
-    from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point
-    from reacthuman.scoring.decision import score_decision
-    from reacthuman.scoring.inputs import SceneMeta, ScoringTruth
 
     if spec.ground_truth is None:
         raise ValueError(f"{spec.scene_id}: the scene has no ground truth (generate it with `reacthuman scenes generate`)")
@@ -100,8 +104,6 @@ def _mean_n(rows: list[DecisionRecord]) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from reacthuman.brain import DEFAULT_MODALITY, MODALITIES
-
     p = argparse.ArgumentParser(prog="reacthuman decide", description=__doc__.splitlines()[0])
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--scenes", type=Path, help="folder of generated scenes (its observation set: "
@@ -121,7 +123,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def models_option() -> ModelsOption:
     """`--models`: eval's own option (the suite's grammar over the reference brains)."""
-    from reacthuman.evaluation.cli import models_option as eval_models_option
 
     return eval_models_option()
 
@@ -164,8 +165,8 @@ def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, bra
 
 def _from_scenes(args: argparse.Namespace):
     """(specs, window of a spec, the set's settings) from a scene folder, rendering the windows it lacks."""
-    from reacthuman.evaluation import observation_set as obs_set
     from reacthuman.scenes.dataset import read_spec, scene_dirs
+    from reacthuman.evaluation import observation_set as obs_set
 
     if not args.scenes.is_dir():
         raise ValueError(f"--scenes: {args.scenes} is not a folder")
@@ -184,8 +185,8 @@ def _from_scenes(args: argparse.Namespace):
 
 def _from_dataset(args: argparse.Namespace):
     """(specs, window of a spec, the set's settings) from an exported dataset (no simulator)."""
-    from reacthuman.evaluation.dataset_export import load_rows, window_of_row
     from reacthuman.evaluation.observation_set import ObservationSetError, SetSettings
+    from reacthuman.evaluation.dataset_export import load_rows, window_of_row
 
     if not args.dataset.is_dir():
         raise ValueError(f"--dataset: {args.dataset} is not a folder")
@@ -205,8 +206,6 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    from reacthuman.brain import make_brain
-    from reacthuman.brain.llm_brain import model_modalities
 
     try:  # a bad name fails first, in one line (a ModelSpecError is a ValueError)
         model_specs = models_option().parse(args)

@@ -5,7 +5,7 @@ both call this, after turning their messages into these types (`reacthuman.nodes
 from __future__ import annotations
 
 from reacthuman.brain.base import BrainDecision
-from reacthuman.control.envelope import execution_extras
+from reacthuman.scenes.envelope import execution_extras
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.decision import score_decision
 from reacthuman.scoring.inputs import ExecutedOutcome, ModelReply, SceneMeta, ScoringTruth

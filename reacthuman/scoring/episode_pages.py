@@ -20,12 +20,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from reacthuman.evaluation.episode_files import safe_name, write_frames
+from reacthuman.recording.episode_files import safe_name, write_frames
 from reacthuman.recording.images import observation_frames_in_bag
 from reacthuman.scoring.aggregate import Decisions
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.scoring.plan_overlay import draw_plan_overlay
-from reacthuman.scoring.render import Block, Custom, Heading, Paragraph, atomic_write_text
+from reacthuman.core.report_html import Block, Custom, Heading, Paragraph, atomic_write_text
 
 VIEWS = ("egocentric", "closeup", "overhead")
 PAGE_WORKERS = 2

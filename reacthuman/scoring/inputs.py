@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
 from reacthuman.plan import Action, Plan
+from reacthuman.scenes.catalog import OBJECTS
 
 if TYPE_CHECKING:
     from reacthuman.scenes.spec import SceneSpec
@@ -104,7 +105,6 @@ class ScoringTruth:
     @staticmethod
     def from_scene_spec(spec: "SceneSpec", object_at_freeze_world: Vec3 | None = None) -> "ScoringTruth":
         """From a labelled SceneSpec; the look-alike comes from the object catalogue (adversarial objects)."""
-        from reacthuman.scenes.catalog import OBJECTS
 
         if spec.ground_truth is None:
             raise ValueError(f"scene {spec.scene_id} has no ground_truth")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from reacthuman.plan import Action
 from reacthuman.scoring.aggregate import Decisions
 from reacthuman.scoring.ledger import DecisionRecord
-from reacthuman.scoring.tables import Table, share
+from reacthuman.core.tables import Table, share
 
 COLUMNS = ["executed", "catches held", "dodges clear", "struck", "fell"]
 FORMATS = {"executed": "int", "catches held": "pct", "dodges clear": "pct", "struck": "pct", "fell": "pct"}

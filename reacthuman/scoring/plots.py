@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+from typing import TYPE_CHECKING
 
-matplotlib.use("Agg")
-from matplotlib.figure import Figure  # noqa: E402  (after choosing the backend)
+from reacthuman.core.atomic import atomic_path
+from reacthuman.core.plotting import figure
+from reacthuman.core.tables import Table
+from reacthuman.scoring.aggregate import Decisions
+from reacthuman.scoring.metrics import RULES
 
-from reacthuman.core.atomic import atomic_path  # noqa: E402
-from reacthuman.scoring.aggregate import Decisions  # noqa: E402
-from reacthuman.scoring.metrics import RULES  # noqa: E402
-from reacthuman.scoring.tables import Table  # noqa: E402
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 DPI = 110
 
@@ -36,7 +37,7 @@ def catch_vs_dodge(catch_dodge: Table, path: Path) -> Path | None:
                                             _column(catch_dodge, "SAA dodge")) if c is not None and dd is not None]
     if not points:
         return None
-    fig = Figure(figsize=(5.5, 5.0))
+    fig = figure(figsize=(5.5, 5.0))
     ax = fig.add_subplot()
     ax.plot([0, 100], [0, 100], linestyle="--", color="grey", linewidth=1)
     for model, c, dd in points:
@@ -55,7 +56,7 @@ def freeze_by_speed(freeze: Table, bands: list[str], path: Path) -> Path | None:
     """Freeze rate per speed band, one line per model and a bold pooled line."""
     if not bands:
         return None
-    fig = Figure(figsize=(6.5, 4.2))
+    fig = figure(figsize=(6.5, 4.2))
     ax = fig.add_subplot()
     for row in freeze.rows:
         values = [None if v is None else 100 * v for v in row[1:1 + len(bands)]]
@@ -80,7 +81,7 @@ def family_bars(families: Table, path: Path) -> Path | None:
         return None
     saa = [0.0 if v is None else 100 * v for v in _column(families, "SAA")]
     safety = [0.0 if v is None else 100 * v for v in _column(families, "Safety")]
-    fig = Figure(figsize=(max(6.0, 0.55 * len(names) + 2), 4.5))
+    fig = figure(figsize=(max(6.0, 0.55 * len(names) + 2), 4.5))
     ax = fig.add_subplot()
     xs = list(range(len(names)))
     ax.bar([x - 0.2 for x in xs], saa, width=0.4, label="SAA")
@@ -99,7 +100,7 @@ def safety_by_rule(rules: Table, d: Decisions, path: Path) -> Path | None:
     rows = [r for r in rules.rows if r[0] in d.models]
     if not rows:
         return None
-    fig = Figure(figsize=(max(5.5, 0.8 * len(rows) + 2), 4.2))
+    fig = figure(figsize=(max(5.5, 0.8 * len(rows) + 2), 4.2))
     ax = fig.add_subplot()
     bottoms = [0] * len(rows)
     for k, rule in enumerate(RULES, start=1):

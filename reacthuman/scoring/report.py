@@ -31,10 +31,13 @@ from reacthuman.scoring.aggregate import (
     select_decisions,
 )
 from reacthuman.scoring.ledger import DecisionRecord, read_ledger
-from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
+from reacthuman.core.report_html import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
     render_markdown, table_csv
-from reacthuman.scoring.tables import Table
+from reacthuman.core.tables import Table
 from reacthuman.scoring import outcomes
+from reacthuman.scenes.attribution import used_models
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scoring.episode_pages import episode_section
 
 
 @dataclass
@@ -134,8 +137,6 @@ def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.An
 
 def _attribution_blocks(run_dir: Path) -> list[Block]:
     """Creators and licences of the catalogue models the run's scenes draw (from the episodes' spec.json)."""
-    from reacthuman.scenes.attribution import used_models
-    from reacthuman.scenes.spec import SceneSpec
 
     specs = {p.parent.name: p for p in sorted(run_dir.glob("episodes/*/*/spec.json"))}
     models = used_models(SceneSpec.from_json(p.read_text()) for p in specs.values())
@@ -172,7 +173,6 @@ def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
         blocks, tables, made = blocks + b, tables + t, made + m
     blocks += _attribution_blocks(run_dir)
     title = f"ReactHuman report: {run_dir.name}"
-    from reacthuman.scoring.episode_pages import episode_section  # here: beside its one use
 
     blocks += episode_section(select_decisions(read_ledger(run_dir)), run_dir, out)
     csvs = []

@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from reacthuman.scoring.ledger import LedgerError
+from reacthuman.scoring.compare import write_comparison
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,7 +28,6 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse already printed its one-line usage error
         return int(exc.code or 0)
     # Imported here so `--help` and argument errors never pay for matplotlib.
-    from reacthuman.scoring.compare import write_comparison
     from reacthuman.scoring.report import write_report
 
     try:

@@ -169,3 +169,43 @@ def fit_to_extents(parts: list[Part], ext_m: tuple[float, float, float]) -> list
     scale = np.asarray(ext_m) / np.maximum(hi - lo, 1e-12)
     centre = (lo + hi) / 2
     return [Part((p.vertices - centre) * scale, p.faces, p.uv, p.image, p.rgba, p.name) for p in parts]
+
+
+def rounded_rect_outline(hx: float, hy: float, r: float, per_corner: int = 5) -> np.ndarray:
+    """Counter-clockwise points of a rectangle with rounded corners (plan view), starting on the -y side."""
+    pts = []
+    for cx, cy, a0 in ((hx - r, -hy + r, -90), (hx - r, hy - r, 0), (-hx + r, hy - r, 90), (-hx + r, -hy + r, 180)):
+        for k in range(per_corner + 1):
+            a = math.radians(a0 + 90 * k / per_corner)
+            pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return np.asarray(pts)
+
+
+def extrusion(outline: np.ndarray, z0: float, z1: float) -> tuple[Part, Part, Part]:
+    """A prism over a convex plan outline: its side (u along the perimeter from the outline's first point, v up),
+    its top and its bottom (uv: the plan's bounding box)."""
+    n = len(outline)
+    closed = np.vstack([outline, outline[:1]])
+    seg = np.linalg.norm(np.diff(closed, axis=0), axis=1)
+    u = np.concatenate([[0.0], np.cumsum(seg)]) / seg.sum()
+    v = np.concatenate([np.column_stack([closed, np.full(n + 1, z0)]), np.column_stack([closed, np.full(n + 1, z1)])])
+    uv = np.concatenate([np.column_stack([u, np.zeros(n + 1)]), np.column_stack([u, np.ones(n + 1)])])
+    f = np.array([[i, i + 1, n + 2 + i] for i in range(n)] + [[i, n + 2 + i, n + 1 + i] for i in range(n)])
+    side = Part(v, f, uv, name="side")
+    lo, hi = outline.min(0), outline.max(0)
+    puv = (outline - lo) / (hi - lo)
+    centre = outline.mean(0)
+    cap_uv = np.vstack([(centre - lo) / (hi - lo), puv])
+    tri = np.array([[0, 1 + i, 1 + (i + 1) % n] for i in range(n)])
+    top = Part(np.column_stack([np.vstack([centre, outline]), np.full(n + 1, z1)]), tri, cap_uv, name="top")
+    bottom = Part(np.column_stack([np.vstack([centre, outline]), np.full(n + 1, z0)]), tri[:, ::-1], cap_uv.copy(),
+                  name="bottom")
+    return side, top, bottom
+
+
+def perimeter_u(outline: np.ndarray, point: tuple[float, float]) -> float:
+    """u (0-1 along the extrusion's side) of the outline point nearest a plan point."""
+    closed = np.vstack([outline, outline[:1]])
+    seg = np.linalg.norm(np.diff(closed, axis=0), axis=1)
+    u = np.concatenate([[0.0], np.cumsum(seg)]) / seg.sum()
+    return float(u[int(np.argmin(np.linalg.norm(outline - np.asarray(point), axis=1)))])

@@ -8,8 +8,8 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
-from reacthuman.scenes.modelled.blocks import extrusion, shade
-from reacthuman.scenes.modelled.geometry import Part, _grid_faces, fit_to_extents, merge
+from reacthuman.scenes.modelled.blocks import shade
+from reacthuman.scenes.modelled.geometry import Part, _grid_faces, extrusion, fit_to_extents, merge
 from reacthuman.scenes.modelled.registry import modelled
 from reacthuman.scenes.modelled.textures import RGB, canvas, fabric, speckle
 
