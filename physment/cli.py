@@ -37,6 +37,7 @@ from physment.authors.logs import LogError
 from physment.authors.rescore import manual_table, rescore, summary_json, table_lines
 from reacthuman.core.atomic import atomic_write_text
 from physment.authors.replay import report_lines, replay
+from physment.authors.prompts import check_prompts
 from physment.authors.tools import mujoco_version, parse_switches
 from physment.authors.engine import EngineError, replay_with
 from physment.scene import SceneError
@@ -237,10 +238,6 @@ def _rescore_authors(args: argparse.Namespace) -> int:
 
 
 def _prompts_authors(args: argparse.Namespace) -> int:
-    from physment.authors.logs import LogError
-    from physment.authors.prompts import check_prompts
-    from reacthuman.core.atomic import atomic_write_text
-
     try:
         found = check_prompts(args.results_dir, args.scenes, args.git).to_json()
     except LogError as exc:

@@ -129,9 +129,10 @@ def test_no_import_cycle_between_modules() -> None:
     sys.path.insert(0, str(ROOT / "tools"))
     from import_view import make_view  # noqa: E402  (tools/ is no package)
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp:  # run from the view: `-c` puts the working folder first on the path
+        view = make_view(Path(tmp))
         run = subprocess.run([sys.executable, "-c", CYCLES], capture_output=True, text=True, timeout=120,
-                             env={"PYTHONPATH": str(make_view(Path(tmp))), "PATH": ""})
+                             env={"PYTHONPATH": str(view), "PATH": ""}, cwd=view)
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads(run.stdout)
     assert result["modules"] > 300  # the whole tree, nodes and sim_bridge included

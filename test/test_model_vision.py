@@ -274,6 +274,6 @@ def test_physment_and_interactiveworld_build_their_clients_with_the_options():
     assert agent_name(spec) == "llm:local?max_tokens=33&temperature=0.5"
     args = argparse.Namespace(scenes=Path("scenes"), budget=1, out=Path("out"), prompting="zero-shot",
                               tool_mode="native", all_scenes=False, limit=None, max_tokens=None, brief_api=False,
-                              protocol="paper", tools=None, matcher=None, cell_map=None)
+                              protocol="paper", tools=None, matcher=None, cell_map=None, dialogue=None)
     agent = _config(args, spec).agent
     assert resolve_preset(agent).max_tokens == 33 and resolve_preset(agent).temperature == 0.5

@@ -31,15 +31,18 @@ def make_view(into: Path) -> Path:
 
 
 def run_in_view(argv: list[str]) -> int:
-    """Runs a command with the view first on PYTHONPATH (from the repository root, where .importlinter is)."""
+    """Runs a command with the view first on PYTHONPATH, from inside the view: a tool that puts its working
+    folder first on the path (lint-imports does) would otherwise read the repository's own `reacthuman/`,
+    which has no `nodes` or `sim_bridge`."""
     with tempfile.TemporaryDirectory(prefix="import_view_") as tmp:
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(make_view(Path(tmp))), os.environ.get("PYTHONPATH", "")]))
-        return subprocess.run(argv, cwd=ROOT, env=env).returncode
+        view = make_view(Path(tmp))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(view), os.environ.get("PYTHONPATH", "")]))
+        return subprocess.run(argv, cwd=view, env=env).returncode
 
 
 def main() -> int:
     lint = Path(sys.executable).with_name("lint-imports")
-    return run_in_view([str(lint), "--no-cache", *sys.argv[1:]])
+    return run_in_view([str(lint), "--no-cache", "--config", str(ROOT / ".importlinter"), *sys.argv[1:]])
 
 
 if __name__ == "__main__":
