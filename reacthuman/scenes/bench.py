@@ -14,13 +14,15 @@ import json
 import sys
 import time
 
+from reacthuman.scenes import FAMILIES, SceneInvalid, label_spec, sample_spec
+from reacthuman.scenes.render import VIEWS
+
 TARGET_SCENES = 10_000
 TARGET_HOURS = round(50 / 60, 2)  # the benchmark's goal (reacthuman.bench.scenes): 10,000 scenes in 50 min
 
 
 def run(n_scenes: int, n_frame_sets: int, resolutions: list[tuple[int, int]], first_seed: int = 1000) -> dict:
     t_import = time.perf_counter()
-    from reacthuman.scenes import FAMILIES, SceneInvalid, label_spec, sample_spec
     from reacthuman.scenes.genesis_sim import GenesisSimulator
 
     sim = GenesisSimulator()
@@ -57,8 +59,6 @@ def run(n_scenes: int, n_frame_sets: int, resolutions: list[tuple[int, int]], fi
     }
     renders = []
     for width, height in resolutions:
-        from reacthuman.scenes.render import VIEWS
-
         spec = label_spec(sample_spec("object_drop", 5, width=width, height=height), sim)
         frames, render_s = 0, 0.0
         marks = set(range(0, n_frame_sets * 36, 36))

@@ -12,6 +12,26 @@ import os
 import sys
 from pathlib import Path
 
+from reacthuman.evaluation.observation_set import folder_of, render_set
+from reacthuman.llm import make_client
+from reacthuman.scenes import default_simulator, label_spec, sample_spec
+from reacthuman.scenes.catalog import OBJECTS, spec_object
+from reacthuman.scenes.dataset import (
+    GenerateConfig,
+    _store,
+    generate_dataset,
+    index_row,
+    read_spec,
+    scene_dirs,
+    validate_scene,
+    write_index,
+)
+from reacthuman.scenes.families import FAMILIES
+from reacthuman.scenes.gallery import gallery
+from reacthuman.scenes.planner import plan
+from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE
+from reacthuman.scenes.render import contact_sheet
+from reacthuman.scenes.render import default_config as render_config
 from reacthuman.scenes.spec import SpecError
 
 
@@ -67,8 +87,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _gallery(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.gallery import gallery
-
     if args.size < 32 or args.columns < 1:
         raise ValueError(f"--size must be >= 32 and --columns >= 1, got {args.size} and {args.columns}")
     ids = [o.strip() for o in args.objects.split(",") if o.strip()]
@@ -95,9 +113,6 @@ def main(argv: list[str]) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from reacthuman.evaluation.observation_set import folder_of, render_set
-    from reacthuman.scenes.dataset import scene_dirs
-
     if args.workers < 1:
         raise ValueError(f"--workers must be a positive integer, got {args.workers}")
     ids = [os.path.basename(d) for d in scene_dirs(args.dir)][: args.limit]
@@ -109,21 +124,13 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _selection(description: str, model: str | None):
-    from reacthuman.scenes.planner import plan
-
     if model is None:
         return plan(description)
-    from reacthuman.llm import make_client
-
     with make_client(model) as client:
         return plan(description, client)
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.dataset import GenerateConfig, generate_dataset
-    from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE
-    from reacthuman.scenes.render import default_config as render_config
-
     if args.render_interval is None:
         args.render_interval = render_config().interval_s
 
@@ -131,8 +138,6 @@ def _generate(args: argparse.Namespace) -> int:
     rate = DEFAULT_ADVERSARIAL_RATE if args.adversarial_rate is None else args.adversarial_rate
     if args.describe is not None:
         return _generate_described(args, rate)
-    from reacthuman.scenes.families import FAMILIES
-
     cfg = GenerateConfig(out=args.out, count=args.count, seed=args.seed, families=families or FAMILIES,
                          balanced=args.balanced, render=args.render, render_interval_s=args.render_interval,
                          width=args.width, height=args.height, adversarial_rate=rate, planner_model=args.model)
@@ -144,8 +149,8 @@ def _generate(args: argparse.Namespace) -> int:
         logging.getLogger("reacthuman.scenes").info("wrote %s", sid)
 
     if args.executor == "ray":
-        from reacthuman.scenes.ray_labelling import generate_on_ray
         from reacthuman.evaluation.ray_executor import check_address
+        from reacthuman.scenes.ray_labelling import generate_on_ray
 
         if args.ray_address:
             check_address(args.ray_address)
@@ -161,15 +166,12 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _generate_described(args: argparse.Namespace, rate: float) -> int:
-    from reacthuman.scenes import default_simulator, label_spec, sample_spec
-    from reacthuman.scenes.dataset import GenerateConfig, _store, index_row, write_index
-
     if args.seed < 0:
         raise SpecError(f"seed must be a non-negative integer, got {args.seed}")
     sel = _selection(args.describe, args.model)
     spec = sample_spec(sel.family, args.seed, object_id=sel.object_id, room=sel.room, hints=sel.hints,
                        adversarial_rate=rate, planner=sel.planner, description=sel.description,
-                       width=args.width, height=args.height)
+                       width=args.width, height=args.height, sourced=sel.sourced)
     cfg = GenerateConfig(out=args.out, count=1, seed=args.seed, render=args.render,
                          render_interval_s=args.render_interval, width=args.width, height=args.height)
     sim = default_simulator()
@@ -182,9 +184,6 @@ def _generate_described(args: argparse.Namespace, rate: float) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from reacthuman.scenes import default_simulator
-    from reacthuman.scenes.dataset import read_spec, scene_dirs, validate_scene
-
     if not os.path.isdir(args.dir):
         raise FileNotFoundError(f"no such dataset directory: {args.dir}")
     dirs = scene_dirs(args.dir)
@@ -208,24 +207,18 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from reacthuman.scenes.dataset import read_spec
-
     spec = read_spec(os.path.join(args.scene_dir, "spec.json"))
     if args.json:
         print(spec.to_json())
     else:
         print(describe(spec))
     if args.contact_sheet:
-        from reacthuman.scenes.render import contact_sheet
-
         print(f"contact sheet: {contact_sheet(args.scene_dir, args.contact_sheet)}")
     return 0
 
 
 def describe(spec) -> str:
-    from reacthuman.scenes.catalog import OBJECTS
-
-    o = OBJECTS[spec.object_id]
+    o = spec_object(spec)
     gt = spec.ground_truth
     look = f" (looks like {OBJECTS[o.looks_like].name})" if o.adversarial else ""
     lines = [f"scene {spec.scene_id}: {spec.family} in the {spec.room.replace('_', ' ')}, seed {spec.seed}",

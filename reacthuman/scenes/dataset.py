@@ -11,15 +11,24 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import multiprocessing
 import os
 import shutil
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from reacthuman.core.atomic import atomic_write_text
+from reacthuman.llm.presets import resolve_preset
+from reacthuman.scenes import SceneInvalid, default_simulator, label_spec
+from reacthuman.scenes.attribution import write_dataset_card
+from reacthuman.scenes.descriptions import planned_spec
 from reacthuman.scenes.families import FAMILIES, get_family
+from reacthuman.scenes.label import label
 from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE, sample_spec
+from reacthuman.scenes.render import default_config as render_config
+from reacthuman.scenes.render import render_window
 from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec, SpecError
+from reacthuman.scenes.validators import validate_track
 
 log = logging.getLogger(__name__)
 INDEX = "index.jsonl"
@@ -28,8 +37,6 @@ MAX_SEED_TRIES = 50  # scene groups a family may reject (validator failures) bef
 
 
 def _render_interval_s() -> float:
-    from reacthuman.scenes.render import default_config as render_config  # rendering is optional: import late
-
     return render_config().interval_s
 
 
@@ -68,8 +75,6 @@ class GenerateConfig:
         if self.width < 16 or self.height < 16:
             raise SpecError(f"image size must be at least 16x16, got {self.width}x{self.height}")
         if self.planner_model is not None:  # an unknown preset fails before anything is written
-            from reacthuman.llm.presets import resolve_preset
-
             resolve_preset(self.planner_model)
 
 
@@ -137,15 +142,11 @@ def generate_dataset(cfg: GenerateConfig, simulator=None, progress: Callable[[st
     by_family: dict[str, list[dict]] = {}
     try:
         if workers == 1:
-            from reacthuman.scenes import default_simulator
-
             sim = simulator or default_simulator()
             for f in families:
                 by_family[f] = []
                 _generate_family(cfg, f, quota[f], sim, by_family[f], progress)
         else:
-            import multiprocessing
-
             chunks = [families[i::workers] for i in range(workers) if families[i::workers]]
             with multiprocessing.get_context("spawn").Pool(len(chunks)) as pool:
                 for part in pool.starmap(_worker, [(cfg, chunk, {f: quota[f] for f in chunk}) for chunk in chunks]):
@@ -158,8 +159,6 @@ def generate_dataset(cfg: GenerateConfig, simulator=None, progress: Callable[[st
     finally:  # the index always lists exactly the finished scenes, even after an interruption
         rows = [r for f in families for r in by_family.get(f, [])]
         write_index(cfg.out, rows)
-        from reacthuman.scenes.attribution import write_dataset_card
-
         write_dataset_card(cfg.out, (read_spec(os.path.join(cfg.out, r["scene_id"], "spec.json")) for r in rows))
     return rows
 
@@ -178,8 +177,6 @@ def _worker(cfg: GenerateConfig, families: list[str], quota: dict[str, int]) -> 
 
 def _generate_family(cfg: GenerateConfig, family: str, need: int, sim, rows: list[dict], progress) -> None:
     """Whole speed groups of one family until `need` scenes; groups failing validation are replaced."""
-    from reacthuman.scenes import SceneInvalid, label_spec
-
     made, rejected = 0, 0
     for seed, bands in _family_groups(cfg, family):
         if made >= need:
@@ -212,8 +209,6 @@ def _load_or_label(cfg: GenerateConfig, family: str, seed: int, band: str, sim, 
 
 def planned(cfg: GenerateConfig, family: str, seed: int, band: str, drawn: SceneSpec | None = None) -> SceneSpec:
     """The scene's spec through the description stage (descriptions.py): described, planned, sampled."""
-    from reacthuman.scenes.descriptions import planned_spec
-
     return planned_spec(family, seed, band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
                         height=cfg.height, model=cfg.planner_model, drawn=drawn)
 
@@ -229,8 +224,6 @@ def _store(cfg: GenerateConfig, spec: SceneSpec, sim) -> None:
         with open(os.path.join(partial, "spec.json"), "w") as f:
             f.write(spec.to_json())
         if cfg.render:
-            from reacthuman.scenes.render import default_config as render_config, render_window
-
             render_window(spec, partial, sim, render_config(interval_s=cfg.render_interval_s, width=cfg.width,
                                                             height=cfg.height))
         shutil.rmtree(final, ignore_errors=True)
@@ -252,9 +245,6 @@ def scene_dirs(root: str) -> list[str]:
 
 def validate_scene(spec: SceneSpec, sim) -> list[str]:
     """Re-simulate and re-label one stored scene; every difference from what it stores."""
-    from reacthuman.scenes.label import label
-    from reacthuman.scenes.validators import validate_track
-
     if spec.ground_truth is None:
         return ["has no ground truth"]
     track = sim.run(spec)

@@ -12,11 +12,14 @@ answer in another family is replaced by the rule parser's (the dataset's family 
 
 from __future__ import annotations
 
+import atexit
 import logging
 from functools import lru_cache
 from typing import Any
 
+from reacthuman.llm import make_client
 from reacthuman.scenes.catalog import OBJECTS
+from reacthuman.scenes.planner import plan, rule_parse
 from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.spec import SceneSpec
 
@@ -58,9 +61,6 @@ def scene_description(family: str, object_id: str, room: str, hints: dict[str, s
 
 @lru_cache(maxsize=4)
 def _client(model: str) -> Any:
-    import atexit
-
-    from reacthuman.llm import make_client
 
     client = make_client(model)  # one per process, kept for the run (an embedded model starts once)
     atexit.register(client.close)
@@ -71,8 +71,6 @@ def planned_spec(family: str, seed: int, band: str, *, adversarial_rate: float, 
                  model: str | None = None, drawn: SceneSpec | None = None) -> SceneSpec:
     """The dataset's spec of (family, seed, band) through the description stage. `drawn`: the seed's
     direct draw when the caller has it already."""
-    from reacthuman.scenes.planner import plan, rule_parse
-
     drawn = drawn or sample_spec(family, seed, speed_band=band, adversarial_rate=adversarial_rate, width=width,
                                  height=height)
     text = scene_description(family, drawn.object_id, drawn.room, drawn.params.get("hints", {}))
@@ -82,4 +80,4 @@ def planned_spec(family: str, seed: int, band: str, *, adversarial_rate: float, 
         sel = rule_parse(text)
     return sample_spec(family, seed, object_id=sel.object_id, room=sel.room, hints=sel.hints, speed_band=band,
                        adversarial_rate=adversarial_rate, planner=sel.planner, description=text, width=width,
-                       height=height)
+                       height=height, sourced=sel.sourced)

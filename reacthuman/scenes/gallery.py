@@ -14,6 +14,8 @@ import numpy as np
 from reacthuman.core.atomic import atomic_path
 from reacthuman.scenes.builders import object_body
 from reacthuman.scenes.catalog import OBJECTS, get_object
+from reacthuman.scenes.mjcf import insert_into_worldbody, scene_mjcf
+from reacthuman.scenes.modelled.textures import font
 from reacthuman.scenes.object_meshes import physical_extent_m
 from reacthuman.scenes.spec import CameraSpec, LightSpec, ObserverSpec, SceneSpec
 
@@ -44,8 +46,6 @@ def render_object(object_id: str, size_px: int = 256) -> np.ndarray:
     """An RGB image (size_px square) of one library object resting on the floor."""
     import mujoco
 
-    from reacthuman.scenes.mjcf import insert_into_worldbody, scene_mjcf
-
     spec, cam = _object_scene(object_id)
     fwd = np.asarray(cam.lookat) - np.asarray(cam.pos)
     fwd /= np.linalg.norm(fwd)
@@ -69,8 +69,6 @@ def gallery(out_path: str, object_ids: Sequence[str] | None = None, size_px: int
     """Write one PNG: each object (default: the whole library) rendered alone with its id under it."""
     import imageio.v3 as iio
     from PIL import Image, ImageDraw
-
-    from reacthuman.scenes.modelled.textures import font
 
     ids = list(object_ids) if object_ids else sorted(OBJECTS)
     unknown = [o for o in ids if o not in OBJECTS]

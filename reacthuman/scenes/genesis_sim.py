@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from reacthuman.scenes.builders import to_body_frame
+from reacthuman.scenes.index_rows import NumpyWithIndexRows
 from reacthuman.scenes.mjcf import scene_mjcf
 from reacthuman.scenes.spec import SceneSpec
 
@@ -186,8 +187,6 @@ def _split_mesh_vertices_fast() -> None:
     scene build (the G1's meshes). Its module gets numpy with that call made from one integer key per row
     (index_rows.unique_index_rows): the same arrays, about 10x faster."""
     import genesis.utils.mjcf as mjcf
-
-    from reacthuman.scenes.index_rows import NumpyWithIndexRows
 
     if mjcf.np is np:
         mjcf.np = NumpyWithIndexRows()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from reacthuman.scenes.builders import rotate
+from reacthuman.scenes.mjcf import geom_volume_m3
 from reacthuman.scenes.spec import GeomSpec, SceneSpec
 
 
@@ -18,8 +19,6 @@ def centre_local_m(spec: SceneSpec, name: str) -> np.ndarray:
 
 
 def geoms_centre_m(geoms: tuple[GeomSpec, ...]) -> np.ndarray:
-    from reacthuman.scenes.mjcf import geom_volume_m3
-
     volumes = np.array([geom_volume_m3(g) for g in geoms])
     return (volumes[:, None] * np.array([g.pos for g in geoms], dtype=np.float64)).sum(axis=0) / volumes.sum()
 

@@ -12,6 +12,7 @@ MJCF loader, which compiles with MuJoCo) read the same files.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -24,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from reacthuman.core.atomic import atomic_write_text
+from reacthuman.scenes.builders import rotate
 from reacthuman.scenes.furniture import FURNITURE_DIR, PACKAGE, FurnitureError, pypi_model_path
 from reacthuman.scenes.modelled.registry import MODELLED_PACKAGE, modelled_parts, source_digest
 from reacthuman.scenes.spec import VisualMeshSpec
@@ -85,8 +87,6 @@ def _extract(visual: VisualMeshSpec) -> Path:
 
 def _placement(visual: VisualMeshSpec, vertices: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """File coordinates -> body frame (see VisualMeshSpec). lo/hi: the whole model's Z-up bounds."""
-    from reacthuman.scenes.builders import rotate
-
     v = _zup(visual, vertices)
     extent = np.maximum(hi - lo, 1e-9)
     v = (v - (lo + hi) / 2) * (np.asarray(visual.size_m) / extent)
@@ -128,8 +128,6 @@ def _trimesh_obj_loader():
     """trimesh's own OBJ loader. Importing Genesis replaces it process-wide with a variant that rejects some
     catalogue files and may read others differently; the cached parts must not depend on whether Genesis
     was imported first, so they are always read with trimesh's own, loaded afresh from its module file."""
-    import importlib.util
-
     import trimesh.exchange.obj
 
     spec = importlib.util.spec_from_file_location("trimesh.exchange.reacthuman_own_obj", trimesh.exchange.obj.__file__)

@@ -20,8 +20,21 @@ from pathlib import Path
 from typing import Callable
 
 from reacthuman.evaluation.ray_actor import pack_folders
-from reacthuman.scenes.dataset import (INDEX, MAX_SEED_TRIES, PARTIAL_PREFIX, GenerateConfig, index_row, planned,
-                                       prepare_output, read_spec, scene_seed, write_index)
+from reacthuman.scenes import SceneInvalid, label_spec
+from reacthuman.scenes.attribution import write_dataset_card
+from reacthuman.scenes.dataset import (
+    INDEX,
+    MAX_SEED_TRIES,
+    PARTIAL_PREFIX,
+    GenerateConfig,
+    _store,
+    index_row,
+    planned,
+    prepare_output,
+    read_spec,
+    scene_seed,
+    write_index,
+)
 from reacthuman.scenes.families import get_family
 from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec
@@ -54,9 +67,6 @@ class LabelActor:
 
     def label_group(self, cfg: GenerateConfig, family: str, seed: int, bands: list[str]) -> list[dict]:
         """Every band of the group: {"band", "ok", "error", "archive" (tar of <scene_id>/)}."""
-        from reacthuman.scenes import SceneInvalid, label_spec
-        from reacthuman.scenes.dataset import _store
-
         out = []
         with tempfile.TemporaryDirectory(prefix="reacthuman-label-") as tmp:
             for band in bands:
@@ -170,8 +180,6 @@ def generate_on_ray(cfg: GenerateConfig, workers: int = 2, address: str | None =
     finally:  # the index and the dataset card list exactly the finished scenes, as after a local run
         rows = [r for f in fams for r in f.rows]
         write_index(cfg.out, rows)
-        from reacthuman.scenes.attribution import write_dataset_card
-
         write_dataset_card(cfg.out, (read_spec(os.path.join(cfg.out, r["scene_id"], "spec.json")) for r in rows))
         for a in actors:
             ray.kill(a)

@@ -8,6 +8,7 @@ Rendering re-simulates the scene; the physics must be bit-identical to the unren
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -115,8 +116,6 @@ def contact_sheet(scene_dir: str, out_path: str) -> str:
 def freeze_sheet(dataset_dir: str, out_path: str, height_px: int = 120) -> str:
     """One PNG: a row per scene of a rendered dataset (family and object on the left), its three views at the
     freeze frame (the last window frame), each reduced to height_px rows."""
-    import json
-
     import imageio.v3 as iio
     from PIL import Image, ImageDraw
 

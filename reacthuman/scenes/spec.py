@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from reacthuman.plan import Action, Pose2D
@@ -361,9 +361,6 @@ class SceneSpec:
             if self.sourced_object.object_id != self.object_id:
                 raise SpecError(f"sourced_object.object_id {self.sourced_object.object_id!r} is not the spec's "
                                 f"object_id {self.object_id!r}")
-            from reacthuman.scenes.sourcing import register
-
-            register(self.sourced_object)  # the labeller and the catalogue look the object up by id
 
     # ---- access ------------------------------------------------------------------------------------
     def body(self, name: str) -> BodySpec:
@@ -414,8 +411,6 @@ class SceneSpec:
 
 
 def _replace(spec: SceneSpec, **changes: Any) -> SceneSpec:
-    from dataclasses import replace
-
     return replace(spec, **changes)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from reacthuman.scenes.builders import rotate
 from reacthuman.scenes.cameras import keeps_course_in_view
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label import body_points
@@ -46,8 +47,6 @@ def check_in_frame(spec: SceneSpec, track: Track) -> list[str]:
 
 
 def _box_distance(spec: SceneSpec, support: str, pts: np.ndarray) -> float:
-    from reacthuman.scenes.builders import rotate
-
     body = spec.body(support)
     best = float("inf")
     w, x, y, z = body.quat
