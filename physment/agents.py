@@ -8,6 +8,7 @@ import json
 from typing import Any, Generator, Protocol
 
 from physment.scene import Scene
+from physment.scenegen.templates import reference_solver
 from physment.tools import ToolResult
 from physment.toolspec import call_schema, openai_tools, tools_named
 from reacthuman.core.reply_json import FENCE_RE, json_candidates, response_format
@@ -197,8 +198,6 @@ class OracleAgent:
         self.tools = tools  # the protocol's tool set: a template's variant without reset_sim when it has one
 
     def begin(self, scene: Scene, budget: int) -> None:
-        from physment.scenegen.registry import reference_solver  # lazy: physment.scenegen.build imports this module
-
         self._error = None
         try:
             self._solver = reference_solver(scene, self.tools)

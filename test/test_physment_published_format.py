@@ -276,7 +276,7 @@ def test_an_older_ledger_resumes_and_reports_in_the_paper_layout(tmp_path):
 
 def test_paper_protocol_references_without_reset_reach_the_stored_keys():
     from physment.agents import OracleAgent
-    from physment.scenegen.registry import paper_solvers
+    from physment.scenegen.templates import paper_solvers
 
     scenes = [s for s in load_scenes_lenient(DEFAULT_SCENES)[0]
               if s.extra["reference_solution"]["template"] in paper_solvers()]

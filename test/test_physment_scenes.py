@@ -15,7 +15,7 @@ from physment.cli import DEFAULT_SCENES
 from physment.episode import EpisodeConfig, run_episode
 from physment.scene import SceneError, load_scene, load_scenes
 from physment.scenegen.build import EASY_MAX_INTERVENTIONS, generate
-from physment.scenegen.registry import all_templates
+from physment.scenegen.templates import all_templates
 from physment.tools import ToolBox
 
 XML = ('<mujoco><worldbody><body name="object_1" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>'
