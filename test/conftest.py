@@ -41,6 +41,28 @@ def ros_domain_id() -> int:
     return random.Random(os.getpid() * 7919 + random.randrange(1 << 30)).randrange(20, 200)
 
 
+@pytest.fixture(scope="module")
+def sim():
+    """One Genesis scene simulator per test module that asks for it (kernels compile once per module)."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from reacthuman.scenes.genesis_sim import GenesisSimulator
+
+    return GenesisSimulator()
+
+
+@pytest.fixture
+def hand_computed_rest_pose(monkeypatch):
+    """Hands resting at (0.1, +-0.2, 0.78): tests whose expected values were computed by hand pin that pose,
+    so the arithmetic stays independent of the G1's measured rest pose."""
+    import reacthuman.classifier
+    import reacthuman.plan
+    import reacthuman.plan_path
+
+    for module in (reacthuman.plan, reacthuman.classifier, reacthuman.plan_path):
+        monkeypatch.setattr(module, "REST_LEFT_HAND_M", (0.1, 0.2, 0.78))
+        monkeypatch.setattr(module, "REST_RIGHT_HAND_M", (0.1, -0.2, 0.78))
+
+
 @pytest.fixture(scope="session")
 def interactiveworld_control_runs() -> dict:
     """The oracle, silent and blind runs of every frozen InteractiveWorld task, made in one pass so each

@@ -19,9 +19,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -29,6 +27,7 @@ from reacthuman_msgs.msg import EpisodeScore
 
 from reacthuman import graph
 from reacthuman.evaluation.run_lock import run_processes
+from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, chat_completion, error_body
 from reacthuman.recording.bag import BagWriter, bag_info, deserialize, read_bag
 from reacthuman.recording.images import observation_frames_in_bag
 from reacthuman.recording.ros_msgs import stamp_ns
@@ -58,46 +57,31 @@ def _reacthuman(*args: str, **kw) -> subprocess.Popen:
                             stderr=subprocess.STDOUT, text=True, **kw)
 
 
-class HostileEndpointStub:
+class HostileEndpointStub(LoopbackEndpoint):
     """A stub OpenAI-compatible endpoint on loopback standing in for a paid API at its worst."""
 
     def __init__(self) -> None:
-        self.requests: list[str] = []  # what each request got: a failure name or "reply"
-        self.keys_seen: set[str] = set()
-        stub = self
+        self.kinds: list[str] = []  # what each request got: a failure name or "reply"
+        super().__init__(self._respond)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-                self.rfile.read(int(self.headers.get("content-length", 0)))
-                stub.keys_seen.add(self.headers.get("authorization", ""))
-                n = len(stub.requests)
-                kind = FAILURES[n % 4] if n % 4 < len(FAILURES) else "reply"
-                stub.requests.append(kind)
-                if kind == "drop":
-                    self.close_connection = True
-                    self.connection.shutdown(2)
-                    return
-                status = int(kind) if kind != "reply" else 200
-                body = {"error": {"message": f"injected {kind}"}} if status != 200 else {
-                    "model": "stub", "choices": [{"message": {"content": BROKEN_REPLIES[(n // 4) % len(BROKEN_REPLIES)]},
-                                                  "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 5}}
-                raw = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+    def _respond(self, request: EndpointRequest) -> EndpointReply:
+        n = len(self.kinds)
+        kind = FAILURES[n % 4] if n % 4 < len(FAILURES) else "reply"
+        self.kinds.append(kind)
+        if kind == "drop":
+            return EndpointReply(drop=True)
+        if kind != "reply":
+            return EndpointReply(int(kind), error_body(f"injected {kind}"))
+        return EndpointReply(body=chat_completion(BROKEN_REPLIES[(n // 4) % len(BROKEN_REPLIES)], model="stub",
+                                                  prompt_tokens=10, completion_tokens=5))
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    @property
+    def keys_seen(self) -> set[str]:
+        return {r.headers.get("authorization", "") for r in self.requests}
 
     def models_yaml(self, path: Path) -> Path:
         path.write_text(json.dumps({"defaults": {}, "presets": {STUB_MODEL: {
-            "provider": "openai-compatible", "model_id": "stub", "base_url": f"http://127.0.0.1:{self.server.server_port}/v1",
+            "provider": "openai-compatible", "model_id": "stub", "base_url": self.base_url,
             "api_key_env": STUB_KEY_ENV, "key_required": True, "vision": True, "max_retries": 4, "backoff_s": 0.05,
             "backoff_max_s": 0.2, "timeout_s": 20.0}}}))
         return path
@@ -122,7 +106,7 @@ def scenes(tmp_path_factory) -> Path:
 def stub() -> HostileEndpointStub:
     stub = HostileEndpointStub()
     yield stub
-    stub.server.shutdown()
+    stub.close()
 
 
 @pytest.fixture(scope="module")
@@ -209,7 +193,7 @@ def test_every_pair_is_decided_exactly_once_with_the_ledger_fields(run, scenes):
 
 
 def test_a_hostile_endpoint_gives_a_scored_decision_per_scene_and_leaks_no_key(run, stub):
-    assert {"429", "500", "drop"} <= set(stub.requests), stub.requests
+    assert {"429", "500", "drop"} <= set(stub.kinds), stub.kinds
     assert stub.keys_seen == {f"Bearer {STUB_KEY}"}
     rows = [r for r in _ledger(run) if r["model"] == STUB_MODEL]
     assert len(rows) == len(SCENES)

@@ -5,14 +5,12 @@ G1's reach. One Genesis simulator for the module; three scenes."""
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 
 from reacthuman.brain import make_brain
 from reacthuman.scenes import label_spec, sample_spec
-from reacthuman.scenes.genesis_sim import GenesisSimulator
 from reacthuman.scenes.label import body_points
 from reacthuman.scenes.label_config import default_config, load_label_config
 from reacthuman.scenes.reach import distance_outside_reach_m
@@ -22,12 +20,6 @@ from reacthuman.scoring.decide import decide_scene
 PLASTER = ("ceiling_drop", 755931351, "gravity")  # a sharp plaster chunk falls from the ceiling
 PLUSH = ("thrown_object", 363126492, "normal")  # a plush toy thrown at 9 m/s: harmless, but too fast
 DETECTOR = ("ceiling_drop", 1027206157, "gravity")  # a light smoke detector falls from the ceiling
-
-
-@pytest.fixture(scope="module")
-def sim():
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    return GenesisSimulator()
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ import json
 import logging
 import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
 import numpy as np
@@ -15,6 +14,7 @@ import pytest
 
 from reacthuman.llm import image_part, make_client, resolve_preset, text_part
 from reacthuman.llm.local_server import SHARED_SERVER
+from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, error_body
 
 FAST_RETRY = {"backoff_s": 0.02, "backoff_max_s": 0.1}
 
@@ -72,30 +72,19 @@ class DroppingProxy:
         self._sock.close()
 
 
-def start_status_stub(statuses: list[tuple[int, dict, dict]], final: dict) -> tuple[ThreadingHTTPServer, list]:
+def start_status_stub(statuses: list[tuple[int, dict, dict]], final: dict) -> tuple[LoopbackEndpoint, list]:
     """HTTP server answering POSTs with the queued (status, headers, body) and then `final` (200)."""
     seen: list[dict] = []
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            length = int(self.headers.get("content-length", 0))
-            seen.append({"auth": self.headers.get("authorization"), "body": json.loads(self.rfile.read(length))})
-            status, headers, body = statuses.pop(0) if statuses else (200, {}, final)
-            if body.get("echo_auth"):
-                body = {"error": {"message": f"bad key {self.headers.get('authorization')}"}}
-            raw = json.dumps(body).encode()
-            self.send_response(status)
-            for k, v in {**headers, "content-type": "application/json", "content-length": str(len(raw))}.items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(raw)
+    def respond(request: EndpointRequest) -> EndpointReply:
+        auth = request.headers.get("authorization")
+        seen.append({"auth": auth, "body": request.body})
+        status, headers, body = statuses.pop(0) if statuses else (200, {}, final)
+        if body.get("echo_auth"):
+            body = error_body(f"bad key {auth}")
+        return EndpointReply(status, body, headers)
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, seen
+    return LoopbackEndpoint(respond), seen
 
 
 OK_BODY = {"model": "stub-model", "choices": [{"message": {"content": "fine"}, "finish_reason": "stop"}],
@@ -181,10 +170,10 @@ def test_retries_on_429_and_5xx_then_succeeds_stub_server():
     queued = [(429, {"retry-after": "0"}, {"error": {"message": "rate limited"}}), (503, {}, {"error": "busy"})]
     server, seen = start_status_stub(queued, OK_BODY)
     try:
-        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1", **FAST_RETRY) as client:
+        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1", **FAST_RETRY) as client:
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
-        server.shutdown()
+        server.close()
     assert (result.text, result.retries, result.api_error) == ("fine", 2, None)
     assert result.model_id == "stub-model"
     assert len(seen) == 3
@@ -194,10 +183,10 @@ def test_gives_up_after_max_retries_with_api_error_stub_server():
     queued = [(500, {}, {"error": {"message": "boom"}})] * 5
     server, seen = start_status_stub(queued, OK_BODY)
     try:
-        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1", max_retries=2, **FAST_RETRY) as client:
+        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1", max_retries=2, **FAST_RETRY) as client:
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
-        server.shutdown()
+        server.close()
     assert result.api_error == "HTTP 500: boom"
     assert result.retries == 2 and len(seen) == 3
 
@@ -205,10 +194,10 @@ def test_gives_up_after_max_retries_with_api_error_stub_server():
 def test_client_error_is_not_retried_stub_server():
     server, seen = start_status_stub([(400, {}, {"error": {"message": "bad request"}})], OK_BODY)
     try:
-        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1", **FAST_RETRY) as client:
+        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1", **FAST_RETRY) as client:
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
-        server.shutdown()
+        server.close()
     assert result.api_error == "HTTP 400: bad request" and len(seen) == 1
 
 
@@ -230,13 +219,13 @@ def test_api_key_sent_but_never_shown_stub_server(monkeypatch, caplog):
     server, seen = start_status_stub([(401, {}, {"echo_auth": True}), (500, {}, {"echo_auth": True})], OK_BODY)
     caplog.set_level(logging.DEBUG)
     try:
-        spec = f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1"
+        spec = f"openai-compatible:m@http://127.0.0.1:{server.port}/v1"
         with make_client(spec, api_key_env="STUB_KEY", **FAST_RETRY) as client:
             shown = repr(client)
             first = client.chat([{"role": "user", "content": "x"}])
             second = client.chat([{"role": "user", "content": "x"}])
     finally:
-        server.shutdown()
+        server.close()
     assert seen[0]["auth"] == f"Bearer {secret}"
     assert first.api_error is not None and "[REDACTED]" in first.api_error
     for text in (shown, first.api_error, second.api_error or "", repr(first), caplog.text):
@@ -284,11 +273,11 @@ def test_tool_calls_are_parsed_stub_server():
         {"type": "function", "function": {"name": "broken", "arguments": "{not json"}}]}}]}
     server, seen = start_status_stub([], body)
     try:
-        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1") as client:
+        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1") as client:
             tools = [{"type": "function", "function": {"name": "commit_plan", "parameters": {"type": "object"}}}]
             result = client.chat([{"role": "user", "content": "x"}], tools=tools, max_tokens=7)
     finally:
-        server.shutdown()
+        server.close()
     assert seen[0]["body"]["tools"] == tools and seen[0]["body"]["max_tokens"] == 7
     assert result.tool_calls[0] == {"name": "commit_plan", "arguments": {"a": 1}, "raw_arguments": "{\"a\": 1}"}
     assert result.tool_calls[1]["arguments"] == {} and result.tool_calls[1]["raw_arguments"] == "{not json"

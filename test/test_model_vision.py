@@ -10,9 +10,7 @@ from __future__ import annotations
 import base64
 import io
 import json
-import threading
 from pathlib import Path
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pytest
@@ -22,6 +20,7 @@ from reacthuman.brain import Observation, TrackSample, make_brain
 from reacthuman.core.model_spec import ModelSpecError, parse_models
 from reacthuman.evaluation import cli as eval_cli
 from reacthuman.evaluation.progress import Progress
+from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, chat_completion, error_body
 from reacthuman.llm.presets import resolve_preset, split_model_options
 from reacthuman.llm.vision import ImageInputRefused, is_image_refusal
 from reacthuman.plan import Pose2D
@@ -45,51 +44,35 @@ REFUSALS = {  # what real servers answer image parts to a text-only model with
 }
 
 
-class Endpoint:
+class Endpoint(LoopbackEndpoint):
     """An OpenAI-compatible server on loopback. `refuse`: (status, message) for any request with image parts;
     `props_vision`: what llama.cpp's /props reports (None: no /props); `finish`: the replies' finish_reason."""
 
     def __init__(self, refuse: tuple[int, str] | None = None, props_vision: bool | None = None,
                  finish: str = "stop", content: str = json.dumps(PLAN)) -> None:
-        self.requests: list[dict] = []
-        endpoint = self
+        self.refuse, self.props_vision = refuse, props_vision
+        self.reply = chat_completion(content, model="stub", finish_reason=finish, prompt_tokens=1234,
+                                     completion_tokens=56)
+        super().__init__(self._respond)
+        self.url = self.base_url
 
-        class Handler(BaseHTTPRequestHandler):
-            def _send(self, status: int, body: dict) -> None:
-                raw = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+    def _respond(self, request: EndpointRequest) -> EndpointReply:
+        if request.method == "GET":
+            if request.path == "/props" and self.props_vision is not None:
+                return EndpointReply(body={"modalities": {"vision": self.props_vision}})
+            if request.path == "/v1/models":  # as vLLM answers: no word on input modalities
+                return EndpointReply(body={"data": [{"id": "stub", "object": "model"}]})
+            return EndpointReply(404, {"error": "not found"})
+        if request.path != "/v1/chat/completions":
+            return EndpointReply(404, {"error": "not found"})
+        if self.refuse is not None and request.image_urls:
+            return EndpointReply(self.refuse[0], error_body(self.refuse[1], self.refuse[0]))
+        return EndpointReply(body=self.reply)
 
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-                if self.path == "/props" and props_vision is not None:
-                    return self._send(200, {"modalities": {"vision": props_vision}})
-                if self.path == "/v1/models":  # as vLLM answers: no word on input modalities
-                    return self._send(200, {"data": [{"id": "stub", "object": "model"}]})
-                self._send(404, {"error": "not found"})
-
-            def do_POST(self) -> None:  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
-                if self.path != "/v1/chat/completions":
-                    return self._send(404, {"error": "not found"})
-                endpoint.requests.append(body)
-                if refuse is not None and _image_urls(body):
-                    return self._send(refuse[0], {"error": {"message": refuse[1], "code": refuse[0]}})
-                self._send(200, {"model": "stub", "choices": [{"message": {"content": content}, "finish_reason": finish}],
-                                 "usage": {"prompt_tokens": 1234, "completion_tokens": 56}})
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    @property
+    def chats(self) -> list[dict]:
+        """The chat requests' bodies, in order."""
+        return [r.body for r in self.requests if r.method == "POST" and r.path == "/v1/chat/completions"]
 
 
 def _image_urls(body: dict) -> list[str]:
@@ -161,8 +144,8 @@ def test_deterministic_endpoint_with_vision_receives_the_three_views_at_the_brai
             assert brain.name == f"openai-compatible:stub@{server.url}"  # the ledger's model: no options
             decision = brain.plan(_observation())
         assert decision.parse_ok and decision.modality == "images" and decision.brain == brain.name
-        probe, asked = server.requests[0], server.requests[-1]
-        assert len(_image_urls(probe)) == 1 and len(server.requests) == 2  # one small image first, then the decision
+        probe, asked = server.chats[0], server.chats[-1]
+        assert len(_image_urls(probe)) == 1 and len(server.chats) == 2  # one small image first, then the decision
         assert asked["max_tokens"] == 900
         texts = [p["text"] for p in asked["messages"][1]["content"] if p["type"] == "text"]
         assert [v for v in VIEWS if any(f"View '{v}'" in t for t in texts)] == list(VIEWS)
@@ -188,14 +171,14 @@ def test_deterministic_endpoint_refusing_images_stops_eval_in_one_line_with_no_r
     assert code != 0 and len(err.splitlines()) == 1
     assert f"model '{model}' refuses image input" in err and "--modality state_text" in err
     assert not out.exists()  # nothing written: no ledger, no manifest
-    assert len(server.requests) == 1  # the refused probe, not retried
+    assert len(server.chats) == 1  # the refused probe, not retried
 
 
 def test_a_model_declared_to_take_images_that_refuses_them_raises_instead_of_writing_a_row():
     server = Endpoint(refuse=REFUSALS["vllm"])
     try:
         with make_brain(f"openai-compatible:stub@{server.url}?vision=true") as brain:
-            assert server.requests == []  # declared: no probe
+            assert server.chats == []  # declared: no probe
             with pytest.raises(ImageInputRefused, match="--modality state_text"):
                 brain.plan(_observation())
     finally:
@@ -219,7 +202,7 @@ def test_deterministic_endpoint_text_only_preset_runs_on_state_text_and_says_so(
         assert brain.modality == decision.modality == "state_text"
         assert "text-only (its preset says vision: false)" in brain.modality_note
         assert "privileged-state ablation" in caplog.text
-        assert all(not _image_urls(r) for r in server.requests)
+        assert all(not _image_urls(r) for r in server.chats)
         # eval says so before it starts, on its progress line, and in the manifest (model_modalities' note)
         shown = eval_cli.model_modalities({"textonly": "textonly"}, "images")
         assert shown["textonly"].modality == "state_text" and "text-only" in shown["textonly"].note
@@ -237,7 +220,7 @@ def test_deterministic_endpoint_whose_server_reports_text_only_runs_on_state_tex
         with make_brain(f"openai-compatible:stub@{server.url}") as brain:
             assert brain.modality == "state_text"
             assert "its server reports a text-only model (llama.cpp /props)" in brain.modality_note
-        assert server.requests == []
+        assert server.chats == []
     finally:
         server.close()
 

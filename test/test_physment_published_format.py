@@ -7,8 +7,6 @@ an older ledger resuming; the paper's tables from the ledger alone."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,7 @@ from physment.scene import SceneError, load_scene, load_scenes_lenient
 from physment.scoring import ABS_TOL, REL_TOL, is_correct
 from physment.toolspec import TOOL_NAMES, api_listing
 from reacthuman.llm import make_client
+from reacthuman.llm.loopback import EndpointReply, LoopbackEndpoint, chat_completion
 
 FLOOR = '<geom name="floor" type="plane" size="20 20 0.1"/>'
 
@@ -214,41 +213,25 @@ def test_paper_protocol_tools_context_and_every_budget(tmp_path):
     assert strict_sel == [] and len(paper_sel) == 1
 
 
-def _stub(reply_calls: list[dict]) -> tuple[ThreadingHTTPServer, list]:
-    seen: list[dict] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            seen.append(json.loads(self.rfile.read(int(self.headers.get("content-length", 0)))))
-            msg = {"content": None, "tool_calls": [{"type": "function", "function": {
-                "name": c["name"], "arguments": json.dumps(c["arguments"])}} for c in reply_calls]}
-            raw = json.dumps({"model": "stub", "choices": [{"message": msg, "finish_reason": "tool_calls"}]}).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, seen
+def _stub(reply_calls: list[dict]) -> LoopbackEndpoint:
+    """A loopback endpoint answering every request with these tool calls."""
+    reply = EndpointReply(body=chat_completion(model="stub", finish_reason="tool_calls", tool_calls=reply_calls,
+                                               prompt_tokens=None, completion_tokens=None))
+    return LoopbackEndpoint(lambda request: reply)
 
 
 def test_paper_model_presets_send_their_token_limit_and_26_tools_stub_server(monkeypatch):
     monkeypatch.setenv("OPENROUTER_API_KEY", "test-key-not-real")
-    server, seen = _stub([{"name": "answer", "arguments": {"answer": 3.924}}])
+    server = _stub([{"name": "answer", "arguments": {"answer": 3.924}}])
     scene = load_scene(DEFAULT_SCENES / "Scene1")
     try:
-        with make_client("pm-deepseek-r1", base_url=f"http://127.0.0.1:{server.server_port}/v1") as client:
+        with make_client("pm-deepseek-r1", base_url=f"http://127.0.0.1:{server.port}/v1") as client:
             agent = ModelAgent(client, "pm-deepseek-r1", tool_mode="native", max_tokens=None, tools=PAPER_TOOLS)
             row, _ = run_episode(scene, agent, protocol_config("paper", budget=5))
     finally:
-        server.shutdown()
+        server.close()
     assert len(PAPER_MODELS) == 7 and all(name.startswith("pm-") for name in PAPER_MODELS)
-    body = seen[0]
+    body = server.bodies[0]
     assert body["model"] == "deepseek/deepseek-r1" and body["max_tokens"] == 16384
     assert sorted(t["function"]["name"] for t in body["tools"]) == sorted(PAPER_TOOLS)
     assert row.correct and row.correct_paper and row.correct_strict
@@ -290,17 +273,17 @@ def test_paper_protocol_references_without_reset_reach_the_stored_keys():
 def test_several_models_run_one_after_another_into_one_run_folder(tmp_path, capsys):
     """`--models` with a reference and an explicit model: each model's episodes land in the same run folder,
     as two `physment run` calls on it would put them (rows and transcripts name their model)."""
-    server, seen = _stub([{"name": "answer", "arguments": {"answer": 3.924}}])
-    explicit = f"openai-compatible:stub-model@http://127.0.0.1:{server.server_port}/v1"
+    server = _stub([{"name": "answer", "arguments": {"answer": 3.924}}])
+    explicit = f"openai-compatible:stub-model@http://127.0.0.1:{server.port}/v1"
     out = tmp_path / "run"
     try:
         assert main(["run", "--models", f"oracle,{explicit}", "--budget", "5", "--limit", "1", "--tool-mode", "native",
                      "--out", str(out)]) == 0
     finally:
-        server.shutdown()
+        server.close()
     rows = read_results(out)
     assert [r.agent for r in rows] == ["oracle", explicit] and rows[0].scene == rows[1].scene
-    assert seen and seen[0]["model"] == "stub-model"
+    assert server.bodies and server.bodies[0]["model"] == "stub-model"
     assert all((out / r.transcript).is_file() for r in rows)
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("oracle: 1 episode(s) run") and printed[1].startswith(f"{explicit}: 1 episode(s) run")

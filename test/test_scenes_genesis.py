@@ -23,14 +23,6 @@ G_MPS2 = 9.81
 
 
 @pytest.fixture(scope="module")
-def sim():
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from reacthuman.scenes.genesis_sim import GenesisSimulator
-
-    return GenesisSimulator()
-
-
-@pytest.fixture(scope="module")
 def balanced(sim, tmp_path_factory):
     out = str(tmp_path_factory.mktemp("balanced"))
     rows = generate_dataset(GenerateConfig(out=out, balanced=1, seed=5), simulator=sim)

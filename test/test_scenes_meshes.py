@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 
 import numpy as np
 import pytest
@@ -100,14 +99,6 @@ def test_every_object_loads_and_settles_in_mujoco(every_object) -> None:
         assert data.xpos[bid][2] > 0.0, f"{b.name} fell through the floor"
         speed = np.linalg.norm(data.cvel[bid][3:])
         assert speed < REST_SPEED_MPS, f"{b.name} still moves at {speed:.3f} m/s"
-
-
-@pytest.fixture(scope="module")
-def sim():
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from reacthuman.scenes.genesis_sim import GenesisSimulator
-
-    return GenesisSimulator()
 
 
 def test_every_object_loads_settles_and_renders_in_genesis(every_object, sim) -> None:

@@ -22,14 +22,6 @@ TEAPOT = "a ceramic teapot falls off the table in the kitchen"
 
 
 @pytest.fixture(scope="module")
-def sim():
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from reacthuman.scenes.genesis_sim import GenesisSimulator
-
-    return GenesisSimulator()
-
-
-@pytest.fixture(scope="module")
 def teapot_scene(sim, tmp_path_factory):
     sel = plan(TEAPOT)
     spec = label_spec(sample_spec(sel.family, 3, object_id=sel.object_id, room=sel.room, hints=sel.hints,
