@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from reacthuman.core.atomic import atomic_path
 from reacthuman.scenes.builders import object_body
@@ -68,7 +69,6 @@ def render_object(object_id: str, size_px: int = 256) -> np.ndarray:
 def gallery(out_path: str, object_ids: Sequence[str] | None = None, size_px: int = 256, columns: int = 8) -> str:
     """Write one PNG: each object (default: the whole library) rendered alone with its id under it."""
     import imageio.v3 as iio
-    from PIL import Image, ImageDraw
 
     ids = list(object_ids) if object_ids else sorted(OBJECTS)
     unknown = [o for o in ids if o not in OBJECTS]

@@ -15,8 +15,10 @@ import collections
 import gc
 import glob
 import hashlib
+import linecache
 import logging
 import os
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -83,9 +85,6 @@ def _read_class_frames_fast() -> None:
     which has no file, and inspect then scans every loaded module twice (inspect.getmodule) before giving up:
     about 8.5 of the 12 s `import genesis` takes here. linecache reads the same line (the frame's current
     line, empty for a file that does not exist), so the answer is the same; this replaces the reading only."""
-    import linecache
-    import sys
-
     import quadrants.lang.kernel_impl as kernel_impl
 
     patterns = kernel_impl._KERNEL_CLASS_STACKFRAME_STMT_RES

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from reacthuman.core.atomic import atomic_path
 from reacthuman.core.config import config_with
@@ -117,7 +118,6 @@ def freeze_sheet(dataset_dir: str, out_path: str, height_px: int = 120) -> str:
     """One PNG: a row per scene of a rendered dataset (family and object on the left), its three views at the
     freeze frame (the last window frame), each reduced to height_px rows."""
     import imageio.v3 as iio
-    from PIL import Image, ImageDraw
 
     rows = []
     for name in sorted(os.listdir(dataset_dir)):
