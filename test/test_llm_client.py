@@ -95,7 +95,8 @@ def test_local_chat_returns_text_and_tokens(local_client):
     result = local_client.chat([{"role": "user", "content": "Name one fruit."}], max_tokens=16)
     assert result.api_error is None
     assert result.text.strip()
-    assert result.prompt_tokens and result.prompt_tokens > 0
+    assert result.prompt_tokens
+    assert result.prompt_tokens > 0
     assert 0 < result.completion_tokens <= 16
     assert result.model_id == "SmolLM2-135M-Instruct"
     assert result.retries == 0
@@ -116,9 +117,12 @@ def test_local_schema_goes_as_compact_grammar(local_client):
     fmt = {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}}
     result = local_client.chat([{"role": "user", "content": "Give two digits and a flag as JSON."}], response_format=fmt, max_tokens=40)
     assert result.api_error is None
-    assert "\n" not in result.text and result.text.startswith('{"items": [')
+    assert "\n" not in result.text
+    assert result.text.startswith('{"items": [')
     data = json.loads(result.text)
-    assert 2 <= len(data["items"]) <= 3 and all(0 <= v <= 9 for v in data["items"]) and isinstance(data["ok"], bool)
+    assert 2 <= len(data["items"]) <= 3
+    assert all(0 <= v <= 9 for v in data["items"])
+    assert isinstance(data["ok"], bool)
 
 
 def test_schema_outside_the_grammar_subset_is_sent_as_is(local_client):
@@ -131,14 +135,16 @@ def test_schema_outside_the_grammar_subset_is_sent_as_is(local_client):
 
 def test_local_server_reports_text_only(local_client):
     assert local_client.supports_images() is False
-    assert local_client.image_input() is False and local_client.vision_source == "llama.cpp /props"
+    assert local_client.image_input() is False
+    assert local_client.vision_source == "llama.cpp /props"
 
 
 def test_image_to_text_only_model_is_a_clear_error_not_retried(local_client):
     frame = np.zeros((16, 16, 3), np.uint8)
     result = local_client.chat([{"role": "user", "content": [text_part("What is this?"), image_part(frame)]}], max_tokens=8)
     assert result.http_status == 500  # the real llama.cpp server's answer, in its own words
-    assert result.api_error is not None and "refused image input" in result.api_error
+    assert result.api_error is not None
+    assert "refused image input" in result.api_error
     assert result.images_refused  # what stops a run that sends images (reacthuman/llm/vision.py)
     assert result.retries == 0
     assert result.text == ""
@@ -188,7 +194,8 @@ def test_gives_up_after_max_retries_with_api_error_stub_server():
     finally:
         server.close()
     assert result.api_error == "HTTP 500: boom"
-    assert result.retries == 2 and len(seen) == 3
+    assert result.retries == 2
+    assert len(seen) == 3
 
 
 def test_client_error_is_not_retried_stub_server():
@@ -198,7 +205,8 @@ def test_client_error_is_not_retried_stub_server():
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
         server.close()
-    assert result.api_error == "HTTP 400: bad request" and len(seen) == 1
+    assert result.api_error == "HTTP 400: bad request"
+    assert len(seen) == 1
 
 
 def test_timeout_is_reported_after_retries():
@@ -209,7 +217,8 @@ def test_timeout_is_reported_after_retries():
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
         silent.close()
-    assert result.api_error is not None and result.api_error.startswith("timed out")
+    assert result.api_error is not None
+    assert result.api_error.startswith("timed out")
     assert result.retries == 1
 
 
@@ -227,7 +236,8 @@ def test_api_key_sent_but_never_shown_stub_server(monkeypatch, caplog):
     finally:
         server.close()
     assert seen[0]["auth"] == f"Bearer {secret}"
-    assert first.api_error is not None and "[REDACTED]" in first.api_error
+    assert first.api_error is not None
+    assert "[REDACTED]" in first.api_error
     for text in (shown, first.api_error, second.api_error or "", repr(first), caplog.text):
         assert secret not in text
 
@@ -264,7 +274,8 @@ def test_models_yaml_override_must_exist(monkeypatch, tmp_path):
     custom = tmp_path / "models.yaml"
     custom.write_text("presets:\n  mine:\n    provider: vllm\n    model_id: m\n    base_url: http://127.0.0.1:1/v1\n")
     monkeypatch.setenv("REACTHUMAN_MODELS_YAML", str(custom))
-    assert resolve_preset("mine").model_id == "m" and resolve_preset("mine").max_tokens == 1024
+    assert resolve_preset("mine").model_id == "m"
+    assert resolve_preset("mine").max_tokens == 1024
 
 
 def test_tool_calls_are_parsed_stub_server():
@@ -278,9 +289,11 @@ def test_tool_calls_are_parsed_stub_server():
             result = client.chat([{"role": "user", "content": "x"}], tools=tools, max_tokens=7)
     finally:
         server.close()
-    assert seen[0]["body"]["tools"] == tools and seen[0]["body"]["max_tokens"] == 7
+    assert seen[0]["body"]["tools"] == tools
+    assert seen[0]["body"]["max_tokens"] == 7
     assert result.tool_calls[0] == {"name": "commit_plan", "arguments": {"a": 1}, "raw_arguments": "{\"a\": 1}"}
-    assert result.tool_calls[1]["arguments"] == {} and result.tool_calls[1]["raw_arguments"] == "{not json"
+    assert result.tool_calls[1]["arguments"] == {}
+    assert result.tool_calls[1]["raw_arguments"] == "{not json"
     assert result.text == ""
 
 

@@ -104,11 +104,13 @@ def test_options_on_a_model_entry_set_its_fields_and_stay_out_of_its_name(monkey
     monkeypatch.setenv("MY_KEY", "sk-test-0123456789")
     entry = "openai-compatible:myvlm@http://127.0.0.1:9/v1?vision=true&api_key_env=MY_KEY&max_tokens=4096&temperature=0.2"
     (spec,) = parse_models(entry, {"oracle": "reference"})
-    assert spec.name == "openai-compatible:myvlm@http://127.0.0.1:9/v1" and spec.entry == entry
+    assert spec.name == "openai-compatible:myvlm@http://127.0.0.1:9/v1"
+    assert spec.entry == entry
     p = spec.preset
     assert (p.name, p.vision, p.api_key_env, p.key_required, p.max_tokens, p.temperature) == \
         (spec.name, True, "MY_KEY", True, 4096, 0.2)
-    assert p.base_url == "http://127.0.0.1:9/v1" and p.model_id == "myvlm"
+    assert p.base_url == "http://127.0.0.1:9/v1"
+    assert p.model_id == "myvlm"
     assert resolve_preset("local?vision=false&max_tokens=5").max_tokens == 5
     assert split_model_options("gpt-5.5") == ("gpt-5.5", {})
 
@@ -130,7 +132,8 @@ def test_bad_options_fail_in_one_line_naming_the_option(entry, says):
     with pytest.raises(ModelSpecError) as err:
         parse_models(entry, {"oracle": "reference"})
     message = str(err.value)
-    assert says in message and "\n" not in message
+    assert says in message
+    assert "\n" not in message
     assert "abcdef0123456789" not in message  # a key pasted on the command line is never echoed
 
 
@@ -140,12 +143,16 @@ def test_deterministic_endpoint_with_vision_receives_the_three_views_at_the_brai
     server = Endpoint()  # says nothing about images, as vLLM, Ollama's /v1 and OpenAI do: it gets them
     try:
         with make_brain(f"openai-compatible:stub@{server.url}?max_tokens=900") as brain:
-            assert brain.modality == "images" and brain.modality_note == ""
+            assert brain.modality == "images"
+            assert brain.modality_note == ""
             assert brain.name == f"openai-compatible:stub@{server.url}"  # the ledger's model: no options
             decision = brain.plan(_observation())
-        assert decision.parse_ok and decision.modality == "images" and decision.brain == brain.name
+        assert decision.parse_ok
+        assert decision.modality == "images"
+        assert decision.brain == brain.name
         probe, asked = server.chats[0], server.chats[-1]
-        assert len(_image_urls(probe)) == 1 and len(server.chats) == 2  # one small image first, then the decision
+        assert len(_image_urls(probe)) == 1
+        assert len(server.chats) == 2  # one small image first, then the decision
         assert asked["max_tokens"] == 900
         texts = [p["text"] for p in asked["messages"][1]["content"] if p["type"] == "text"]
         assert [v for v in VIEWS if any(f"View '{v}'" in t for t in texts)] == list(VIEWS)
@@ -168,8 +175,10 @@ def test_deterministic_endpoint_refusing_images_stops_eval_in_one_line_with_no_r
     finally:
         server.close()
     err = capsys.readouterr().err.strip()
-    assert code != 0 and len(err.splitlines()) == 1
-    assert f"model '{model}' refuses image input" in err and "--modality state_text" in err
+    assert code != 0
+    assert len(err.splitlines()) == 1
+    assert f"model '{model}' refuses image input" in err
+    assert "--modality state_text" in err
     assert not out.exists()  # nothing written: no ledger, no manifest
     assert len(server.chats) == 1  # the refused probe, not retried
 
@@ -205,7 +214,8 @@ def test_deterministic_endpoint_text_only_preset_runs_on_state_text_and_says_so(
         assert all(not _image_urls(r) for r in server.chats)
         # eval says so before it starts, on its progress line, and in the manifest (model_modalities' note)
         shown = eval_cli.model_modalities({"textonly": "textonly"}, "images")
-        assert shown["textonly"].modality == "state_text" and "text-only" in shown["textonly"].note
+        assert shown["textonly"].modality == "state_text"
+        assert "text-only" in shown["textonly"].note
     finally:
         server.close()
     progress = Progress(2, stream=io.StringIO())
@@ -235,14 +245,19 @@ def test_deterministic_endpoint_reply_cut_at_the_token_limit_is_recorded_and_cou
             decision = brain.plan(_observation())
     finally:
         server.close()
-    assert decision.truncated and not decision.parse_ok and "cut at the token limit" in decision.parse_error
+    assert decision.truncated
+    assert not decision.parse_ok
+    assert "cut at the token limit" in decision.parse_error
     meta = SceneMeta("s1", "object_drop", "mug", decision.brain)
     truth = ScoringTruth.from_spec({"correct_action": "CATCH", "dangerous": False, "impact_point": (0.8, 0.0, 0.6),
                                     "adversarial": False})
     record = score_decision(meta, truth, Pose2D(0.0, 0.0, 0.0), reply_of(decision))
     row = record.to_dict()
-    assert row["truncated"] is True and row["prompt_tokens"] == 1234 and row["completion_tokens"] == 56
-    assert row["rule"] == "R1" and "?" not in row["model"]
+    assert row["truncated"] is True
+    assert row["prompt_tokens"] == 1234
+    assert row["completion_tokens"] == 56
+    assert row["rule"] == "R1"
+    assert "?" not in row["model"]
     table = calls_table(select_decisions([record]))
     assert table.rows == [[decision.brain, None, 1, 1, 1234, 56]]
 
@@ -259,4 +274,5 @@ def test_physment_and_interactiveworld_build_their_clients_with_the_options():
                               tool_mode="native", all_scenes=False, limit=None, max_tokens=None, brief_api=False,
                               protocol="paper", tools=None, matcher=None, cell_map=None)
     agent = _config(args, spec).agent
-    assert resolve_preset(agent).max_tokens == 33 and resolve_preset(agent).temperature == 0.5
+    assert resolve_preset(agent).max_tokens == 33
+    assert resolve_preset(agent).temperature == 0.5

@@ -36,26 +36,31 @@ def test_a_described_object_the_library_lacks_is_sourced_from_the_catalogue(teap
     sel, spec, _ = teapot_scene
     assert not any("teapot" in o.name for o in OBJECTS.values())  # the library has none
     record = spec.sourced_object
-    assert sel.object_id == spec.object_id == record.object_id and sel.planner == "rule"
+    assert sel.object_id == spec.object_id == record.object_id
+    assert sel.planner == "rule"
     model = next(m for m in catalogue().values() if m.catalog_id == record.catalog_id)
-    assert "teapot" in model.name.lower() and record.sourced == f"sweethome3d-furniture/{model.archive}/{model.member}"
+    assert "teapot" in model.name.lower()
+    assert record.sourced == f"sweethome3d-furniture/{model.archive}/{model.member}"
     # size: the model's real size; physics: the material table's rule, not a per-object answer
     real_m = sorted(v / 100.0 for v in model.size_cm)
     assert record.shape == "box"
     proxy_m = sorted(2 * s for s in record.size)
     assert proxy_m == pytest.approx(real_m, abs=2e-4)
     table = load_material_table()
-    assert record.material == "ceramic" and record.shattering == table.materials["ceramic"].shattering
+    assert record.material == "ceramic"
+    assert record.shattering == table.materials["ceramic"].shattering
     assert record.mass_kg == sourcing.estimated_mass_kg(record.shape, record.size, "ceramic", table)
     hazard = spec.hazard
-    assert hazard.mass_kg == record.mass_kg and hazard.visual.member == model.member
+    assert hazard.mass_kg == record.mass_kg
+    assert hazard.visual.member == model.member
     assert "sourced_object" not in json.loads(sample_spec("object_drop", 3).to_json())  # library specs unchanged
 
 
 def test_the_sourced_scene_is_labelled_and_its_spec_alone_validates_bit_for_bit(teapot_scene, sim) -> None:
     _, spec, path = teapot_scene
     gt = spec.ground_truth
-    assert gt.dangerous and "shattering" in gt.reasons  # the labeller read the sourced object's flags
+    assert gt.dangerous
+    assert "shattering" in gt.reasons  # the labeller read the sourced object's flags
     with pytest.raises(KeyError):  # the library does not know it: only the spec that records it does
         get_object(spec.object_id)
     stored = read_spec(str(path))
@@ -71,7 +76,8 @@ def test_dataset_scenes_go_through_the_description_stage(sim, tmp_path) -> None:
     rows = generate_dataset(cfg, simulator=sim)
     for row in rows:
         spec = read_spec(os.path.join(cfg.out, row["scene_id"], "spec.json"))
-        assert spec.planner == "rule" and spec.description
+        assert spec.planner == "rule"
+        assert spec.description
         assert rule_parse(spec.description).object_id == spec.object_id
         direct = sample_spec(spec.family, spec.seed, speed_band=spec.speed_band).to_dict()
         unlabelled = planned(cfg, spec.family, spec.seed, spec.speed_band).to_dict()
