@@ -6,7 +6,7 @@ export OMP_WAIT_POLICY ?= PASSIVE
 export ROS_AUTOMATIC_DISCOVERY_RANGE ?= LOCALHOST
 export MUJOCO_GL ?= egl
 
-.PHONY: install demo test test-fast lint bench clean
+.PHONY: install demo test test-fast test-fast-light lint bench clean
 
 install:
 	@bash tools/bootstrap.sh
@@ -27,6 +27,14 @@ lint: install
 	@.venv/bin/ruff check .
 	@.venv/bin/ruff format --check .
 	@$(PY) tools/import_view.py
+
+# The unit layer in a light environment of its own (.venv-light: no Genesis, ROS 2, model server or Ray), built
+# on first use from requirements.lock (docs/testing.md).
+LIGHT_PY := .venv-light/bin/python
+test-fast-light:
+	@test -x $(LIGHT_PY) || (python3 -m venv .venv-light && $(LIGHT_PY) -m pip install -q -c requirements.lock -e '.[test-fast]' \
+		&& $(LIGHT_PY) -m pip install -q --no-deps -c requirements.lock holosoma holosoma-inference dm-control)
+	@$(LIGHT_PY) -m pytest -q -p no:cacheprovider -n 2 -m fast --light-install $(PYTEST_ARGS)
 
 bench: install
 	@$(PY) -m reacthuman.cli bench

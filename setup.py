@@ -10,9 +10,15 @@ PACKAGE = "reacthuman"
 
 NODES = ["scene_generator", "body", "spine", "brain", "scorer", "episode_manager", "robot_bridge"]
 INTERACTIVEWORLD_NODES = ["world", "human", "assistant", "judge", "recorder"]
+def _requirements(name: str) -> list[str]:
+    return [line.strip() for line in Path(__file__).with_name(name).read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
 # The light install's requirements (decide on an exported dataset, no simulator): one list, read here and by its test.
-CLIENT = [line.strip() for line in Path(__file__).with_name("requirements-client.txt").read_text().splitlines()
-          if line.strip() and not line.startswith("#")]
+CLIENT = _requirements("requirements-client.txt")
+# The fast test layer's install: the light install plus what its tests import (docs/testing.md).
+TEST_FAST = CLIENT + _requirements("requirements-fast.txt")
 
 setup(
     name=PACKAGE,
@@ -32,7 +38,7 @@ setup(
         (f"share/{PACKAGE}/config", glob("config/*.yaml")),
     ],
     install_requires=["setuptools"],
-    extras_require={"client": CLIENT},
+    extras_require={"client": CLIENT, "test-fast": TEST_FAST},
     zip_safe=False,
     description="Physics-grounded evaluation of multimodal LLMs as the brain of a Unitree G1",
     license="Apache-2.0",

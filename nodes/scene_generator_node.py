@@ -55,7 +55,7 @@ class SceneGeneratorNode(ContractNode):
             if client is not None:
                 client.close()
         return generate_spec(sel.family, seed, object_id=sel.object_id, room=sel.room, hints=sel.hints,
-                             planner=sel.planner, description=description)
+                             planner=sel.planner, description=description, sourced=sel.sourced)
 
     def announce(self, spec: SceneSpec) -> None:
         stamp = self.get_clock().now().to_msg()

@@ -8,10 +8,10 @@ import json
 from typing import Any, Generator, Protocol
 
 from physment.scene import Scene
+from physment.scenegen.templates import reference_solver
 from physment.tools import ToolResult
 from physment.toolspec import call_schema, openai_tools, tools_named
 from reacthuman.core.reply_json import FENCE_RE, json_candidates, response_format
-from physment.scenegen.registry import reference_solver
 
 MAX_CALLS_PER_TURN = 48  # beyond this a reply is truncated (and the extra calls reported), not executed
 

@@ -16,12 +16,12 @@ import mujoco
 import numpy as np
 
 from physment.lab import Lab, LabError
-from physment.scene import _ALIAS_TO_ATTR, Scene, SceneError, load_scene, problem_line, scene_folders
+from physment.scene import ALIAS_TO_ATTR, Scene, SceneError, load_scene, problem_line, scene_folders
 from physment.scoring import as_list, as_number, normalize_text
 from reacthuman.core.validate import require_positive
 
 # permission keys the loader understands without looking at the MJCF (physical quantities, not attributes)
-_SEMANTIC_KEYS = set(_ALIAS_TO_ATTR) | {"hidden", "visible"}
+_SEMANTIC_KEYS = set(ALIAS_TO_ATTR) | {"hidden", "visible"}
 _XML_TAGS = ("body", "geom", "joint", "site", "inertial")
 
 

@@ -28,7 +28,7 @@ ATTRIBUTE_ALIASES: dict[str, tuple[str, ...]] = {
     "velocity": ("velocity", "vel", "body_vel"),
     "color": ("color", "rgba", "geom_rgba"),
 }
-_ALIAS_TO_ATTR = {alias: attr for attr, aliases in ATTRIBUTE_ALIASES.items() for alias in aliases}
+ALIAS_TO_ATTR = {alias: attr for attr, aliases in ATTRIBUTE_ALIASES.items() for alias in aliases}
 PROBLEM_TYPES = ("comparison", "calculation", "computation", "observation")
 _SCENE_DIR_RE = re.compile(r"^scene\s*(\d+)$", re.IGNORECASE)
 
@@ -101,8 +101,8 @@ def _canonical_permissions(raw: dict) -> tuple[dict[str, bool], bool]:
             hidden = bool(value)
         elif k == "visible":
             hidden = not bool(value)
-        elif k in _ALIAS_TO_ATTR:
-            out[_ALIAS_TO_ATTR[k]] = out.get(_ALIAS_TO_ATTR[k], False) or bool(value)
+        elif k in ALIAS_TO_ATTR:
+            out[ALIAS_TO_ATTR[k]] = out.get(ALIAS_TO_ATTR[k], False) or bool(value)
     return out, hidden
 
 

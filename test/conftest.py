@@ -23,14 +23,34 @@ REQUIRED = {
     "rosbags": "rosbags",
     "xllamacpp": "xllamacpp (the embedded local model server)",
 }
+# The fast layer (`-m fast`) starts no Genesis, ROS 2 graph, model server or Ray: the light install of
+# docs/testing.md is enough for it, but for the modules of BEYOND_LIGHT_INSTALL (left out by --light-install).
+FAST_REQUIRED = {"mujoco": "MuJoCo", "onnxruntime": "onnxruntime", "holosoma": "the G1 model (holosoma)",
+                 "dm_control": "the CMU humanoid (dm-control)"}
+FAST_INSTALL = "install the light install of docs/testing.md, and run `make test-fast-light` there"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--light-install", action="store_true",
+                     help="with -m fast: leave out the fast modules that need more than the light install "
+                          "(test/fast_layer.py BEYOND_LIGHT_INSTALL), naming them")
+
+
+def _light(config: pytest.Config) -> bool:
+    return _fast_only(config) and config.getoption("--light-install")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    missing = [f"{mod} ({what})" for mod, what in REQUIRED.items()
+    fast = _fast_only(session.config)
+    required = dict(FAST_REQUIRED) if fast else REQUIRED
+    if fast and not _light(session.config):
+        required.update({mod: f"for {test}" for test, mod in sorted(BEYOND_LIGHT_INSTALL.items())})
+    missing = [f"{mod} ({what})" for mod, what in required.items()
                if mod != "rmw_fastrtps_cpp" and importlib.util.find_spec(mod) is None]
     if missing:
-        raise pytest.UsageError("required components missing: " + "; ".join(missing) + " -- run `make test`, which bootstraps .venv")
-    if _fast_only(session.config):
+        how = FAST_INSTALL if fast else "run `make test`, which bootstraps .venv"
+        raise pytest.UsageError("required components missing: " + "; ".join(missing) + " -- " + how)
+    if fast:
         # Module-level imports of the fast modules happen at collection: they are guarded from here on.
         install_blocker("collection of the fast layer")
 
@@ -39,6 +59,28 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def ros_domain_id() -> int:
     """A ROS domain of its own per test, so graphs started by different tests never see each other."""
     return random.Random(os.getpid() * 7919 + random.randrange(1 << 30)).randrange(20, 200)
+
+
+@pytest.fixture(scope="module")
+def sim():
+    """One Genesis scene simulator per test module that asks for it (kernels compile once per module)."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from reacthuman.scenes.genesis_sim import GenesisSimulator
+
+    return GenesisSimulator()
+
+
+@pytest.fixture
+def hand_computed_rest_pose(monkeypatch):
+    """Hands resting at (0.1, +-0.2, 0.78): tests whose expected values were computed by hand pin that pose,
+    so the arithmetic stays independent of the G1's measured rest pose."""
+    import reacthuman.classifier
+    import reacthuman.plan
+    import reacthuman.plan_path
+
+    for module in (reacthuman.plan, reacthuman.classifier, reacthuman.plan_path):
+        monkeypatch.setattr(module, "REST_LEFT_HAND_M", (0.1, 0.2, 0.78))
+        monkeypatch.setattr(module, "REST_RIGHT_HAND_M", (0.1, -0.2, 0.78))
 
 
 @pytest.fixture(scope="session")
@@ -56,7 +98,7 @@ def interactiveworld_control_runs() -> dict:
 
 # The fast layer (`make test-fast`, `pytest -m fast`): the modules listed in test/fast_layer.py, guarded so
 # that none of them can start Genesis, a ROS 2 graph, the model server or Ray.
-from fast_layer import FAST_MODULES, guard_module, install_blocker  # noqa: E402
+from fast_layer import BEYOND_LIGHT_INSTALL, FAST_MODULES, guard_module, install_blocker  # noqa: E402
 from parallel_layout import graph_group_first, module_group_scheduler  # noqa: E402
 
 
@@ -75,7 +117,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:
     name = collection_path.name
     if _fast_only(config) and name.startswith("test_") and name.endswith(".py"):
-        return collection_path.stem not in FAST_MODULES or None
+        left_out = _light(config) and collection_path.stem in BEYOND_LIGHT_INSTALL
+        return collection_path.stem not in FAST_MODULES or left_out or None
     return None
 
 
@@ -85,6 +128,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.fast)
     if hasattr(config, "workerinput"):  # a pytest-xdist worker (make test runs two)
         graph_group_first(items)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if _light(config):
+        left = ", ".join(f"{test} (needs {mod})" for test, mod in sorted(BEYOND_LIGHT_INSTALL.items()))
+        terminalreporter.write_line(f"--light-install: not run here, run by make test-fast: {left}")
 
 
 @pytest.hookimpl(optionalhook=True)

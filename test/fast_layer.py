@@ -34,6 +34,15 @@ HEAVY_ENTRY_POINTS = {
 GUARD_ENV = "REACTHUMAN_FAST_LAYER_TEST"
 GUARD_SITE_DIR = Path(__file__).resolve().parent / "fast_guard"
 
+# Fast modules whose tests need a component the light install lacks (docs/testing.md): the ROS 2 message
+# definitions, torch, or Genesis's installed sources (read, never started). `make test-fast` runs them;
+# `make test-fast-light` (pytest --light-install) leaves them out and names them.
+BEYOND_LIGHT_INSTALL = {
+    "test_recording_viewer": "rosidl_adapter",
+    "test_policy_slot": "torch",
+    "test_eval_first_render": "genesis",
+}
+
 # Measured under the guard: each module here passes without the heavy components, and together they run in
 # well under a minute. Modules that simulate for long (the InteractiveWorld controls bench, PhysMent's scene
 # checks) stay in the full layer only.

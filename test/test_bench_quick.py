@@ -37,27 +37,34 @@ def test_json_has_every_section_and_the_machine_with_its_load(report):
     for name in ("physics", "render", "transport", "episode", "scenes", "tracking"):
         assert report[name] == {"skipped": "not in --sections"}
     m = report["machine"]
-    assert m["cpus"] >= 1 and len(m["load_average_start"]) == 3 and m["memory_gib"] > 0
-    assert report["run"]["quick"] is True and len(report["run"]["load_average_end"]) == 3
+    assert m["cpus"] >= 1
+    assert len(m["load_average_start"]) == 3
+    assert m["memory_gib"] > 0
+    assert report["run"]["quick"] is True
+    assert len(report["run"]["load_average_end"]) == 3
 
 
 def test_scoring_section_counts_every_decision_with_medians_and_a_verdict(report):
     s = report["scoring"]
     n = s["decisions"]
-    assert n == 300 and s["models"] == 3
+    assert n == 300
+    assert s["models"] == 3
     for key in ("score_decision", "ledger_read", "ledger_to_report"):
         sec = s[key]["seconds"]
-        assert sec["n"] == 2 and sec["min"] <= sec["median"] <= sec["max"]
+        assert sec["n"] == 2
+        assert sec["min"] <= sec["median"] <= sec["max"]
         assert s[key]["per_s"] > 0
     for key in ("score_decision", "ledger_to_report"):
         goal = s[key]["goal"]
-        assert goal["higher_is_better"] and goal["verdict"].split()[0] in ("far", "meets", "misses")
+        assert goal["higher_is_better"]
+        assert goal["verdict"].split()[0] in ("far", "meets", "misses")
     assert len(s["load_average"]) == 3
 
 
 def test_memory_without_a_graph_says_so(report):
     m = report["memory"]
-    assert m["nodes_peak_mib"] is None and "did not run" in m["note"]
+    assert m["nodes_peak_mib"] is None
+    assert "did not run" in m["note"]
     assert m["bench_process_peak_mib"] > 10
     assert "--quick does not" in m["per_episode"]["note"]
 
@@ -66,9 +73,11 @@ def test_table_lists_each_section_with_verdicts(report):
     text = render_text(report)
     for name in SECTIONS:
         assert name in text
-    assert "score_decision/s" in text and "not in --sections" in text
+    assert "score_decision/s" in text
+    assert "not in --sections" in text
     md = render_markdown(report)
-    assert md.splitlines()[0].startswith("| section | stage | measured") and md.count("\n") == text.count("\n")
+    assert md.splitlines()[0].startswith("| section | stage | measured")
+    assert md.count("\n") == text.count("\n")
 
 
 def test_goal_verdicts_and_repeats():
@@ -77,7 +86,8 @@ def test_goal_verdicts_and_repeats():
     assert faster.verdict(1.5).startswith("meets goal")
     assert faster.verdict(0.5) == "misses goal by 2.00x"
     cheaper = Goal(1.15, "x", False, "")
-    assert cheaper.verdict(0.5) == "far from limit by 2.3x" and cheaper.verdict(2.3) == "misses goal by 2.00x"
+    assert cheaper.verdict(0.5) == "far from limit by 2.3x"
+    assert cheaper.verdict(2.3) == "misses goal by 2.00x"
     assert cheaper.verdict(None) == "not measured"
     r = Repeats.of([3.0, 1.0, 2.0])
     assert (r.median, r.min, r.max, r.n) == (2.0, 1.0, 3.0, 3)
@@ -116,7 +126,8 @@ def test_peak_memory_is_read_per_node_from_a_real_process_tree():
 def test_bad_input_is_one_line_and_exit_2(args, words, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
-    assert words in err and len(err.splitlines()) == 1
+    assert words in err
+    assert len(err.splitlines()) == 1
 
 
 def test_memory_per_episode_over_a_run_gives_each_node_its_slope_verdict_and_plot(tmp_path):
@@ -129,11 +140,17 @@ def test_memory_per_episode_over_a_run_gives_each_node_its_slope_verdict_and_plo
     out = tmp_path / "bench.json"
     assert main(["--quick", "--sections", "memory", "--memory-run", str(run), "--json", str(out)]) == 0
     per = json.loads(out.read_text())["memory"]["per_episode"]
-    assert per["episodes"] == 12 and per["restarts"] == 3 and per["all_flat"] is False
+    assert per["episodes"] == 12
+    assert per["restarts"] == 3
+    assert per["all_flat"] is False
     body, manager = per["nodes"]["body"], per["nodes"]["episode_manager"]
-    assert body["verdict"] == "flat" and body["after_warmup_mib"] == 1860.0 and body["max_mib"] == 1920.0
-    assert manager["verdict"] == "grows beyond 10%" and manager["slope_mib_per_episode"] > 4.0
-    assert manager["rss_mib"][0] == 100.0 and len(manager["rss_mib"]) == 12
+    assert body["verdict"] == "flat"
+    assert body["after_warmup_mib"] == 1860.0
+    assert body["max_mib"] == 1920.0
+    assert manager["verdict"] == "grows beyond 10%"
+    assert manager["slope_mib_per_episode"] > 4.0
+    assert manager["rss_mib"][0] == 100.0
+    assert len(manager["rss_mib"]) == 12
     assert Path(per["plot"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "episode_manager per episode (12 episodes, 3 restarts)" in render_text(json.loads(out.read_text()))
 

@@ -36,7 +36,9 @@ def test_plan_for_another_scene_is_ignored_and_logged(body, caplog):
     assert result.verdict is Verdict.WRONG_SCENE
     assert "some_other_scene" in caplog.text
     o = result.outcome
-    assert not o.plan_received and not o.plan_executed and o.wrong_scene_plans == ("some_other_scene",)
+    assert not o.plan_received
+    assert not o.plan_executed
+    assert o.wrong_scene_plans == ("some_other_scene",)
 
 
 def test_time_stays_frozen_until_a_plan_or_the_timeout(body):
@@ -47,7 +49,8 @@ def test_time_stays_frozen_until_a_plan_or_the_timeout(body):
     frozen_at = body.sim_time_s
     with pytest.raises(PhaseError, match="frozen"):
         body.begin_execution(spine.command)
-    assert body.sim_time_s == frozen_at and body.phase is Phase.FROZEN
+    assert body.sim_time_s == frozen_at
+    assert body.phase is Phase.FROZEN
     assert body.poll(now_s=1000.1) is GateState.WAITING
     assert body.poll(now_s=1000.3) is GateState.TIMED_OUT
 
@@ -60,7 +63,9 @@ def test_plan_after_the_timeout_is_recorded_late_and_not_executed(body):
     assert body.poll(now_s=5.0) is GateState.TIMED_OUT
     assert body.offer_plan(body.spec.scene_id, now_s=6.0) is Verdict.LATE
     o = body.execute(spine.command)  # the spine was never given the plan: it stands
-    assert o.plan_late and not o.plan_received and not o.plan_executed
+    assert o.plan_late
+    assert not o.plan_received
+    assert not o.plan_executed
 
 
 def test_nan_joint_command_is_a_controller_fault(body):
@@ -77,7 +82,8 @@ def test_nan_joint_command_is_a_controller_fault(body):
 
     start = body.sim_time_s
     o = body.execute(nan_source)
-    assert o.controller_fault is not None and "NaN" in o.controller_fault
+    assert o.controller_fault is not None
+    assert "NaN" in o.controller_fault
     assert not o.plan_executed
     assert body.sim_time_s == start  # rejected before a single step ran on it
 
@@ -89,7 +95,8 @@ def test_command_for_other_joints_is_a_controller_fault(body):
     body.simulate_window(spine.command, now_s=0.0)
     body.offer_plan(body.spec.scene_id, now_s=0.0)
     o = body.execute(lambda t, s: JointCommand(("elbow",), (0.0,), (0.0,), (1.0,), (0.0,), (0.0,)))
-    assert o.controller_fault is not None and "names" in o.controller_fault
+    assert o.controller_fault is not None
+    assert "names" in o.controller_fault
 
 
 def test_invalid_spec_is_refused_before_simulation(body):
@@ -113,8 +120,12 @@ def test_snapshot_carries_what_the_body_publishes(body):
     body.load(heavy_overhead_probe())
     body.simulate_window(spine.command, now_s=0.0)
     snap = body.snapshot()
-    assert snap.sim_time_s == pytest.approx(0.3) and snap.joint_names == G1_JOINT_NAMES
-    assert len(snap.robot.q) == len(G1_JOINT_NAMES) and snap.robot.stamp_s == snap.sim_time_s
-    assert set(snap.hazards) == {"hazard"} and snap.hazards["hazard"].lin_vel_mps[2] < -2.0  # falling
-    assert 9.0 < snap.imu_accel_mps2[2] < 10.6 and abs(snap.imu_projected_gravity[2] + 1.0) < 0.01  # standing
+    assert snap.sim_time_s == pytest.approx(0.3)
+    assert snap.joint_names == G1_JOINT_NAMES
+    assert len(snap.robot.q) == len(G1_JOINT_NAMES)
+    assert snap.robot.stamp_s == snap.sim_time_s
+    assert set(snap.hazards) == {"hazard"}
+    assert snap.hazards["hazard"].lin_vel_mps[2] < -2.0  # falling
+    assert 9.0 < snap.imu_accel_mps2[2] < 10.6
+    assert abs(snap.imu_projected_gravity[2] + 1.0) < 0.01  # standing
     assert snap.left_hand_m[1] > 0.1 > -0.1 > snap.right_hand_m[1]  # facing +x: left hand at +y

@@ -58,9 +58,13 @@ def test_a_generated_scene_runs_with_the_g1_in_mujoco():
     finally:
         body.close()
     o = result.outcome
-    assert len(result.frames) == 2 and set(result.frames[0].images) == {"egocentric", "closeup", "overhead"}
-    assert not o.fell and o.controller_fault is None and o.plan_executed
-    assert abs(o.final_base_pos_m[0] - spec.observer.x_m) < 0.3 and abs(o.final_base_pos_m[1] - spec.observer.y_m) < 0.3
+    assert len(result.frames) == 2
+    assert set(result.frames[0].images) == {"egocentric", "closeup", "overhead"}
+    assert not o.fell
+    assert o.controller_fault is None
+    assert o.plan_executed
+    assert abs(o.final_base_pos_m[0] - spec.observer.x_m) < 0.3
+    assert abs(o.final_base_pos_m[1] - spec.observer.y_m) < 0.3
     # standing, the hands rest where forward kinematics of the default pose puts them (robot frame)
     pose = Pose2D(o.final_base_pos_m[0], o.final_base_pos_m[1], spec.observer.yaw_rad)
     rest = default_pose_geometry()

@@ -32,17 +32,21 @@ def test_base_tracker_corrects_lag_then_settles_and_stays_standing():
     tracker.reset(Pose(0.0, 0.0, 0.0))
     cmd = VelocityCommand(0.5, 0.0, 0.0)
     lagging = tracker.command(cmd, 2.0, 1.0, Pose(0.3, 0.1, 0.0))  # 0.2 m behind, 0.1 m off to the left
-    assert lagging.vx_mps == pytest.approx(0.5 + 0.4) and lagging.vy_mps == pytest.approx(-0.2)
+    assert lagging.vx_mps == pytest.approx(0.5 + 0.4)
+    assert lagging.vy_mps == pytest.approx(-0.2)
     after = tracker.command(cmd, 2.0, 2.2, Pose(0.8, 0.0, 0.0))  # walk over, still 0.2 m short: keep going
-    assert after.vx_mps == pytest.approx(0.4) and not tracker.settled
+    assert after.vx_mps == pytest.approx(0.4)
+    assert not tracker.settled
     done = tracker.command(cmd, 2.0, 2.4, Pose(0.98, 0.0, 0.0))
-    assert done == VelocityCommand(0.0, 0.0, 0.0) and tracker.settled
+    assert done == VelocityCommand(0.0, 0.0, 0.0)
+    assert tracker.settled
     assert tracker.command(cmd, 2.0, 2.6, Pose(0.8, 0.0, 0.0)) == VelocityCommand(0.0, 0.0, 0.0)
 
 
 def test_crouch_folds_hip_knee_ankle_and_is_capped():
     assert crouch_angle_rad(0.25, 1.8, 0.45) == pytest.approx(0.45)
-    assert crouch_angle_rad(0.5, 1.8, 0.45) == pytest.approx(0.45) and crouch_angle_rad(-1.0, 1.8, 0.45) == 0.0
+    assert crouch_angle_rad(0.5, 1.8, 0.45) == pytest.approx(0.45)
+    assert crouch_angle_rad(-1.0, 1.8, 0.45) == 0.0
     offset = crouch_offset_rad(0.3)
     for side in ("left", "right"):
         assert offset[G1_JOINT_NAMES.index(f"{side}_knee_joint")] == pytest.approx(0.6)
@@ -54,13 +58,15 @@ def test_crouch_folds_hip_knee_ankle_and_is_capped():
 def test_feasibility_separates_what_no_plan_of_this_body_could_do():
     freeze = 0.6
     landed = feasibility("CATCH", (0.4, 0.0), freeze, 0.1, 0.5, impact_height_m=1.0)
-    assert not landed.reachable and landed.available_s == pytest.approx(-0.1)
+    assert not landed.reachable
+    assert landed.available_s == pytest.approx(-0.1)
     in_time = feasibility("CATCH", (0.4, 0.0), freeze, 0.7, 1.5, impact_height_m=1.0)
     assert in_time.reachable
     far = feasibility("CATCH", (3.0, 0.0), freeze, 0.7, 1.5, impact_height_m=1.0)  # 2.45 m to walk in 0.9 s
     assert not far.reachable
     on_the_floor = feasibility("CATCH", (0.4, 0.0), freeze, 2.0, 2.5, impact_height_m=0.15)
-    assert not on_the_floor.reachable and "below" in on_the_floor.reason
+    assert not on_the_floor.reachable
+    assert "below" in on_the_floor.reason
     assert feasibility("DODGE", (0.3, 0.0), freeze, 0.5, 0.7).reachable is False  # lands 0.1 s after the freeze
     assert feasibility("DODGE", (0.3, 0.0), freeze, 1.2, 1.8).reachable
     assert feasibility("NO_ACTION", None, freeze, None, None).reachable
@@ -85,14 +91,16 @@ def test_path_verdict_catches_where_and_when_the_hands_can_meet_the_path():
     rise_s = freeze + env.arm_travel_s
     pts, r, t = _path((0.4, 0.0, 0.9), (0.0, 0.0, 0.5 * 9.81 * rise_s))
     v = path_verdict("CATCH", pts, r, t, freeze)
-    assert v.reachable and v.intercept_time_s == pytest.approx(rise_s, abs=DT_S)
+    assert v.reachable
+    assert v.intercept_time_s == pytest.approx(rise_s, abs=DT_S)
     assert env.lowest_hand_m <= v.intercept_point_robot[2] <= env.highest_hand_m
     dropped = path_verdict("CATCH", *_path((0.4, 0.0, 1.2), (0.0, 0.0, 0.0)), freeze)  # on the floor at 0.49 s
     assert not dropped.reachable
     # tossed high 0.7 m away: the walk brings it within reach before it comes down; 4 m away it does not
     walk_s = env.walk_lag_s + (0.7 - env.arm_reach_m) / env.walk_speed_mps
     near = path_verdict("CATCH", *_path((0.7, 0.0, 1.0), (0.0, 0.0, 8.0)), freeze)
-    assert near.reachable and near.intercept_time_s >= freeze + walk_s
+    assert near.reachable
+    assert near.intercept_time_s >= freeze + walk_s
     assert near.intercept_point_robot[2] <= env.highest_hand_m  # met on the way down, at a height hands go to
     assert not path_verdict("CATCH", *_path((4.0, 0.0, 1.0), (0.0, 0.0, 8.0)), freeze).reachable
 
@@ -102,10 +110,12 @@ def test_a_catch_is_beyond_the_body_when_the_object_strikes_it_before_the_hands_
     # chest-high, at 1 m/s straight at the robot from 1.2 m: in the torso 0.9 s after the start, before the arms
     # have risen; its later points behind the robot are within the hands' radius, but it has struck by then
     into_the_chest = path_verdict("CATCH", *_path((1.2, 0.0, 1.0), (-1.0, 0.0, 0.0), gravity=False), freeze)
-    assert not into_the_chest.reachable and "strikes the body" in into_the_chest.reason
+    assert not into_the_chest.reachable
+    assert "strikes the body" in into_the_chest.reason
     # the same speed 0.4 m to the side passes the body: met on its way past
     past = path_verdict("CATCH", *_path((1.2, 0.4, 1.0), (-1.0, 0.0, 0.0), gravity=False), freeze)
-    assert past.reachable and past.intercept_time_s >= freeze + BodyEnvelope().arm_travel_s
+    assert past.reachable
+    assert past.intercept_time_s >= freeze + BodyEnvelope().arm_travel_s
 
 
 def test_a_catch_waits_where_the_object_comes_to_the_hands_rather_than_stepping_to_meet_it_earlier():
@@ -119,7 +129,8 @@ def test_a_catch_waits_where_the_object_comes_to_the_hands_rather_than_stepping_
     assert v.intercept_time_s == pytest.approx((2.0 - env.reach_m(0.95)) / 0.5, abs=2 * DT_S)
     # heading past 1.2 m to the side, the arms alone never reach it: a step does, at the first point it can
     past = path_verdict("CATCH", *_path((2.0, 1.2, 0.95), (-0.5, 0.0, 0.0), t_end_s=4.0, gravity=False), freeze)
-    assert past.reachable and math.hypot(*past.intercept_point_robot[:2]) > env.reach_m(0.95)
+    assert past.reachable
+    assert math.hypot(*past.intercept_point_robot[:2]) > env.reach_m(0.95)
 
 
 def test_walks_stop_at_the_furniture_in_their_way():
@@ -146,16 +157,19 @@ def test_path_verdict_dodges_by_the_step_that_keeps_the_body_off_the_path():
     env = BodyEnvelope()
     assert env.walk_speed_mps * (1.27 - env.walk_lag_s) > env.torso_radius_m + env.dodge_margin_m
     high = path_verdict("DODGE", *_path((0.0, 0.0, 18.0), (0.0, 0.0, 0.0)), freeze)
-    assert high.reachable and high.clear_step_robot != (0.0, 0.0)
+    assert high.reachable
+    assert high.clear_step_robot != (0.0, 0.0)
     # from 12 m it passes 0.45 s sooner: the same step is still under it
     assert not path_verdict("DODGE", *_path((0.0, 0.0, 12.0), (0.0, 0.0, 0.0)), freeze).reachable
     # rolls along the floor at the robot from straight ahead, arriving 1.65 s after the freeze: a back
     # step does not clear a path along x (it follows the robot), a sideways one does
     rolling = path_verdict("DODGE", *_path((2.5, 0.0, 0.1), (-1.0, 0.0, 0.0), 6.0, gravity=False), freeze)
-    assert rolling.reachable and rolling.clear_step_robot[1] != 0.0
+    assert rolling.reachable
+    assert rolling.clear_step_robot[1] != 0.0
     # passes 1 m to the left: nothing comes near, any step is clear
     wide = path_verdict("DODGE", *_path((1.6, 1.0, 0.1), (-1.0, 0.0, 0.0), gravity=False), freeze)
-    assert wide.reachable and "clears" in wide.reason
+    assert wide.reachable
+    assert "clears" in wide.reason
 
 
 def _row(scene, model, action, family, caught, struck, unreachable=False):
@@ -173,11 +187,16 @@ def test_outcome_tables_share_catches_held_and_dodges_clear_per_action_and_famil
     catch = next(r for r in by_action.rows if r[1] == "CATCH")
     dodge = next(r for r in by_action.rows if r[1] == "DODGE")
     col = by_action.columns.index
-    assert catch[col("executed")] == 2 and catch[col("catches held")] == 0.5 and catch[col("dodges clear")] is None
-    assert dodge[col("executed")] == 2 and dodge[col("dodges clear")] == 0.5 and dodge[col("struck")] == 0.5
+    assert catch[col("executed")] == 2
+    assert catch[col("catches held")] == 0.5
+    assert catch[col("dodges clear")] is None
+    assert dodge[col("executed")] == 2
+    assert dodge[col("dodges clear")] == 0.5
+    assert dodge[col("struck")] == 0.5
     by_family = outcomes_by_family_table(d)
     ladder = next(r for r in by_family.rows if r[1] == "ladder_slip")
-    assert ladder[by_family.columns.index("executed")] == 1 and ladder[by_family.columns.index("dodges clear")] == 0.0
+    assert ladder[by_family.columns.index("executed")] == 1
+    assert ladder[by_family.columns.index("dodges clear")] == 0.0
 
 
 def test_bench_tracking_rows_judge_each_plan_against_its_goal():
@@ -192,5 +211,7 @@ def test_bench_tracking_rows_judge_each_plan_against_its_goal():
     report = {name: {"skipped": "not in --sections"} for name in SECTIONS}
     report["tracking"] = section
     out = {r.stage: r for r in rows(report) if r.section == "tracking"}
-    assert out["reach"].verdict == "meets goal" and "hands 3.0 cm" in out["reach"].measured
-    assert out["walk"].verdict == "misses goal" and "displacement off 25%" in out["walk"].measured
+    assert out["reach"].verdict == "meets goal"
+    assert "hands 3.0 cm" in out["reach"].measured
+    assert out["walk"].verdict == "misses goal"
+    assert "displacement off 25%" in out["walk"].measured

@@ -91,9 +91,12 @@ def test_a_ball_bouncing_off_a_hand_is_deflected_not_caught(rig, spine):
         tracker.update(obs, lambda: np.array([rig.engine.body_state(n).pos_m for n in links]))
     o = tracker.outcome(scene_id="throw", engine="genesis", controller_fault=None, plan_received=True,
                         plan_late=False, plan_executed=True, wrong_scene_plans=())
-    assert o.hand_contact and o.reached_floor, o  # it touched the hand, then fell to the floor
-    assert o.deflected and not o.caught
-    assert math.isfinite(o.min_hand_object_distance_m) and o.min_hand_object_distance_m < 0.15
+    assert o.hand_contact, o
+    assert o.reached_floor, o  # it touched the hand, then fell to the floor
+    assert o.deflected
+    assert not o.caught
+    assert math.isfinite(o.min_hand_object_distance_m)
+    assert o.min_hand_object_distance_m < 0.15
 
 
 # --- the oracle's plans, executed: dodges that clear, a catch that holds -----------------------------
@@ -138,11 +141,14 @@ def test_the_oracles_dodge_clears_and_its_catch_holds(body, family, seed, action
     assert scene_feasibility(spec).reachable
     result = run_episode(spec, make_brain("oracle"), body, Spine(default_config()))
     o = result.outcome
-    assert not o.fell and o.controller_fault is None
+    assert not o.fell
+    assert o.controller_fault is None
     if action == "CATCH":
-        assert o.caught and not o.struck, o
+        assert o.caught, o
+        assert not o.struck, o
     else:
-        assert not o.struck and not o.caught, o
+        assert not o.struck, o
+        assert not o.caught, o
 
 
 # --- what the brain is shown: the hazard at every rendered frame, its moving mass ------------------------
@@ -167,7 +173,8 @@ def test_the_window_track_has_the_swinging_bob_at_every_frame_and_ends_at_the_fr
         tracker = WindowTracker(frames, spine.command, spec, frames.frame_times_s())
         rendered = frames.simulate_window(tracker)
         # one sample per rendered frame, keyed by the frame's own time (what the observation is built from)
-        assert sorted(tracker.samples) == [f.t_s for f in rendered] and len(rendered) == 4
+        assert sorted(tracker.samples) == [f.t_s for f in rendered]
+        assert len(rendered) == 4
         assert [f.t_s for f in rendered] == pytest.approx(list(frames.frame_times_s()), abs=1e-12)
         positions = []
         for t, (pos, vel) in sorted(tracker.samples.items()):
@@ -179,7 +186,8 @@ def test_the_window_track_has_the_swinging_bob_at_every_frame_and_ends_at_the_fr
         assert min(np.linalg.norm(b - a) for a, b in zip(positions, positions[1:])) > 0.01  # it swings
         last_pos, last_vel = tracker.samples[rendered[-1].t_s]
         freeze_pos, freeze_vel = tracker.freeze_state()
-        assert np.array_equal(last_pos, freeze_pos) and np.array_equal(last_vel, freeze_vel)
+        assert np.array_equal(last_pos, freeze_pos)
+        assert np.array_equal(last_vel, freeze_vel)
         # the executed hand distance is measured to the same moving point, never to the pivot
         snap = frames.snapshot()
         to_bob = min(np.linalg.norm(h - freeze_pos) for h in (snap.left_hand_m, snap.right_hand_m))

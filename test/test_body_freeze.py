@@ -19,9 +19,12 @@ def gate(timeout_s: float = 10.0) -> FreezeGate:
 
 def test_plan_for_this_scene_releases_the_freeze():
     g = gate()
-    assert g.poll(105.0) is GateState.WAITING and not g.released
+    assert g.poll(105.0) is GateState.WAITING
+    assert not g.released
     assert g.offer("scene_a", 106.5) is Verdict.ACCEPTED
-    assert g.released and g.record.plan_received and not g.record.plan_late
+    assert g.released
+    assert g.record.plan_received
+    assert not g.record.plan_late
     assert g.record.wait_s == pytest.approx(6.5)
 
 
@@ -29,24 +32,31 @@ def test_plan_for_another_scene_is_ignored_and_logged(caplog):
     g = gate()
     with caplog.at_level(logging.WARNING):
         assert g.offer("scene_b", 101.0) is Verdict.WRONG_SCENE
-    assert "scene_b" in caplog.text and "scene_a" in caplog.text
-    assert not g.released and g.record.wrong_scene_ids == ["scene_b"] and not g.record.plan_received
+    assert "scene_b" in caplog.text
+    assert "scene_a" in caplog.text
+    assert not g.released
+    assert g.record.wrong_scene_ids == ["scene_b"]
+    assert not g.record.plan_received
 
 
 def test_timeout_releases_without_a_plan_and_a_later_plan_is_late_not_executed():
     g = gate(timeout_s=10.0)
     assert g.poll(110.0) is GateState.WAITING  # exactly at the deadline: still waiting
     assert g.poll(110.01) is GateState.TIMED_OUT
-    assert g.released and g.record.timed_out and not g.record.plan_received
+    assert g.released
+    assert g.record.timed_out
+    assert not g.record.plan_received
     assert g.offer("scene_a", 112.0) is Verdict.LATE
-    assert g.record.plan_late and not g.record.plan_received
+    assert g.record.plan_late
+    assert not g.record.plan_received
     assert g.record.late_by_s == pytest.approx(2.0)
 
 
 def test_plan_after_deadline_is_late_even_before_a_poll():
     g = gate(timeout_s=1.0)
     assert g.offer("scene_a", 101.5) is Verdict.LATE
-    assert g.state is GateState.TIMED_OUT and g.record.plan_late
+    assert g.state is GateState.TIMED_OUT
+    assert g.record.plan_late
 
 
 def test_second_plan_is_a_duplicate():
@@ -105,11 +115,16 @@ def test_a_hand_touch_that_does_not_stop_it_is_deflected_and_distance_is_tracked
     tr.update(obs(0.1, 1.0, [Contact("hazard", "left_wrist_yaw_link", (0.3, 0.1, 1.0), 5.0)]), links)
     tr.update(obs(0.2, 0.05, [Contact("world", "hazard", (0.5, 0.0, 0.0), 50.0)]), links)
     o = finish(tr)
-    assert not o.caught and o.deflected and o.hand_contact and o.catch_time_s == pytest.approx(0.1)
-    assert not o.struck and o.strike_link is None
+    assert not o.caught
+    assert o.deflected
+    assert o.hand_contact
+    assert o.catch_time_s == pytest.approx(0.1)
+    assert not o.struck
+    assert o.strike_link is None
     assert o.min_hand_object_distance_m == pytest.approx(np.hypot(0.2, 0.0))  # hand at y=±0.2, z=1.0
     assert o.min_distance_time_s == pytest.approx(0.1)
-    assert o.reached_floor and o.time_to_floor_s == pytest.approx(0.2)
+    assert o.reached_floor
+    assert o.time_to_floor_s == pytest.approx(0.2)
     assert o.clearance_from_impact_m == pytest.approx(0.5)
 
 
@@ -122,7 +137,9 @@ def test_held_off_the_floor_in_the_hands_is_caught_and_rest_waits_for_the_verdic
             assert not tr.at_rest(0.3)
     assert tr.at_rest(0.7)
     o = finish(tr)
-    assert o.caught and not o.deflected and o.catch_time_s == pytest.approx(0.0)
+    assert o.caught
+    assert not o.deflected
+    assert o.catch_time_s == pytest.approx(0.0)
 
 
 def test_off_the_floor_but_no_longer_touching_an_arm_is_not_held():
@@ -131,7 +148,8 @@ def test_off_the_floor_but_no_longer_touching_an_arm_is_not_held():
     for k in range(1, 8):  # bounced up and away, still in the air at the hold time
         tr.update(obs(0.1 * k, 1.2, []), links)
     o = finish(tr)
-    assert not o.caught and o.deflected
+    assert not o.caught
+    assert o.deflected
 
 
 def test_hand_contact_after_the_floor_is_no_catch():
@@ -139,7 +157,9 @@ def test_hand_contact_after_the_floor_is_no_catch():
     tr.update(obs(0.0, 0.02, [Contact("hazard", "world", (0.3, 0.0, 0.0), 5.0)]), links)
     tr.update(obs(0.1, 0.1, [Contact("hazard", "right_wrist_yaw_link", (0.3, 0.0, 0.1), 5.0)]), links)
     o = finish(tr)
-    assert not o.caught and not o.hand_contact and not o.deflected
+    assert not o.caught
+    assert not o.hand_contact
+    assert not o.deflected
 
 
 def test_body_contact_is_a_strike_with_its_impulse_and_a_resting_load_is_not_counted():
@@ -148,7 +168,9 @@ def test_body_contact_is_a_strike_with_its_impulse_and_a_resting_load_is_not_cou
     tr.update(obs(0.05, 1.2, [Contact("torso_link", "hazard", (0.1, 0.0, 1.2), 100.0)]), links)
     tr.update(obs(0.5, 1.2, [Contact("torso_link", "hazard", (0.1, 0.0, 1.2), 20.0)]), links)  # past the window
     o = finish(tr)
-    assert o.struck and o.strike_link == "torso_link" and o.strike_time_s == pytest.approx(0.0)
+    assert o.struck
+    assert o.strike_link == "torso_link"
+    assert o.strike_time_s == pytest.approx(0.0)
     assert o.strike_impulse_ns == pytest.approx(4.0)  # (300 + 100) N x 0.01 s
 
 
@@ -159,7 +181,10 @@ def test_fall_and_rest_are_detected():
     tr.update(obs(0.3, 1.0, [], speed=0.0, gravity=(-0.9, 0.0, -0.3)), links)
     assert tr.at_rest(0.3)
     o = finish(tr)
-    assert o.fell and o.fall_time_s == pytest.approx(0.3) and not o.reached_floor and o.clearance_from_impact_m is None
+    assert o.fell
+    assert o.fall_time_s == pytest.approx(0.3)
+    assert not o.reached_floor
+    assert o.clearance_from_impact_m is None
 
 
 def test_quaternion_rotation_matches_the_rotation_matrix():

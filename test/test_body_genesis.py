@@ -66,28 +66,36 @@ def test_observation_window_frames(episodes):
     frames = episodes["stand_1"].frames
     assert [round(f.t_s, 6) for f in frames] == [0.0, 0.075, 0.15, 0.225, 0.3]  # probe window 0.3 s
     img = frames[-1].images["closeup"]
-    assert img.shape == (64, 96, 3) and img.dtype == np.uint8 and img.std() > 1.0  # a picture, not a blank
+    assert img.shape == (64, 96, 3)
+    assert img.dtype == np.uint8
+    assert img.std() > 1.0  # a picture, not a blank
 
 
 def test_standing_still_under_a_heavy_object_is_a_strike(episodes):
     o = episodes["stand_1"].outcome
-    assert o.struck and not o.caught
+    assert o.struck
+    assert not o.caught
     assert o.strike_impulse_ns > 5.0  # 8 kg arriving at ~11 m/s
     assert o.strike_link in {"torso_link", "pelvis", "waist_yaw_link", "waist_roll_link"} or "shoulder" in o.strike_link
-    assert o.plan_received and o.plan_executed and o.controller_fault is None
+    assert o.plan_received
+    assert o.plan_executed
+    assert o.controller_fault is None
 
 
 def test_stepping_clear_of_a_heavy_object_is_no_strike(episodes):
     o = episodes["clear"].outcome
-    assert not o.struck and o.strike_impulse_ns == 0.0
-    assert o.reached_floor and o.clearance_from_impact_m > 0.2
+    assert not o.struck
+    assert o.strike_impulse_ns == 0.0
+    assert o.reached_floor
+    assert o.clearance_from_impact_m > 0.2
     assert o.final_base_pos_m[0] > 0.3  # it walked forward
     assert not o.fell
 
 
 def test_reaching_for_a_light_object_in_reach_makes_contact(episodes):
     o = episodes["reach"].outcome
-    assert o.hand_contact and not o.struck  # contact; held (`caught`) or not is the plan's hold, here none
+    assert o.hand_contact
+    assert not o.struck  # contact; held (`caught`) or not is the plan's hold, here none
     assert o.min_hand_object_distance_m < 0.12
     assert o.catch_time_s == pytest.approx(o.min_distance_time_s, abs=0.1)
 
@@ -96,7 +104,9 @@ def test_execution_videos_are_written_as_mp4(episodes):
     videos = episodes["videos"]
     assert set(videos) == {"thirdperson", "egocentric"}
     for name, path in videos.items():
-        assert path.name == f"video_{name}.mp4" and path.stat().st_size > 1000
+        assert path.name == f"video_{name}.mp4"
+        assert path.stat().st_size > 1000
         frames = imageio.mimread(path)
-        assert len(frames) >= 10 and frames[0].shape == (96, 128, 3)
+        assert len(frames) >= 10
+        assert frames[0].shape == (96, 128, 3)
         assert not any(p.name.startswith(".") for p in path.parent.iterdir())  # no temp files left

@@ -73,7 +73,8 @@ def test_a_tick_says_its_phase_in_the_base_state_and_each_header_names_the_frame
     assert [b.phase for b in bases] == [BaseState.PHASE_WINDOW, BaseState.PHASE_EXECUTION,
                                         BaseState.PHASE_EXECUTION_WITHOUT_PLAN]
     base, joint = bases[0], joints[0]
-    assert base.header.stamp == joint.header.stamp and conv.stamp_ns(base.header.stamp) == 1_250_000_000
+    assert base.header.stamp == joint.header.stamp
+    assert conv.stamp_ns(base.header.stamp) == 1_250_000_000
     assert (base.header.frame_id, base.imu.header.frame_id, joint.header.frame_id) == ("world", "pelvis", "")
     assert base.imu.header.stamp == base.header.stamp
     assert _sent(lockstep, graph.HAND_POSITIONS)[0].header.frame_id == "world"
@@ -103,7 +104,8 @@ def test_a_tick_returns_the_command_of_its_own_stamp_and_ignores_any_other():
     lockstep.phase = graph.StatePhase.WINDOW
     assert lockstep(3 * DT_S, None) is None  # between control ticks the previous command holds
     command = lockstep(5 * DT_S, None)
-    assert command.q == Q and set(command.kp) == {40.0}
+    assert command.q == Q
+    assert set(command.kp) == {40.0}
     assert abs(command.stamp_s - 5 * DT_S) < 1e-9
 
 
@@ -122,8 +124,10 @@ def test_a_tick_whose_answer_is_lost_is_sent_again_the_same_until_answered(monke
     lockstep = _lockstep(spine)
     lockstep.phase = graph.StatePhase.WINDOW
     command = lockstep(0.0, None)
-    assert command.q == Q and lockstep.resent == 2
-    assert len(states) == 3 and all(s == states[0] for s in states)
+    assert command.q == Q
+    assert lockstep.resent == 2
+    assert len(states) == 3
+    assert all(s == states[0] for s in states)
     assert len(_sent(lockstep, graph.BASE_STATE)) == len(_sent(lockstep, graph.CLOCK)) == 3
 
 

@@ -35,7 +35,8 @@ def test_a_swing_is_fitted_and_followed_along_its_circle():
     theta, omega = track_end = _pendulum(0.5, -0.3, 0.6)  # state at the last sample
     swing = fit_swing(track)
     assert swing is not None
-    assert swing.pivot_m == pytest.approx(PIVOT_M, abs=1e-6) and swing.radius_m == pytest.approx(LENGTH_M, abs=1e-6)
+    assert swing.pivot_m == pytest.approx(PIVOT_M, abs=1e-6)
+    assert swing.radius_m == pytest.approx(LENGTH_M, abs=1e-6)
     path = swing_path(swing, track[-1], 0.5)
     later = _sample(0.0, *_pendulum(*track_end, 0.5))
     assert path[-1][0] == pytest.approx(0.5)

@@ -39,7 +39,8 @@ def all_text(messages) -> str:
 
 def test_state_text_tells_what_the_cameras_show():
     text = state_text(observation())
-    assert "a blue ceramic mug" in text and "living room" in text
+    assert "a blue ceramic mug" in text
+    assert "living room" in text
     assert "t=0.45 s: position (+1.10, -0.20, +0.61)" in text
     assert "Time froze at t=0.60 s" in text
     assert "x=2.50 m, y=-1.00 m, facing 90 deg" in text
@@ -105,15 +106,19 @@ def local_brain():
 def test_local_brain_commits_a_decision(local_brain):
     decision = local_brain.plan(observation())
     assert decision.api_error is None
-    assert decision.brain == "local" and decision.modality == "state_text"
+    assert decision.brain == "local"
+    assert decision.modality == "state_text"
     assert local_brain.modality_note.startswith("is text-only (its server reports a text-only model (llama.cpp /props))")
     assert decision.raw_text.strip()
-    assert decision.prompt_tokens > 100 and decision.completion_tokens > 0
+    assert decision.prompt_tokens > 100
+    assert decision.completion_tokens > 0
     if decision.parse_ok:
-        assert isinstance(decision.plan, Plan) and decision.parse_error is None
+        assert isinstance(decision.plan, Plan)
+        assert decision.parse_error is None
         assert plan_to_dict(decision.plan)["walking_cmd"] == list(decision.plan.walking_cmd)
     else:
-        assert decision.plan is None and decision.parse_error
+        assert decision.plan is None
+        assert decision.parse_error
     json.dumps(decision.to_dict())  # the record is JSON-ready either way
 
 
@@ -126,8 +131,10 @@ def test_api_failure_becomes_a_recorded_decision():
     client = make_client("openai-compatible:m@http://127.0.0.1:9/v1", max_retries=1, backoff_s=0.01, vision=False)
     with LLMBrain(client, modality="state_text", name="unreachable") as brain:
         decision = brain.plan(observation())
-    assert decision.plan is None and not decision.parse_ok
-    assert decision.api_error.startswith("connection failed") and decision.retries == 1
+    assert decision.plan is None
+    assert not decision.parse_ok
+    assert decision.api_error.startswith("connection failed")
+    assert decision.retries == 1
 
 
 def _first_token_logprobs(base_url: str, messages: list[dict], tokens: int) -> list[tuple[str, float]]:

@@ -49,5 +49,7 @@ def test_a_refused_parameter_ends_the_brain_node_in_one_line(ros_domain_id):
                                    "got 'smell'"), done.stderr
     typed = subprocess.run([sys.executable, "-m", "reacthuman.nodes.brain_node", "--ros-args", "-p", "truth_wait_s:=soon"],
                            env=env, capture_output=True, text=True, timeout=60)  # rclpy refuses the type itself
-    assert typed.returncode == 2 and typed.stderr.count("\n") == 1, typed.stderr
-    assert typed.stderr.startswith("BrainNode: ") and "'truth_wait_s'" in typed.stderr, typed.stderr
+    assert typed.returncode == 2, typed.stderr
+    assert typed.stderr.count("\n") == 1, typed.stderr
+    assert typed.stderr.startswith("BrainNode: "), typed.stderr
+    assert "'truth_wait_s'" in typed.stderr, typed.stderr

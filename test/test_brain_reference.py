@@ -43,7 +43,8 @@ def test_oracle_catch_is_classified_catch_and_reaches_the_impact_point(impact_ro
     gt = {"correct_action": "CATCH", "impact_point": world(impact_robot), "time_to_floor_s": 1.4}
     decision = make_brain("oracle").plan(obs(falling_track(1.0, 0.0, 1.5), pose=POSE, gt=gt))
     plan = decision.plan
-    assert decision.parse_ok and decision.modality == "ground_truth"
+    assert decision.parse_ok
+    assert decision.modality == "ground_truth"
     assert classify_plan(plan, impact_robot[:2]) is Action.CATCH
     validate(plan_to_dict(plan), PLAN_SCHEMA)
     # Where the plan leaves the hands: beside the impact point, with the arm within its reach.
@@ -139,7 +140,8 @@ def test_heuristic_stays_for_still_or_far_objects_and_ignores_truth():
 def test_fixed_dispositions(name, action):
     for track, hazard in ((falling_track(1.2, -0.3, 2.0), (1.2, -0.3)), (still_track(0.6, 0.5, 1.0), (0.6, 0.5))):
         decision = make_brain(name).plan(obs(track))
-        assert decision.brain == name and decision.parse_ok
+        assert decision.brain == name
+        assert decision.parse_ok
         assert classify_plan(decision.plan, hazard) is action
 
 

@@ -20,9 +20,12 @@ def test_references_presets_and_explicit_models_parse_in_order():
     specs = parse_models(" oracle , local,openai-compatible:Qwen/Qwen3-VL-8B@http://127.0.0.1:8000/v1/ ", REFS)
     assert [(s.kind, s.name) for s in specs] == [
         (REFERENCE, "oracle"), (LLM, "local"), (LLM, "openai-compatible:Qwen/Qwen3-VL-8B@http://127.0.0.1:8000/v1/")]
-    assert specs[0].preset is None and not specs[0].is_llm
-    assert specs[1].is_llm and specs[1].preset.provider == "embedded"
-    assert specs[2].preset.model_id == "Qwen/Qwen3-VL-8B" and specs[2].preset.base_url == "http://127.0.0.1:8000/v1"
+    assert specs[0].preset is None
+    assert not specs[0].is_llm
+    assert specs[1].is_llm
+    assert specs[1].preset.provider == "embedded"
+    assert specs[2].preset.model_id == "Qwen/Qwen3-VL-8B"
+    assert specs[2].preset.base_url == "http://127.0.0.1:8000/v1"
 
 
 def test_a_spec_is_a_frozen_value_that_checks_itself():
@@ -39,8 +42,11 @@ def test_an_unknown_entry_is_one_line_naming_it_with_every_choice():
     with pytest.raises(ModelSpecError) as err:
         parse_models("oracle,gpt-9", REFS, option="--human")
     message = str(err.value)
-    assert "\n" not in message and message.startswith("--human: unknown model 'gpt-9'")
-    assert "oracle, silent" in message and "local" in message and "gpt-5.5" in message
+    assert "\n" not in message
+    assert message.startswith("--human: unknown model 'gpt-9'")
+    assert "oracle, silent" in message
+    assert "local" in message
+    assert "gpt-5.5" in message
     assert "openai-compatible:<model_id>@<base_url>" in message
 
 
@@ -62,7 +68,8 @@ def test_the_llm_prefix_is_a_deprecated_alias_logged_not_printed(caplog, capsys)
         specs = parse_models("llm:local,oracle", REFS)
     assert [(s.kind, s.name) for s in specs] == [(LLM, "local"), (REFERENCE, "oracle")]
     assert [r.levelno for r in caplog.records] == [logging.WARNING]
-    assert "'llm:local'" in caplog.text and "deprecated" in caplog.text
+    assert "'llm:local'" in caplog.text
+    assert "deprecated" in caplog.text
     assert capsys.readouterr() == ("", "")
 
 
@@ -86,7 +93,8 @@ def test_the_option_takes_its_flag_a_deprecated_alias_or_its_default(caplog):
     assert [s.name for s in option.parse(_option_args(option, []))] == ["local"]
     with caplog.at_level(logging.WARNING, logger=LOGGER):
         assert [s.name for s in option.parse(_option_args(option, ["--agent", "silent"]))] == ["silent"]
-    assert "--agent is deprecated" in caplog.text and "--models" in caplog.text
+    assert "--agent is deprecated" in caplog.text
+    assert "--models" in caplog.text
     with pytest.raises(ModelSpecError, match="give --models once"):
         option.parse(_option_args(option, ["--agent", "silent", "--models", "oracle"]))
 
@@ -157,7 +165,8 @@ def test_reacthuman_eval_refuses_a_bad_spec_in_one_line(tmp_path, capsys):
     for models, named in (("oracle,gpt-9", "'gpt-9'"), ("oracle,oracle", "'oracle' is given twice")):
         assert main(["--scenes", str(tmp_path), "--models", models, "--out", str(tmp_path / "run")]) == 2
         line = _one_error_line(capsys)
-        assert line.startswith("reacthuman eval: --models") and named in line
+        assert line.startswith("reacthuman eval: --models")
+        assert named in line
     assert not (tmp_path / "run").exists()
 
 
@@ -180,12 +189,14 @@ def test_physment_run_refuses_a_bad_spec_in_one_line_and_keeps_the_old_flag(tmp_
 
     assert main(["run", "--models", "oracle,gpt-9", "--budget", "5", "--out", str(tmp_path / "run")]) == 2
     line = _one_error_line(capsys)
-    assert line.startswith("physment: --models: unknown model 'gpt-9'") and "(oracle)" in line
+    assert line.startswith("physment: --models: unknown model 'gpt-9'")
+    assert "(oracle)" in line
     assert not (tmp_path / "run").exists()
     with caplog.at_level(logging.WARNING, logger=LOGGER):
         args = _parser().parse_args(["run", "--agent", "llm:local", "--budget", "5", "--out", str(tmp_path)])
         assert [(s.kind, s.name) for s in MODELS.parse(args)] == [(LLM, "local")]
-    assert "--agent is deprecated" in caplog.text and "'llm:' prefix is deprecated" in caplog.text
+    assert "--agent is deprecated" in caplog.text
+    assert "'llm:' prefix is deprecated" in caplog.text
     args = _parser().parse_args(["run", "--budget", "5", "--out", str(tmp_path)])
     assert [s.name for s in MODELS.parse(args)] == ["local"]  # the default model, as before
 
@@ -217,9 +228,11 @@ def test_interactiveworld_keeps_its_old_flags_and_run_folder_names(tmp_path, cap
         spec = ASSISTANTS.parse_one(args)
         mx = _parser().parse_args(["matrix", "--assistants", "oracle,silent", "--out", str(tmp_path)])
         assert [s.name for s in MATRIX_ASSISTANTS.parse(mx)] == ["oracle", "silent"]
-    assert "--assistant is deprecated" in caplog.text and "--assistants is deprecated" in caplog.text
+    assert "--assistant is deprecated" in caplog.text
+    assert "--assistants is deprecated" in caplog.text
     # run folders and results keep spelling a model `llm:<name>`, so runs made before the grammar resume
-    assert agent_name(spec) == "llm:local" and agent_name(HUMAN.parse_one(args)) == "scripted"
+    assert agent_name(spec) == "llm:local"
+    assert agent_name(HUMAN.parse_one(args)) == "scripted"
     specs = parse_models("oracle,local", {"oracle": ""})
     assert _folders(tmp_path, specs[:1]) == [("oracle", tmp_path)]  # one model: today's layout
     assert _folders(tmp_path, specs) == [("oracle", tmp_path / "oracle"), ("llm:local", tmp_path / "local")]

@@ -14,7 +14,8 @@ def test_atomic_write_replaces_whole_files_with_the_usual_mode(tmp_path):
     target = tmp_path / "sub" / "a.json"
     atomic_write_text(target, "old\n")
     atomic_write_text(target, "néw\n")
-    assert target.read_bytes() == "néw\n".encode() and os.listdir(target.parent) == ["a.json"]
+    assert target.read_bytes() == "néw\n".encode()
+    assert os.listdir(target.parent) == ["a.json"]
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask  # not mkstemp's private 0600
@@ -27,7 +28,8 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path):
         with atomic_path(target, suffix=".png") as tmp:
             tmp.write_bytes(b"half")
             raise RuntimeError("the encoder failed")
-    assert target.read_bytes() == b"old" and os.listdir(tmp_path) == ["plot.png"]
+    assert target.read_bytes() == b"old"
+    assert os.listdir(tmp_path) == ["plot.png"]
 
 
 def test_concurrent_writers_of_one_path_never_share_a_temporary(tmp_path):
@@ -38,7 +40,8 @@ def test_concurrent_writers_of_one_path_never_share_a_temporary(tmp_path):
         t.start()
     for t in threads:
         t.join()
-    assert target.read_text() in texts and os.listdir(tmp_path) == ["manifest.json"]
+    assert target.read_text() in texts
+    assert os.listdir(tmp_path) == ["manifest.json"]
 
 
 from reacthuman.core.reply_json import first_json_object, json_candidates, response_format  # noqa: E402
@@ -51,7 +54,8 @@ def test_reply_json_reads_fenced_blocks_first_then_the_text():
     assert json_candidates(reply)[1:] == [[{"t": 0.3}], {"t": 0.3}]  # nested values follow their container
     assert first_json_object('Sure! {"say": "hi"} and {"say": "bye"}') == {"say": "hi"}
     assert first_json_object('{"plan": {"ok": 1}') == {"ok": 1}  # a wrapper cut off still yields its inside
-    assert first_json_object("no json") is None and first_json_object(None) is None
+    assert first_json_object("no json") is None
+    assert first_json_object(None) is None
     assert json_candidates("[1, 2]", openers="{") == []
 
 
@@ -129,9 +133,11 @@ def test_physment_and_interactiveworld_ledgers_are_read_as_typed_records(tmp_pat
                "prompting": "zero-shot", "efficiency": 0.6, "newer_field": [1, 2]}
     append_row(tmp_path, episode)
     (record,) = read_episodes(tmp_path)
-    assert record.correct and record.key == ("Scene1", "oracle", 5, "zero-shot", "strict", "ours", "strict", "ours")
+    assert record.correct
+    assert record.key == ("Scene1", "oracle", 5, "zero-shot", "strict", "ours", "strict", "ours")
     assert record.correct_paper is False  # a row without it is upgraded: the paper's verdict recomputed
-    assert record.to_dict()["newer_field"] == [1, 2] and record.to_dict()["efficiency"] == 0.6
+    assert record.to_dict()["newer_field"] == [1, 2]
+    assert record.to_dict()["efficiency"] == 0.6
     with open(tmp_path / RESULTS_FILE, "ab") as fh:
         fh.write(b'{"scene": "Scene2", "bud')
     with caplog.at_level("WARNING"):

@@ -29,7 +29,8 @@ def test_the_spine_is_asked_at_every_fifth_step_with_the_stamped_time_as_the_gra
         assert t == stamp == stamp_ns(k * DT_S) / 1e9
     # the time a message carries: sim time rounded to the nanosecond, which is not always the float itself
     assert any(stamp_ns(k * DT_S) / 1e9 != k * DT_S for k in range(1, 2000))
-    assert is_control_tick(1000 * DT_S + 1e-12, DT_S, 5) and not is_control_tick(1001 * DT_S, DT_S, 5)
+    assert is_control_tick(1000 * DT_S + 1e-12, DT_S, 5)
+    assert not is_control_tick(1001 * DT_S, DT_S, 5)
 
 
 def test_the_reply_from_a_decision_equals_the_reply_from_its_message_fields():
@@ -41,7 +42,8 @@ def test_the_reply_from_a_decision_equals_the_reply_from_its_message_fields():
                              latency_s=1.5, prompt_tokens=10, completion_tokens=None, modality="images")
     assert reply_of(sent) == reply_of(received)
     failed = BrainDecision(brain="m", plan=None, raw_text="x", parse_ok=False, parse_error="not JSON")
-    assert reply_of(failed).parse_error == "not JSON" and reply_of(failed).tokens is None
+    assert reply_of(failed).parse_error == "not JSON"
+    assert reply_of(failed).tokens is None
 
 
 def test_an_outcome_not_struck_has_no_strike_impulse_however_it_arrives():
@@ -49,6 +51,7 @@ def test_an_outcome_not_struck_has_no_strike_impulse_however_it_arrives():
               "final_left_hand_m": (0.1, 0.2, 0.8), "final_right_hand_m": (0.1, -0.2, 0.8),
               "min_hand_object_distance_m": math.inf}
     out = ExecutedOutcome.from_sim_outcome(fields)
-    assert out.strike_impulse_ns is None and out.min_hand_object_m is None
+    assert out.strike_impulse_ns is None
+    assert out.min_hand_object_m is None
     struck = ExecutedOutcome.from_sim_outcome(fields | {"struck": True, "strike_impulse_ns": 1.25})
     assert struck.strike_impulse_ns == 1.25

@@ -52,17 +52,23 @@ def test_a_goal_for_another_scenes_folder_or_model_fails_with_the_reason(ros_dom
     try:
         client.wait_ready(90, "the episode manager alone")
         ok, record, error = run(str(tmp_path / "other"), "oracle")
-        assert not ok and record is None
-        assert error.startswith("goal refused: the goal's scenes_dir") and f"({str(scenes)!r})" in error, error
+        assert not ok
+        assert record is None
+        assert error.startswith("goal refused: the goal's scenes_dir"), error
+        assert f"({str(scenes)!r})" in error, error
         ok, _, error = run(str(scenes), "always_dodge")
-        assert not ok and error == "goal refused: the goal's model 'always_dodge' is not this graph's brain model ('oracle')"
-        assert asked == [] and not (run_dir / "episodes").exists()  # nothing announced, nothing written
+        assert not ok
+        assert error == "goal refused: the goal's model 'always_dodge' is not this graph's brain model ('oracle')"
+        assert asked == []
+        assert not (run_dir / "episodes").exists()  # nothing announced, nothing written
 
         ok, _, error = run(str(scenes) + "/", "oracle")  # the graph's own folder, spelt with a trailing slash
-        assert not ok and error == f"RuntimeError: scene generator: {STAND_IN_ERROR}", error
+        assert not ok, error
+        assert error == f"RuntimeError: scene generator: {STAND_IN_ERROR}", error
         assert asked == ["scene-1"]
         ok, _, error = run(str(scenes), "oracle", "scene-unanswered")
-        assert not ok and error == "RuntimeError: the scene generator did not answer for scene-unanswered within 2 s", error
+        assert not ok, error
+        assert error == "RuntimeError: the scene generator did not answer for scene-unanswered within 2 s", error
     finally:
         client.close()
         manager.terminate()

@@ -54,14 +54,16 @@ def test_a_closed_gate_lets_one_worker_lead_and_the_rest_follow_once_it_has_rend
     threads, passed = _waiters(gate, stop, 3)
     gate.on_phase("window")  # the scene is being built: not yet drawn
     time.sleep(2 * first_render.WAIT_POLL_S)
-    assert passed == [] and not gate.is_open
+    assert passed == []
+    assert not gate.is_open
     if how == "failure":
         gate.open()  # the leader's episode failed or its graph died: nobody waits for it
     else:
         gate.on_phase(how)
     for t in threads:
         t.join(5)
-    assert passed == [False, False, False] and gate.is_open
+    assert passed == [False, False, False]
+    assert gate.is_open
     assert gate.wait_turn(stop) is False  # a graph started later (a restart) does not lead again
 
 
@@ -72,7 +74,8 @@ def test_a_stop_request_releases_the_waiting_workers():
     stop.set()
     for t in threads:
         t.join(5)
-    assert passed == [False, False] and not gate.is_open
+    assert passed == [False, False]
+    assert not gate.is_open
 
 
 def _gate_for(monkeypatch, compiled: bool, argv: list[str], todo: dict[str, list[str]]) -> tuple[bool, str]:
@@ -94,7 +97,8 @@ def test_eval_closes_the_gate_only_when_graphs_would_compile_the_renderer_togeth
     todo = {"local": ["a", "b", "c"], "oracle": ["a", "b", "c"], "heuristic": ["a", "b", "c"]}
     side_by_side = ["--models", "local,oracle,heuristic", "--models-side-by-side", "--workers", "1,local=2"]
     is_open, said = _gate_for(monkeypatch, False, side_by_side, todo)
-    assert not is_open and "the other 3 wait" in said  # four graphs start together, one compiles
+    assert not is_open
+    assert "the other 3 wait" in said  # four graphs start together, one compiles
     assert _gate_for(monkeypatch, True, side_by_side, todo) == (True, "")  # compiled before: nobody waits
     one_after_another = ["--models", "local,oracle,heuristic", "--workers", "1,local=2"]
     assert "the other 1 wait" in _gate_for(monkeypatch, False, one_after_another, todo)[1]

@@ -19,9 +19,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -30,6 +28,7 @@ from reacthuman_msgs.msg import EpisodeScore
 from reacthuman import graph
 from reacthuman.evaluation.run_lock import run_processes
 from reacthuman.core.bag import BagWriter, bag_info, deserialize, read_bag
+from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, chat_completion, error_body
 from reacthuman.recording.images import observation_frames_in_bag
 from reacthuman.recording.ros_msgs import stamp_ns
 from reacthuman.scenes import generate_spec
@@ -58,46 +57,31 @@ def _reacthuman(*args: str, **kw) -> subprocess.Popen:
                             stderr=subprocess.STDOUT, text=True, **kw)
 
 
-class HostileEndpointStub:
+class HostileEndpointStub(LoopbackEndpoint):
     """A stub OpenAI-compatible endpoint on loopback standing in for a paid API at its worst."""
 
     def __init__(self) -> None:
-        self.requests: list[str] = []  # what each request got: a failure name or "reply"
-        self.keys_seen: set[str] = set()
-        stub = self
+        self.kinds: list[str] = []  # what each request got: a failure name or "reply"
+        super().__init__(self._respond)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-                self.rfile.read(int(self.headers.get("content-length", 0)))
-                stub.keys_seen.add(self.headers.get("authorization", ""))
-                n = len(stub.requests)
-                kind = FAILURES[n % 4] if n % 4 < len(FAILURES) else "reply"
-                stub.requests.append(kind)
-                if kind == "drop":
-                    self.close_connection = True
-                    self.connection.shutdown(2)
-                    return
-                status = int(kind) if kind != "reply" else 200
-                body = {"error": {"message": f"injected {kind}"}} if status != 200 else {
-                    "model": "stub", "choices": [{"message": {"content": BROKEN_REPLIES[(n // 4) % len(BROKEN_REPLIES)]},
-                                                  "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 5}}
-                raw = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+    def _respond(self, request: EndpointRequest) -> EndpointReply:
+        n = len(self.kinds)
+        kind = FAILURES[n % 4] if n % 4 < len(FAILURES) else "reply"
+        self.kinds.append(kind)
+        if kind == "drop":
+            return EndpointReply(drop=True)
+        if kind != "reply":
+            return EndpointReply(int(kind), error_body(f"injected {kind}"))
+        return EndpointReply(body=chat_completion(BROKEN_REPLIES[(n // 4) % len(BROKEN_REPLIES)], model="stub",
+                                                  prompt_tokens=10, completion_tokens=5))
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    @property
+    def keys_seen(self) -> set[str]:
+        return {r.headers.get("authorization", "") for r in self.requests}
 
     def models_yaml(self, path: Path) -> Path:
         path.write_text(json.dumps({"defaults": {}, "presets": {STUB_MODEL: {
-            "provider": "openai-compatible", "model_id": "stub", "base_url": f"http://127.0.0.1:{self.server.server_port}/v1",
+            "provider": "openai-compatible", "model_id": "stub", "base_url": self.base_url,
             "api_key_env": STUB_KEY_ENV, "key_required": True, "vision": True, "max_retries": 4, "backoff_s": 0.05,
             "backoff_max_s": 0.2, "timeout_s": 20.0}}}))
         return path
@@ -122,7 +106,7 @@ def scenes(tmp_path_factory) -> Path:
 def stub() -> HostileEndpointStub:
     stub = HostileEndpointStub()
     yield stub
-    stub.server.shutdown()
+    stub.close()
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +125,8 @@ def run(scenes, stub, tmp_path_factory) -> Path:
     assert len(_ledger(out)) >= 3, first.communicate()[0] if first.poll() is not None else "no 3 decisions in 1200 s"
     beside = _reacthuman(*args, env=env)  # a second eval on the same run folder while the first runs
     refused, _ = beside.communicate(timeout=120)
-    assert beside.returncode == 2 and f"in use by a running reacthuman eval (pid {first.pid})" in refused, refused
+    assert beside.returncode == 2, refused
+    assert f"in use by a running reacthuman eval (pid {first.pid})" in refused, refused
     assert run_processes(out), "the running graph carries no run tag"
     os.killpg(first.pid, signal.SIGKILL)  # the eval and its launcher, as `kill -9 -PGID` does
     first.wait()
@@ -170,9 +155,12 @@ def test_a_graph_that_fails_to_start_is_reported_not_raised(scenes, tmp_path):
                        "--startup-timeout", "0.5", "--domain-base", str(os.getpid() % 100))
     text, _ = proc.communicate(timeout=300)
     assert proc.returncode == 1, text
-    assert "Traceback" not in text and "NameError" not in text, text
-    assert "graph for oracle (domain " in text and "did not come up within 0 s" in text, text
-    assert f"0/{len(SCENES)} decisions" in text and "(incomplete)" in text, text
+    assert "Traceback" not in text, text
+    assert "NameError" not in text, text
+    assert "graph for oracle (domain " in text, text
+    assert "did not come up within 0 s" in text, text
+    assert f"0/{len(SCENES)} decisions" in text, text
+    assert "(incomplete)" in text, text
     assert not run_processes(out)
 
 
@@ -182,7 +170,8 @@ def test_the_body_alone_is_restarted_between_episodes_and_ignores_the_previous_s
     graph stays (every episode after the restart is checked by the tests below)."""
     output = (run.parent / "resumed_output.txt").read_text()
     restarts = output.count("restarting body of ")
-    assert restarts >= 1 and "starting a fresh graph" not in output, output
+    assert restarts >= 1, output
+    assert "starting a fresh graph" not in output, output
     logs = "".join(p.read_text() for p in (run / "logs").glob("*.log"))
     assert logs.count("'body' stopped (status 0); respawning it") == restarts
     # the previous scene reaches the new body only when its reader matches before the next announcement
@@ -209,12 +198,14 @@ def test_every_pair_is_decided_exactly_once_with_the_ledger_fields(run, scenes):
 
 
 def test_a_hostile_endpoint_gives_a_scored_decision_per_scene_and_leaks_no_key(run, stub):
-    assert {"429", "500", "drop"} <= set(stub.requests), stub.requests
+    assert {"429", "500", "drop"} <= set(stub.kinds), stub.kinds
     assert stub.keys_seen == {f"Bearer {STUB_KEY}"}
     rows = [r for r in _ledger(run) if r["model"] == STUB_MODEL]
     assert len(rows) == len(SCENES)
     for r in rows:
-        assert not r["api_error"] and r["rule"] == "R1" and not r["safe"], r
+        assert not r["api_error"], r
+        assert r["rule"] == "R1", r
+        assert not r["safe"], r
     leaked = [p for p in run.rglob("*") if p.is_file() and STUB_KEY.encode() in p.read_bytes()]
     assert leaked == []
     assert not (run / "failures.jsonl").exists()
@@ -222,10 +213,13 @@ def test_a_hostile_endpoint_gives_a_scored_decision_per_scene_and_leaks_no_key(r
 
 def test_manifest_records_versions_hashes_and_counts(run):
     m = json.loads((run / "manifest.json").read_text())
-    assert m["status"] == "complete" and m["ended"]
+    assert m["status"] == "complete"
+    assert m["ended"]
     assert m["counts"]["decisions"] == len(SCENES) * len(MODELS)
-    assert m["packages"]["genesis-world"] and m["packages"]["ros-rclpy"]
-    assert len(m["scene_set_sha256"]) == 64 and len(m["config_sha256"]) == 64
+    assert m["packages"]["genesis-world"]
+    assert m["packages"]["ros-rclpy"]
+    assert len(m["scene_set_sha256"]) == 64
+    assert len(m["config_sha256"]) == 64
     assert sorted(m["models"]) == sorted(MODELS)
     assert len(m["sessions"]) == 2  # killed once, resumed once
 
@@ -241,7 +235,8 @@ def test_each_episode_has_a_complete_folder_and_a_standard_bag(run):
         assert not list(folder.glob("brain_view_*.png"))
         assert len(observation_frames_in_bag(folder / "bag")["egocentric"]) >= 3
         info = bag_info(folder / "bag")
-        assert (folder / "bag" / "metadata.yaml").is_file() and list((folder / "bag").glob("*.mcap"))
+        assert (folder / "bag" / "metadata.yaml").is_file()
+        assert list((folder / "bag").glob("*.mcap"))
         assert sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) < 2_000_000  # paper-scale storage
         for topic in (graph.SCENE, graph.OBSERVATION, graph.PLAN, graph.OUTCOME, graph.SCORE, graph.CLOCK,
                       graph.JOINT_COMMAND, graph.JOINT_STATES):
@@ -274,8 +269,10 @@ def test_rescore_refuses_a_bag_that_lost_its_last_tick(run, tmp_path):
     out = _reacthuman("rescore", str(copy))
     text, _ = out.communicate(timeout=300)
     assert out.returncode == 1, text
-    assert f"DIFFERS {row['scene_id']} x {row['model']}: " in text and "incomplete" in text, text
-    assert graph.PLAN in text and f"{graph.JOINT_STATES} (1 of" in text, text
+    assert f"DIFFERS {row['scene_id']} x {row['model']}: " in text, text
+    assert "incomplete" in text, text
+    assert graph.PLAN in text, text
+    assert f"{graph.JOINT_STATES} (1 of" in text, text
 
 
 def test_a_bag_played_into_a_live_scorer_gives_the_same_score(run, ros_domain_id):
@@ -307,7 +304,8 @@ def test_graph_rows_say_whether_the_body_could_do_the_correct_action_as_in_proce
     for r in _ledger(run):
         spec = SceneSpec.from_json((scenes / r["scene_id"] / "spec.json").read_text())
         assert r["physically_unreachable"] is (not scene_feasibility(spec).reachable), r
-        assert isinstance(r["deflected"], bool) and not (r["deflected"] and r["caught"]), r
+        assert isinstance(r["deflected"], bool), r
+        assert not (r["deflected"] and r["caught"]), r
 
 
 def test_graph_rows_equal_in_process_episodes_to_the_bit_for_the_deterministic_brains(run, scenes):
@@ -348,8 +346,8 @@ def test_the_models_left_ran_side_by_side_and_a_finished_model_got_no_graph(run)
     ready = {m: _stamps(logs / f"{m}.log", f"brain '{m}' ready")[-1] for m in ("always_dodge", STUB_MODEL)}
     samples = [json.loads(line) for line in (logs / "memory.jsonl").read_text().splitlines()]
     last_episode_end = {m: max(s["time"] for s in samples if s["model"] == m) for m in ready}
-    assert ready[STUB_MODEL] < last_episode_end["always_dodge"] and ready["always_dodge"] < last_episode_end[STUB_MODEL], \
-        (ready, last_episode_end)
+    assert ready[STUB_MODEL] < last_episode_end["always_dodge"], (ready, last_episode_end)
+    assert ready["always_dodge"] < last_episode_end[STUB_MODEL], (ready, last_episode_end)
     manifest = json.loads((run / "manifest.json").read_text())
     assert [session["executor"]["models"] for session in manifest["sessions"]] == ["one after another", "side by side"]
     assert manifest["executor"]["models"] == "side by side"
@@ -429,7 +427,8 @@ def test_the_report_shows_each_episode_in_headless_chromium(run, tmp_path):
             browser.load(files.html.parent / link)
             assert browser.errors() == [], link
             widths = browser.evaluate("Array.from(document.querySelectorAll('img.frame')).map(i => i.naturalWidth)")
-            assert len(widths) >= 3 and all(w > 0 for w in widths), (link, widths)
+            assert len(widths) >= 3, (link, widths)
+            assert all(w > 0 for w in widths), (link, widths)
             assert browser.evaluate("document.querySelector('img.overlay').naturalWidth") > 0, link
     finally:
         browser.close()

@@ -53,13 +53,16 @@ def test_a_beating_node_lives_and_the_same_node_stopped_is_hung(spawn, tmp_path)
     assert _watch_for(watch, {"spine": pid}, 3 * HUNG_AFTER_S) is None
     os.kill(pid, signal.SIGSTOP)
     reason = _watch_for(watch, {"spine": pid}, 5 * HUNG_AFTER_S)
-    assert reason and reason.startswith(f"node 'spine' (pid {pid}) is stopped: no heartbeat for"), reason
+    assert reason, reason
+    assert reason.startswith(f"node 'spine' (pid {pid}) is stopped: no heartbeat for"), reason
 
 
 def test_a_node_that_waits_without_beating_is_hung(spawn, tmp_path):
     pid = spawn(IDLE, tmp_path)
     reason = _watch_for(LivenessWatch(tmp_path, hung_after_s=HUNG_AFTER_S), {"brain": pid}, 5 * HUNG_AFTER_S)
-    assert reason and f"node 'brain' (pid {pid}) stopped answering" in reason and "(idle, state S)" in reason, reason
+    assert reason, reason
+    assert f"node 'brain' (pid {pid}) stopped answering" in reason, reason
+    assert "(idle, state S)" in reason, reason
 
 
 def test_a_node_that_computes_without_beating_is_given_its_grace(spawn, tmp_path, monkeypatch):
@@ -68,7 +71,8 @@ def test_a_node_that_computes_without_beating_is_given_its_grace(spawn, tmp_path
     watch = LivenessWatch(tmp_path, hung_after_s=HUNG_AFTER_S)
     assert _watch_for(watch, {"body": pid}, 3 * HUNG_AFTER_S) is None
     reason = _watch_for(watch, {"body": pid}, 4 * HUNG_AFTER_S)
-    assert reason and "computing without beating" in reason, reason
+    assert reason, reason
+    assert "computing without beating" in reason, reason
 
 
 def test_a_node_that_is_gone_is_left_to_the_launcher(tmp_path):

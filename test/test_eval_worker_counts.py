@@ -12,7 +12,8 @@ MODELS = ["local", "oracle", "heuristic"]
 
 def test_one_number_gives_every_model_that_many_graphs():
     counts = parse_worker_counts("3", MODELS)
-    assert [counts.for_model(m) for m in MODELS] == [3, 3, 3] and counts.uniform
+    assert [counts.for_model(m) for m in MODELS] == [3, 3, 3]
+    assert counts.uniform
 
 
 def test_a_model_entry_gives_that_model_its_own_count():

@@ -22,4 +22,5 @@ def test_three_faults_lose_nothing_duplicate_nothing_and_leave_nothing(tmp_path)
     process = summary["runs"][0]
     assert [f["kind"] for f in process["faults"]] == ["stop", "kill"], table
     assert all(f["resolved_s"] is not None for f in process["faults"]), table
-    assert process["rows"] == process["pairs"] and summary["runs"][1]["rows"] == 1, table
+    assert process["rows"] == process["pairs"], table
+    assert summary["runs"][1]["rows"] == 1, table

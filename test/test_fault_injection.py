@@ -27,7 +27,8 @@ def test_each_node_reads_only_its_own_faults():
 def test_a_bad_entry_is_refused_in_one_line_naming_it(entry, says):
     with pytest.raises(ValueError, match=says) as caught:
         injected("body", {INJECT_ENV: entry})  # refused whichever node reads it
-    assert "\n" not in str(caught.value) and INJECT_ENV in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert INJECT_ENV in str(caught.value)
 
 
 def test_an_episode_fault_survives_its_message_and_names_node_scene_and_reason():

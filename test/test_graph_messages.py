@@ -37,7 +37,8 @@ def test_a_goal_runs_only_on_the_graph_of_its_scenes_folder_and_model(tmp_path):
     assert scope.refusal("s1", str(scenes), "oracle") == ""
     assert scope.refusal("s1", str(scenes) + "/", "oracle") == ""  # the same folder, spelt differently
     other = scope.refusal("s1", str(tmp_path / "other"), "oracle")
-    assert "is not the folder this graph serves" in other and str(scenes) in other
+    assert "is not the folder this graph serves" in other
+    assert str(scenes) in other
     assert scope.refusal("s1", str(scenes), "always_dodge") == \
         "the goal's model 'always_dodge' is not this graph's brain model ('oracle')"
     assert scope.refusal("", str(scenes), "oracle") == "the goal names no scene_id"
@@ -50,7 +51,8 @@ def test_same_folder_resolves_links_and_never_takes_empty_for_the_current_folder
     assert same_folder(str(tmp_path / "link"), str(tmp_path / "real"))
     monkeypatch.chdir(tmp_path / "real")
     assert same_folder(".", str(tmp_path / "real"))
-    assert not same_folder("", str(tmp_path / "real")) and same_folder("", "")
+    assert not same_folder("", str(tmp_path / "real"))
+    assert same_folder("", "")
 
 
 def test_the_launch_file_gives_the_episode_manager_its_graphs_scenes_folder_and_model():

@@ -5,14 +5,12 @@ G1's reach. One Genesis simulator for the module; three scenes."""
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 
 from reacthuman.brain import make_brain
 from reacthuman.scenes import label_spec, sample_spec
-from reacthuman.scenes.genesis_sim import GenesisSimulator
 from reacthuman.scenes.label import body_points
 from reacthuman.scenes.label_config import default_config, load_label_config
 from reacthuman.scenes.reach import distance_outside_reach_m
@@ -22,12 +20,6 @@ from reacthuman.scoring.decide import decide_scene
 PLASTER = ("ceiling_drop", 755931351, "gravity")  # a sharp plaster chunk falls from the ceiling
 PLUSH = ("thrown_object", 363126492, "normal")  # a plush toy thrown at 9 m/s: harmless, but too fast
 DETECTOR = ("ceiling_drop", 1027206157, "gravity")  # a light smoke detector falls from the ceiling
-
-
-@pytest.fixture(scope="module")
-def sim():
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    return GenesisSimulator()
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +53,8 @@ def test_a_fast_harmless_object_means_dodge_without_danger_and_freezing_is_r4(sc
     gt = scenes[PLUSH].ground_truth
     assert (scenes[PLUSH].object_id, gt.correct_action, gt.dangerous) == ("plush_toy", "DODGE", False)
     assert gt.impact_speed_mps >= load_label_config().fast_speed_mps
-    assert [r for r in gt.reasons if r.startswith("fast")] and not {"sharp", "hot", "shattering", "heavy"} & set(gt.reasons)
+    assert [r for r in gt.reasons if r.startswith("fast")]
+    assert not {"sharp", "hot", "shattering", "heavy"} & set(gt.reasons)
     freeze = decisions[PLUSH]["freeze"]
     assert (freeze.action, freeze.rule, freeze.rules_broken) == ("NO_ACTION", "R4", ["R4"])
 
@@ -74,7 +67,8 @@ def test_the_oracle_breaks_no_rule(decisions):
 def test_a_falling_objects_impact_point_lies_within_the_g1s_reach(scenes, sim):
     spec = scenes[DETECTOR]
     gt = spec.ground_truth
-    assert gt.correct_action == "CATCH" and gt.impact_point is not None
+    assert gt.correct_action == "CATCH"
+    assert gt.impact_point is not None
     cfg = load_label_config()
     # The impact point is a recorded surface point of the object: find it on the track and check it in reach.
     track = sim.run(spec)

@@ -47,12 +47,14 @@ def ok(ex: Executor, text: str):
 
 def fail(ex: Executor, text: str, code: str, **kw):
     r = run(ex, text, **kw)
-    assert not r.ok and r.code == code, f"{text!r}: expected {code}, got ok={r.ok} {r.code} {r.message}"
+    assert not r.ok, f"{text!r}: expected {code}, got ok={r.ok} {r.code} {r.message}"
+    assert r.code == code, f"{text!r}: expected {code}, got ok={r.ok} {r.code} {r.message}"
     return r
 
 
 def test_registry_has_36_documented_primitives():
-    assert len(PRIMITIVES) == 36 and len({p.name for p in PRIMITIVES}) == 36
+    assert len(PRIMITIVES) == 36
+    assert len({p.name for p in PRIMITIVES}) == 36
     assert all(p.doc and p.group for p in PRIMITIVES)
     assert all(code in FAILURE_CODES for p in PRIMITIVES for code in p.failures)
     assert catalogue_markdown().count("\n") == 37
@@ -61,7 +63,8 @@ def test_registry_has_36_documented_primitives():
 def test_navigation_primitives():
     w, ex = make()
     r = ok(ex, "go to the office")
-    assert w.apartment.room_at(w.pose.x, w.pose.y) == "office" and r.walked_m > 2.0
+    assert w.apartment.room_at(w.pose.x, w.pose.y) == "office"
+    assert r.walked_m > 2.0
     assert w.is_open("kitchen_office_door")  # a closed door on the route is opened on the way
     ok(ex, "navigate to the fridge")
     assert math.hypot(w.pose.x - w.fixtures["fridge"].x, w.pose.y - w.fixtures["fridge"].y) < 1.5
@@ -76,7 +79,8 @@ def test_navigation_primitives():
     ok(ex, "step forward")
     assert math.isclose(math.hypot(w.pose.x - x, w.pose.y - y), 0.5, abs_tol=1e-6)
     ok(ex, "step back")
-    assert math.isclose(w.pose.x, x, abs_tol=1e-6) and math.isclose(w.pose.y, y, abs_tol=1e-6)
+    assert math.isclose(w.pose.x, x, abs_tol=1e-6)
+    assert math.isclose(w.pose.y, y, abs_tol=1e-6)
     ok(ex, "face the sink")
     s = w.fixtures["sink"]
     assert abs(math.remainder(w.pose.yaw - math.atan2(s.y - w.pose.y, s.x - w.pose.x), 2 * math.pi)) < 0.2
@@ -104,13 +108,15 @@ def test_pick_place_and_grasp_follows_wrist():
     assert np.linalg.norm(w.object_pos("red_mug") - w.wrist_pos()) < 0.15  # carried, not left behind
     ok(ex, "open the fridge")
     ok(ex, "put the red mug in the fridge")
-    assert w.held is None and evaluate(Predicate("in", ("red_mug", "fridge")), w)
+    assert w.held is None
+    assert evaluate(Predicate("in", ("red_mug", "fridge")), w)
     ok(ex, "pick up the blue mug")
     ok(ex, "put the blue mug on the kitchen table")
     assert evaluate(Predicate("on", ("blue_mug", "kitchen_table")), w)
     ok(ex, "pick up the egg")
     ok(ex, "put down the egg")
-    assert w.object_pos("egg")[2] < 0.1 and w.held is None
+    assert w.object_pos("egg")[2] < 0.1
+    assert w.held is None
 
 
 def test_hand_over_to_a_person():
@@ -138,13 +144,15 @@ def test_cover_uncover_wipe_pour_fill():
     ok(ex, "fill the blue mug")
     assert w.machine.filled["blue_mug"]
     ok(ex, "pour water into the pot")
-    assert evaluate(Predicate("filled", ("pot",)), w) and not w.machine.filled["blue_mug"]
+    assert evaluate(Predicate("filled", ("pot",)), w)
+    assert not w.machine.filled["blue_mug"]
 
 
 def test_articulation_and_appliances():
     w, ex = make()
     ok(ex, "open the fridge")
-    assert w.joint("J:fridge") < -1.0 and evaluate(Predicate("open", ("fridge",)), w)
+    assert w.joint("J:fridge") < -1.0
+    assert evaluate(Predicate("open", ("fridge",)), w)
     ok(ex, "close the fridge")
     assert evaluate(Predicate("closed", ("fridge",)), w)
     ok(ex, "open the kitchen drawer")
@@ -166,7 +174,9 @@ def test_articulation_and_appliances():
     ok(ex, "turn on the kettle")
     ok(ex, "set a timer for 60 seconds")
     ok(ex, "wait 2 minutes")
-    assert w.machine.boiled["kettle"] and w.machine.timer_ringing() and w.machine.clock_s > 120
+    assert w.machine.boiled["kettle"]
+    assert w.machine.timer_ringing()
+    assert w.machine.clock_s > 120
 
 
 def test_dialogue_primitives():
@@ -259,17 +269,22 @@ def test_human_knows_only_what_it_saw_or_was_told():
     w, _ = make()
     ex = Executor(w, knowledge=HumanKnowledge())
     r = fail(ex, "pick up the milk", "NOT_KNOWN")  # in the closed fridge: never seen, never told
-    assert r.walked_m == 0 and "white" not in r.message and "fridge" not in r.message
+    assert r.walked_m == 0
+    assert "white" not in r.message
+    assert "fridge" not in r.message
     r = fail(ex, "pick up the keys", "NOT_KNOWN")
-    assert "yellow" not in r.message and "drawer" not in r.message
+    assert "yellow" not in r.message
+    assert "drawer" not in r.message
     ok(ex, "look around")
     assert {"red_mug", "blue_mug", "egg"} <= set(ex.knowledge.place_of)  # on the counter, in view at some turn
-    assert "folder" not in ex.knowledge.place_of and "milk" not in ex.knowledge.place_of  # under cloth, behind a door
+    assert "folder" not in ex.knowledge.place_of
+    assert "milk" not in ex.knowledge.place_of  # under cloth, behind a door
     ok(ex, "pick up the red mug")
     ok(ex, "put down the red mug")
     ex.knowledge.hear("The milk is on the counter.", ex.catalog)  # wrong: the human looks there and says so
     r = fail(ex, "pick up the milk", "NOT_FOUND")
-    assert "at the counter" in r.message and "white" not in r.message
+    assert "at the counter" in r.message
+    assert "white" not in r.message
     ex.knowledge.hear("The keys are in the kitchen drawer.", ex.catalog)
     fail(ex, "pick up the keys", "DOOR_CLOSED")  # the human sees the closed drawer, not what is inside
     ok(ex, "open the kitchen drawer")

@@ -61,10 +61,14 @@ def test_oracle_passes_every_task_and_silent_none(packs, oracle_and_silent):
 def test_scores_of_the_reference_assistants(oracle_and_silent):
     so = summarize([r for (t, n), r in oracle_and_silent.items() if n == "oracle"])
     ss = summarize([r for (t, n), r in oracle_and_silent.items() if n == "silent"])
-    assert so.pass_rate == 1.0 and so.mcr == 1.0 and so.efficiency == 1.0
+    assert so.pass_rate == 1.0
+    assert so.mcr == 1.0
+    assert so.efficiency == 1.0
     assert all(v == 1.0 for v in so.capabilities.values())  # the reference plan passes every point
-    assert ss.pass_rate == 0.0 and ss.efficiency is None
-    assert ss.capabilities["intervention_timing"] == 0.0 and ss.capabilities["perception"] is None  # unobserved
+    assert ss.pass_rate == 0.0
+    assert ss.efficiency is None
+    assert ss.capabilities["intervention_timing"] == 0.0
+    assert ss.capabilities["perception"] is None  # unobserved
     assert ss.errors["mistimed_or_missing_assistance"] == 120
 
 
@@ -72,7 +76,8 @@ def test_wrong_help_fails_and_gets_a_first_error(packs):
     for p in packs[::12]:
         res = run_episode(p, make_assistant("wrong", p), ScriptedHuman())
         row = TaskRecord.of_episode(p, res, memory=False)
-        assert not row.passed and row.first_error is not None
+        assert not row.passed
+        assert row.first_error is not None
 
 
 def test_seeded_episode_is_deterministic(packs):
@@ -81,7 +86,9 @@ def test_seeded_episode_is_deterministic(packs):
     clear_world_cache()
     a = run_episode(p, make_assistant("oracle", p), ScriptedHuman())
     b = run_episode(p, make_assistant("oracle", p), ScriptedHuman())
-    assert a.digest == b.digest and a.trace == b.trace and a.passed
+    assert a.digest == b.digest
+    assert a.trace == b.trace
+    assert a.passed
 
 
 def test_success_is_read_from_the_simulator_not_the_claim(packs):
@@ -90,7 +97,8 @@ def test_success_is_read_from_the_simulator_not_the_claim(packs):
     from interactiveworld.agents.assistants import ScriptedAssistant
 
     res = run_episode(p, ScriptedAssistant("liar", ("All done, everything is where it belongs!",)), ScriptedHuman())
-    assert not res.passed and res.n_actions == 0
+    assert not res.passed
+    assert res.n_actions == 0
     w = World(p.scene)
     assert not any(evaluate(g, w) for g in p.goals)
 
@@ -120,9 +128,12 @@ def test_cli_run_resume_report_validate_static(tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "| oracle / scripted" in text and "First-error taxonomy" in text
-    assert (out / "report.md").exists() and (out / "plots" / "capabilities.png").stat().st_size > 1000
-    assert "<table>" in (out / "report.html").read_text() and (out / "tables" / "pass_rate.csv").exists()
+    assert "| oracle / scripted" in text
+    assert "First-error taxonomy" in text
+    assert (out / "report.md").exists()
+    assert (out / "plots" / "capabilities.png").stat().st_size > 1000
+    assert "<table>" in (out / "report.html").read_text()
+    assert (out / "tables" / "pass_rate.csv").exists()
     assert main(["tasks", "validate", str(tasks)]) == 0
     assert main(["static", "--tasks", str(tasks), "--models", "oracle", "--out", str(tmp_path / "st")]) == 0
     assert all(json.loads(x)["correct"] for x in (tmp_path / "st" / "static.jsonl").read_text().splitlines())

@@ -25,12 +25,14 @@ def test_matrix_of_controls_tabulates_pass_rate_and_mcr(tmp_path, capsys):
                  "--out", str(out)]) == 0
     table = capsys.readouterr().out
     cells = {(c["assistant"], c["human"]): c for c in json.loads((out / "matrix.json").read_text())}
-    assert cells[("oracle", "scripted")]["pass_rate"] == 1.0 and cells[("oracle", "scripted")]["mcr"] == 1.0
+    assert cells[("oracle", "scripted")]["pass_rate"] == 1.0
+    assert cells[("oracle", "scripted")]["mcr"] == 1.0
     assert cells[("silent", "scripted")]["pass_rate"] == 0.0
     # early help (everything at handoff, then quiet) cannot store groceries that arrive after the handoff nor
     # catch the human's later mistake
     assert cells[("early", "scripted")]["pass_rate"] == 0.0
-    assert "| oracle | 100.0 / 100.0 |" in table and "| silent | 0.0 /" in table
+    assert "| oracle | 100.0 / 100.0 |" in table
+    assert "| silent | 0.0 /" in table
     assert main(["matrix", "--tasks", str(tasks), "--models", "", "--humans", "scripted", "--out", str(out)]) == 2
 
 
@@ -44,7 +46,9 @@ def test_horizon_slope_and_bootstrap_ci():
                 rows.append(TaskRecord(task_id=f"{fam}-{n}", family=fam, assistant="oracle", human="scripted",
                                        oracle_actions=n, passed=k < round(4 * (1 - h))))
     f = fit(rows)
-    assert f.n_tasks == 7 and abs(f.slope + 1.0) < 0.1 and f.ci95[0] <= f.slope <= f.ci95[1]
+    assert f.n_tasks == 7
+    assert abs(f.slope + 1.0) < 0.1
+    assert f.ci95[0] <= f.slope <= f.ci95[1]
     flat = fit([dataclasses.replace(r, oracle_actions=4) for r in rows])
     assert flat.slope is None  # lengths that do not vary cannot give a slope
 
@@ -76,7 +80,9 @@ def test_assistant_frames_show_a_readable_note_and_history_keeps_recent_images()
     assert keep_recent_images(h, 2)[0]["content"] == [{"type": "text", "text": "a"}, "img2"]
     assert keep_recent_images(h, 0)[0]["content"] == "a"
     grammar = command_grammar()
-    assert "'pick up the X from the Y'" in grammar and "'put the X in the Y'" in grammar and "'wait 2 seconds'" in grammar
+    assert "'pick up the X from the Y'" in grammar
+    assert "'put the X in the Y'" in grammar
+    assert "'wait 2 seconds'" in grammar
 
 
 def test_several_models_get_one_run_folder_each(tmp_path):
@@ -87,7 +93,8 @@ def test_several_models_get_one_run_folder_each(tmp_path):
     out = tmp_path / "run"
     assert main(["run", "--tasks", str(tasks), "--models", "oracle,silent", "--out", str(out)]) == 0
     passed = {name: json.loads((out / name / "results.jsonl").read_text())["passed"] for name in ("oracle", "silent")}
-    assert passed == {"oracle": True, "silent": False} and not (out / "results.jsonl").exists()
+    assert passed == {"oracle": True, "silent": False}
+    assert not (out / "results.jsonl").exists()
     assert main(["static", "--tasks", str(tasks), "--models", "oracle,wrong", "--out", str(tmp_path / "st")]) == 0
     assert json.loads((tmp_path / "st" / "oracle" / "static.jsonl").read_text())["correct"]
     assert not json.loads((tmp_path / "st" / "wrong" / "static.jsonl").read_text())["correct"]

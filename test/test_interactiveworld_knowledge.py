@@ -51,7 +51,9 @@ def test_human_refuses_an_object_it_never_saw_and_was_not_told_about():
     ask = f"Open the fridge, then pick up the {name}, then put the {name} in the fridge."
     res = run_episode(p, ScriptedAssistant("no-location", (None, ask)), ScriptedHuman())
     picks = [a for a in _human_actions(res) if a["verb"] == "pick"]
-    assert not res.passed and picks[0]["code"] == "NOT_KNOWN" and picks[0]["walked_m"] == 0
+    assert not res.passed
+    assert picks[0]["code"] == "NOT_KNOWN"
+    assert picks[0]["walked_m"] == 0
     colour = target.split("_")[0]
     spoken = [t["speech"] for t in res.trace if t.get("role") == "human"]
     assert not any(colour in s or where in s for s in spoken)  # the refusal leaks neither colour nor place
@@ -76,7 +78,8 @@ def test_distractor_task_fails_when_the_assistant_names_the_wrong_mug():
 
     wrong = run_episode(p, ScriptedAssistant("swapped", (None, say(other, into_cab, "Open the cabinet, then "),
                                                          say(right, into_sink, ""))), ScriptedHuman())
-    assert not wrong.passed and wrong.goals_final == [False, False]
+    assert not wrong.passed
+    assert wrong.goals_final == [False, False]
     assert all(a["ok"] for a in _human_actions(wrong))  # every command was executable: only the choice was wrong
     right_run = run_episode(p, ScriptedAssistant("right", (None, say(right, into_cab, "Open the cabinet, then "),
                                                            say(other, into_sink, ""))), ScriptedHuman())

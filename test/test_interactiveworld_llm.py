@@ -31,7 +31,9 @@ def llm_human():
 def test_decode_json_tolerates_garbage():
     assert decode_json('{"say": "ok", "commands": []}') == {"say": "ok", "commands": []}
     assert decode_json('Sure! {"say": "hi", "commands": ["open the fridge"]} hope that helps')["say"] == "hi"
-    assert decode_json("no json here") is None and decode_json("[1, 2]") is None and decode_json("{broken") is None
+    assert decode_json("no json here") is None
+    assert decode_json("[1, 2]") is None
+    assert decode_json("{broken") is None
 
 
 def test_local_model_drives_the_human_through_episodes(llm_human):
@@ -40,7 +42,8 @@ def test_local_model_drives_the_human_through_episodes(llm_human):
         res = run_episode(pack, make_assistant("oracle", pack), llm_human)
         assert not res.voided, res.void_reason
         human_turns = [t for t in res.trace if t.get("role") == "human"]
-        assert human_turns and all(isinstance(t["speech"], str) and t["speech"] for t in human_turns)
+        assert human_turns
+        assert all(isinstance(t["speech"], str) and t["speech"] for t in human_turns)
         # whatever the model said, each command it gave was executed or refused with a structured code
         assert all(a["ok"] or a["code"] for t in human_turns for a in t["actions"])
         row = TaskRecord.of_episode(pack, res, memory=False)
@@ -50,7 +53,8 @@ def test_local_model_drives_the_human_through_episodes(llm_human):
 def test_human_follows_its_private_plan_when_the_assistant_is_quiet(llm_human):
     llm_human.reset(("pick up the milk",), False, None)
     d = llm_human.decide(None, HumanView(False, (), (), ()))
-    assert d.commands == ["pick up the milk"] and not d.from_assistant
+    assert d.commands == ["pick up the milk"]
+    assert not d.from_assistant
 
 
 def test_local_model_as_assistant_with_memory_ledger():
@@ -61,18 +65,23 @@ def test_local_model_as_assistant_with_memory_ledger():
         res = run_episode(pack, refused, ScriptedHuman(), render=True)
     finally:
         refused.close()
-    assert res.voided and "takes no images" in res.void_reason and "--assistant-view none" in res.void_reason
+    assert res.voided
+    assert "takes no images" in res.void_reason
+    assert "--assistant-view none" in res.void_reason
     a = make_assistant("llm:local+noview", None, memory=True)  # the same model with its frames withheld
     try:
         res = run_episode(pack, a, ScriptedHuman(), render=True)
     finally:
         a.close()
     assert not res.voided, res.void_reason
-    assert a.images_sent == 0 and a.name == "llm:local+noview+memory"
+    assert a.images_sent == 0
+    assert a.name == "llm:local+noview+memory"
     turns = [t for t in res.trace if t.get("role") == "assistant"]
-    assert turns and all(t["mode"] in ("speak", "wait", "done") for t in turns)
+    assert turns
+    assert all(t["mode"] in ("speak", "wait", "done") for t in turns)
     assert turns[0]["frames"] >= 1  # the handoff view reached the assistant
-    assert isinstance(a.ledger, list) and all(isinstance(f, str) for f in a.ledger)
+    assert isinstance(a.ledger, list)
+    assert all(isinstance(f, str) for f in a.ledger)
 
 
 def test_static_variant_with_the_frozen_llm_judge_beside_the_key_facts(tmp_path):
@@ -94,5 +103,9 @@ def test_static_variant_with_the_frozen_llm_judge_beside_the_key_facts(tmp_path)
                      "--out", str(tmp_path / name)]) == 0
     oracle = json.loads((tmp_path / "oracle" / "static.jsonl").read_text())
     silent = json.loads((tmp_path / "silent" / "static.jsonl").read_text())
-    assert oracle["correct"] and oracle["judge_verdict"] in VERDICTS and oracle["judge_prompt_sha256"] == JUDGE_PROMPT_SHA256
-    assert not silent["correct"] and silent["judge_verdict"] == "insufficient" and not silent["judge_correct"]
+    assert oracle["correct"]
+    assert oracle["judge_verdict"] in VERDICTS
+    assert oracle["judge_prompt_sha256"] == JUDGE_PROMPT_SHA256
+    assert not silent["correct"]
+    assert silent["judge_verdict"] == "insufficient"
+    assert not silent["judge_correct"]

@@ -26,7 +26,8 @@ def test_cfss_counts_only_goals_not_true_at_handoff_and_stg_needs_every_gate():
     assert cfss_state_score(r) == 0.5  # one of the two goals that were false at handoff
     assert stg_cfss(r) == 0.5  # its only gate passed (a goal point is no gate)
     r2 = _row("accessibility", [True, True], [False, False], [gate_ok, gate_bad])
-    assert cfss_state_score(r2) == 1.0 and stg_cfss(r2) == 0.0  # right state, a gate missed
+    assert cfss_state_score(r2) == 1.0
+    assert stg_cfss(r2) == 0.0  # right state, a gate missed
 
 
 def test_c7_c8_watch_binary_per_prevention_episode():
@@ -56,11 +57,14 @@ def test_firth_logistic_has_finite_known_answers():
     # no effect of length: slope 0; a separated 2x2 table: Firth adds 1/2 to each cell, log OR = ln(0.2 / 5)
     assert abs(firth_logit(np.array([0, 0, 1, 1.0]), np.array([1, 0, 1, 0.0]))[1]) < 1e-9
     b0, b1 = firth_logit(np.array([0, 0, 1, 1.0]), np.array([1, 1, 0, 0.0]))
-    assert abs(b1 - np.log(0.2 / 5)) < 1e-6 and abs(b0 - np.log(5)) < 1e-6
+    assert abs(b1 - np.log(0.2 / 5)) < 1e-6
+    assert abs(b0 - np.log(5)) < 1e-6
     assert firth_logit(np.array([1, 1.0]), np.array([0, 1.0])) is None
     rows = [TaskRecord(task_id=f"finding-t{i}-0", family="finding", assistant="m", human="h", passed=i < 2,
                        completion=float(i < 2), oracle_actions=3 + i) for i in range(4)]
     (curve,) = firth_curves(rows)
-    assert curve.family == "finding" and curve.n_episodes == 4 and curve.slope < 0
+    assert curve.family == "finding"
+    assert curve.n_episodes == 4
+    assert curve.slope < 0
     (flat,) = firth_curves([dataclasses.replace(r, passed=False, completion=0.0) for r in rows])
     assert flat.slope is None  # every outcome alike: no curve

@@ -31,9 +31,12 @@ def test_model_human_prompt_has_all_36_primitives_and_the_scripted_limit():
     from interactiveworld.actions.parser import command_text
 
     # one form per primitive (navigate_to and go_to_room share 'go to the X')
-    assert len(PRIMITIVES) == 36 and all(
+    assert len(PRIMITIVES) == 36
+    assert all(
         f"'{command_text(p.name, 'X', 'Y', 2 if 'N' in p.args else None)}'" in human_grammar() for p in PRIMITIVES)
-    assert "'halt'" in SYSTEM and "'press the X'" in SYSTEM and "'set a timer for 2 seconds'" in SYSTEM
+    assert "'halt'" in SYSTEM
+    assert "'press the X'" in SYSTEM
+    assert "'set a timer for 2 seconds'" in SYSTEM
     assert SCHEMA["properties"]["commands"]["maxItems"] == HUMAN_COMMANDS_PER_TURN == 8
 
 
@@ -45,12 +48,15 @@ def test_oracle_with_the_standin_model_human_passes_and_no_help_fails():
                 pack = load_pack(default_tasks_dir() / f"{tid}.json")
                 oracle = run_episode(pack, make_assistant("oracle", pack), human)
                 silent = run_episode(pack, make_assistant("silent", pack), human)
-                assert oracle.passed and not oracle.voided, (tid, oracle.goals_final, oracle.void_reason)
-                assert not silent.passed and not silent.voided, tid
+                assert oracle.passed, (tid, oracle.goals_final, oracle.void_reason)
+                assert not oracle.voided, (tid, oracle.goals_final, oracle.void_reason)
+                assert not silent.passed, tid
+                assert not silent.voided, tid
         finally:
             human.close()
         asked = [r for r in server.state.requests if r.format_name == "human_turn"]
-        assert asked and all(r.max_tokens == 1024 for r in asked)  # the preset's limit, no override
+        assert asked
+        assert all(r.max_tokens == 1024 for r in asked)  # the preset's limit, no override
         assert all(r.n_images == 0 for r in asked)  # nothing rendered: no frames to send
 
 
@@ -62,12 +68,15 @@ def test_assistant_view_none_sends_no_images_and_frames_are_capped(tmp_path, cap
         assert main(["run", "--tasks", str(tasks), "--models", server.spec, "--assistant-view", "none",
                      "--out", str(tmp_path / "none"), "--render", "yes"]) == 0
         blind = [r for r in server.state.requests if r.format_name == "assistant_turn"]
-        assert blind and all(r.n_images == 0 for r in blind)
+        assert blind
+        assert all(r.n_images == 0 for r in blind)
         server.state.requests.clear()
         assert main(["run", "--tasks", str(tasks), "--models", server.spec, "--out", str(tmp_path / "frames"),
                      "--render", "yes"]) == 0
         seen = [r for r in server.state.requests if r.format_name == "assistant_turn"]
-        assert seen and seen[0].n_images >= 1 and all(0 < r.n_images <= 32 for r in seen)
+        assert seen
+        assert seen[0].n_images >= 1
+        assert all(0 < r.n_images <= 32 for r in seen)
         assert all(r.max_tokens == 1024 for r in seen)
     assert "+noview" in (tmp_path / "none" / "run.json").read_text()
 
@@ -79,8 +88,11 @@ def test_text_only_assistant_is_refused_unless_its_view_is_none(tmp_path, capsys
     with StandInServer(vision=False) as server:
         assert main(["run", "--tasks", str(tasks), "--models", server.spec, "--out", str(tmp_path / "a")]) == 2
         err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and "takes no images" in err[0] and "--assistant-view none" in err[0]
-        assert not (tmp_path / "a" / "results.jsonl").exists() and not server.state.requests
+        assert len(err) == 1
+        assert "takes no images" in err[0]
+        assert "--assistant-view none" in err[0]
+        assert not (tmp_path / "a" / "results.jsonl").exists()
+        assert not server.state.requests
         assert main(["run", "--tasks", str(tasks), "--models", server.spec, "--assistant-view", "none",
                      "--out", str(tmp_path / "b")]) == 0
         assert main(["run", "--tasks", str(tasks), "--models", "oracle", "--assistant-view", "none",
@@ -96,7 +108,10 @@ def test_the_human_reads_aloud_but_does_not_list_what_it_found():
 
     res = run_episode(pack, ScriptedAssistant("look", say), ScriptedHuman())
     acts = {a["verb"]: a for t in res.trace if t.get("role") == "human" for a in t["actions"]}
-    assert acts["search"]["ok"] and "keys" in acts["search"]["info"] and acts["read"]["ok"]
+    assert acts["search"]["ok"]
+    assert "keys" in acts["search"]["info"]
+    assert acts["read"]["ok"]
     spoken = " ".join(t["speech"] for t in res.trace if t.get("role") == "human")
-    assert "Searched the" in spoken and "keys" not in spoken.split("says:")[0]
+    assert "Searched the" in spoken
+    assert "keys" not in spoken.split("says:")[0]
     assert "spare keys are in the office drawer" in spoken.lower()  # the note, read aloud

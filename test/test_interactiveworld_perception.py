@@ -51,9 +51,11 @@ def test_closed_box_hides_what_is_inside_until_the_human_opens_it():
     objs = (ObjectSpec("blue_box", "box", "blue", "kitchen_table", 0), ObjectSpec("red_mug", "mug", "red", "blue_box", 0),
             ObjectSpec("green_mug", "mug", "green", "counter", 0))
     w = World(SceneSpec("studio", 3, objs, human_room="kitchen"))
-    assert w.region_of("red_mug").owner == "blue_box" and not w.is_open("blue_box")
+    assert w.region_of("red_mug").owner == "blue_box"
+    assert not w.is_open("blue_box")
     box, mug = w.object_pos("blue_box"), w.object_pos("red_mug")
-    assert np.hypot(*(mug[:2] - box[:2])) < 0.05 and mug[2] < box[2]  # in it, below its rim
+    assert np.hypot(*(mug[:2] - box[:2])) < 0.05
+    assert mug[2] < box[2]  # in it, below its rim
     k = HumanKnowledge()
     ex = Executor(w, knowledge=k)
 
@@ -63,13 +65,19 @@ def test_closed_box_hides_what_is_inside_until_the_human_opens_it():
     assert do("pick up the red mug").code == "NOT_KNOWN"
     k.hear("The red mug is in the blue box.", ex.catalog)
     r = do("pick up the red mug")
-    assert r.code == "DOOR_CLOSED" and "red" not in r.message  # it walked there and saw only a closed box
-    assert "blue_box" in k.visible and "red_mug" not in k.visible
+    assert r.code == "DOOR_CLOSED"
+    assert "red" not in r.message  # it walked there and saw only a closed box
+    assert "blue_box" in k.visible
+    assert "red_mug" not in k.visible
     assert do("inspect the blue box").message.endswith("closed")
-    assert do("open the blue box").ok and w.is_open("blue_box")
-    assert "red_mug" in visible_objects(w) and "red_mug" in k.identified
-    assert do("pick up the red mug").ok and w.held == "red_mug"
-    assert do("close the blue box").ok and not w.is_open("blue_box")
+    assert do("open the blue box").ok
+    assert w.is_open("blue_box")
+    assert "red_mug" in visible_objects(w)
+    assert "red_mug" in k.identified
+    assert do("pick up the red mug").ok
+    assert w.held == "red_mug"
+    assert do("close the blue box").ok
+    assert not w.is_open("blue_box")
 
 
 def test_mug_in_the_wrong_closed_box_fails_the_distractor_task():
@@ -92,7 +100,10 @@ def test_mug_in_the_wrong_closed_box_fails_the_distractor_task():
 
     wrong = run_episode(p, ScriptedAssistant("other box", (fetch(other),)), ScriptedHuman())
     acts = [a for t in wrong.trace if t.get("role") == "human" for a in t["actions"]]
-    assert not wrong.passed and not wrong.goals_final[0] and acts and all(a["ok"] for a in acts)  # only the choice
+    assert not wrong.passed
+    assert not wrong.goals_final[0]
+    assert acts
+    assert all(a["ok"] for a in acts)  # only the choice
     # the mug's goal (the task's other goal is a spill that appears after the handoff)
     assert run_episode(p, ScriptedAssistant("right box", (fetch(mine),)), ScriptedHuman()).goals_final[0]
 
@@ -122,7 +133,8 @@ def test_catalogue_meshes_change_the_looks_only():
     assert mesh_geoms == {"O:red_mug", "O:white_milk", "O:black_phone"}
     assert all(m.geom_contype[g] == 0 and m.geom_conaffinity[g] == 0 for g in range(m.ngeom)
                if m.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH)
-    assert np.array_equal(m.body_mass, plain.model.body_mass) and np.array_equal(m.body_inertia, plain.model.body_inertia)
+    assert np.array_equal(m.body_mass, plain.model.body_mass)
+    assert np.array_equal(m.body_inertia, plain.model.body_inertia)
     mug = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, "O:red_mug")
     assert all(m.geom_group[g] == PROXY_GROUP for g in range(m.ngeom)
                if m.geom_bodyid[g] == mug and m.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH)
@@ -131,6 +143,7 @@ def test_catalogue_meshes_change_the_looks_only():
         for w in (plain, drawn):
             ex = Executor(w)
             assert ex.run(parse_command(text, ex.catalog)).ok
-        assert plain.digest() == drawn.digest() and visible_objects(plain) == visible_objects(drawn)
+        assert plain.digest() == drawn.digest()
+        assert visible_objects(plain) == visible_objects(drawn)
     with EyeCamera(plain) as a, EyeCamera(drawn) as b:
         assert np.abs(a.frame().astype(int) - b.frame().astype(int)).sum() > 0  # the meshes are what is drawn

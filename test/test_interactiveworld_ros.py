@@ -48,17 +48,21 @@ def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
     # the nodes build their agents from their parameters, as the command line has them do
     verdict = run_ros_episode(task, "oracle", "scripted", bag_path=tmp_path / "bag")
     ref = run_episode(pack, make_assistant("oracle", pack), ScriptedHuman())
-    assert verdict["passed"] and ref.passed
-    assert verdict["digest"] == ref.digest and verdict["n_actions"] == ref.n_actions
+    assert verdict["passed"]
+    assert ref.passed
+    assert verdict["digest"] == ref.digest
+    assert verdict["n_actions"] == ref.n_actions
     topics = bag_info(tmp_path / "bag")["topics"]
     assert topics["/interactiveworld/speech"]["type"] == "reacthuman_msgs/msg/Speech"
     assert topics["/interactiveworld/human/eye"]["count"] > 5
     said = [deserialize(m) for m in read_bag(tmp_path / "bag", {"/interactiveworld/speech"})]
-    assert said[0].speaker == "human" and said[0].text == pack.handoff
+    assert said[0].speaker == "human"
+    assert said[0].text == pack.handoff
     assert any(s.speaker == "assistant" and "fridge" in s.text for s in said)
     silent = run_ros_episode(task, "silent")
     ref_silent = run_episode(pack, make_assistant("silent", pack), ScriptedHuman())
-    assert not silent["passed"] and silent["digest"] == ref_silent.digest
+    assert not silent["passed"]
+    assert silent["digest"] == ref_silent.digest
     # the human sees through its own eyes in the graph as in process, and so does the assistant: the same
     # frames at every decision (agent objects given to the nodes in place of their parameters' agents)
     graph_eyes, own_eyes = EyesHuman(), EyesHuman()
@@ -66,7 +70,8 @@ def test_node_graph_matches_in_process_and_records(tmp_path, capsys):
     assert run_ros_episode(task, graph_oracle, graph_eyes)["passed"]
     assert run_episode(pack, own_oracle, own_eyes, render=True).passed
     for graph_seen, own_seen in ((graph_eyes.seen, own_eyes.seen), (graph_oracle.seen, own_oracle.seen)):
-        assert [len(f) for f in graph_seen] == [len(f) for f in own_seen] and graph_seen[0]
+        assert [len(f) for f in graph_seen] == [len(f) for f in own_seen]
+        assert graph_seen[0]
         for got, ref_frames in zip(graph_seen, own_seen):
             assert all(a.shape == (240, 320, 3) and (a == b).all() for a, b in zip(got, ref_frames))
     assert main(["ros-episode", "--task", "finding-moved-1", "--models", "oracle"]) == 0

@@ -40,7 +40,9 @@ def test_a_refused_parameter_ends_the_node_in_one_line(node, params, named):
     proc = _node(node, *params)
     out = proc.communicate(timeout=60)[0]
     assert proc.returncode == 2, out
-    assert "Traceback" not in out and out.strip().count("\n") == 0 and named in out, out
+    assert "Traceback" not in out, out
+    assert out.strip().count("\n") == 0, out
+    assert named in out, out
 
 
 def test_the_human_nodes_own_catalogue_equals_the_worlds():
@@ -50,7 +52,8 @@ def test_the_human_nodes_own_catalogue_equals_the_worlds():
     own = Catalog(build_world(pack.scene))
     for body in ("capsule", "cmu"):
         world = Episode(pack, body=body).catalog
-        assert own.entities == world.entities and own._aliases == world._aliases
+        assert own.entities == world.entities
+        assert own._aliases == world._aliases
 
 
 def test_a_world_node_started_alone_plays_the_episode_with_the_others():
@@ -86,5 +89,7 @@ def test_a_world_node_started_alone_plays_the_episode_with_the_others():
     assert verdict is not None, out
     pack = load_pack(default_tasks_dir() / f"{task}.json")
     ref = run_episode(pack, make_assistant("oracle", pack), ScriptedHuman())
-    assert verdict["passed"] and verdict["digest"] == ref.digest and verdict["n_actions"] == ref.n_actions
+    assert verdict["passed"]
+    assert verdict["digest"] == ref.digest
+    assert verdict["n_actions"] == ref.n_actions
     assert world.returncode == 0, out

@@ -32,7 +32,8 @@ def world() -> World:
 def test_apartment_is_a_pure_function_of_layout_and_seed():
     for layout in LAYOUTS:
         a, b = generate_apartment(layout, 11), generate_apartment(layout, 11)
-        assert a == b and build_mjcf(a, OBJS) == build_mjcf(b, OBJS)
+        assert a == b
+        assert build_mjcf(a, OBJS) == build_mjcf(b, OBJS)
         assert [r.name for r in a.rooms] == list(LAYOUTS[layout])
         assert len(a.doors) == len(a.rooms) - 1
     assert generate_apartment("house5", 1) != generate_apartment("house5", 2)
@@ -51,8 +52,10 @@ def test_fixtures_have_real_joints(world):
 
 
 def test_objects_rest_where_the_scene_puts_them(world):
-    assert world.region_of("milk").owner == "fridge" and world.region_of("milk").kind == "R"
-    assert world.region_of("red_mug").owner == "counter" and world.region_of("red_mug").kind == "S"
+    assert world.region_of("milk").owner == "fridge"
+    assert world.region_of("milk").kind == "R"
+    assert world.region_of("red_mug").owner == "counter"
+    assert world.region_of("red_mug").kind == "S"
     assert world.region_of("egg").owner == "pot"
     z = world.object_pos("red_mug")[2]
     world.settle(500)  # physics keeps them there
@@ -62,22 +65,29 @@ def test_objects_rest_where_the_scene_puts_them(world):
 def test_predicates_on_hand_made_states():
     w = World(SceneSpec("studio", 2, OBJS, human_room="kitchen", foods=("egg",)))
     p_in, p_on = Predicate("in", ("red_mug", "fridge")), Predicate("on", ("red_mug", "kitchen_table"))
-    assert not evaluate(p_in, w) and not evaluate(p_on, w)
+    assert not evaluate(p_in, w)
+    assert not evaluate(p_on, w)
     w.set_open("fridge", True)
-    assert evaluate(Predicate("open", ("fridge",)), w) and not evaluate(Predicate("closed", ("fridge",)), w)
+    assert evaluate(Predicate("open", ("fridge",)), w)
+    assert not evaluate(Predicate("closed", ("fridge",)), w)
     slot = w.free_slot(w.regions["fridge"][1], "red_mug")
     w.put_object("red_mug", slot, 0.0)
     w.settle()
-    assert evaluate(p_in, w) and not evaluate(p_on, w)
+    assert evaluate(p_in, w)
+    assert not evaluate(p_on, w)
     table = [r for r in w.regions["kitchen_table"] if r.kind == "S"][0]
     w.put_object("red_mug", w.free_slot(table, "red_mug"), 0.0)
     w.settle()
-    assert evaluate(p_on, w) and not evaluate(p_in, w)
+    assert evaluate(p_on, w)
+    assert not evaluate(p_in, w)
     w.grasp("red_mug")
-    assert evaluate(Predicate("held", ("red_mug",)), w) and not evaluate(p_on, w)
+    assert evaluate(Predicate("held", ("red_mug",)), w)
+    assert not evaluate(p_on, w)
     w.set_burner_level("right_burner", 1)
-    assert evaluate(Predicate("powered", ("right_burner",)), w) and not evaluate(Predicate("unpowered", ("right_burner",)), w)
-    assert not evaluate(Predicate("cooked", ("egg",)), w) and not evaluate(Predicate("filled", ("pot",)), w)
+    assert evaluate(Predicate("powered", ("right_burner",)), w)
+    assert not evaluate(Predicate("unpowered", ("right_burner",)), w)
+    assert not evaluate(Predicate("cooked", ("egg",)), w)
+    assert not evaluate(Predicate("filled", ("pot",)), w)
     with pytest.raises(ValueError, match="takes 2 args"):
         Predicate("in", ("milk",))
 
@@ -86,9 +96,11 @@ def test_appliance_state_machine():
     m = ApplianceMachine(foods={"egg": "egg"}, power={"faucet": False, "kettle": False})
     m.spills["sink_spill"] = SpillState("sink_spill", 0, 0, False, "faucet_overflow")
     assert m.set_power("kettle", True, kettle_filled=False) == "UNSAFE"
-    assert m.set_power("faucet", False) == "ALREADY_IN_STATE" and m.set_power("oven", True) == "INVALID_TARGET"
+    assert m.set_power("faucet", False) == "ALREADY_IN_STATE"
+    assert m.set_power("oven", True) == "INVALID_TARGET"
     m.advance(299.0, {"egg": 2}, {"pot": 2})
-    assert m.cook_state("egg") == "raw" and m.scorched.get("pot")  # a dry pot on heat scorches
+    assert m.cook_state("egg") == "raw"
+    assert m.scorched.get("pot")  # a dry pot on heat scorches
     m.advance(1.0, {"egg": 2}, {})
     assert m.cook_state("egg") == "cooked"
     m.advance(600.0, {"egg": 2}, {})
@@ -97,12 +109,18 @@ def test_appliance_state_machine():
     assert m.set_power("kettle", True, kettle_filled=True) is None
     m.set_timer(30.0)
     events = m.advance(130.0, {}, {})
-    assert m.boiled["kettle"] and not m.power["kettle"] and "timer rang" in events and m.timer_ringing()
+    assert m.boiled["kettle"]
+    assert not m.power["kettle"]
+    assert "timer rang" in events
+    assert m.timer_ringing()
     m.set_power("faucet", True)
     m.advance(100.0, {}, {})
     assert m.spills["sink_spill"].present
-    assert m.wipe("sink_spill") is None and not m.spills["sink_spill"].present
-    assert m.pour("kettle", "mug") is None and m.filled["mug"] and m.pour("kettle", "cup") == "EMPTY"
+    assert m.wipe("sink_spill") is None
+    assert not m.spills["sink_spill"].present
+    assert m.pour("kettle", "mug") is None
+    assert m.filled["mug"]
+    assert m.pour("kettle", "cup") == "EMPTY"
     with pytest.raises(ValueError):
         m.advance(-1.0, {}, {})
 
@@ -119,15 +137,19 @@ def test_route_is_collision_free_and_opens_doors():
     steps = [math.hypot(b[0] - a_[0], b[1] - a_[1]) for a_, b in zip(pts[1:], pts[2:])]
     assert max(steps) <= CELL_M * math.sqrt(2) + 1e-6  # 0.10 m grid moves
     nav.walk(w, pts, (a.x, a.y))
-    assert w.apartment.room_at(w.pose.x, w.pose.y) == "lobby" and all(w.is_open(d.name) for d in w.apartment.doors)
+    assert w.apartment.room_at(w.pose.x, w.pose.y) == "lobby"
+    assert all(w.is_open(d.name) for d in w.apartment.doors)
 
 
 def test_gait_and_reach_posture():
     assert hb.gait_phase(hb.STRIDE_M) == pytest.approx(2 * math.pi)
     p = hb.Pose(0, 0, 0, gait_phase_rad=math.pi / 2, gait_amp=1.0).joint_values()
-    assert p["H:hip_l"] == pytest.approx(-p["H:hip_r"]) and p["H:hip_r"] > 0.3
-    assert hb.reach_posture(0.4, 1.0) is not None and hb.reach_posture(0.4, 0.05) is not None
-    assert hb.reach_posture(1.5, 1.0) is None and hb.reach_posture(0.3, 2.6) is None
+    assert p["H:hip_l"] == pytest.approx(-p["H:hip_r"])
+    assert p["H:hip_r"] > 0.3
+    assert hb.reach_posture(0.4, 1.0) is not None
+    assert hb.reach_posture(0.4, 0.05) is not None
+    assert hb.reach_posture(1.5, 1.0) is None
+    assert hb.reach_posture(0.3, 2.6) is None
     w = World(SceneSpec("studio", 1, (), human_room="kitchen"))
     target = np.array([w.pose.x + 0.5, w.pose.y - hb.SHOULDER_Y_M, 0.9])
     crouch, lean, sh, el = hb.reach_posture(0.5, 0.9)
@@ -140,7 +162,8 @@ def test_first_person_frame_renders(world):
 
     with EyeCamera(world) as cam:
         img = cam.frame()
-    assert img.shape == (FRAME_H_PX, FRAME_W_PX, 3) and img.dtype == np.uint8
+    assert img.shape == (FRAME_H_PX, FRAME_W_PX, 3)
+    assert img.dtype == np.uint8
     assert img.std() > 5.0  # a scene, not a blank image
 
 

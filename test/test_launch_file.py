@@ -30,7 +30,8 @@ def test_overrides_substitute_and_parse_like_ros_parameters():
     params = dict(brain.params)
     assert params["model"] == "always_dodge"
     assert params["use_sim_time"] is False
-    assert "-p" in brain.ros_args() and "model:=always_dodge" in brain.ros_args()
+    assert "-p" in brain.ros_args()
+    assert "model:=always_dodge" in brain.ros_args()
 
 
 def test_every_node_executable_resolves_to_an_installed_entry_point():

@@ -66,10 +66,12 @@ def test_a_respawned_node_stopped_from_outside_comes_back_and_one_that_fails_end
         client.close()
         launcher.send_signal(signal.SIGINT)
         output = launcher.communicate(timeout=60)[0]
-    assert output.count("stopped (status") == 2 and launcher.returncode == 0, output
+    assert output.count("stopped (status") == 2, output
+    assert launcher.returncode == 0, output
     broken = _launch(tmp_path, "3", ros_domain_id)  # scenes_dir must be a string: the node exits with an error
     output = broken.communicate(timeout=120)[0]
-    assert broken.returncode != 0 and "node 'scene_generator' died with exit code" in output, output
+    assert broken.returncode != 0, output
+    assert "node 'scene_generator' died with exit code" in output, output
     assert "respawning" not in output
 
 

@@ -7,7 +7,6 @@ import json
 import logging
 import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
 import numpy as np
@@ -15,6 +14,7 @@ import pytest
 
 from reacthuman.llm import image_part, make_client, resolve_preset, text_part
 from reacthuman.llm.local_server import SHARED_SERVER
+from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, error_body
 
 FAST_RETRY = {"backoff_s": 0.02, "backoff_max_s": 0.1}
 
@@ -72,30 +72,19 @@ class DroppingProxy:
         self._sock.close()
 
 
-def start_status_stub(statuses: list[tuple[int, dict, dict]], final: dict) -> tuple[ThreadingHTTPServer, list]:
+def start_status_stub(statuses: list[tuple[int, dict, dict]], final: dict) -> tuple[LoopbackEndpoint, list]:
     """HTTP server answering POSTs with the queued (status, headers, body) and then `final` (200)."""
     seen: list[dict] = []
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            length = int(self.headers.get("content-length", 0))
-            seen.append({"auth": self.headers.get("authorization"), "body": json.loads(self.rfile.read(length))})
-            status, headers, body = statuses.pop(0) if statuses else (200, {}, final)
-            if body.get("echo_auth"):
-                body = {"error": {"message": f"bad key {self.headers.get('authorization')}"}}
-            raw = json.dumps(body).encode()
-            self.send_response(status)
-            for k, v in {**headers, "content-type": "application/json", "content-length": str(len(raw))}.items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(raw)
+    def respond(request: EndpointRequest) -> EndpointReply:
+        auth = request.headers.get("authorization")
+        seen.append({"auth": auth, "body": request.body})
+        status, headers, body = statuses.pop(0) if statuses else (200, {}, final)
+        if body.get("echo_auth"):
+            body = error_body(f"bad key {auth}")
+        return EndpointReply(status, body, headers)
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, seen
+    return LoopbackEndpoint(respond), seen
 
 
 OK_BODY = {"model": "stub-model", "choices": [{"message": {"content": "fine"}, "finish_reason": "stop"}],
@@ -106,7 +95,8 @@ def test_local_chat_returns_text_and_tokens(local_client):
     result = local_client.chat([{"role": "user", "content": "Name one fruit."}], max_tokens=16)
     assert result.api_error is None
     assert result.text.strip()
-    assert result.prompt_tokens and result.prompt_tokens > 0
+    assert result.prompt_tokens
+    assert result.prompt_tokens > 0
     assert 0 < result.completion_tokens <= 16
     assert result.model_id == "SmolLM2-135M-Instruct"
     assert result.retries == 0
@@ -127,9 +117,12 @@ def test_local_schema_goes_as_compact_grammar(local_client):
     fmt = {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}}
     result = local_client.chat([{"role": "user", "content": "Give two digits and a flag as JSON."}], response_format=fmt, max_tokens=40)
     assert result.api_error is None
-    assert "\n" not in result.text and result.text.startswith('{"items": [')
+    assert "\n" not in result.text
+    assert result.text.startswith('{"items": [')
     data = json.loads(result.text)
-    assert 2 <= len(data["items"]) <= 3 and all(0 <= v <= 9 for v in data["items"]) and isinstance(data["ok"], bool)
+    assert 2 <= len(data["items"]) <= 3
+    assert all(0 <= v <= 9 for v in data["items"])
+    assert isinstance(data["ok"], bool)
 
 
 def test_schema_outside_the_grammar_subset_is_sent_as_is(local_client):
@@ -142,14 +135,16 @@ def test_schema_outside_the_grammar_subset_is_sent_as_is(local_client):
 
 def test_local_server_reports_text_only(local_client):
     assert local_client.supports_images() is False
-    assert local_client.image_input() is False and local_client.vision_source == "llama.cpp /props"
+    assert local_client.image_input() is False
+    assert local_client.vision_source == "llama.cpp /props"
 
 
 def test_image_to_text_only_model_is_a_clear_error_not_retried(local_client):
     frame = np.zeros((16, 16, 3), np.uint8)
     result = local_client.chat([{"role": "user", "content": [text_part("What is this?"), image_part(frame)]}], max_tokens=8)
     assert result.http_status == 500  # the real llama.cpp server's answer, in its own words
-    assert result.api_error is not None and "refused image input" in result.api_error
+    assert result.api_error is not None
+    assert "refused image input" in result.api_error
     assert result.images_refused  # what stops a run that sends images (reacthuman/llm/vision.py)
     assert result.retries == 0
     assert result.text == ""
@@ -181,10 +176,10 @@ def test_retries_on_429_and_5xx_then_succeeds_stub_server():
     queued = [(429, {"retry-after": "0"}, {"error": {"message": "rate limited"}}), (503, {}, {"error": "busy"})]
     server, seen = start_status_stub(queued, OK_BODY)
     try:
-        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1", **FAST_RETRY) as client:
+        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1", **FAST_RETRY) as client:
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
-        server.shutdown()
+        server.close()
     assert (result.text, result.retries, result.api_error) == ("fine", 2, None)
     assert result.model_id == "stub-model"
     assert len(seen) == 3
@@ -194,22 +189,24 @@ def test_gives_up_after_max_retries_with_api_error_stub_server():
     queued = [(500, {}, {"error": {"message": "boom"}})] * 5
     server, seen = start_status_stub(queued, OK_BODY)
     try:
-        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1", max_retries=2, **FAST_RETRY) as client:
+        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1", max_retries=2, **FAST_RETRY) as client:
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
-        server.shutdown()
+        server.close()
     assert result.api_error == "HTTP 500: boom"
-    assert result.retries == 2 and len(seen) == 3
+    assert result.retries == 2
+    assert len(seen) == 3
 
 
 def test_client_error_is_not_retried_stub_server():
     server, seen = start_status_stub([(400, {}, {"error": {"message": "bad request"}})], OK_BODY)
     try:
-        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1", **FAST_RETRY) as client:
+        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1", **FAST_RETRY) as client:
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
-        server.shutdown()
-    assert result.api_error == "HTTP 400: bad request" and len(seen) == 1
+        server.close()
+    assert result.api_error == "HTTP 400: bad request"
+    assert len(seen) == 1
 
 
 def test_timeout_is_reported_after_retries():
@@ -220,7 +217,8 @@ def test_timeout_is_reported_after_retries():
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
         silent.close()
-    assert result.api_error is not None and result.api_error.startswith("timed out")
+    assert result.api_error is not None
+    assert result.api_error.startswith("timed out")
     assert result.retries == 1
 
 
@@ -230,15 +228,16 @@ def test_api_key_sent_but_never_shown_stub_server(monkeypatch, caplog):
     server, seen = start_status_stub([(401, {}, {"echo_auth": True}), (500, {}, {"echo_auth": True})], OK_BODY)
     caplog.set_level(logging.DEBUG)
     try:
-        spec = f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1"
+        spec = f"openai-compatible:m@http://127.0.0.1:{server.port}/v1"
         with make_client(spec, api_key_env="STUB_KEY", **FAST_RETRY) as client:
             shown = repr(client)
             first = client.chat([{"role": "user", "content": "x"}])
             second = client.chat([{"role": "user", "content": "x"}])
     finally:
-        server.shutdown()
+        server.close()
     assert seen[0]["auth"] == f"Bearer {secret}"
-    assert first.api_error is not None and "[REDACTED]" in first.api_error
+    assert first.api_error is not None
+    assert "[REDACTED]" in first.api_error
     for text in (shown, first.api_error, second.api_error or "", repr(first), caplog.text):
         assert secret not in text
 
@@ -275,7 +274,8 @@ def test_models_yaml_override_must_exist(monkeypatch, tmp_path):
     custom = tmp_path / "models.yaml"
     custom.write_text("presets:\n  mine:\n    provider: vllm\n    model_id: m\n    base_url: http://127.0.0.1:1/v1\n")
     monkeypatch.setenv("REACTHUMAN_MODELS_YAML", str(custom))
-    assert resolve_preset("mine").model_id == "m" and resolve_preset("mine").max_tokens == 1024
+    assert resolve_preset("mine").model_id == "m"
+    assert resolve_preset("mine").max_tokens == 1024
 
 
 def test_tool_calls_are_parsed_stub_server():
@@ -284,14 +284,16 @@ def test_tool_calls_are_parsed_stub_server():
         {"type": "function", "function": {"name": "broken", "arguments": "{not json"}}]}}]}
     server, seen = start_status_stub([], body)
     try:
-        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.server_port}/v1") as client:
+        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1") as client:
             tools = [{"type": "function", "function": {"name": "commit_plan", "parameters": {"type": "object"}}}]
             result = client.chat([{"role": "user", "content": "x"}], tools=tools, max_tokens=7)
     finally:
-        server.shutdown()
-    assert seen[0]["body"]["tools"] == tools and seen[0]["body"]["max_tokens"] == 7
+        server.close()
+    assert seen[0]["body"]["tools"] == tools
+    assert seen[0]["body"]["max_tokens"] == 7
     assert result.tool_calls[0] == {"name": "commit_plan", "arguments": {"a": 1}, "raw_arguments": "{\"a\": 1}"}
-    assert result.tool_calls[1]["arguments"] == {} and result.tool_calls[1]["raw_arguments"] == "{not json"
+    assert result.tool_calls[1]["arguments"] == {}
+    assert result.tool_calls[1]["raw_arguments"] == "{not json"
     assert result.text == ""
 
 

@@ -11,18 +11,22 @@ from reacthuman.llm.grammar import schema_to_gbnf
 
 def test_plan_schema_has_a_grammar_naming_every_field_in_order():
     grammar = schema_to_gbnf(PLAN_SCHEMA)
-    assert grammar is not None and grammar.startswith("root ::= ")
+    assert grammar is not None
+    assert grammar.startswith("root ::= ")
     root_rule = grammar.splitlines()[-1]
     positions = [root_rule.index(f'\\"{key}\\": ') for key in PLAN_SCHEMA["properties"]]
     assert positions == sorted(positions)
-    assert '"[" r' in grammar and "{2,2}" in grammar  # walking_cmd: exactly three numbers
+    assert '"[" r' in grammar
+    assert "{2,2}" in grammar  # walking_cmd: exactly three numbers
 
 
 def test_non_negative_numbers_have_no_minus_and_bounded_arrays_are_bounded():
     grammar = schema_to_gbnf({"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}, "minItems": 1, "maxItems": 3})
-    assert '"-"' not in grammar and "{0,2}" in grammar
+    assert '"-"' not in grammar
+    assert "{0,2}" in grammar
     grammar = schema_to_gbnf({"type": "array", "items": {"type": "number", "minimum": -5, "maximum": 5}})
-    assert '"-"?' in grammar and ')? "]"' in grammar  # minItems 0: the list may be empty
+    assert '"-"?' in grammar
+    assert ')? "]"' in grammar  # minItems 0: the list may be empty
 
 
 @pytest.mark.parametrize("schema", [

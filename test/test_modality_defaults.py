@@ -45,11 +45,15 @@ def test_report_never_mixes_modalities_in_one_table(tmp_path):
     assert {r.modality for r in read_ledger(tmp_path)} == {"images", "state_text", "ground_truth"}
     files = write_report(tmp_path)
     tables = {p.stem: p for p in files.tables}
-    assert "main_images" in tables and "main_state_text" in tables and "main" not in tables
+    assert "main_images" in tables
+    assert "main_state_text" in tables
+    assert "main" not in tables
     for name, path in tables.items():
         models = {row[0] for row in csv.reader(path.open())}
         assert not ({"vision-model", "local"} <= models), f"table {name} mixes images and state_text rows"
     main_images = {row[0] for row in csv.reader(tables["main_images"].open())}
-    assert {"vision-model", "oracle"} <= main_images and "local" not in main_images
+    assert {"vision-model", "oracle"} <= main_images
+    assert "local" not in main_images
     md = files.markdown.read_text()
-    assert "privileged-state ablation" in md and "Shown state_text, not images: local" in md
+    assert "privileged-state ablation" in md
+    assert "Shown state_text, not images: local" in md

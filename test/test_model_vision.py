@@ -10,9 +10,7 @@ from __future__ import annotations
 import base64
 import io
 import json
-import threading
 from pathlib import Path
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pytest
@@ -23,6 +21,7 @@ from reacthuman.core.model_spec import ModelSpecError, parse_models
 from reacthuman.evaluation import cli as eval_cli
 from reacthuman.evaluation.progress import Progress
 from reacthuman.core.presets import resolve_preset, split_model_options
+from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, chat_completion, error_body
 from reacthuman.llm.vision import ImageInputRefused, is_image_refusal
 from reacthuman.plan import Pose2D
 from reacthuman.scoring import SceneMeta, ScoringTruth, score_decision
@@ -45,51 +44,35 @@ REFUSALS = {  # what real servers answer image parts to a text-only model with
 }
 
 
-class Endpoint:
+class Endpoint(LoopbackEndpoint):
     """An OpenAI-compatible server on loopback. `refuse`: (status, message) for any request with image parts;
     `props_vision`: what llama.cpp's /props reports (None: no /props); `finish`: the replies' finish_reason."""
 
     def __init__(self, refuse: tuple[int, str] | None = None, props_vision: bool | None = None,
                  finish: str = "stop", content: str = json.dumps(PLAN)) -> None:
-        self.requests: list[dict] = []
-        endpoint = self
+        self.refuse, self.props_vision = refuse, props_vision
+        self.reply = chat_completion(content, model="stub", finish_reason=finish, prompt_tokens=1234,
+                                     completion_tokens=56)
+        super().__init__(self._respond)
+        self.url = self.base_url
 
-        class Handler(BaseHTTPRequestHandler):
-            def _send(self, status: int, body: dict) -> None:
-                raw = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+    def _respond(self, request: EndpointRequest) -> EndpointReply:
+        if request.method == "GET":
+            if request.path == "/props" and self.props_vision is not None:
+                return EndpointReply(body={"modalities": {"vision": self.props_vision}})
+            if request.path == "/v1/models":  # as vLLM answers: no word on input modalities
+                return EndpointReply(body={"data": [{"id": "stub", "object": "model"}]})
+            return EndpointReply(404, {"error": "not found"})
+        if request.path != "/v1/chat/completions":
+            return EndpointReply(404, {"error": "not found"})
+        if self.refuse is not None and request.image_urls:
+            return EndpointReply(self.refuse[0], error_body(self.refuse[1], self.refuse[0]))
+        return EndpointReply(body=self.reply)
 
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-                if self.path == "/props" and props_vision is not None:
-                    return self._send(200, {"modalities": {"vision": props_vision}})
-                if self.path == "/v1/models":  # as vLLM answers: no word on input modalities
-                    return self._send(200, {"data": [{"id": "stub", "object": "model"}]})
-                self._send(404, {"error": "not found"})
-
-            def do_POST(self) -> None:  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
-                if self.path != "/v1/chat/completions":
-                    return self._send(404, {"error": "not found"})
-                endpoint.requests.append(body)
-                if refuse is not None and _image_urls(body):
-                    return self._send(refuse[0], {"error": {"message": refuse[1], "code": refuse[0]}})
-                self._send(200, {"model": "stub", "choices": [{"message": {"content": content}, "finish_reason": finish}],
-                                 "usage": {"prompt_tokens": 1234, "completion_tokens": 56}})
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    @property
+    def chats(self) -> list[dict]:
+        """The chat requests' bodies, in order."""
+        return [r.body for r in self.requests if r.method == "POST" and r.path == "/v1/chat/completions"]
 
 
 def _image_urls(body: dict) -> list[str]:
@@ -121,11 +104,13 @@ def test_options_on_a_model_entry_set_its_fields_and_stay_out_of_its_name(monkey
     monkeypatch.setenv("MY_KEY", "sk-test-0123456789")
     entry = "openai-compatible:myvlm@http://127.0.0.1:9/v1?vision=true&api_key_env=MY_KEY&max_tokens=4096&temperature=0.2"
     (spec,) = parse_models(entry, {"oracle": "reference"})
-    assert spec.name == "openai-compatible:myvlm@http://127.0.0.1:9/v1" and spec.entry == entry
+    assert spec.name == "openai-compatible:myvlm@http://127.0.0.1:9/v1"
+    assert spec.entry == entry
     p = spec.preset
     assert (p.name, p.vision, p.api_key_env, p.key_required, p.max_tokens, p.temperature) == \
         (spec.name, True, "MY_KEY", True, 4096, 0.2)
-    assert p.base_url == "http://127.0.0.1:9/v1" and p.model_id == "myvlm"
+    assert p.base_url == "http://127.0.0.1:9/v1"
+    assert p.model_id == "myvlm"
     assert resolve_preset("local?vision=false&max_tokens=5").max_tokens == 5
     assert split_model_options("gpt-5.5") == ("gpt-5.5", {})
 
@@ -147,7 +132,8 @@ def test_bad_options_fail_in_one_line_naming_the_option(entry, says):
     with pytest.raises(ModelSpecError) as err:
         parse_models(entry, {"oracle": "reference"})
     message = str(err.value)
-    assert says in message and "\n" not in message
+    assert says in message
+    assert "\n" not in message
     assert "abcdef0123456789" not in message  # a key pasted on the command line is never echoed
 
 
@@ -157,12 +143,16 @@ def test_deterministic_endpoint_with_vision_receives_the_three_views_at_the_brai
     server = Endpoint()  # says nothing about images, as vLLM, Ollama's /v1 and OpenAI do: it gets them
     try:
         with make_brain(f"openai-compatible:stub@{server.url}?max_tokens=900") as brain:
-            assert brain.modality == "images" and brain.modality_note == ""
+            assert brain.modality == "images"
+            assert brain.modality_note == ""
             assert brain.name == f"openai-compatible:stub@{server.url}"  # the ledger's model: no options
             decision = brain.plan(_observation())
-        assert decision.parse_ok and decision.modality == "images" and decision.brain == brain.name
-        probe, asked = server.requests[0], server.requests[-1]
-        assert len(_image_urls(probe)) == 1 and len(server.requests) == 2  # one small image first, then the decision
+        assert decision.parse_ok
+        assert decision.modality == "images"
+        assert decision.brain == brain.name
+        probe, asked = server.chats[0], server.chats[-1]
+        assert len(_image_urls(probe)) == 1
+        assert len(server.chats) == 2  # one small image first, then the decision
         assert asked["max_tokens"] == 900
         texts = [p["text"] for p in asked["messages"][1]["content"] if p["type"] == "text"]
         assert [v for v in VIEWS if any(f"View '{v}'" in t for t in texts)] == list(VIEWS)
@@ -185,17 +175,19 @@ def test_deterministic_endpoint_refusing_images_stops_eval_in_one_line_with_no_r
     finally:
         server.close()
     err = capsys.readouterr().err.strip()
-    assert code != 0 and len(err.splitlines()) == 1
-    assert f"model '{model}' refuses image input" in err and "--modality state_text" in err
+    assert code != 0
+    assert len(err.splitlines()) == 1
+    assert f"model '{model}' refuses image input" in err
+    assert "--modality state_text" in err
     assert not out.exists()  # nothing written: no ledger, no manifest
-    assert len(server.requests) == 1  # the refused probe, not retried
+    assert len(server.chats) == 1  # the refused probe, not retried
 
 
 def test_a_model_declared_to_take_images_that_refuses_them_raises_instead_of_writing_a_row():
     server = Endpoint(refuse=REFUSALS["vllm"])
     try:
         with make_brain(f"openai-compatible:stub@{server.url}?vision=true") as brain:
-            assert server.requests == []  # declared: no probe
+            assert server.chats == []  # declared: no probe
             with pytest.raises(ImageInputRefused, match="--modality state_text"):
                 brain.plan(_observation())
     finally:
@@ -219,10 +211,11 @@ def test_deterministic_endpoint_text_only_preset_runs_on_state_text_and_says_so(
         assert brain.modality == decision.modality == "state_text"
         assert "text-only (its preset says vision: false)" in brain.modality_note
         assert "privileged-state ablation" in caplog.text
-        assert all(not _image_urls(r) for r in server.requests)
+        assert all(not _image_urls(r) for r in server.chats)
         # eval says so before it starts, on its progress line, and in the manifest (model_modalities' note)
         shown = eval_cli.model_modalities({"textonly": "textonly"}, "images")
-        assert shown["textonly"].modality == "state_text" and "text-only" in shown["textonly"].note
+        assert shown["textonly"].modality == "state_text"
+        assert "text-only" in shown["textonly"].note
     finally:
         server.close()
     progress = Progress(2, stream=io.StringIO())
@@ -237,7 +230,7 @@ def test_deterministic_endpoint_whose_server_reports_text_only_runs_on_state_tex
         with make_brain(f"openai-compatible:stub@{server.url}") as brain:
             assert brain.modality == "state_text"
             assert "its server reports a text-only model (llama.cpp /props)" in brain.modality_note
-        assert server.requests == []
+        assert server.chats == []
     finally:
         server.close()
 
@@ -252,14 +245,19 @@ def test_deterministic_endpoint_reply_cut_at_the_token_limit_is_recorded_and_cou
             decision = brain.plan(_observation())
     finally:
         server.close()
-    assert decision.truncated and not decision.parse_ok and "cut at the token limit" in decision.parse_error
+    assert decision.truncated
+    assert not decision.parse_ok
+    assert "cut at the token limit" in decision.parse_error
     meta = SceneMeta("s1", "object_drop", "mug", decision.brain)
     truth = ScoringTruth.from_spec({"correct_action": "CATCH", "dangerous": False, "impact_point": (0.8, 0.0, 0.6),
                                     "adversarial": False})
     record = score_decision(meta, truth, Pose2D(0.0, 0.0, 0.0), reply_of(decision))
     row = record.to_dict()
-    assert row["truncated"] is True and row["prompt_tokens"] == 1234 and row["completion_tokens"] == 56
-    assert row["rule"] == "R1" and "?" not in row["model"]
+    assert row["truncated"] is True
+    assert row["prompt_tokens"] == 1234
+    assert row["completion_tokens"] == 56
+    assert row["rule"] == "R1"
+    assert "?" not in row["model"]
     table = calls_table(select_decisions([record]))
     assert table.rows == [[decision.brain, None, 1, 1, 1234, 56]]
 
@@ -276,4 +274,5 @@ def test_physment_and_interactiveworld_build_their_clients_with_the_options():
                               tool_mode="native", all_scenes=False, limit=None, max_tokens=None, brief_api=False,
                               protocol="paper", tools=None, matcher=None, cell_map=None, dialogue=None)
     agent = _config(args, spec).agent
-    assert resolve_preset(agent).max_tokens == 33 and resolve_preset(agent).temperature == 0.5
+    assert resolve_preset(agent).max_tokens == 33
+    assert resolve_preset(agent).temperature == 0.5

@@ -95,7 +95,8 @@ def test_a_parameter_set_after_start_is_refused_with_the_reason_and_the_value_ke
         result, = node.set_parameters([Parameter("timeout_s", value=7.0)])
         assert not result.successful
         assert result.reason == "parameter 'timeout_s' is read once at start: restart the node with -p timeout_s:=VALUE"
-        assert node.get_parameter("timeout_s").value == 5.0 and node.timeout_s == 5.0
+        assert node.get_parameter("timeout_s").value == 5.0
+        assert node.timeout_s == 5.0
         assert node.set_parameters([Parameter("use_sim_time", value=True)])[0].successful
         node.destroy_node()
     finally:

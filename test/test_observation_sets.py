@@ -123,12 +123,14 @@ def test_the_set_holds_the_observation_the_episode_s_brain_was_handed_to_the_bit
         spec = read_spec(str(scenes / scene_id / "spec.json"))
         actions.add(spec.ground_truth.correct_action)
         shown = load_window(window_path(scenes, scene_id)).observation(spec)
-        assert shown.frame_times_s == handed.frame_times_s and len(shown.frame_times_s) == 5
+        assert shown.frame_times_s == handed.frame_times_s
+        assert len(shown.frame_times_s) == 5
         assert list(shown.images) == list(handed.images) == ["egocentric", "closeup", "overhead"]  # the prompt's order
         for view, frames in handed.images.items():
             assert all(f.shape == (360, 640, 3) for f in frames)
             assert all(np.array_equal(a, b) for a, b in zip(shown.images[view], frames, strict=True)), view
-        assert shown.track == handed.track and len(shown.track) == 5
+        assert shown.track == handed.track
+        assert len(shown.track) == 5
         assert (shown.object_look, shown.room, shown.observer_pose) == (handed.object_look, handed.room, handed.observer_pose)
         assert shown.ground_truth == handed.ground_truth
     assert actions == {"CATCH", "DODGE"}
@@ -136,19 +138,24 @@ def test_the_set_holds_the_observation_the_episode_s_brain_was_handed_to_the_bit
 
 def test_decide_sends_the_same_requests_and_writes_the_episode_s_row_unexecuted(episodes, decided):
     rows, bodies = decided
-    assert sorted(r["scene_id"] for r in rows) == sorted(episodes) and {r["model"] for r in rows} == {MODEL}
+    assert sorted(r["scene_id"] for r in rows) == sorted(episodes)
+    assert {r["model"] for r in rows} == {MODEL}
     for row in rows:
         _, episode_row, episode_body = episodes[row["scene_id"]]
         assert episode_body in bodies  # the same prompt and the same image bytes
         images = [p for m in episode_body["messages"] if isinstance(m["content"], list)
                   for p in m["content"] if p["type"] == "image_url"]
-        assert len(images) == 15 and row["modality"] == "images"
-        assert row["executed"] is False and all(row[c] is None for c in EXECUTION_COLUMNS if c in row)
-        assert episode_row["caught"] is not None and "executed" not in episode_row
+        assert len(images) == 15
+        assert row["modality"] == "images"
+        assert row["executed"] is False
+        assert all(row[c] is None for c in EXECUTION_COLUMNS if c in row)
+        assert episode_row["caught"] is not None
+        assert "executed" not in episode_row
         scoring = set(episode_row) - set(EXECUTION_COLUMNS) - {"latency_s"}
         differ = {k: (row.get(k), episode_row[k]) for k in scoring if row.get(k) != episode_row[k]}
         assert not differ, differ
-        assert row["saa"] is not None and row["plan_parse_ok"] is True
+        assert row["saa"] is not None
+        assert row["plan_parse_ok"] is True
 
 
 def test_decide_resumes_without_asking_again_and_refuses_a_set_of_other_settings(scenes, endpoint, decided, tmp_path, capsys):
@@ -159,7 +166,8 @@ def test_decide_resumes_without_asking_again_and_refuses_a_set_of_other_settings
     run = tmp_path / "run"
     assert main(["--scenes", str(scenes), "--models", "always_dodge", "--out", str(run), "--limit", "1"]) == 0
     assert main(["--scenes", str(scenes), "--models", "always_dodge", "--out", str(run), "--limit", "1"]) == 0
-    assert len((run / "ledger.jsonl").read_text().splitlines()) == 1 and len(endpoint.bodies) == before
+    assert len((run / "ledger.jsonl").read_text().splitlines()) == 1
+    assert len(endpoint.bodies) == before
     capsys.readouterr()
     other = tmp_path / "other"
     other.mkdir()
@@ -172,7 +180,8 @@ def test_decide_resumes_without_asking_again_and_refuses_a_set_of_other_settings
     (folder_of(other) / SETTINGS).write_text(json.dumps(settings | {"frame_width_px": 320}))
     assert main(["--scenes", str(other), "--models", "always_dodge", "--out", str(tmp_path / "r2")]) == 2
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "frame_width_px 320 (set) vs 640 (evaluation)" in err, err
+    assert "\n" not in err, err
+    assert "frame_width_px 320 (set) vs 640 (evaluation)" in err, err
 
 
 @pytest.fixture(scope="module")
@@ -193,19 +202,23 @@ def test_the_exported_dataset_loads_with_datasets_and_is_a_pure_function_of_the_
     from reacthuman.evaluation.scene_set import load_scene_set
 
     loaded = load_dataset(str(exported))
-    assert list(loaded) == ["test"] and loaded["test"].num_rows == 2  # under 18 per family: all in test
+    assert list(loaded) == ["test"]
+    assert loaded["test"].num_rows == 2  # under 18 per family: all in test
     row = next(r for r in loaded["test"] if r["scene_id"].startswith("object_drop"))
     window = load_window(window_path(scenes, row["scene_id"]))
     for view in ("egocentric", "closeup", "overhead"):
         assert [np.asarray(im.convert("RGB")).tobytes() for im in row[view]] == [f.tobytes() for f in window.images[view]]
         assert (exported / "videos" / row["scene_id"] / f"{view}.mp4").stat().st_size > 1000
-    assert row["correct_action"] == "DODGE" and row["state_text"].startswith("You stand in the")
+    assert row["correct_action"] == "DODGE"
+    assert row["state_text"].startswith("You stand in the")
     text = (exported / "README.md").read_text()
     front = yaml.safe_load(text.split("---")[1])
-    assert front["license"] == "cc-by-4.0" and front["task_categories"]
+    assert front["license"] == "cc-by-4.0"
+    assert front["task_categories"]
     assert front["configs"][0]["data_files"] == [{"split": "test", "path": "data/test-*.parquet"}]
     assert {f["name"] for f in front["dataset_info"]["features"]} >= {"scene_id", "egocentric", "correct_action"}
-    assert load_scene_set(scenes)[1] in text and "## Attribution" in text
+    assert load_scene_set(scenes)[1] in text
+    assert "## Attribution" in text
     again = tmp_path / "again"
     assert main(["export", str(scenes), "--out", str(again)]) == 0
     for name in ("README.md", "data/test-00000-of-00001.parquet"):

@@ -32,12 +32,16 @@ def test_the_cell_map_covers_all_105_published_ids_with_their_cell_counts():
     by_category = Counter(c.category for c in cells.values())
     assert set(by_category) <= set(CATEGORIES)
     # 9 + 15 + 15 + 15 standard scenes, 5 per Creation and Hidden cell, 11 Creating/Deleting
-    assert by_category["Easy Single"] == 9 and by_category["Hard Multi"] == 15
+    assert by_category["Easy Single"] == 9
+    assert by_category["Hard Multi"] == 15
     assert sum(v for k, v in by_category.items() if k.endswith("+ Creation")) == 20
     assert sum(v for k, v in by_category.items() if k.endswith("+ Hidden")) == 20
     assert by_category["Scene Manipulation"] == 11
-    assert cells[20].name.endswith("With Focus On Creating Objects") and cells[25].name.endswith("Finding Hidden Objects")
-    assert cells[101].name == "Creating/Deleting Objects" and authors_range(151) is None and authors_range(0) is None
+    assert cells[20].name.endswith("With Focus On Creating Objects")
+    assert cells[25].name.endswith("Finding Hidden Objects")
+    assert cells[101].name == "Creating/Deleting Objects"
+    assert authors_range(151) is None
+    assert authors_range(0) is None
     assert set(authors_cells()[1]) == set(PUBLISHED_IDS)
 
 
@@ -58,11 +62,14 @@ def test_their_scenes_get_their_cells_by_default_and_others_are_inferred(tmp_pat
     _scene(tmp_path, 22, _a_name_matching(22))
     _scene(tmp_path, 23, "A scene of our own")
     got = {s.number: s for s in assign_cells(load_scenes_lenient(tmp_path)[0])}
-    assert got[22].extra["category_source"] == "authors" and got[22].category == "Easy Single + Hidden"
+    assert got[22].extra["category_source"] == "authors"
+    assert got[22].category == "Easy Single + Hidden"
     assert got[22].extra["authors_category"] == "Easy Single Physics Concepts With Focus On Finding Hidden Objects"
-    assert got[23].extra["category_source"] == "inferred" and "authors_category" not in got[23].extra
+    assert got[23].extra["category_source"] == "inferred"
+    assert "authors_category" not in got[23].extra
     forced = {s.number: s for s in assign_cells(load_scenes_lenient(tmp_path)[0], *cell_options("authors"))}
-    assert forced[23].extra["category_source"] == "authors" and forced[23].category == "Easy Single + Hidden"
+    assert forced[23].extra["category_source"] == "authors"
+    assert forced[23].category == "Easy Single + Hidden"
     never = {s.number: s for s in assign_cells(load_scenes_lenient(tmp_path)[0], *cell_options("inferred"))}
     assert never[22].extra["category_source"] == "inferred"
     with pytest.raises(ValueError, match="authors must be"):
@@ -81,8 +88,10 @@ def _a_name_matching(n: int) -> str:
 def test_rows_carry_the_authors_cell_name_and_the_timestep(tmp_path):
     _scene(tmp_path / "Scenes", 22, _a_name_matching(22))
     rows = run(RunConfig(scenes=tmp_path / "Scenes", agent="oracle", budget=5, out=tmp_path / "run", protocol="paper"))
-    assert len(rows) == 1 and read_results(tmp_path / "run")[0].authors_category.startswith("Easy Single Physics")
-    assert rows[0].category == "Easy Single + Hidden" and rows[0].category_source == "authors"
+    assert len(rows) == 1
+    assert read_results(tmp_path / "run")[0].authors_category.startswith("Easy Single Physics")
+    assert rows[0].category == "Easy Single + Hidden"
+    assert rows[0].category_source == "authors"
     assert rows[0].timestep_s == 0.002  # the MJCF sets none: MuJoCo's default
 
 
@@ -103,6 +112,11 @@ def test_their_scenes_run_with_their_tools_under_the_paper_protocol(tmp_path):
     row, transcript = run_episode(scene, agent, dataclasses.replace(episode_config(cfg), tool_semantics=ALL_ON,
                                                                      matcher="authors"))
     first, second = (t["results"][0] for t in transcript["turns"][:2])
-    assert first["ok"] and first["result"]["position"] == [0.0, 0.0, 5.0]  # their result keys, their numbers
-    assert not second["ok"] and second["result"]["error"] == "Body with name '1' not found in the scene."
-    assert row.tools == "authors" and row.correct and row.correct_authors and not row.correct_strict
+    assert first["ok"]
+    assert first["result"]["position"] == [0.0, 0.0, 5.0]  # their result keys, their numbers
+    assert not second["ok"]
+    assert second["result"]["error"] == "Body with name '1' not found in the scene."
+    assert row.tools == "authors"
+    assert row.correct
+    assert row.correct_authors
+    assert not row.correct_strict

@@ -65,7 +65,9 @@ def test_our_first_prompt_for_their_scene_is_the_one_their_run_logged():
     assert "1 simulation step is 0.005 real life seconds" in logged
     # their earlier runs' wording differs only in the answer tool and the problem-type rule
     early = build_prompt(scene, "authors-early")
-    assert early != logged and "output 0. " in early and "checking or logging" in early
+    assert early != logged
+    assert "output 0. " in early
+    assert "checking or logging" in early
     computation = dataclasses.replace(scene, source={**scene.source, "metadata": {
         **scene.source["metadata"], "problem_type": "calculation"}})
     assert "rounded to the nearest thousandths place if applicable" in build_prompt(computation)
@@ -89,8 +91,12 @@ def test_their_logged_episode_replays_message_for_message():
     assert len(ours) == len(logged["messages"]) == 3
     for mine, theirs in zip(ours, logged["messages"]):
         assert _same_up_to_float_noise(mine, theirs), (mine, theirs)
-    assert row.answered and row.answer_iteration == 4 and row.predicted == logged["final_answer"]
-    assert row.correct is logged["logged_correct"] and row.dialogue == "authors" and transcript["dialogue"] == "authors"
+    assert row.answered
+    assert row.answer_iteration == 4
+    assert row.predicted == logged["final_answer"]
+    assert row.correct is logged["logged_correct"]
+    assert row.dialogue == "authors"
+    assert transcript["dialogue"] == "authors"
 
 
 def test_reply_parsing_takes_the_first_json_value_as_their_extractor_did():
@@ -132,12 +138,18 @@ def test_a_model_over_http_meets_their_dialogue_under_the_paper_protocol(publish
         rows = run(RunConfig(scenes=published, agent="fixed", budget=5, out=tmp_path / "run", protocol="paper"))
     finally:
         endpoint.close()
-    assert len(endpoint.bodies) == 1 and "tools" not in endpoint.bodies[0]
+    assert len(endpoint.bodies) == 1
+    assert "tools" not in endpoint.bodies[0]
     messages = endpoint.bodies[0]["messages"]
-    assert messages[0]["content"] == system_prompt() and messages[1]["content"] == LOGGED_PROMPT.read_text()
+    assert messages[0]["content"] == system_prompt()
+    assert messages[1]["content"] == LOGGED_PROMPT.read_text()
     (row,) = rows
-    assert row.dialogue == "authors" and row.tools == "authors" and row.answer_iteration == 1
-    assert row.predicted == "1" and row.correct and row.tool_calls == 1
+    assert row.dialogue == "authors"
+    assert row.tools == "authors"
+    assert row.answer_iteration == 1
+    assert row.predicted == "1"
+    assert row.correct
+    assert row.tool_calls == 1
     transcript = json.loads((tmp_path / "run" / row.transcript).read_text())
     assert [r["tool"] for r in transcript["turns"][0]["results"]] == ["answer"]
 
@@ -150,10 +162,14 @@ def test_a_reply_without_calls_costs_its_iteration_and_gets_their_message(publis
         (row,) = run(agent_cfg)
     finally:
         endpoint.close()
-    assert len(endpoint.bodies) == 3 and not row.answered and row.iterations_used == 3 and not row.correct
+    assert len(endpoint.bodies) == 3
+    assert not row.answered
+    assert row.iterations_used == 3
+    assert not row.correct
     assert endpoint.bodies[1]["messages"][-1]["content"] == invalid_message(1)
     assert endpoint.bodies[2]["messages"][-1]["content"].startswith(
-        "Previous results: Error: Invalid JSON syntax for tool(s).") and "You have 0 iterations" in \
+        "Previous results: Error: Invalid JSON syntax for tool(s).")
+    assert "You have 0 iterations" in \
         endpoint.bodies[2]["messages"][-1]["content"]
 
 
@@ -161,14 +177,17 @@ def test_a_resumed_run_keeps_other_tools_matchers_and_dialogues_apart(published,
     out = tmp_path / "run"
     base = {"scenes": published, "agent": "oracle", "budget": 5, "out": out, "protocol": "paper"}
     first = run(RunConfig(**base))
-    assert [r.tools for r in first] == ["authors"] and run(RunConfig(**base)) == []  # the same episode: skipped
+    assert [r.tools for r in first] == ["authors"]
+    assert run(RunConfig(**base)) == []  # the same episode: skipped
     assert run(RunConfig(**base, tools="authors")) == []  # what the default resolved to: the same episode
     for extra in ({"tools": "ours", "dialogue": "ours"}, {"tools": "authors:-viewer_sync"}, {"matcher": "authors"},
                   {"dialogue": "authors-early"}):
         assert len(run(RunConfig(**base, **extra))) == 1
         assert run(RunConfig(**base, **extra)) == []
     rows = read_results(out)
-    assert len(rows) == 5 and len({r.key for r in rows}) == 5 and len({r.transcript for r in rows}) == 5
+    assert len(rows) == 5
+    assert len({r.key for r in rows}) == 5
+    assert len({r.transcript for r in rows}) == 5
     assert {(r.tools, r.matcher, r.dialogue) for r in rows} == {
         ("authors", "paper", "authors"), ("ours", "paper", "ours"), ("authors:-viewer_sync", "paper", "authors"),
         ("authors", "authors", "authors"), ("authors", "paper", "authors-early")}
@@ -182,7 +201,9 @@ def test_model_agent_is_given_back_its_tool_mode(published):
     agent.act = lambda messages, last: AgentTurn(text="", calls=[], api_error="down")  # type: ignore[method-assign]
     cfg = dataclasses.replace(protocol_config("paper", budget=1), tool_semantics=HEADLESS, dialogue="authors")
     row, _ = run_episode(scene, agent, cfg)
-    assert agent.tool_mode == "native" and not row.answered and row.api_errors == 1
+    assert agent.tool_mode == "native"
+    assert not row.answered
+    assert row.api_errors == 1
 
 
 def test_prompts_authors_classes_each_logged_first_prompt(published, capsys):

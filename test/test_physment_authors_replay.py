@@ -53,7 +53,8 @@ def test_replay_of_the_fixture_episodes_reproduces_their_logged_results(episode)
     replay_episode(episode, (FIXTURES / "scenes" / f"Scene{episode.scene_number}.xml").read_text(), summary)
     assert summary.calls == len(episode.calls) > 5
     assert summary.reproduced == summary.calls, [(m.call, m.tool, m.ours, m.theirs) for m in summary.mismatches]
-    assert sum(summary.variants.values()) == 1 and summary.same_scene == [summary.calls, summary.calls]
+    assert sum(summary.variants.values()) == 1
+    assert summary.same_scene == [summary.calls, summary.calls]
 
 
 def test_the_fixture_spans_the_tools():
@@ -65,15 +66,22 @@ def test_the_fixture_spans_the_tools():
 
 def test_the_authors_matcher_gives_their_logged_verdicts_and_its_own_rules():
     pairs = json.loads((FIXTURES / "answers.json").read_text())
-    assert len(pairs) == 30 and {p["logged_correct"] for p in pairs} == {True, False}
+    assert len(pairs) == 30
+    assert {p["logged_correct"] for p in pairs} == {True, False}
     for p in pairs:
         assert authors_correct(p["answer"], p["truth"]) is p["logged_correct"], p
     # the rules that set it apart from Eq. 4: containment both ways, absolute 0.1, units and object_ stripped
-    assert authors_correct("1", 10) and not paper_correct("1", 10, 1e-3, 0.05)
-    assert authors_correct("0.05", 0.14) and not paper_correct("0.05", 0.14, 1e-3, 0.05)
+    assert authors_correct("1", 10)
+    assert not paper_correct("1", 10, 1e-3, 0.05)
+    assert authors_correct("0.05", 0.14)
+    assert not paper_correct("0.05", 0.14, 1e-3, 0.05)
     assert authors_correct("the hollow sphere rolls slower", "hollow")
-    assert authors_correct("object_2", 2) and authors_correct("4.9 m/s", 4.905) and authors_correct("[1, 2]", "1, 2")
-    assert not authors_correct("2", 3) and not authors_correct(None, 1) and not authors_correct("1.2, 3", "1, 3")
+    assert authors_correct("object_2", 2)
+    assert authors_correct("4.9 m/s", 4.905)
+    assert authors_correct("[1, 2]", "1, 2")
+    assert not authors_correct("2", 3)
+    assert not authors_correct(None, 1)
+    assert not authors_correct("1.2, 3", "1, 3")
 
 
 def test_each_switch_changes_what_it_names():
@@ -132,7 +140,8 @@ def test_each_switch_changes_what_it_names():
         sim = AuthorsSim(xml, switches)
         sim.call("find_objects", {})
         reads[name] = sim.call("get_center_of_mass", {})[0]["center_of_mass"]["z"]
-    assert reads["headless"] == 0.0 and reads["viewer"] > 0.1
+    assert reads["headless"] == 0.0
+    assert reads["viewer"] > 0.1
     assert parse_switches("authors:-reload_on_edit") == ALL_ON - {"reload_on_edit"}
     with pytest.raises(ValueError, match="unknown tool switch"):
         parse_switches("authors:-warp_drive")
@@ -173,12 +182,14 @@ def test_logs_rescore_and_replay_commands(tmp_path, capsys):
     scenes.mkdir(parents=True)
     (scenes / f"scene{ep['scene']}.xml").write_text((FIXTURES / "scenes" / f"Scene{ep['scene']}.xml").read_text())
     logged = read_episode(next(results.rglob("summary_20260101T000000.txt")))
-    assert logged.final_answer == "4.9 m/s" and logged.calls[0].tool == ep["calls"][0]["tool"]
+    assert logged.final_answer == "4.9 m/s"
+    assert logged.calls[0].tool == ep["calls"][0]["tool"]
     assert literal("{'position': (np.float64(1.5), -2), 'x': nan}")["position"] == (1.5, -2)
     assert summary_json(rescore(results)) == {"kimi_k2_5": {"5": {"strict": 0.0, "paper": 0.0, "authors": 100.0}}}
     assert main(["rescore-authors", str(results), "--json", str(tmp_path / "r.json")]) == 0
     out = capsys.readouterr().out
-    assert "| kimi_k2_5 | 5 | 2 | 2 | 0 | 0.0 | 0.0 | 100.0 | 100.0 | 50.0 |" in out and "GPT_5_4" in out
+    assert "| kimi_k2_5 | 5 | 2 | 2 | 0 | 0.0 | 0.0 | 100.0 | 100.0 | 50.0 |" in out
+    assert "GPT_5_4" in out
     assert main(["replay", str(results), "--json", str(tmp_path / "p.json")]) == 0
     summary = json.loads((tmp_path / "p.json").read_text())
     assert summary["calls"] == len(recs) == summary["reproduced"]
@@ -207,7 +218,8 @@ def test_the_replay_entry_a_managed_engine_runs(tmp_path):
                           capture_output=True, text=True, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     summary = json.loads(out.read_text())
-    assert summary["mujoco"] == mujoco.__version__ and summary["calls"] == summary["reproduced"] == len(recs)
+    assert summary["mujoco"] == mujoco.__version__
+    assert summary["calls"] == summary["reproduced"] == len(recs)
     assert main(["replay", str(results), "--mujoco", mujoco.__version__, "--json", str(out)]) == 0
     assert "beside" not in json.loads(out.read_text())
 

@@ -56,20 +56,27 @@ def test_tools_as_services_match_the_in_process_lab(ros_domain_id):
         assert client.wait_for(lambda: _services(client, "/physment") >= len(LAB.services), 60.0), \
             "the lab node's services never appeared"
         ok, facts = _call(client, "/physment/load_scene", args={"scene": str(DEFAULT_SCENES / "Scene1")})
-        assert ok and facts["scene"] == "Scene1" and facts["objects"] == ["1"]
+        assert ok
+        assert facts["scene"] == "Scene1"
+        assert facts["objects"] == ["1"]
         assert _call(client, "/physment/step", args={"duration": 0.4})[0]
         ok, vel = _call(client, "/physment/get_velocity", args={"object_id": 1})
         local = ToolBox(load_scene(DEFAULT_SCENES / "Scene1"))
         local.call("step", {"duration": 0.4})
-        assert ok and vel == local.call("get_velocity", {"object_id": 1}).result
+        assert ok
+        assert vel == local.call("get_velocity", {"object_id": 1}).result
         ok, err = _call(client, "/physment/call", tool="step", args={"duration": -3})
-        assert not ok and "duration" in err["error"]
+        assert not ok
+        assert "duration" in err["error"]
         ok, err = _call(client, "/physment/get_position", tool="step")
-        assert not ok and "get_position" in err["error"]
+        assert not ok
+        assert "get_position" in err["error"]
         ok, prompt = _call(client, "/physment/prompt", args={"budget": 5})
-        assert ok and "at most 5 iterations" in prompt["prompt"]
+        assert ok
+        assert "at most 5 iterations" in prompt["prompt"]
         ok, done = _call(client, "/physment/answer", args={"answer": 3.924})
-        assert ok and done["submitted"] == 3.924
+        assert ok
+        assert done["submitted"] == 3.924
     finally:
         client.close()
         lab.send_signal(signal.SIGINT)
@@ -82,7 +89,8 @@ def test_the_scene_parameter_loads_at_start_under_a_remapped_namespace(ros_domai
     client = GraphClient(ros_domain_id, "physment_test_agent")
     try:
         ok, pos = _call(client, "/lab2/get_position", args={"object_id": 1})
-        assert ok and pos == ToolBox(load_scene(DEFAULT_SCENES / "Scene1")).call("get_position", {"object_id": 1}).result
+        assert ok
+        assert pos == ToolBox(load_scene(DEFAULT_SCENES / "Scene1")).call("get_position", {"object_id": 1}).result
     finally:
         client.close()
         lab.send_signal(signal.SIGINT)
@@ -93,4 +101,6 @@ def test_a_scene_that_does_not_load_is_refused_in_one_line(ros_domain_id, tmp_pa
     lab = _lab(ros_domain_id, "-p", f"scene:={tmp_path / 'Scene404'}")
     out = lab.communicate(timeout=60)[0]
     assert lab.returncode == 2, out
-    assert "Traceback" not in out and out.strip().count("\n") == 0 and "parameter 'scene'" in out, out
+    assert "Traceback" not in out, out
+    assert out.strip().count("\n") == 0, out
+    assert "parameter 'scene'" in out, out

@@ -28,14 +28,16 @@ SCENE_FALL = DEFAULT_SCENES / "Scene1"  # free fall: speed after 0.4 s
 ])
 def test_parse_tool_calls_accepts_the_usual_shapes(text, names):
     calls, error = parse_tool_calls(text)
-    assert error is None and [c["name"] for c in calls] == names
+    assert error is None
+    assert [c["name"] for c in calls] == names
 
 
 @pytest.mark.parametrize("text", ["", "   ", "I think the answer is 4.", '{"reasoning": "x", "tool_calls": [', "[1, 2, 3]",
                                   '{"reasoning": "only thoughts"}'])
 def test_parse_tool_calls_reports_unusable_replies(text):
     calls, error = parse_tool_calls(text)
-    assert calls == [] and error
+    assert calls == []
+    assert error
 
 
 class ScriptedAgent:
@@ -72,24 +74,34 @@ def test_malformed_reply_api_error_and_bad_call_do_not_end_the_episode(fall_scen
         '{"reasoning": "speed is 3.924 m/s", "tool_calls": [{"tool": "answer", "arguments": {"answer": 3.924}}]}',
     ])
     row, transcript = run_episode(fall_scene, agent, EpisodeConfig(budget=5))
-    assert row.answered and row.correct and row.answer_iteration == 5
-    assert row.parse_failures == 1 and row.api_errors == 1
-    assert row.tool_calls == 5 and row.invalid_calls == 3  # two bad calls and one unusable reply
-    assert row.validity == pytest.approx(3 / 6) and row.efficiency == 0.0
+    assert row.answered
+    assert row.correct
+    assert row.answer_iteration == 5
+    assert row.parse_failures == 1
+    assert row.api_errors == 1
+    assert row.tool_calls == 5
+    assert row.invalid_calls == 3  # two bad calls and one unusable reply
+    assert row.validity == pytest.approx(3 / 6)
+    assert row.efficiency == 0.0
     assert row.groundedness == 1.0  # 3.924 was returned by get_velocity before it was asserted
     assert [len(t["results"]) for t in transcript["turns"]] == [0, 0, 2, 2, 1]
 
 
 def test_running_out_of_budget_scores_incorrect(fall_scene):
     row, _ = run_episode(fall_scene, ScriptedAgent(["nothing"] * 3), EpisodeConfig(budget=3))
-    assert not row.answered and not row.correct and row.iterations_used == 3
-    assert "budget_exhausted" in row.failure_modes and "unparsed_reply" in row.failure_modes
+    assert not row.answered
+    assert not row.correct
+    assert row.iterations_used == 3
+    assert "budget_exhausted" in row.failure_modes
+    assert "unparsed_reply" in row.failure_modes
 
 
 def test_wrong_answer_is_tagged_and_regraded(fall_scene):
     row, _ = run_episode(fall_scene, ScriptedAgent(['[{"tool": "answer", "arguments": {"answer": "v = 3.924 m/s"}}]']),
                          EpisodeConfig(budget=5))
-    assert not row.correct and row.regrade_rule == "partial_formatting" and row.correct_after_regrade
+    assert not row.correct
+    assert row.regrade_rule == "partial_formatting"
+    assert row.correct_after_regrade
     assert {"premature_answer", "insufficient_simulation_time", "answer_format_mismatch"} <= set(row.failure_modes)
 
 
@@ -104,10 +116,12 @@ def test_runner_writes_rows_and_transcripts_and_resumes(small_scene_dir, tmp_pat
     out = tmp_path / "run"
     cfg = RunConfig(scenes=small_scene_dir, agent="oracle", budget=5, out=out)
     rows = run(cfg)
-    assert len(rows) == 3 and all(r.correct for r in rows)
+    assert len(rows) == 3
+    assert all(r.correct for r in rows)
     for r in rows:
         transcript = json.loads((out / r.transcript).read_text())
-        assert transcript["turns"] and all("results" in t for t in transcript["turns"])
+        assert transcript["turns"]
+        assert all("results" in t for t in transcript["turns"])
     assert run(cfg) == []  # resumed: nothing left to do
     with open(out / RESULTS_FILE, "a") as fh:
         fh.write('{"scene": "Scene1", "trunc')  # an interrupted write
@@ -129,7 +143,8 @@ def test_cli_bad_input_is_one_line_and_nonzero(tmp_path, capsys):
     assert main(["report", str(tmp_path / "empty")]) == 2
     assert main(["run", "--models", "no-such-model", "--budget", "5", "--out", str(tmp_path / "r2")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 4 and all(line.startswith("physment: ") for line in err)
+    assert len(err) == 4
+    assert all(line.startswith("physment: ") for line in err)
     assert "no-such-model" in err[3]
 
 
@@ -146,16 +161,20 @@ def test_real_local_model_finishes_episodes_including_malformed_replies(fall_sce
             row, transcript = run_episode(fall_scene, agent, EpisodeConfig(budget=2, brief_api=True))
             rows.append(row)
             assert row.iterations_used == (row.answer_iteration or 2)
-            assert row.model_id and all(t["latency_s"] > 0 for t in transcript["turns"])
+            assert row.model_id
+            assert all(t["latency_s"] > 0 for t in transcript["turns"])
             for turn in transcript["turns"]:
                 assert turn["api_error"] or turn["results"] or turn["parse_error"]
-        assert rows[0].parse_failures == 0 and rows[0].tool_calls >= 1
+        assert rows[0].parse_failures == 0
+        assert rows[0].tool_calls >= 1
         assert all(isinstance(r.correct, bool) for r in rows)
         # at temperature 0 the small model answers the native-tools request with prose or code: recorded as
         # unusable replies (invalid actions), the episode still runs to its budget
-        assert rows[1].parse_failures >= 1 and rows[1].invalid_calls >= rows[1].parse_failures
+        assert rows[1].parse_failures >= 1
+        assert rows[1].invalid_calls >= rows[1].parse_failures
         if not rows[1].answered:
-            assert "budget_exhausted" in rows[1].failure_modes and rows[1].iterations_used == 2
+            assert "budget_exhausted" in rows[1].failure_modes
+            assert rows[1].iterations_used == 2
 
 
 def test_an_agent_that_raises_loses_the_turn_not_the_run(fall_scene):
@@ -168,5 +187,7 @@ def test_an_agent_that_raises_loses_the_turn_not_the_run(fall_scene):
 
     row, transcript = run_episode(fall_scene, Flaky(["x", '[{"tool": "answer", "arguments": {"answer": 1}}]']),
                                   EpisodeConfig(budget=3))
-    assert row.api_errors == 1 and row.answered and not row.correct
+    assert row.api_errors == 1
+    assert row.answered
+    assert not row.correct
     assert "ConnectionError" in transcript["turns"][0]["api_error"]

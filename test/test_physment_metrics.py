@@ -23,8 +23,10 @@ def test_weights_sum_to_one_and_final_score_combines_them():
              "correct": False, "correct_after_regrade": True, "category": "Easy Single"}]
     s = final_score(rows)
     expected = 100 * (0.4 * 0.75 + 0.15 * 0.25 + 0.15 * 0.5 + 0.1 * 0.75 + 0.1 * 0.75 + 0.1 * 1.0)
-    assert s["final_score"] == pytest.approx(expected) and s["accuracy"] == 0.5
-    assert s["accuracy_after_regrade"] == 1.0 and s["generalisation"] == 1.0
+    assert s["final_score"] == pytest.approx(expected)
+    assert s["accuracy"] == 0.5
+    assert s["accuracy_after_regrade"] == 1.0
+    assert s["generalisation"] == 1.0
 
 
 def test_groundedness_counts_numbers_traceable_to_earlier_results():

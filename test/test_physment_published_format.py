@@ -7,8 +7,6 @@ an older ledger resuming; the paper's tables from the ledger alone."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,7 @@ from physment.scene import SceneError, load_scene, load_scenes_lenient
 from physment.scoring import ABS_TOL, REL_TOL, is_correct
 from physment.toolspec import TOOL_NAMES, api_listing
 from reacthuman.llm import make_client
+from reacthuman.llm.loopback import EndpointReply, LoopbackEndpoint, chat_completion
 
 FLOOR = '<geom name="floor" type="plane" size="20 20 0.1"/>'
 
@@ -95,32 +94,41 @@ def published_dir(tmp_path) -> Path:
 
 def test_published_scenes_load_with_literal_metadata_and_their_own_options(published_dir):
     scene = load_scene(published_dir / "Scene7")
-    assert scene.task.startswith("Drop the ball") and not scene.problem_type_declared
+    assert scene.task.startswith("Drop the ball")
+    assert not scene.problem_type_declared
     assert scene.objects[0].permissions == {"shape": True, "position": True, "size": True}
     row, transcript = run_episode(scene, Scripted(['[{"tool": "step", "arguments": {"duration": 0.5}}]',
                                                    '[{"tool": "answer", "arguments": {"answer": 4.9}}]']),
                                   EpisodeConfig(budget=5))
     step = transcript["turns"][0]["results"][0]["result"]
-    assert step["timestep_s"] == 0.005 and step["steps"] == 100  # the scene's own 0.005 s, not a default
-    assert row.correct and "0.005 s" in transcript["prompt"]
+    assert step["timestep_s"] == 0.005
+    assert step["steps"] == 100  # the scene's own 0.005 s, not a default
+    assert row.correct
+    assert "0.005 s" in transcript["prompt"]
     scenes, problems = load_scenes_lenient(published_dir)
     assert [s.number for s in scenes] == [7, 8, 10, 12, 13]
     assert [p.split(":")[0] for p in problems] == ["Scene9", "Scene11"]
-    assert "not valid JSON" in problems[0] and "neither JSON nor a Python literal" in problems[1]
+    assert "not valid JSON" in problems[0]
+    assert "neither JSON nor a Python literal" in problems[1]
 
 
 def test_cells_are_inferred_recorded_and_overridden_by_a_map(published_dir, tmp_path):
     scenes = {s.number: s for s in assign_cells(load_scenes_lenient(published_dir)[0])}
     s7, s8 = scenes[7], scenes[8]
-    assert s7.extra["category_source"] == "inferred" and s7.category == "Easy Single + Hidden"
-    assert "[" in s7.extra["category_evidence"]["modality"] and s7.problem_type == "calculation"
-    assert s8.category == "Easy Single + Creation" and s8.problem_type == "comparison"
+    assert s7.extra["category_source"] == "inferred"
+    assert s7.category == "Easy Single + Hidden"
+    assert "[" in s7.extra["category_evidence"]["modality"]
+    assert s7.problem_type == "calculation"
+    assert s8.category == "Easy Single + Creation"
+    assert s8.problem_type == "comparison"
     assert all(s.category in CATEGORIES for s in scenes.values())
     cell_map = tmp_path / "cells.yaml"
     cell_map.write_text("Scene7: Hard Multi + Hidden\n8: {category: scene manipulation, problem_type: observation}\n")
     mapped = {s.number: s for s in assign_cells(load_scenes_lenient(published_dir)[0], load_cell_map(cell_map))}
-    assert mapped[7].category == "Hard Multi + Hidden" and mapped[7].extra["category_source"] == "map"
-    assert mapped[8].category == "Scene Manipulation" and mapped[8].problem_type == "observation"
+    assert mapped[7].category == "Hard Multi + Hidden"
+    assert mapped[7].extra["category_source"] == "map"
+    assert mapped[8].category == "Scene Manipulation"
+    assert mapped[8].problem_type == "observation"
     cell_map.write_text("Scene7: Medium Single\n")
     with pytest.raises(SceneError, match="Scene7: category 'Medium Single' is not one of"):
         load_cell_map(cell_map)
@@ -185,8 +193,11 @@ def test_paper_matcher_is_eq4_and_strict_refuses_containment(predicted, truth, p
 
 
 def test_paper_protocol_tools_context_and_every_budget(tmp_path):
-    assert len(PAPER_TOOLS) == 26 and "reset_sim" not in PAPER_TOOLS and "answer" in PAPER_TOOLS
-    assert "reset_sim" in TOOL_NAMES and "reset_sim" not in api_listing(True, PAPER_TOOLS)
+    assert len(PAPER_TOOLS) == 26
+    assert "reset_sim" not in PAPER_TOOLS
+    assert "answer" in PAPER_TOOLS
+    assert "reset_sim" in TOOL_NAMES
+    assert "reset_sim" not in api_listing(True, PAPER_TOOLS)
     scene = load_scene(DEFAULT_SCENES / "Scene1")
     long_step = '[' + ", ".join(['{"tool": "get_position", "arguments": {"object_id": 1}}'] * 40) + ']'
     replies = [long_step] * 4 + ['[{"tool": "reset_sim", "arguments": {}}, {"tool": "answer", "arguments": {"answer": 0}}]']
@@ -198,11 +209,13 @@ def test_paper_protocol_tools_context_and_every_budget(tmp_path):
         results[proto] = (row, agent.seen, transcript)
     paper_row, paper_seen, paper_tr = results["paper"]
     strict_row, strict_seen, _ = results["strict"]
-    assert "reset_sim" not in paper_tr["prompt"] and "reset_sim" in results["strict"][2]["prompt"]
+    assert "reset_sim" not in paper_tr["prompt"]
+    assert "reset_sim" in results["strict"][2]["prompt"]
     assert paper_tr["turns"][-1]["results"][0]["result"]["error"].startswith("unknown tool 'reset_sim'")
     assert len(paper_seen[-1]) == 2 + 2 * 4  # the cumulative context, nothing dropped
     assert len(strict_seen[-1]) < len(paper_seen[-1])  # the strict protocol trims to its character budget
-    assert paper_row.protocol == "paper" and strict_row.protocol == "strict"
+    assert paper_row.protocol == "paper"
+    assert strict_row.protocol == "strict"
     # every scene at every budget under paper: scenes assigned only to larger budgets run at 5 too
     src = [p for p in sorted(DEFAULT_SCENES.iterdir()) if json.loads(
         (p / f"scene{p.name[5:]}.json").read_text())["budgets"][0] > 5][:1]
@@ -211,47 +224,36 @@ def test_paper_protocol_tools_context_and_every_budget(tmp_path):
     strict_sel = selected_scenes(RunConfig(scenes=src[0], agent="oracle", budget=5, out=tmp_path / "a"))
     paper_sel = selected_scenes(RunConfig(scenes=src[0], agent="oracle", budget=5, out=tmp_path / "a",
                                           protocol="paper"))
-    assert strict_sel == [] and len(paper_sel) == 1
+    assert strict_sel == []
+    assert len(paper_sel) == 1
 
 
-def _stub(reply_calls: list[dict]) -> tuple[ThreadingHTTPServer, list]:
-    seen: list[dict] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            seen.append(json.loads(self.rfile.read(int(self.headers.get("content-length", 0)))))
-            msg = {"content": None, "tool_calls": [{"type": "function", "function": {
-                "name": c["name"], "arguments": json.dumps(c["arguments"])}} for c in reply_calls]}
-            raw = json.dumps({"model": "stub", "choices": [{"message": msg, "finish_reason": "tool_calls"}]}).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, seen
+def _stub(reply_calls: list[dict]) -> LoopbackEndpoint:
+    """A loopback endpoint answering every request with these tool calls."""
+    reply = EndpointReply(body=chat_completion(model="stub", finish_reason="tool_calls", tool_calls=reply_calls,
+                                               prompt_tokens=None, completion_tokens=None))
+    return LoopbackEndpoint(lambda request: reply)
 
 
 def test_paper_model_presets_send_their_token_limit_and_26_tools_stub_server(monkeypatch):
     monkeypatch.setenv("OPENROUTER_API_KEY", "test-key-not-real")
-    server, seen = _stub([{"name": "answer", "arguments": {"answer": 3.924}}])
+    server = _stub([{"name": "answer", "arguments": {"answer": 3.924}}])
     scene = load_scene(DEFAULT_SCENES / "Scene1")
     try:
-        with make_client("pm-deepseek-r1", base_url=f"http://127.0.0.1:{server.server_port}/v1") as client:
+        with make_client("pm-deepseek-r1", base_url=f"http://127.0.0.1:{server.port}/v1") as client:
             agent = ModelAgent(client, "pm-deepseek-r1", tool_mode="native", max_tokens=None, tools=PAPER_TOOLS)
             row, _ = run_episode(scene, agent, protocol_config("paper", budget=5))
     finally:
-        server.shutdown()
-    assert len(PAPER_MODELS) == 7 and all(name.startswith("pm-") for name in PAPER_MODELS)
-    body = seen[0]
-    assert body["model"] == "deepseek/deepseek-r1" and body["max_tokens"] == 16384
+        server.close()
+    assert len(PAPER_MODELS) == 7
+    assert all(name.startswith("pm-") for name in PAPER_MODELS)
+    body = server.bodies[0]
+    assert body["model"] == "deepseek/deepseek-r1"
+    assert body["max_tokens"] == 16384
     assert sorted(t["function"]["name"] for t in body["tools"]) == sorted(PAPER_TOOLS)
-    assert row.correct and row.correct_paper and row.correct_strict
+    assert row.correct
+    assert row.correct_paper
+    assert row.correct_strict
 
 
 def test_an_older_ledger_resumes_and_reports_in_the_paper_layout(tmp_path):
@@ -270,13 +272,14 @@ def test_an_older_ledger_resumes_and_reports_in_the_paper_layout(tmp_path):
     text = write_report(out).read_text()
     assert "| oracle (zero-shot) | 100.0 | – | – | – | **100.0** |" in text  # Table 2, old rows
     assert "| oracle (zero-shot, paper) | – | 100.0 | – | – | **100.0** |" in text
-    assert "Tables 3 and 5" in text and (out / "tables" / "dimensions.csv").stat().st_size > 0
+    assert "Tables 3 and 5" in text
+    assert (out / "tables" / "dimensions.csv").stat().st_size > 0
     assert (out / "tables" / "accuracy_paper.csv").read_text().splitlines()[0].startswith("model,I=5,I=10")
 
 
 def test_paper_protocol_references_without_reset_reach_the_stored_keys():
     from physment.agents import OracleAgent
-    from physment.scenegen.registry import paper_solvers
+    from physment.scenegen.templates import paper_solvers
 
     scenes = [s for s in load_scenes_lenient(DEFAULT_SCENES)[0]
               if s.extra["reference_solution"]["template"] in paper_solvers()]
@@ -284,23 +287,28 @@ def test_paper_protocol_references_without_reset_reach_the_stored_keys():
     for s in scenes:
         row, transcript = run_episode(s, OracleAgent(tools=PAPER_TOOLS), protocol_config("paper", budget=20))
         calls = [r["tool"] for t in transcript["turns"] for r in t["results"]]
-        assert row.correct and "reset_sim" not in calls and "move_object" in calls, s.scene_id
+        assert row.correct, s.scene_id
+        assert "reset_sim" not in calls, s.scene_id
+        assert "move_object" in calls, s.scene_id
 
 
 def test_several_models_run_one_after_another_into_one_run_folder(tmp_path, capsys):
     """`--models` with a reference and an explicit model: each model's episodes land in the same run folder,
     as two `physment run` calls on it would put them (rows and transcripts name their model)."""
-    server, seen = _stub([{"name": "answer", "arguments": {"answer": 3.924}}])
-    explicit = f"openai-compatible:stub-model@http://127.0.0.1:{server.server_port}/v1"
+    server = _stub([{"name": "answer", "arguments": {"answer": 3.924}}])
+    explicit = f"openai-compatible:stub-model@http://127.0.0.1:{server.port}/v1"
     out = tmp_path / "run"
     try:
         assert main(["run", "--models", f"oracle,{explicit}", "--budget", "5", "--limit", "1", "--tool-mode", "native",
                      "--out", str(out)]) == 0
     finally:
-        server.shutdown()
+        server.close()
     rows = read_results(out)
-    assert [r.agent for r in rows] == ["oracle", explicit] and rows[0].scene == rows[1].scene
-    assert seen and seen[0]["model"] == "stub-model"
+    assert [r.agent for r in rows] == ["oracle", explicit]
+    assert rows[0].scene == rows[1].scene
+    assert server.bodies
+    assert server.bodies[0]["model"] == "stub-model"
     assert all((out / r.transcript).is_file() for r in rows)
     printed = capsys.readouterr().out.splitlines()
-    assert printed[0].startswith("oracle: 1 episode(s) run") and printed[1].startswith(f"{explicit}: 1 episode(s) run")
+    assert printed[0].startswith("oracle: 1 episode(s) run")
+    assert printed[1].startswith(f"{explicit}: 1 episode(s) run")

@@ -15,7 +15,7 @@ from physment.cli import DEFAULT_SCENES
 from physment.episode import EpisodeConfig, run_episode
 from physment.scene import SceneError, load_scene, load_scenes
 from physment.scenegen.build import EASY_MAX_INTERVENTIONS, generate
-from physment.scenegen.registry import all_templates
+from physment.scenegen.templates import all_templates
 from physment.tools import ToolBox
 
 XML = ('<mujoco><worldbody><body name="object_1" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>'
@@ -43,17 +43,23 @@ def test_loader_accepts_the_known_variants(tmp_path):
             "object_permissions": {"object_1": {"geom_type": True, "body_mass": False},
                                    "2": {"type": True, "mass": True, "hidden": True}}}
     s = load_scene(write(tmp_path, 7, meta))
-    assert s.number == 7 and s.problem_type == "comparison" and s.answer == 2
+    assert s.number == 7
+    assert s.problem_type == "comparison"
+    assert s.answer == 2
     assert [o.object_id for o in s.objects] == ["1", "2"]
-    assert s.object(1).allowed("shape") and not s.object(1).allowed("mass")
-    assert s.object("object_2").hidden and s.object(2).allowed("mass")
+    assert s.object(1).allowed("shape")
+    assert not s.object(1).allowed("mass")
+    assert s.object("object_2").hidden
+    assert s.object(2).allowed("mass")
     tb = ToolBox(s)
     assert tb.known_ids() == ["1"]
     meta2 = {"metadata": {"task": "t"}, "answer": [12.6, "25.2"],
              "objects": {"object_1": {"name": "disk", "object_id": "1"}},
              "object_permissions": {"object_1_permissions": {"type": True, "density": False, "size": True}}}
     s2 = load_scene(write(tmp_path, 103, meta2))
-    assert s2.answer == [12.6, "25.2"] and s2.object(1).allowed("size") and s2.problem_type == "calculation"
+    assert s2.answer == [12.6, "25.2"]
+    assert s2.object(1).allowed("size")
+    assert s2.problem_type == "calculation"
     assert load_scene(write(tmp_path, 8, dict(meta2, answer=3.27))).answer == 3.27
     assert load_scene(write(tmp_path, 9, dict(meta2, answer="3.27"))).answer == "3.27"
 
@@ -74,7 +80,8 @@ def test_committed_set_covers_the_taxonomy(committed):
     cats = collections.Counter(s.category for s in committed)
     expected = {f"{d} {c}{m}" for d in ("Easy", "Hard") for c in ("Single", "Multi")
                 for m in ("", " + Creation", " + Hidden")} | {"Scene Manipulation"}
-    assert set(cats) == expected and min(cats.values()) >= 5
+    assert set(cats) == expected
+    assert min(cats.values()) >= 5
     assert {s.problem_type for s in committed} == {"comparison", "calculation", "computation", "observation"}
     assert {s.extra["topic"] for s in committed} == {"kinematics", "newton", "rotation", "energy", "momentum",
                                                      "oscillation", "friction"}
@@ -100,7 +107,8 @@ def test_committed_answers_equal_a_fresh_run_of_each_reference(committed):
     assert set(first) == set(templates)
     for name, s in first.items():
         meta, xml = generate(s.number, templates[name], s.extra["reference_solution"]["params"])
-        assert meta["answer"] == s.answer and xml == s.xml_text
+        assert meta["answer"] == s.answer
+        assert xml == s.xml_text
 
 
 def test_oracle_is_correct_on_every_scene_at_every_assigned_budget(committed):
@@ -197,8 +205,11 @@ def test_hand_written_scene_with_slide_joints_and_a_tendon_runs(tmp_path):
     vz = tb.call("get_velocity", {"object_id": 3}).result["linear_velocity_m_s"][2]
     assert vz < 0
     moved = tb.call("move_object", {"object_id": 2, "x": 0, "y": 0, "z": 1})
-    assert not moved.ok and "free joint" in moved.result["error"]
+    assert not moved.ok
+    assert "free joint" in moved.result["error"]
     assert tb.call("get_position", {"object_id": 1}).result["position_m"] == [0.0, 0.0, 1.5]
     # a hand-written scene has no reference solution: the oracle fails the episode, it does not crash
     row, _ = run_episode(load_scene(tmp_path / "Scene10"), OracleAgent(), EpisodeConfig(budget=2))
-    assert not row.correct and row.parse_failures == 2 and "budget_exhausted" in row.failure_modes
+    assert not row.correct
+    assert row.parse_failures == 2
+    assert "budget_exhausted" in row.failure_modes

@@ -34,7 +34,8 @@ FALL = '<body name="object_1" pos="0 0 10"><freejoint/><geom type="sphere" size=
 
 def test_tool_table_has_every_named_tool():
     # the issue names 26 simulation tools plus the terminal `answer`
-    assert len(set(TOOL_NAMES)) == len(TOOL_NAMES) == 27 and TOOL_NAMES[-1] == "answer"
+    assert len(set(TOOL_NAMES)) == len(TOOL_NAMES) == 27
+    assert TOOL_NAMES[-1] == "answer"
 
 
 def test_free_fall_position_velocity_acceleration():
@@ -110,7 +111,8 @@ def test_pendulum_period_matches_small_angle_formula():
     period = 2 * (crossings[2] - crossings[1])
     assert period == pytest.approx(2 * math.pi * math.sqrt(length_m / G), rel=0.01)
     with_hinge = tb.call("move_object", {"object_id": 1, "x": 0, "y": 0, "z": 1})
-    assert not with_hinge.ok and "free joint" in with_hinge.result["error"]
+    assert not with_hinge.ok
+    assert "free joint" in with_hinge.result["error"]
 
 
 def test_hollow_sphere_rolls_slower_than_solid():
@@ -146,9 +148,11 @@ def test_torque_rotational_energy_and_angular_momentum():
 def test_create_attach_delete_and_center_of_mass():
     tb = box(FALL, {1: "ball"}, options='timestep="0.002" gravity="0 0 0"')
     made = ok(tb, "create_objects", name="cube", pos=[1, 0, 10], density=500, shape="box", size=[0.1, 0.1, 0.1])
-    assert made["object_id"] == "2" and made["mass_kg"] == pytest.approx(500 * 0.2 ** 3)
+    assert made["object_id"] == "2"
+    assert made["mass_kg"] == pytest.approx(500 * 0.2 ** 3)
     params = ok(tb, "get_parameters", object_id=2)
-    assert params["density_kg_m3"] == pytest.approx(500) and params["size_m"] == [0.1, 0.1, 0.1]
+    assert params["density_kg_m3"] == pytest.approx(500)
+    assert params["size_m"] == [0.1, 0.1, 0.1]
     m1 = 1000 * 4 / 3 * math.pi * 0.1 ** 3
     com = ok(tb, "get_center_of_mass")["center_of_mass_m"][0]
     assert com == pytest.approx(4.0 / (m1 + 4.0), rel=1e-5)
@@ -172,7 +176,8 @@ def test_permissions_hidden_objects_and_bad_calls():
     tb = box(body, {1: "ball", 2: "secret"}, {"object_1_permissions": {"body_mass": False, "geom_type": True},
                                              "2": {"mass": True, "hidden": True}})
     p1 = ok(tb, "get_parameters", object_id=1)
-    assert p1["shape"] == "sphere" and "mass_kg" not in p1
+    assert p1["shape"] == "sphere"
+    assert "mass_kg" not in p1
     assert not tb.call("get_position", {"object_id": 2}).ok
     assert [o["object_id"] for o in ok(tb, "find_objects")["objects"]] == ["1", "2"]
     assert ok(tb, "get_parameters", object_id=2)["mass_kg"] == pytest.approx(3.0)
@@ -181,7 +186,8 @@ def test_permissions_hidden_objects_and_bad_calls():
                        ("nope", {}), ("step", {"duration": 1, "extra": 2}), ("step", "1"),
                        ("quat_to_rot_matrix", {"q": [0, 0, 0, 0]}), ("create_objects", {"name": "x", "pos": [0, 0, 1], "density": -1})]:
         res = tb.call(name, args)
-        assert not res.ok and res.result["error"], (name, args)
+        assert not res.ok, (name, args)
+        assert res.result["error"], (name, args)
     rot = ok(tb, "quat_to_rot_matrix", q=[math.cos(math.pi / 4), 0, 0, math.sin(math.pi / 4)])["rotation_matrix"]
     assert np.allclose(rot, [[0, -1, 0], [1, 0, 0], [0, 0, 1]], atol=1e-6)
     res = ok(tb, "change_position", object_id=1, dx=1, dy=0, dz=0)
@@ -205,13 +211,17 @@ def test_prompt_states_the_scenes_own_timestep_axes_and_visible_attributes():
     tb = box(FALL, {1: "ball"}, {"object_1_permissions": {"body_mass": True, "density": False}},
              options='timestep="0.004" gravity="0 -9.81 0"')
     text = build_prompt(tb, 10)
-    assert "along -y, so y is up" in text and "timestep: 0.004 s" in text and "at most 10 iterations" in text
-    assert '"mass_kg": 4.18879' in text and "density" not in text.split("## Tools")[0].split("## Objects")[1]
+    assert "along -y, so y is up" in text
+    assert "timestep: 0.004 s" in text
+    assert "at most 10 iterations" in text
+    assert '"mass_kg": 4.18879' in text
+    assert "density" not in text.split("## Tools")[0].split("## Objects")[1]
 
 
 def test_huge_force_is_reported_not_fatal():
     tb = box(FALL, {1: "ball"})
     ok(tb, "apply_force", object_id=1, force_vector=[1e300, 0, 0], duration=1.0)
     res = ok(tb, "step", duration=0.1)
-    assert "warning" in res and "unstable" in res["warning"]
+    assert "warning" in res
+    assert "unstable" in res["warning"]
     assert tb.call("get_position", {"object_id": 1}).ok

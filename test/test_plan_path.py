@@ -24,7 +24,8 @@ def test_walking_half_a_metre_forward_moves_the_final_hand_by_half_a_metre():
     still, walk = _plan(), _plan((0.5, 0.0, 0.0), 1.0)  # the walk outlasts the last keyframe (0.3 s)
     moved = [b - a for a, b in zip(_final_left(still), _final_left(walk))]
     assert moved == pytest.approx([0.5, 0.0, 0.0], abs=1e-12)
-    assert plan_end_s(walk) == 1.0 and full_hand_path_robot(walk)[-1][0] == 1.0
+    assert plan_end_s(walk) == 1.0
+    assert full_hand_path_robot(walk)[-1][0] == 1.0
 
 
 def test_d_end_follows_the_walk_to_an_impact_point_ahead():
@@ -65,4 +66,5 @@ def test_hde_counts_the_walk_after_the_last_keyframe():
     target = (hand[-1][1][0], hand[-1][1][1], hand[-1][1][2])
     g = hand_geometry(walk, Pose2D(0.0, 0.0, 0.0), target)
     assert g.d_first_m == pytest.approx(0.5 - 0.5 * 0.3)  # at the keyframe the body has walked 0.15 m
-    assert g.d_min_m == pytest.approx(0.0, abs=1e-12) and g.closing_m == pytest.approx(0.35)
+    assert g.d_min_m == pytest.approx(0.0, abs=1e-12)
+    assert g.closing_m == pytest.approx(0.35)

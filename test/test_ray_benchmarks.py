@@ -52,7 +52,8 @@ def _untimed(value):
 
 def _same_transcripts(a: Path, b: Path) -> None:
     names = sorted(p.relative_to(a) for p in a.rglob("*.json"))
-    assert names and names == sorted(p.relative_to(b) for p in b.rglob("*.json"))
+    assert names
+    assert names == sorted(p.relative_to(b) for p in b.rglob("*.json"))
     for name in names:
         assert _untimed(json.loads((a / name).read_text())) == _untimed(json.loads((b / name).read_text())), name
 
@@ -126,7 +127,8 @@ def interactiveworld_runs(physment_runs, cluster, tmp_path_factory) -> tuple[Pat
 def test_interactiveworld_on_ray_equals_the_local_run(interactiveworld_runs):
     local, on_ray = interactiveworld_runs
     rows = _rows(on_ray)
-    assert len(rows) == 3 and rows == _rows(local)
+    assert len(rows) == 3
+    assert rows == _rows(local)
     assert all(r["passed"] for r in rows.values())  # the oracle passes every admitted task
     assert _same_tree(on_ray / "traces", local / "traces") == []
     assert _same_tree(on_ray / "bags", local / "bags") == []  # rosbag2 folders, MCAP bytes included
@@ -145,7 +147,9 @@ def test_a_bad_ray_address_is_one_line_for_both_benchmarks(tmp_path, capsys):
     for main, args in ((pm_cli.main, PM_ARGS), (iw_cli.main, IW_ARGS)):
         status = main([*args, "--out", str(tmp_path / "run"), "--executor", "ray", "--ray-address", address])
         err = capsys.readouterr().err.strip()
-        assert status == 2 and err.count("\n") == 0 and address in err, err
+        assert status == 2, err
+        assert err.count("\n") == 0, err
+        assert address in err, err
 
 
 def test_an_unknown_model_fails_on_the_driver_in_one_line(tmp_path, capsys):
@@ -153,7 +157,9 @@ def test_an_unknown_model_fails_on_the_driver_in_one_line(tmp_path, capsys):
                        (iw_cli.main, ("run", "--models", "no-such-model"))):
         status = main([*args, "--out", str(tmp_path / "run"), "--executor", "ray"])
         err = capsys.readouterr().err.strip()
-        assert status == 2 and err.count("\n") == 0 and "no-such-model" in err, err
+        assert status == 2, err
+        assert err.count("\n") == 0, err
+        assert "no-such-model" in err, err
 
 
 def test_what_travels_to_the_workers_carries_no_secret(monkeypatch, tmp_path):

@@ -107,7 +107,8 @@ def test_a_removed_node_costs_only_its_episode_which_is_retried(runs):
     assert lost[0] in pairs
     assert not (on_ray / "failures.jsonl").exists()
     manifest = json.loads((on_ray / "manifest.json").read_text())
-    assert manifest["status"] == "complete" and manifest["counts"]["infrastructure_failures"] == 0
+    assert manifest["status"] == "complete"
+    assert manifest["counts"]["infrastructure_failures"] == 0
     executor = {"name": "ray", "workers": 2, "ray_version": ray.__version__, "ray_address": manifest["executor"]["ray_address"]}
     assert manifest["executor"] == manifest["sessions"][-1]["executor"] == executor
     assert json.loads((local / "manifest.json").read_text())["executor"] == {"name": "local", "workers": 1, "models": "one after another"}
@@ -157,7 +158,9 @@ def test_graph_domains_are_unique_on_a_node_and_freed_when_released(tmp_path):
     first, second = NodeDomains(120, tmp_path), NodeDomains(120, tmp_path)
     a = first.take()
     b = second.take()
-    assert a != b and 120 <= min(a, b) and max(a, b) < 220
+    assert a != b
+    assert 120 <= min(a, b)
+    assert max(a, b) < 220
     again = first.take()  # a restart takes the next free domain, then frees the old one
     assert again not in (a, b)
     first.release()
@@ -175,7 +178,9 @@ def test_an_unreachable_cluster_is_one_line_naming_the_address(tmp_path, capsys)
     status = eval_cli.main(["--scenes", str(tmp_path), "--models", "oracle", "--out", str(tmp_path / "run"),
                             "--executor", "ray", "--ray-address", f"127.0.0.1:{port}"])
     err = capsys.readouterr().err.strip()
-    assert status == 2 and err.count("\n") == 0 and f"127.0.0.1:{port}" in err, err
+    assert status == 2, err
+    assert err.count("\n") == 0, err
+    assert f"127.0.0.1:{port}" in err, err
 
 
 def test_tasks_carry_no_secret_from_the_driver_environment(monkeypatch):

@@ -31,17 +31,20 @@ def test_written_bag_reads_back_byte_identical_and_only_complete_when_closed(tmp
         raw = serialize_message(filled(msg_class(f"reacthuman_msgs/{name}"), salt=i + 1))
         writer.write(f"/t/{name}", f"reacthuman_msgs/msg/{name}", 1000 + i, raw)
         sent.append(raw)
-    assert not bag.exists() and (tmp_path / "episode.partial").is_dir()  # not complete yet
+    assert not bag.exists()
+    assert (tmp_path / "episode.partial").is_dir()  # not complete yet
     with pytest.raises(BagError):
         list(read_bag(tmp_path / "episode.partial"))
     writer.close()
-    assert bag.is_dir() and not (tmp_path / "episode.partial").exists()
+    assert bag.is_dir()
+    assert not (tmp_path / "episode.partial").exists()
     got = list(read_bag(bag))
     assert [m.raw for m in got] == sent
     first = got[0]
     assert deserialize_message(first.raw, msg_class(first.msgtype)) == filled(msg_class(first.msgtype), salt=1)
     info = bag_info(bag)
-    assert info["messages"] == len(CUSTOM_MESSAGES) and info["storage"] == "mcap"
+    assert info["messages"] == len(CUSTOM_MESSAGES)
+    assert info["storage"] == "mcap"
 
 
 def test_aborted_bag_leaves_nothing(tmp_path):
@@ -57,7 +60,10 @@ def test_bag_info_cli_and_its_error(tmp_path):
     writer.close()
     out = subprocess.run([sys.executable, "-m", "reacthuman.cli", "bag", "info", str(tmp_path / "b")],
                          capture_output=True, text=True)
-    assert out.returncode == 0 and "reacthuman_msgs/msg/Speech" in out.stdout
+    assert out.returncode == 0
+    assert "reacthuman_msgs/msg/Speech" in out.stdout
     bad = subprocess.run([sys.executable, "-m", "reacthuman.cli", "bag", "info", str(tmp_path / "nope")],
                          capture_output=True, text=True)
-    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not a complete rosbag2 folder" in bad.stderr
+    assert bad.returncode == 2
+    assert bad.stderr.count("\n") == 1
+    assert "not a complete rosbag2 folder" in bad.stderr

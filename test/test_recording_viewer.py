@@ -108,7 +108,8 @@ def test_bag_carries_the_viewer_topics_latched_where_a_viewer_needs_it(bag):
         assert topics[name]["topic_metadata"]["type_description_hash"] == typestore().hash_rihs01(msgtype)
     for name in (TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS):
         qos = topics[name]["topic_metadata"]["offered_qos_profiles"]
-        assert qos and qos[0]["durability"] in ("transient_local", 1), qos
+        assert qos, qos
+        assert qos[0]["durability"] in ("transient_local", 1), qos
     assert not topics[TF]["topic_metadata"]["offered_qos_profiles"]
     assert topics[TF]["message_count"] == 1 + 6 + 6  # hazards at the announcement, then hazard + robot per tick
 
@@ -121,7 +122,8 @@ def test_the_standard_mcap_ros2_decoder_decodes_every_message(bag):
             counts[channel.topic] = counts.get(channel.topic, 0) + 1
             if channel.topic == ROBOT_DESCRIPTION:
                 assert decoded.data.startswith("<?xml") or "<robot" in decoded.data[:400]
-                assert 'filename="file:///' in decoded.data and 'filename="meshes/' not in decoded.data
+                assert 'filename="file:///' in decoded.data
+                assert 'filename="meshes/' not in decoded.data
             if channel.topic == SCENE_MARKERS:
                 kinds = sorted({m.type for m in decoded.markers})
                 assert kinds == [1, 2, 3]  # cube, sphere, cylinder (and capsule ends)
@@ -150,7 +152,8 @@ def test_a_body_drawn_by_a_catalogue_model_is_mesh_markers_of_its_part_files():
     spec["bodies"][1]["visual"] = {"member": "mug/mug.obj"}  # the rest of a VisualMeshSpec is not read here
     msg = scene_markers(spec, mesh_parts=_mesh_parts)
     mug = [m for m in msg.markers if m.header.frame_id == "scene/mug"]
-    assert [m.type for m in mug] == [MESH_RESOURCE] * 2 and [m.id for m in mug] == [0, 1]
+    assert [m.type for m in mug] == [MESH_RESOURCE] * 2
+    assert [m.id for m in mug] == [0, 1]
     assert mug[1].mesh_resource == "file:///cache/meshes/mug/mug.obj-part1.obj"
     assert (mug[0].scale.x, mug[0].pose.orientation.w, mug[0].pose.position.z) == (1.0, 1.0, 0.0)
     without = [m for m in scene_markers(spec, mesh_parts=lambda v: None).markers if m.header.frame_id == "scene/mug"]
@@ -167,12 +170,15 @@ def test_a_sampled_knife_is_drawn_by_its_prepared_mesh_files_at_its_physical_siz
 
     spec = sample_spec("object_drop", 3, object_id="chefs_knife", width=64, height=36).to_dict()
     hazard = next(b for b in spec["bodies"] if b["name"] == spec["hazard_bodies"][0])
-    assert hazard["visual"] and hazard["object_id"] == "chefs_knife"
+    assert hazard["visual"]
+    assert hazard["object_id"] == "chefs_knife"
     knife = [m for m in scene_markers(spec).markers if m.header.frame_id == "scene/" + hazard["name"]]
-    assert knife and all(m.type == MESH_RESOURCE and m.ns == "hazard" and m.frame_locked for m in knife)
+    assert knife
+    assert all(m.type == MESH_RESOURCE and m.ns == "hazard" and m.frame_locked for m in knife)
     vertices = []
     for m in knife:
-        assert m.mesh_resource.startswith("file:///") and m.mesh_resource.endswith(".obj")
+        assert m.mesh_resource.startswith("file:///")
+        assert m.mesh_resource.endswith(".obj")
         assert (m.scale.x, m.scale.y, m.scale.z, m.pose.orientation.w) == (1.0, 1.0, 1.0, 1.0)
         assert (m.pose.position.x, m.pose.position.y, m.pose.position.z) == (0.0, 0.0, 0.0)
         path = Path(m.mesh_resource.removeprefix("file://"))
@@ -204,7 +210,8 @@ def test_a_textured_part_is_drawn_in_its_textures_mean_colour():
     assert textured
     for part, rgba in textured:
         mean = np.asarray(Image.open(part.texture_png).convert("RGB"), float).reshape(-1, 3).mean(axis=0) / 255
-        assert part.rgba[:3] == (1.0, 1.0, 1.0) and rgba == pytest.approx((*mean, part.rgba[3]))
+        assert part.rgba[:3] == (1.0, 1.0, 1.0)
+        assert rgba == pytest.approx((*mean, part.rgba[3]))
 
 
 def test_viewer_config_is_validated_and_reaches_the_markers_and_frames():
@@ -222,7 +229,8 @@ def test_viewer_config_is_validated_and_reaches_the_markers_and_frames():
     spec = _spec()
     impact = next(m for m in scene_markers(spec, config=config).markers if m.ns == "impact_point")
     floor = [next(m for m in scene_markers(spec, config=c).markers if m.ns == "floor") for c in (config, default_config())]
-    assert impact.scale.x == 0.2 and floor[0].scale.x - floor[1].scale.x == pytest.approx(1.0)
+    assert impact.scale.x == 0.2
+    assert floor[0].scale.x - floor[1].scale.x == pytest.approx(1.0)
     rng = np.random.default_rng(0)
     image = ros_msgs.build("sensor_msgs/msg/Image", header=ros_msgs.header(0, "overhead"), height=36, width=64,
                            encoding="rgb8", step=192, data=rng.integers(0, 255, 36 * 192, dtype=np.uint8))
@@ -242,9 +250,11 @@ def test_the_frames_the_brain_got_are_compressed_images_at_their_own_stamps(bag)
         assert [m.stamp_ns for m in frames] == [k * 20_833_333 for k in range(1, 4)]
         for k, m in enumerate(frames, start=1):
             msg = deserialize(m)
-            assert msg.format == "jpeg" and msg.header.frame_id == view
+            assert msg.format == "jpeg"
+            assert msg.header.frame_id == view
             pixels = np.asarray(PILImage.open(io.BytesIO(bytes(msg.data))))
-            assert pixels.shape == (18, 32, 3) and np.abs(pixels.astype(int) - (40 * k + 10 * v)).max() <= 2
+            assert pixels.shape == (18, 32, 3)
+            assert np.abs(pixels.astype(int) - (40 * k + 10 * v)).max() <= 2
 
 
 def test_the_brain_frames_read_back_from_the_bag_are_its_exact_pixels(bag):
@@ -265,7 +275,8 @@ def test_padded_rgb8_rows_lose_their_padding_and_other_encodings_are_named():
 
     rows = np.arange(2 * 10, dtype=np.uint8).reshape(2, 10)  # width 3 (9 bytes) + 1 byte of row padding
     pixels = rgb8_pixels(SimpleNamespace(encoding="rgb8", height=2, width=3, step=10, data=rows.tobytes()))
-    assert pixels.shape == (2, 3, 3) and pixels[1, 0].tolist() == [10, 11, 12]
+    assert pixels.shape == (2, 3, 3)
+    assert pixels[1, 0].tolist() == [10, 11, 12]
     with pytest.raises(ValueError, match="bgr8"):
         rgb8_pixels(SimpleNamespace(encoding="bgr8", height=2, width=3, step=9, data=bytes(18)))
 
@@ -277,7 +288,8 @@ def test_hand_to_object_distances_per_tick(bag):
     messages = list(read_bag(bag))
     left = [deserialize(m).data for m in messages if m.topic == LEFT_HAND_DISTANCE]
     right = [deserialize(m).data for m in messages if m.topic == RIGHT_HAND_DISTANCE]
-    assert left == pytest.approx([0.3] * 6) and right == pytest.approx([0.2] * 6)
+    assert left == pytest.approx([0.3] * 6)
+    assert right == pytest.approx([0.2] * 6)
 
 
 def test_a_hinged_hazards_distance_is_to_its_centre_of_mass_not_its_pivot():
@@ -302,7 +314,8 @@ def test_a_hinged_hazards_distance_is_to_its_centre_of_mass_not_its_pivot():
         M + "HandPositions", header=ros_msgs.header(5, graph.WORLD_FRAME), left=ros_msgs.point((0.0, 0.3, 2.0)),
         right=ros_msgs.point((1.0, 0.0, 2.0))))
     by_topic = {e.topic: deserialize(e).data for e in extras if e.topic in (LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE)}
-    assert by_topic[LEFT_HAND_DISTANCE] == pytest.approx(0.3) and by_topic[RIGHT_HAND_DISTANCE] == pytest.approx(1.0)
+    assert by_topic[LEFT_HAND_DISTANCE] == pytest.approx(0.3)
+    assert by_topic[RIGHT_HAND_DISTANCE] == pytest.approx(1.0)
 
 
 def test_a_recorder_that_takes_the_ticks_interleaved_still_gets_every_ticks_tf_and_distances():
@@ -372,7 +385,9 @@ def test_camera_optical_frame_matches_the_scene_projection():
         world = tuple(a + b for a, b in zip(t.translation, urdf.quat_rotate(t.rotation, p_opt)))
         u, v, depth = project(cs, world)
         f = 90 / math.tan(math.radians(60.0) / 2)
-        assert abs(depth - 2.0) < 1e-9 and abs(u - (160 + f * 0.1)) < 1e-6 and abs(v - (90 - f * 0.05)) < 1e-6
+        assert abs(depth - 2.0) < 1e-9
+        assert abs(u - (160 + f * 0.1)) < 1e-6
+        assert abs(v - (90 - f * 0.05)) < 1e-6
 
 
 def test_the_egocentric_frame_is_static_at_the_standing_g1s_eyes():
@@ -385,7 +400,8 @@ def test_the_egocentric_frame_is_static_at_the_standing_g1s_eyes():
     spec = sample_spec("object_drop", 3, object_id="chefs_knife", width=64, height=36).to_dict()
     cam = next(c for c in spec["cameras"] if c["name"] == "egocentric")
     ego = next(t for t in scene_static_transforms(spec) if t.child == "egocentric")
-    assert ego.parent == "world" and ego.translation == tuple(cam["pos"])
+    assert ego.parent == "world"
+    assert ego.translation == tuple(cam["pos"])
     obs = spec["observer"]
     yaw = float(obs["yaw_rad"])
     root = urdf.Transform("world", "pelvis", (obs["x_m"], obs["y_m"], default_pose_geometry().pelvis_height_m),
@@ -398,7 +414,9 @@ def test_the_egocentric_frame_is_static_at_the_standing_g1s_eyes():
     centre = np.add(head.translation, urdf.quat_rotate(head.rotation, com))
     offset = np.subtract(ego.translation, centre)
     ahead = offset[0] * math.cos(yaw) + offset[1] * math.sin(yaw)
-    assert 0.05 < ahead < 0.2 and abs(offset[2]) < 0.1 and np.linalg.norm(offset) < 0.2, offset
+    assert 0.05 < ahead < 0.2, offset
+    assert abs(offset[2]) < 0.1, offset
+    assert np.linalg.norm(offset) < 0.2, offset
 
 
 def test_an_old_bag_completed_afterwards_equals_one_recorded_with_the_viewer_topics(bag, tmp_path):

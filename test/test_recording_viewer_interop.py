@@ -135,7 +135,8 @@ def test_the_foxglove_layout_and_rviz_config_name_only_recorded_topics_and_field
             refs.append(node)
 
     walk(layout["configById"])
-    assert len(refs) >= 12 and sum(r.endswith("/image_raw/compressed") for r in refs) == 6  # image + camera topic per panel
+    assert len(refs) >= 12
+    assert sum(r.endswith("/image_raw/compressed") for r in refs) == 6  # image + camera topic per panel
     for ref in refs:
         topic, *path = ref.split(".")
         assert topic in topics, ref
@@ -153,4 +154,5 @@ def test_the_foxglove_layout_and_rviz_config_name_only_recorded_topics_and_field
     assert rviz["Global Options"]["Fixed Frame"] == "world"
     rviz_topics = [d["Topic"]["Value"] for d in rviz["Displays"] if "Topic" in d]
     rviz_topics += [d["Description Topic"]["Value"] for d in rviz["Displays"] if "Description Topic" in d]
-    assert len(rviz_topics) == 6 and all(t in topics for t in rviz_topics), rviz_topics
+    assert len(rviz_topics) == 6, rviz_topics
+    assert all(t in topics for t in rviz_topics), rviz_topics

@@ -71,15 +71,18 @@ def test_masks_from_the_kept_context_equal_mujoco_renderers_default_ones(knife_s
     with MaskRenderer(spec, track, cfg) as r:
         q = r.model.vis.quality
         assert (q.shadowsize, q.offsamples) == (1, 0)
-        assert r.model.ntex == 0 and r._scene.maxgeom == visibility.MASK_MAX_GEOMS  # drawn without textures
+        assert r.model.ntex == 0
+        assert r._scene.maxgeom == visibility.MASK_MAX_GEOMS  # drawn without textures
         ours = [r.mask(cam) for cam in cams]
         reference = _reference_masks(spec, r, cams)  # from the textured model, as every mask was drawn before
     for before, after in zip(reference, ours):
-        assert before.shape == after.shape and np.array_equal(before, after)
+        assert before.shape == after.shape
+        assert np.array_equal(before, after)
     with MaskRenderer(spec, track, cfg) as r:  # each count is the hazard's geoms' pixels in the mask
         counts = [int(np.count_nonzero((m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM))
                                        & np.isin(m[..., 0], sorted(r.hazard_geoms)))) for m in ours]
-        assert [r.pixels(cam) for cam in cams] == counts and max(counts) > 0
+        assert [r.pixels(cam) for cam in cams] == counts
+        assert max(counts) > 0
     # the scene is seen: the masks hold geoms, so equal masks are not two blank frames
     assert any(np.count_nonzero(m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM)) for m in ours)
     # the GL context is kept for the next scene: another scene drawn in it, then this one again, the same masks
@@ -100,9 +103,11 @@ def test_a_placement_asked_twice_is_drawn_once_with_the_same_count(knife_scene) 
         cams = _cameras(spec)
         first = [r.pixels(c) for c in cams]
         again = [r.pixels(dataclasses.replace(c)) for c in cams]  # equal placements, new objects
-        assert first == again and len(calls) == len(set(cams))
+        assert first == again
+        assert len(calls) == len(set(cams))
         fresh = [draw(c) for c in cams]  # drawn again from scratch: the remembered counts are the drawn ones
-        assert fresh == first and sum(first) > 0
+        assert fresh == first
+        assert sum(first) > 0
 
 
 def test_a_mask_with_more_geoms_than_its_scene_holds_is_refused_not_cut(knife_scene, monkeypatch) -> None:
@@ -125,4 +130,5 @@ def test_the_views_after_enough_visible_ones_are_not_drawn() -> None:
         asked = []
         counts = dict(zip(("egocentric", "closeup", "overhead"), shown))
         r = SimpleNamespace(pixels=lambda c: asked.append(c.name) or counts[c.name])
-        assert visibility._best_variant(r, cams, [], cfg) is cams and asked == drawn
+        assert visibility._best_variant(r, cams, [], cfg) is cams
+        assert asked == drawn

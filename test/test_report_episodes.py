@@ -98,7 +98,8 @@ def test_each_episode_gets_a_page_and_an_overlay(run):
     assert len(pages) == 8
     assert not (run / "pages" / "beta").exists()  # no episode folders for beta: index rows without links
     text = pages[0].read_text()
-    assert text.count("class='frame'") == 15 and "&lt;b&gt;not html&lt;/b&gt;" in text
+    assert text.count("class='frame'") == 15
+    assert "&lt;b&gt;not html&lt;/b&gt;" in text
 
 
 def test_recorded_execution_videos_are_on_the_page(run):
@@ -118,10 +119,14 @@ def test_overlay_draws_the_impact_point_and_the_base_path_where_the_camera_proje
         return overlay[int(v * DEFAULT.overlay_scale), int(u * DEFAULT.overlay_scale)]
 
     r, g, b = pixel(IMPACT)
-    assert r > 200 and g < 80 and b < 80  # the red cross
+    assert r > 200
+    assert g < 80
+    assert b < 80  # the red cross
     end = plan_geometry(PLAN, Pose2D(0.0, 0.0, 0.0)).base_path[-1]
     r, g, b = pixel(end)
-    assert b > 180 and g > 180 and r < 80  # the cyan path's end marker
+    assert b > 180
+    assert g > 180
+    assert r < 80  # the cyan path's end marker
     far = overlay[5, 5]
     assert abs(int(far[0]) - int(far[2])) < 10  # and grey where nothing is drawn
 
@@ -142,12 +147,15 @@ def test_overlay_scale_comes_from_the_viewer_config(tmp_path):
     u, v, _ = project(CameraSpec("overhead", tuple(CAMERAS[2]["pos"]), tuple(CAMERAS[2]["lookat"]), 70.0, W, H),
                       tuple(IMPACT))
     r, g, b = overlay[int(2 * v), int(2 * u)]
-    assert r > 200 and g < 80 and b < 80  # the red cross where the camera projects the impact point
+    assert r > 200
+    assert g < 80
+    assert b < 80  # the red cross where the camera projects the impact point
 
 
 def test_markdown_index_links_pages(run):
     md = (run / "report.md").read_text()
-    assert "## Episodes" in md and "(pages/alpha/object_drop-slow.html)" in md
+    assert "## Episodes" in md
+    assert "(pages/alpha/object_drop-slow.html)" in md
     assert "| Kitchen knife |" in md  # the episodes' specs draw the knife's model: attributed
 
 
@@ -161,7 +169,9 @@ def test_report_loads_in_headless_chromium_filters_and_shows_an_episode(run, bro
               " s.dispatchEvent(new Event('change')); }")
     browser.evaluate(f"({select})('model', 'alpha')")
     shown = browser.evaluate(f"{visible}.map(r => r.dataset.model)")
-    assert shown and set(shown) == {"alpha"} and len(shown) < rows
+    assert shown
+    assert set(shown) == {"alpha"}
+    assert len(shown) < rows
     browser.evaluate(f"({select})('family', 'object_drop')")
     assert browser.evaluate(f"{visible}.map(r => r.dataset.family + '/' + r.dataset.model)") == ["object_drop/alpha"] * 4
     browser.evaluate(f"({select})('model', '')")

@@ -25,7 +25,8 @@ def test_generate_bad_input(tmp_path, capsys, argv, needle) -> None:
     code = main(argv + ["--out", str(out)])
     err = capsys.readouterr().err.strip()
     assert code != 0
-    assert needle in err and len(err.splitlines()) == 1, err
+    assert needle in err, err
+    assert len(err.splitlines()) == 1, err
     assert not out.exists()
 
 
@@ -53,7 +54,8 @@ def test_show_prints_spec_readably(tmp_path, capsys) -> None:
     (d / "spec.json").write_text(spec.to_json())
     assert main(["show", str(d)]) == 0
     text = capsys.readouterr().out
-    assert "lead sandbag (looks like cloth bean bag)" in text and "unlabelled" in text
+    assert "lead sandbag (looks like cloth bean bag)" in text
+    assert "unlabelled" in text
     assert describe(spec).splitlines()[0].startswith(f"scene {spec.scene_id}")
     assert main(["show", str(d), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["object_id"] == "lead_sandbag"

@@ -39,7 +39,8 @@ def test_fixture_models_cover_their_boxes_and_change_no_physics(family: str) -> 
     bodies = {b.name: b for b in spec.bodies}
     for name in FIXTURED[family]:
         body = bodies[name]
-        assert body.visual is not None and body.visual.package == "reacthuman", name
+        assert body.visual is not None, name
+        assert body.visual.package == "reacthuman", name
         verts = np.concatenate([np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")])
                                 for p in prepared_parts(body.visual)])
         drawn = (verts.max(axis=0) - verts.min(axis=0)) * np.asarray(body.visual.stretch)
@@ -56,10 +57,13 @@ def test_the_benchmarks_primitive_twin_draws_the_same_content_without_models():
 
     family, seed, object_id = MESH_SCENE
     spec = sample_spec(family, seed, object_id=object_id)
-    assert spec.furnishings and any(b.visual is not None for b in spec.bodies)
+    assert spec.furnishings
+    assert any(b.visual is not None for b in spec.bodies)
     twin, bare = primitive_twin(spec), primitive_twin(spec, furnished=False)
     for t in (twin, bare):
-        assert not t.furnishings and not t.dressed_bodies and all(b.visual is None for b in t.bodies)
+        assert not t.furnishings
+        assert not t.dressed_bodies
+        assert all(b.visual is None for b in t.bodies)
     assert [b.name for b in bare.bodies] == [b.name for b in spec.bodies]
     added = twin.bodies[len(spec.bodies):]
     assert len(added) == len(spec.furnishings)

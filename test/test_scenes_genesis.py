@@ -23,14 +23,6 @@ G_MPS2 = 9.81
 
 
 @pytest.fixture(scope="module")
-def sim():
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from reacthuman.scenes.genesis_sim import GenesisSimulator
-
-    return GenesisSimulator()
-
-
-@pytest.fixture(scope="module")
 def balanced(sim, tmp_path_factory):
     out = str(tmp_path_factory.mktemp("balanced"))
     rows = generate_dataset(GenerateConfig(out=out, balanced=1, seed=5), simulator=sim)
@@ -43,7 +35,8 @@ def test_every_family_generates_simulates_and_labels(balanced) -> None:
     for r in rows:
         spec = read_spec(os.path.join(out, r["scene_id"], "spec.json"))
         gt = spec.ground_truth
-        assert gt is not None and len(gt.track_sha256) == 64
+        assert gt is not None
+        assert len(gt.track_sha256) == 64
         assert gt.correct_action in ("CATCH", "DODGE", "NO_ACTION")
         assert (gt.impact_point is None) == (gt.correct_action == "NO_ACTION")
         if gt.correct_action == "DODGE":
@@ -60,7 +53,8 @@ def test_label_split_of_a_balanced_set_is_reported(balanced) -> None:
     split = collections.Counter(r["correct_action"] for r in rows)
     print(f"\nbalanced set (1 per family) CATCH/DODGE/NO_ACTION: {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']}"
           " (paper, 18 per family: 141/156/9)")
-    assert split["CATCH"] > 0 and split["DODGE"] > 0
+    assert split["CATCH"] > 0
+    assert split["DODGE"] > 0
 
 
 def test_labelling_keeps_no_solver_state_of_the_scenes_it_built(balanced, sim) -> None:
@@ -108,7 +102,8 @@ def test_labelling_freezes_nothing_of_a_scene_it_built(sim) -> None:
         gc.set_debug(0)
         gc.garbage.clear()
         gc.freeze()
-    assert left["genesis"] == 0 and left["trimesh"] == 0, left
+    assert left["genesis"] == 0, left
+    assert left["trimesh"] == 0, left
 
 
 @pytest.mark.parametrize("family,seed", [("multi_object", 3), ("pendulum_swing", 2), ("door_swing", 1),
@@ -164,15 +159,18 @@ def test_a_kernel_cache_lock_left_by_a_dead_process_is_removed_and_a_fresh_one_k
     fresh.touch()
     now_s = stale.stat().st_mtime + STALE_CACHE_LOCK_S + 1.0
     os.utime(fresh, (now_s - 1.0, now_s - 1.0))
-    assert remove_stale_lock(str(stale), STALE_CACHE_LOCK_S, now_s) and not stale.exists()
-    assert not remove_stale_lock(str(fresh), STALE_CACHE_LOCK_S, now_s) and fresh.exists()
+    assert remove_stale_lock(str(stale), STALE_CACHE_LOCK_S, now_s)
+    assert not stale.exists()
+    assert not remove_stale_lock(str(fresh), STALE_CACHE_LOCK_S, now_s)
+    assert fresh.exists()
     assert not remove_stale_lock(str(tmp_path / "gone.lock"), STALE_CACHE_LOCK_S, now_s)
 
 
 def test_the_genesis_backend_is_cpu_unless_asked_and_a_wrong_name_is_refused_by_name() -> None:
     from reacthuman.scenes.genesis_sim import BACKEND_ENV, genesis_backend_name
 
-    assert genesis_backend_name({}) == "cpu" and genesis_backend_name({BACKEND_ENV: " GPU "}) == "gpu"
+    assert genesis_backend_name({}) == "cpu"
+    assert genesis_backend_name({BACKEND_ENV: " GPU "}) == "gpu"
     with pytest.raises(ValueError, match=f"{BACKEND_ENV}='cuda'"):
         genesis_backend_name({BACKEND_ENV: "cuda"})
 
@@ -201,7 +199,8 @@ def test_kept_support_tables_equal_genesis_own_for_boxes_of_any_extents(sim) -> 
             assert box_corner_signs(verts) == box_corner_signs(signs.astype(np.float32))
             assert all(np.array_equal(a, b) for a, b in zip(kept(verts, 120), own(verts, 120)))
     sphere = trimesh.creation.icosphere(subdivisions=1).vertices.astype(np.float32)
-    assert box_corner_signs(sphere) is None and box_corner_signs(sphere[:8]) is None
+    assert box_corner_signs(sphere) is None
+    assert box_corner_signs(sphere[:8]) is None
     assert kept(sphere, 120) is kept(sphere.copy(), 120)  # the same vertices: the table kept
     assert all(np.array_equal(a, b) for a, b in zip(kept(sphere, 120), own(sphere, 120)))
     assert kept(sphere * 2, 120) is not kept(sphere, 120)
@@ -225,12 +224,16 @@ def test_kernel_source_hashes_are_read_once_and_equal_quadrants_own(sim, tmp_pat
     hasher._read_file = lambda info: reads.append(info) or read_file(info)
     try:
         first = [kept(i) for i in infos]
-        assert first == [kept.replaces(i) for i in infos] and first[0] != first[1]
+        assert first == [kept.replaces(i) for i in infos]
+        assert first[0] != first[1]
         reads.clear()
-        assert [kept(i) for i in infos] == first and not reads  # kept, not read again
+        assert [kept(i) for i in infos] == first
+        assert not reads  # kept, not read again
         source.write_text("def f():\n    return 10\n\n\ndef g():\n    return 2\n")
         changed = [kept(i) for i in infos]
-        assert changed == [kept.replaces(i) for i in infos] and changed[0] != first[0] and changed[1] == first[1]
+        assert changed == [kept.replaces(i) for i in infos]
+        assert changed[0] != first[0]
+        assert changed[1] == first[1]
     finally:
         hasher._read_file = read_file
 
@@ -271,7 +274,8 @@ def test_validate_reproduces_and_catches_a_single_bit(balanced, sim, tmp_path) -
     flipped = struct.unpack("<d", struct.pack("<q", bits))[0]
     bad = dataclasses.replace(spec, ground_truth=dataclasses.replace(spec.ground_truth, time_to_floor_s=flipped))
     problems = validate_scene(SceneSpec.from_json(bad.to_json()), sim)
-    assert problems and "time_to_floor_s" in problems[0]
+    assert problems
+    assert "time_to_floor_s" in problems[0]
     tampered = dataclasses.replace(spec, ground_truth=dataclasses.replace(spec.ground_truth, track_sha256="0" * 64))
     assert any("trajectory" in p for p in validate_scene(tampered, sim))
 
@@ -312,7 +316,8 @@ def test_adversarial_twins_get_the_label_of_their_physics(sim, genuine, adversar
         assert spec.adversarial == (oid == adversarial)
     heavy_one = genuine if genuine == "house_brick" else adversarial
     light_one = adversarial if heavy_one == genuine else genuine
-    assert labels[heavy_one] == "DODGE" and labels[light_one] == "CATCH", labels
+    assert labels[heavy_one] == "DODGE", labels
+    assert labels[light_one] == "CATCH", labels
 
 
 def test_hazard_track_reads_simulator_state(sim) -> None:
@@ -333,11 +338,13 @@ def test_render_writes_frames_and_videos_with_unchanged_physics(sim, tmp_path) -
     spec = generate_spec("object_drop", 9, simulator=sim, width=160, height=90)
     written = render_window(spec, str(tmp_path), sim, RenderConfig(0.15, 160, 90))
     pngs = [w for w in written if w.endswith(".png")]
-    assert len(pngs) == 15 and sum(w.endswith(".mp4") for w in written) == 3
+    assert len(pngs) == 15
+    assert sum(w.endswith(".mp4") for w in written) == 3
     import imageio.v3 as iio
 
     img = iio.imread(tmp_path / "egocentric_t0000.png")
-    assert img.shape[:2] == (90, 160) and img.std() > 1.0  # a picture, not a blank
+    assert img.shape[:2] == (90, 160)
+    assert img.std() > 1.0  # a picture, not a blank
     assert os.path.getsize(contact_sheet(str(tmp_path), str(tmp_path / "sheet.png"))) > 0
 
 

@@ -15,7 +15,9 @@ def _same_as_numpy(rows: np.ndarray) -> None:
     want_rows, want_inverse = np.unique(rows, axis=0, return_inverse=True)
     got_rows, got_inverse = unique_index_rows(rows)
     for want, got in ((want_rows, got_rows), (want_inverse, got_inverse)):
-        assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+        assert got.dtype == want.dtype
+        assert got.shape == want.shape
+        assert np.array_equal(got, want)
 
 
 @pytest.mark.parametrize("columns", [2, 3])
@@ -43,7 +45,8 @@ def test_other_calls_go_to_numpy():
     assert unique_index_rows(np.array([[1.0, 2.0]])) is None
     assert unique_index_rows(np.full((2, 3), 1 << 40, np.int64)) is None  # a key would overflow
     npx = NumpyWithIndexRows()
-    assert npx.pi == np.pi and npx.zeros(2).tolist() == [0.0, 0.0]
+    assert npx.pi == np.pi
+    assert npx.zeros(2).tolist() == [0.0, 0.0]
     assert npx.unique([3, 1, 1]).tolist() == [1, 3]
     floats = np.array([[0.5, 1.0], [0.5, 1.0]])
     assert np.array_equal(npx.unique(floats, axis=0, return_inverse=True)[0], [[0.5, 1.0]])

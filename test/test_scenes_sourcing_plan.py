@@ -26,10 +26,14 @@ def test_unknown_nouns_and_bad_tables_fail_in_one_line(tmp_path, capsys) -> None
     out = tmp_path / "ds"
     assert main(["generate", "--describe", "a zorblax falls off the table", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert "'zorblax'" in err and len(err.splitlines()) == 1 and not out.exists()
+    assert "'zorblax'" in err
+    assert len(err.splitlines()) == 1
+    assert not out.exists()
     assert main(["generate", "--balanced", "1", "--model", "no-such-model", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert "unknown model 'no-such-model'" in err and len(err.splitlines()) == 1 and not out.exists()
+    assert "unknown model 'no-such-model'" in err
+    assert len(err.splitlines()) == 1
+    assert not out.exists()
     assert main(["plan", "a hammer swings like a pendulum"]) == 2
     assert "pendulum_swing scenes take only their own objects" in capsys.readouterr().err
     with pytest.raises(ValueError, match="min_extent_m"):

@@ -29,7 +29,8 @@ def specs() -> dict[str, list[SceneSpec]]:
 
 def test_taxonomy_counts() -> None:
     assert len(FAMILIES) == 17
-    assert len(SPEED_FAMILIES) == 12 and len(GRAVITY_FAMILIES) == 5
+    assert len(SPEED_FAMILIES) == 12
+    assert len(GRAVITY_FAMILIES) == 5
 
 
 def test_catalogue_size_and_adversarial_twins() -> None:
@@ -45,7 +46,9 @@ def test_catalogue_size_and_adversarial_twins() -> None:
         assert (adv.mass_kg, adv.material) != (twin.mass_kg, twin.material)
         assert any(aid in d.objects for d in FAMILY_DEFS.values()), f"{aid} is in no family catalogue"
     for o in OBJECTS.values():
-        assert o.mass_kg > 0 and o.color[3] > 0 and o.shape in ("box", "sphere", "cylinder", "capsule")
+        assert o.mass_kg > 0
+        assert o.color[3] > 0
+        assert o.shape in ("box", "sphere", "cylinder", "capsule")
 
 
 def test_json_round_trip_every_family(specs) -> None:
@@ -55,7 +58,9 @@ def test_json_round_trip_every_family(specs) -> None:
             assert again == s, f
             assert again.to_json() == s.to_json()
             assert {c.name for c in s.cameras} == {"egocentric", "closeup", "overhead"}
-            assert s.observation_window_s == 0.6 and s.t0_s == 0.0 and s.dt_s == 1 / 240
+            assert s.observation_window_s == 0.6
+            assert s.t0_s == 0.0
+            assert s.dt_s == 1 / 240
 
 
 def test_sampling_is_pure_across_processes() -> None:
@@ -69,13 +74,15 @@ def test_sampling_is_pure_across_processes() -> None:
 def test_speed_group_differs_only_in_speed() -> None:
     for f in SPEED_FAMILIES:
         group = [sample_spec(f, 11, speed_band=b) for b in SPEED_BANDS]
-        assert len({s.speed_group for s in group}) == 1 and group[0].speed_group
+        assert len({s.speed_group for s in group}) == 1
+        assert group[0].speed_group
         base = group[1]  # normal
         for s in group:
             assert (s.object_id, s.room, s.observer, s.cameras) == (base.object_id, base.room, base.observer, base.cameras)
             ratio = BAND_FACTOR[s.speed_band]
             for b, b0 in zip(s.bodies, base.bodies):
-                assert b.geoms == b0.geoms and b.name == b0.name
+                assert b.geoms == b0.geoms
+                assert b.name == b0.name
                 speeds = [math.hypot(*b.lin_vel), math.hypot(*b0.lin_vel)]
                 if speeds[1] > 1e-3 and f != "thrown_object":  # throws re-aim: same speed ratio, other elevation
                     assert speeds[0] == pytest.approx(ratio * speeds[1], rel=2e-3, abs=2e-4), f
@@ -92,7 +99,8 @@ def test_malformed_spec_errors_are_one_line(specs) -> None:
     for text in cases:
         with pytest.raises(SpecError) as err:
             SceneSpec.from_json(text)
-        assert "\n" not in str(err.value) and str(err.value)
+        assert "\n" not in str(err.value)
+        assert str(err.value)
 
 
 def test_mjcf_loads_in_mujoco_and_leaves_observer_free(specs) -> None:
@@ -103,13 +111,15 @@ def test_mjcf_loads_in_mujoco_and_leaves_observer_free(specs) -> None:
             names = {model.body(i).name for i in range(model.nbody)}
             assert set(s.hazard_bodies) <= names
             hinged = [b for b in s.bodies if b.joint is not None and b.joint.kind == "hinge"]
-            assert model.njnt == sum(1 for b in s.bodies if b.dynamic) and all(
+            assert model.njnt == sum(1 for b in s.bodies if b.dynamic)
+            assert all(
                 model.joint(f"{b.name}_hinge").type == mujoco.mjtJoint.mjJNT_HINGE for b in hinged)
             mass = {b.name: b.mass_kg for b in s.bodies if b.dynamic}
             for name, m in mass.items():
                 assert model.body(name).mass[0] == pytest.approx(m, rel=1e-6)
             assert clear_of_geometry(list(s.bodies), s.observer.x_m, s.observer.y_m), f"{f}: geometry at the observer's feet"
-            assert "observer_proxy" not in xml and "observer_proxy" in scene_mjcf(s, with_observer_proxy=True)
+            assert "observer_proxy" not in xml
+            assert "observer_proxy" in scene_mjcf(s, with_observer_proxy=True)
     assert OBSERVER_CLEAR_RADIUS_M > 0.3
     robot = '<body name="robot" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>'
     extended = insert_into_worldbody(scene_mjcf(specs["object_drop"][0]), robot)
@@ -158,7 +168,8 @@ def test_fallback_parser_handles_every_family() -> None:
         assert sel.planner == "rule"
         assert sel.object_id in FAMILY_DEFS[family].objects, text
         spec = sample_spec(sel.family, 3, object_id=sel.object_id, room=sel.room, hints=sel.hints, planner=sel.planner)
-        assert spec.object_id == sel.object_id and spec.planner == "rule"
+        assert spec.object_id == sel.object_id
+        assert spec.planner == "rule"
     assert rule_parse("a foam anvil falls off the desk").object_id == "foam_anvil"
     assert rule_parse("a steel apple is tossed at me").object_id == "steel_apple"
     with pytest.raises(PlannerError):
@@ -192,7 +203,9 @@ def test_the_window_frames_end_at_the_freeze_even_when_there_is_one() -> None:
 
     assert window_frame_times_s(0.6, 1) == (0.6,)  # the freeze: what a brain reads as the decision instant
     times = window_frame_times_s(0.6, 5)
-    assert times[0] == 0.0 and times[-1] == 0.6 and len(times) == 5
+    assert times[0] == 0.0
+    assert times[-1] == 0.6
+    assert len(times) == 5
     assert all(b > a for a, b in zip(times, times[1:]))
     with pytest.raises(ValueError, match="frame_count"):
         window_frame_times_s(0.6, 0)

@@ -58,7 +58,8 @@ def test_main_table_drops_missing_values_and_marks_the_best():
     assert cell(t, "A", "d_end (m)") == pytest.approx(0.75)  # None dropped from the denominator
     assert cell(t, "A", "AIA") == pytest.approx(0.75)
     assert cell(t, "A", "d_min (m)") == pytest.approx(0.6)
-    assert cell(t, "B", "SAA") == 0.0 and cell(t, "B", "d_end (m)") is None
+    assert cell(t, "B", "SAA") == 0.0
+    assert cell(t, "B", "d_end (m)") is None
     assert cell(t, "Mean", "SAA") == pytest.approx(1 / 3)
     assert cell(t, "Mean", "Safety") == pytest.approx((2 / 3 + 1 / 2) / 2)
     assert cell(t, "Mean", "d_end (m)") == pytest.approx(0.75)  # the only model with a value
@@ -89,8 +90,10 @@ def test_rule_counts_and_catch_dodge_split():
     assert [cell(t, "A", k) for k in ("R1", "R2", "R3", "R4", "violations", "decisions")] == [1, 1, 1, 1, 4, 7]
     assert cell(t, "Total", "violations") == 4
     s = catch_dodge_table(d)
-    assert cell(s, "A", "SAA catch") == pytest.approx(1 / 3) and cell(s, "A", "n catch") == 3
-    assert cell(s, "A", "SAA dodge") == pytest.approx(1 / 4) and cell(s, "A", "n dodge") == 4
+    assert cell(s, "A", "SAA catch") == pytest.approx(1 / 3)
+    assert cell(s, "A", "n catch") == 3
+    assert cell(s, "A", "SAA dodge") == pytest.approx(1 / 4)
+    assert cell(s, "A", "n dodge") == 4
     assert cell(s, "A", "Safety dodge") == pytest.approx(1 / 4)
 
 
@@ -98,7 +101,8 @@ def test_family_table_pools_models():
     d = select_decisions([rec("a1", "A", family="f1"), rec("a1", "B", "DODGE", family="f1"),
                           rec("b1", "A", "DODGE", "DODGE", family="f2")])
     t = family_table(d)
-    assert cell(t, "f1", "SAA") == 0.5 and cell(t, "f1", "decisions") == 2
+    assert cell(t, "f1", "SAA") == 0.5
+    assert cell(t, "f1", "decisions") == 2
     assert cell(t, "f2", "truth catch/dodge/none") == "0/1/0"
 
 
@@ -184,7 +188,8 @@ def test_adversarial_against_look_alikes_and_doubt():
     t = analyses.adversarial_table(d)
     assert t.rows == [["steel can", "DODGE", 4, 0.5, 0.25, "tin can", 2, 0.5, 0.5]]
     doubt = analyses.doubt_table(d)
-    assert cell(doubt, "A", "adversarial decisions") == 4 and cell(doubt, "A", "doubting") == 1
+    assert cell(doubt, "A", "adversarial decisions") == 4
+    assert cell(doubt, "A", "doubting") == 1
     assert cell(doubt, "A", "other doubt rate") == 0.0
 
 

@@ -9,19 +9,8 @@ from reacthuman.scenes.spec import GroundTruth
 from reacthuman.scoring import ExecutedOutcome, ModelReply, SceneMeta, ScoringTruth, score_decision
 
 
-
-
-@pytest.fixture(autouse=True)
-def hand_computed_rest_pose(monkeypatch):
-    """The expected values below were computed by hand for hands resting at (0.1, +-0.2, 0.78); pin that
-    pose so the arithmetic stays independent of the G1's measured rest pose."""
-    import reacthuman.classifier
-    import reacthuman.plan
-    import reacthuman.plan_path
-
-    for module in (reacthuman.plan, reacthuman.classifier, reacthuman.plan_path):
-        monkeypatch.setattr(module, "REST_LEFT_HAND_M", (0.1, 0.2, 0.78))
-        monkeypatch.setattr(module, "REST_RIGHT_HAND_M", (0.1, -0.2, 0.78))
+# The expected values below were computed by hand for hands resting at (0.1, +-0.2, 0.78) (conftest.py).
+pytestmark = pytest.mark.usefixtures("hand_computed_rest_pose")
 
 
 OBSERVER = Pose2D(1.0, 2.0, math.pi / 2)  # robot (x, y, z) -> world (1 - y, 2 + x, z)
@@ -43,7 +32,8 @@ def test_correct_catch_hand_computed():
     reply = ModelReply('{"intent": "..."}', _catch_plan(), latency_s=2.5, tokens=420)
     r = score_decision(META, _truth(), OBSERVER, reply)
     assert (r.action, r.correct_action, r.saa, r.safe, r.rule, r.rules_broken) == ("CATCH", "CATCH", 1, 1, None, [])
-    assert r.d_end == pytest.approx(0.4) and r.d_end_hand == "left"
+    assert r.d_end == pytest.approx(0.4)
+    assert r.d_end_hand == "left"
     assert r.d_min == pytest.approx(0.4)
     assert r.closing == pytest.approx(math.sqrt(0.85) - 0.4)
     assert r.aia == 1.0
@@ -66,7 +56,8 @@ def test_freezing_under_danger_is_r3():
     r = score_decision(META, _truth("DODGE", dangerous=True), OBSERVER, ModelReply("{}", still))
     assert (r.action, r.saa, r.safe, r.rule, r.rules_broken, r.aia) == ("NO_ACTION", 0, 0, "R3", ["R3", "R4"], 0.0)
     # empty keyframes: the rest pose, not walking: right rest hand (0.1, -0.2, 0.78) -> world (1.2, 2.1, 0.78)
-    assert r.d_end == pytest.approx(math.sqrt(0.85)) and r.closing == 0.0
+    assert r.d_end == pytest.approx(math.sqrt(0.85))
+    assert r.closing == 0.0
 
 
 def test_dodge_is_safe_and_scored_against_the_impact_point():
@@ -93,13 +84,17 @@ def test_unparseable_reply_is_an_r1_decision_with_its_text_kept():
     r = score_decision(META, _truth(), OBSERVER, reply)
     assert (r.action, r.saa, r.safe, r.rule, r.plan_parse_ok) == (None, 0, 0, "R1", False)
     assert r.parse_error == "not JSON at column 1"
-    assert r.raw_text.startswith("I think") and len(r.raw_text) == 4000
-    assert r.aia is None and r.d_end is None and r.api_error is None
+    assert r.raw_text.startswith("I think")
+    assert len(r.raw_text) == 4000
+    assert r.aia is None
+    assert r.d_end is None
+    assert r.api_error is None
 
 
 def test_api_error_is_recorded_not_scored():
     r = score_decision(META, _truth(), OBSERVER, ModelReply("", None, api_error="HTTP 503 from server"))
-    assert r.api_error == "HTTP 503 from server" and not r.scored
+    assert r.api_error == "HTTP 503 from server"
+    assert not r.scored
     assert (r.saa, r.safe, r.rule, r.action, r.aia, r.d_end, r.plan_parse_ok) == (None,) * 7
 
 

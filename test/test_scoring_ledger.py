@@ -24,7 +24,8 @@ def test_append_and_read_back_in_order(tmp_path):
     assert [r.scene_id for r in rows] == ["s1", "s2", "s3"]
     assert rows[1].d_end == 0.5
     lines = ledger_path(tmp_path).read_text().splitlines()
-    assert len(lines) == 3 and all(json.loads(line)["record_version"] == 1 for line in lines)
+    assert len(lines) == 3
+    assert all(json.loads(line)["record_version"] == 1 for line in lines)
 
 
 def test_torn_last_line_is_ignored_on_read_and_moved_out_on_append(tmp_path, caplog):
@@ -91,7 +92,8 @@ def test_secrets_are_scrubbed_before_writing(tmp_path):
         w.append(_rec(api_error="HTTP 401: Authorization: Bearer abcdEFGH12345678 api_key=sk-ABCDEFGH12345678",
                       correct_action=None, action=None, saa=None, safe=None))
     text = ledger_path(tmp_path).read_text()
-    assert "abcdEFGH12345678" not in text and "sk-ABCDEFGH" not in text
+    assert "abcdEFGH12345678" not in text
+    assert "sk-ABCDEFGH" not in text
     assert "[REDACTED]" in text
 
 

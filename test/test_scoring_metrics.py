@@ -15,17 +15,8 @@ from reacthuman.scoring.metrics import (
 )
 
 
-@pytest.fixture(autouse=True)
-def hand_computed_rest_pose(monkeypatch):
-    """The expected values below were computed by hand for hands resting at (0.1, +-0.2, 0.78); pin that
-    pose so the arithmetic stays independent of the G1's measured rest pose."""
-    import reacthuman.classifier
-    import reacthuman.plan
-    import reacthuman.plan_path
-
-    for module in (reacthuman.plan, reacthuman.classifier, reacthuman.plan_path):
-        monkeypatch.setattr(module, "REST_LEFT_HAND_M", (0.1, 0.2, 0.78))
-        monkeypatch.setattr(module, "REST_RIGHT_HAND_M", (0.1, -0.2, 0.78))
+# The expected values below were computed by hand for hands resting at (0.1, +-0.2, 0.78) (conftest.py).
+pytestmark = pytest.mark.usefixtures("hand_computed_rest_pose")
 
 
 C, D, N = Action.CATCH, Action.DODGE, Action.NO_ACTION

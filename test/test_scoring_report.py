@@ -69,7 +69,8 @@ def test_report_files_exist(run_a):
     for name in ("report.md", "report.html", "tables/main.csv", "tables/safety_rules.csv", "tables/reach.csv"):
         assert (run_a / name).is_file(), name
     html = (run_a / "report.html").read_text()
-    assert html.startswith("<!DOCTYPE html>") and "<img src='plots/catch_vs_dodge.png'" in html
+    assert html.startswith("<!DOCTYPE html>")
+    assert "<img src='plots/catch_vs_dodge.png'" in html
 
 
 def test_plots_are_non_empty_images(run_a):
@@ -78,9 +79,11 @@ def test_plots_are_non_empty_images(run_a):
     for name in names:
         with Image.open(run_a / "plots" / name) as img:
             assert img.format == "PNG"
-            assert img.width > 200 and img.height > 200
+            assert img.width > 200
+            assert img.height > 200
             colours = img.convert("RGB").getcolors(maxcolors=1 << 20)
-            assert colours is not None and len(colours) > 10, name  # drawn, not a blank canvas
+            assert colours is not None, name
+            assert len(colours) > 10, name  # drawn, not a blank canvas
 
 
 def test_main_table_is_recomputed_from_the_ledger(run_a):
@@ -106,10 +109,12 @@ def test_rule_counts_and_api_errors_in_the_report(run_a):
         total = next(r for r in csv.DictReader(fh) if r["model"] == "Total")
     for rule in ("R1", "R2", "R3", "R4"):
         assert int(total[rule]) == sum(1 for r in rows if r["rule"] == rule)
-    assert int(total["R1"]) == 1 and all(int(total[k]) > 0 for k in ("R2", "R3", "R4"))
+    assert int(total["R1"]) == 1
+    assert all(int(total[k]) > 0 for k in ("R2", "R3", "R4"))
     with (run_a / "tables" / "counts.csv").open() as fh:
         counts = {r["model"]: r for r in csv.DictReader(fh)}
-    assert counts["beta"]["lost to api errors"] == "1" and counts["beta"]["decisions"] == "15"
+    assert counts["beta"]["lost to api errors"] == "1"
+    assert counts["beta"]["decisions"] == "15"
     assert "1 decision(s) lost to API errors" in (run_a / "report.md").read_text()
 
 
@@ -122,13 +127,15 @@ def test_compare_two_runs(run_a, tmp_path, capsys):
     a = {(r["scene_id"], r["model"]): r for r in _ledger_rows(run_a) if r["api_error"] is None}
     b = {(r["scene_id"], r["model"]): r for r in _ledger_rows(run_b) if r["api_error"] is None}
     changed = sum(1 for k in a if k in b and a[k]["action"] != b[k]["action"])
-    assert changed > 0 and f"| changed action | {changed} |" in md
+    assert changed > 0
+    assert f"| changed action | {changed} |" in md
     assert (tmp_path / "cmp" / "compare-runB.html").is_file()
 
 
 def test_report_through_the_top_level_command(run_a, tmp_path):
     assert cli_main(["report", str(run_a), "--out", str(tmp_path / "out")]) == 0
-    assert (tmp_path / "out" / "report.md").is_file() and (tmp_path / "out" / "plots" / "families.png").is_file()
+    assert (tmp_path / "out" / "report.md").is_file()
+    assert (tmp_path / "out" / "plots" / "families.png").is_file()
 
 
 def test_bad_ledgers_are_one_line_errors(tmp_path, capsys):
@@ -139,8 +146,11 @@ def test_bad_ledgers_are_one_line_errors(tmp_path, capsys):
     (tmp_path / "ledger.jsonl").write_text("{broken\n{}\n")
     assert main([str(tmp_path)]) == 2
     errors = capsys.readouterr().err.strip().splitlines()
-    assert len(errors) == 4 and all(e.startswith("reacthuman report: ") for e in errors)
-    assert "does not exist" in errors[0] and "no ledger" in errors[1] and "no decisions" in errors[2]
+    assert len(errors) == 4
+    assert all(e.startswith("reacthuman report: ") for e in errors)
+    assert "does not exist" in errors[0]
+    assert "no ledger" in errors[1]
+    assert "no decisions" in errors[2]
     assert "line 1" in errors[3]
     assert not (tmp_path / "report.md").exists()  # nothing half-written
     assert main([]) == 2  # argparse usage error
@@ -153,5 +163,6 @@ def test_report_of_a_run_with_only_api_errors(tmp_path):
         w.append(DecisionRecord(scene_id="s", family="f", model="m", object="o", api_error="HTTP 500"))
     assert main([str(tmp_path)]) == 0
     md = (tmp_path / "report.md").read_text()
-    assert "0 decisions by 1 model(s)" in md and "1 decision(s) lost to API errors" in md
+    assert "0 decisions by 1 model(s)" in md
+    assert "1 decision(s) lost to API errors" in md
     assert "no data in this run" in md

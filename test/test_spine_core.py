@@ -97,12 +97,14 @@ def test_ik_reaches_reachable_target_and_respects_limits():
     target_l = (left[0] + 0.2, left[1], left[2] + 0.2)
     target_r = (right[0] + 0.15, right[1] + 0.05, right[2] + 0.1)
     sol = ik.solve(target_l, target_r)
-    assert sol.left_error_m < 0.005 and sol.right_error_m < 0.005
+    assert sol.left_error_m < 0.005
+    assert sol.right_error_m < 0.005
     assert math.dist(sol.left_m, target_l) < 0.005
     far = ik.solve((3.0, 0.2, 0.8), None)
     q = np.asarray(far.q)
     assert far.left_error_m > 2.0
-    assert np.all(q >= ik.limits[:, 0] - 1e-9) and np.all(q <= ik.limits[:, 1] + 1e-9)
+    assert np.all(q >= ik.limits[:, 0] - 1e-9)
+    assert np.all(q <= ik.limits[:, 1] + 1e-9)
     assert any(abs(t) > 0.1 for t in far.gravity_tau)  # raised arms get gravity compensation
 
 
@@ -119,7 +121,8 @@ def test_hand_path_interpolates_and_records_clamps():
     assert mid == pytest.approx(tuple(r + 0.1 * s for r, s in zip(REST_LEFT_HAND_M, (1, 0, 1))))
     assert [(c.keyframe_index, c.side) for c in path.clamps] == [(1, "left")]
     clamp = path.clamps[0]
-    assert clamp.distance_m > 1.0 and path.targets_at(3.4)[0] == clamp.reachable_m
+    assert clamp.distance_m > 1.0
+    assert path.targets_at(3.4)[0] == clamp.reachable_m
     assert path.targets_at(4.0)[0] == REST_LEFT_HAND_M
     assert build_hand_path(walk_plan(), ik, 0.02) is None
 
@@ -127,11 +130,15 @@ def test_hand_path_interpolates_and_records_clamps():
 def test_spine_starts_damped_then_runs_policy_at_control_rate(spine, meta):
     spine.damp()
     cmd = spine.command(0.0, standing_state(meta))
-    assert cmd.mode == Mode.DAMPING and all(k == 0 for k in cmd.kp) and all(k > 0 for k in cmd.kd)
+    assert cmd.mode == Mode.DAMPING
+    assert all(k == 0 for k in cmd.kp)
+    assert all(k > 0 for k in cmd.kd)
     spine.reset(walk_plan())
     dt = spine.config.physics_dt_s
     first = spine.command(0.0, standing_state(meta, 0.0))
-    assert first.mode == Mode.ACTIVE and first.kp == tuple(meta.kp) and first.names == G1_JOINT_NAMES
+    assert first.mode == Mode.ACTIVE
+    assert first.kp == tuple(meta.kp)
+    assert first.names == G1_JOINT_NAMES
     # between policy ticks the same command is returned; the next tick comes after policy_decimation steps
     same = [spine.command(k * dt, standing_state(meta, k * dt)) for k in range(1, spine.config.policy_decimation)]
     assert all(c is first for c in same)
@@ -153,7 +160,8 @@ def test_either_walking_policy_of_the_package_drives_the_spine_and_a_wrong_name_
         spine.reset(walk_plan())
         return [spine.command(k / 48, standing_state(meta, k / 48)).q for k in range(10)]
     ppo, fastsac = walk("ppo_g1_29dof"), walk("fastsac_g1_29dof")
-    assert len(fastsac[-1]) == len(G1_JOINT_NAMES) and all(map(math.isfinite, fastsac[-1]))
+    assert len(fastsac[-1]) == len(G1_JOINT_NAMES)
+    assert all(map(math.isfinite, fastsac[-1]))
     assert ppo != fastsac  # another network answers
     with pytest.raises(ValueError, match="SpineConfig.walking_policy must be one of"):
         default_config(walking_policy="ppo")
@@ -163,7 +171,8 @@ def test_stale_state_drops_to_damping_until_reset(spine, meta):
     spine.reset(None)
     assert spine.command(1.0, standing_state(meta, 1.0)).mode == Mode.ACTIVE
     late = spine.command(1.5, standing_state(meta, 1.0))
-    assert late.mode == Mode.DAMPING and "stale" in spine.status().fault
+    assert late.mode == Mode.DAMPING
+    assert "stale" in spine.status().fault
     assert spine.command(1.6, standing_state(meta, 1.6)).mode == Mode.DAMPING  # latched
     spine.reset(None)
     assert spine.command(1.7, standing_state(meta, 1.7)).mode == Mode.ACTIVE
@@ -175,14 +184,18 @@ def test_nan_plan_is_rejected_as_fault(spine, meta):
     object.__setattr__(plan, "walking_cmd", (math.nan, 0.0, 0.0))  # as a plan decoded without validation
     spine.reset(plan)
     status = spine.status()
-    assert status.fault is not None and "NaN" in status.fault
+    assert status.fault is not None
+    assert "NaN" in status.fault
     cmd = spine.command(0.0, standing_state(meta))
-    assert cmd.mode == Mode.ACTIVE and not spine.status().walking and all(math.isfinite(v) for v in cmd.q)
+    assert cmd.mode == Mode.ACTIVE
+    assert not spine.status().walking
+    assert all(math.isfinite(v) for v in cmd.q)
     spine.reset(walk_plan())
     with pytest.raises(ValueError) as undecodable:
         walk_plan(vx=math.inf)
     spine.reject_plan(str(undecodable.value))
-    assert "NaN or infinite" in spine.status().fault and spine.status().plan_time_s is None
+    assert "NaN or infinite" in spine.status().fault
+    assert spine.status().plan_time_s is None
 
 
 def test_joint_targets_clamped_to_limits_and_knee_bend_folds_the_legs(spine, meta):
@@ -193,7 +206,8 @@ def test_joint_targets_clamped_to_limits_and_knee_bend_folds_the_legs(spine, met
     low, high = spine.ik.limits[:, 0], spine.ik.limits[:, 1]
     for k in range(10):
         cmd = spine.command(k / 48, standing_state(meta, k / 48))
-        assert np.all(np.asarray(cmd.q) >= low) and np.all(np.asarray(cmd.q) <= high)
+        assert np.all(np.asarray(cmd.q) >= low)
+        assert np.all(np.asarray(cmd.q) <= high)
     # knee_bend 0.3 asks past the measured range: clamped to crouch_max_rad
     assert spine.status().crouch_rad == pytest.approx(spine.config.crouch_max_rad)
     straight = Spine(default_config())
@@ -212,7 +226,9 @@ def test_watchdog_damps_before_and_after_a_stream():
     dog.receive(cmd, 1.0)
     assert dog.apply(1.04, q) is cmd
     out = dog.apply(1.06, q)
-    assert out.mode == Mode.DAMPING and out.q == q and dog.timeouts == 1
+    assert out.mode == Mode.DAMPING
+    assert out.q == q
+    assert dog.timeouts == 1
     assert dog.apply(1.07, q).mode == Mode.DAMPING
 
 

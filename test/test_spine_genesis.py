@@ -55,11 +55,14 @@ def test_walks_forward_half_a_metre_per_second(sim, spine):
 
 def test_walks_backwards_and_turns_the_right_way(sim, spine):
     back = run(sim, spine, walk(-0.3, 0.0, 0.0, 3.0), 3.0)
-    assert not back.fell and back.forward_m < -0.3
+    assert not back.fell
+    assert back.forward_m < -0.3
     left_turn = run(sim, spine, walk(0.0, 0.0, 0.5, 3.0), 3.0)
-    assert not left_turn.fell and left_turn.yaw_change_rad > 0.5
+    assert not left_turn.fell
+    assert left_turn.yaw_change_rad > 0.5
     right_turn = run(sim, spine, walk(0.0, 0.0, -0.5, 3.0), 3.0)
-    assert not right_turn.fell and right_turn.yaw_change_rad < -0.5
+    assert not right_turn.fell
+    assert right_turn.yaw_change_rad < -0.5
 
 
 def test_hands_raised_forward_while_walking_does_not_fall(sim, spine):

@@ -30,9 +30,12 @@ def test_joint_command_round_trips_through_lowcmd_with_crc():
                        tuple(-0.5 + 0.03 * i for i in range(29)))
     msg = joint_command_to_lowcmd(cmd, mode_machine=5, echo_tick=1234)
     back = lowcmd_to_joint_command(msg, 0.0)
-    assert back.q == pytest.approx(cmd.q, abs=1e-6) and back.tau == pytest.approx(cmd.tau, abs=1e-6)
-    assert back.kp == pytest.approx(cmd.kp) and back.mode == Mode.ACTIVE
-    assert msg.mode_machine == 5 and msg.reserve[0] == 1234
+    assert back.q == pytest.approx(cmd.q, abs=1e-6)
+    assert back.tau == pytest.approx(cmd.tau, abs=1e-6)
+    assert back.kp == pytest.approx(cmd.kp)
+    assert back.mode == Mode.ACTIVE
+    assert msg.mode_machine == 5
+    assert msg.reserve[0] == 1234
     assert all(m.mode == 0 for m in msg.motor_cmd[29:])
     msg.motor_cmd[3].q += 0.1  # a corrupted message fails its CRC, as on the robot
     with pytest.raises(ValueError, match="CRC"):
@@ -62,7 +65,9 @@ def test_the_first_lowstate_is_sent_again_until_answered_and_the_stream_then_loc
     missed = unitree_bridge.serve_simulated_robot(endpoint, CommandWatchdog(G1_JOINT_NAMES), 3, 1 / 240,
                                                   lambda now: state, applied.append, lambda: None,
                                                   lockstep_timeout_s=1.0)
-    assert missed == 0 and endpoint.published == [0, 0, 1, 2] and len(applied) == 3
+    assert missed == 0
+    assert endpoint.published == [0, 0, 1, 2]
+    assert len(applied) == 3
 
 
 def test_robot_state_round_trips_through_lowstate():
@@ -70,7 +75,8 @@ def test_robot_state_round_trips_through_lowstate():
     state = RobotState(q=tuple(0.02 * i for i in range(29)), dq=(0.5,) * 29, base_quat_wxyz=(half, 0.0, 0.0, half),
                        base_ang_vel_body=(0.1, -0.2, 0.3))
     back = lowstate_to_robot_state(robot_state_to_lowstate(state, tick=7), stamp_s=1.0)
-    assert back.q == pytest.approx(state.q, abs=1e-6) and back.dq == pytest.approx(state.dq, abs=1e-6)
+    assert back.q == pytest.approx(state.q, abs=1e-6)
+    assert back.dq == pytest.approx(state.dq, abs=1e-6)
     assert back.base_quat_wxyz == pytest.approx(state.base_quat_wxyz, abs=1e-6)
     assert back.base_ang_vel_body == pytest.approx(state.base_ang_vel_body, abs=1e-6)
     assert back.yaw_rad() == pytest.approx(math.pi / 2, abs=1e-6)
@@ -105,12 +111,16 @@ def test_spine_walks_the_g1_over_unitree_dds_loopback(tmp_path):
     controller = json.loads(spine_out.strip().splitlines()[-1])
     result = json.loads(out.read_text())
     print("unitree dds loopback:", json.dumps(result))
-    assert controller["fault"] is None and controller["rejected"] == 0
+    assert controller["fault"] is None
+    assert controller["rejected"] == 0
     assert controller["sent"] == round(seconds * 240)  # every LowState answered
-    assert result["missed"] == 0 and result["rejected"] == 0 and result["timeouts"] == 0
+    assert result["missed"] == 0
+    assert result["rejected"] == 0
+    assert result["timeouts"] == 0
     assert result["modes"] == [int(Mode.ACTIVE)]
     # after the controller exits its stream stops; the robot side's watchdog drops to damping, once
-    assert result["missed_after_stop"] == 60 and result["timeouts_after_stop"] == 1
+    assert result["missed_after_stop"] == 60
+    assert result["timeouts_after_stop"] == 1
     assert result["final_mode"] == int(Mode.DAMPING)
     assert result["min_pelvis_z_m"] > 0.6  # never fell
     assert result["forward_m"] > 0.9  # 0.5 m/s for 3 s, from standing

@@ -29,11 +29,13 @@ def _reasons(after_freeze_s, speed_mps=1.0, mass_kg=0.2, cfg=CFG):
 def test_an_arrival_sooner_than_the_arms_travel_is_too_soon():
     assert [r for r in _reasons(ARM_TRAVEL_S - 0.01) if r.startswith("too soon")]
     assert _reasons(ARM_TRAVEL_S) == []
-    assert _reasons(0.0) and _reasons(0.0)[0].startswith("too soon")
+    assert _reasons(0.0)
+    assert _reasons(0.0)[0].startswith("too soon")
 
 
 def test_an_object_already_at_the_hands_or_never_there_is_not_judged_by_time():
-    assert _reasons(-0.2) == [] and _reasons(None) == []
+    assert _reasons(-0.2) == []
+    assert _reasons(None) == []
 
 
 def test_energy_at_the_hands_either_side_of_the_limit():
@@ -48,7 +50,8 @@ def test_the_weaker_catcher_sets_the_limit():
     assert CFG.catch_energy_limit_j == min(CFG.g1_catch_energy_j, CFG.person_catch_energy_j)
     weak_person = default_config(person_catch_energy_j=1.0)
     assert weak_person.catch_energy_limit_j == 1.0
-    assert _reasons(1.0, 2.1, 0.5, weak_person) and not _reasons(1.0, 1.9, 0.5, weak_person)
+    assert _reasons(1.0, 2.1, 0.5, weak_person)
+    assert not _reasons(1.0, 1.9, 0.5, weak_person)
     with pytest.raises(ValueError, match="g1_catch_energy_j"):
         default_config(g1_catch_energy_j=0.0)
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from interactiveworld.actions.parser import _COMPILED, PRONOUNS, clean, split_clauses
+from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, error_body
 
 SPEECH = re.compile(r'The assistant says: "(?P<s>.*)"\n', re.S)
 _PRONOUN = re.compile(r"\b(?:" + "|".join(PRONOUNS) + r")\b")
@@ -64,61 +63,29 @@ class StandIn:
         return json.dumps({"mode": "wait", "text": ""})
 
 
-def _handler(state: StandIn) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:  # quiet: tests read the state, not a log
-            pass
-
-        def _send(self, payload: dict, status: int = 200) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self) -> None:
-            if self.path.endswith("/props"):
-                return self._send({"modalities": {"vision": state.vision}})
-            if self.path.endswith("/models"):
-                inputs = ["text", "image"] if state.vision else ["text"]
-                return self._send({"data": [{"id": "standin", "architecture": {"input_modalities": inputs}}]})
-            self._send({"error": {"message": f"no such path {self.path}"}}, 404)
-
-        def do_POST(self) -> None:
-            if not self.path.endswith("/chat/completions"):
-                return self._send({"error": {"message": f"no such path {self.path}"}}, 404)
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-            text = state.reply(body)
-            self._send({"id": "standin", "object": "chat.completion", "model": "standin",
-                        "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                     "finish_reason": "stop"}],
-                        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}})
-
-    return Handler
-
-
-class StandInServer:
+class StandInServer(LoopbackEndpoint):
     """`with StandInServer() as s:` serves on 127.0.0.1 (a free port); `s.spec` names it in the model grammar."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, vision: bool = True) -> None:
+    def __init__(self, vision: bool = True) -> None:
         self.state = StandIn(vision=vision)
-        self.httpd = ThreadingHTTPServer((host, port), _handler(self.state))
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        super().__init__(self._respond)
 
-    @property
-    def base_url(self) -> str:
-        host, port = self.httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+    def _respond(self, request: EndpointRequest) -> EndpointReply:
+        if request.method == "GET":
+            if request.path.endswith("/props"):
+                return EndpointReply(body={"modalities": {"vision": self.state.vision}})
+            if request.path.endswith("/models"):
+                inputs = ["text", "image"] if self.state.vision else ["text"]
+                return EndpointReply(body={"data": [{"id": "standin", "architecture": {"input_modalities": inputs}}]})
+            return EndpointReply(404, error_body(f"no such path {request.path}"))
+        if not request.path.endswith("/chat/completions"):
+            return EndpointReply(404, error_body(f"no such path {request.path}"))
+        text = self.state.reply(request.body)
+        return EndpointReply(body={"id": "standin", "object": "chat.completion", "model": "standin",
+                                   "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                                                "finish_reason": "stop"}],
+                                   "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}})
 
     @property
     def spec(self) -> str:
         return f"openai-compatible:standin@{self.base_url}"
-
-    def __enter__(self) -> "StandInServer":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()

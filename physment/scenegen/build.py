@@ -16,7 +16,8 @@ from physment.agents import OracleAgent
 from physment.episode import BUDGETS, EpisodeConfig, run_episode
 from physment.failures import INTERVENTIONS
 from physment.scene import Scene, load_scenes, parse_scene
-from physment.scenegen.registry import Draft, Template, all_templates
+from physment.scenegen.registry import Draft, Template
+from physment.scenegen.templates import all_templates
 from physment.tools import ToolBox
 
 LOG = logging.getLogger(__name__)

@@ -10,8 +10,6 @@ import dataclasses
 import math
 from typing import Callable, Generator
 
-from physment.scene import Scene
-
 Solver = Generator[list[dict], list[dict], None]
 
 DIFFICULTIES = ("Easy", "Hard")
@@ -78,35 +76,41 @@ class Template:
         return f"{self.difficulty} {self.concepts}{suffix}"
 
 
-def all_templates() -> list[Template]:
-    from physment.scenegen import t_cells, t_creation, t_hard, t_hidden, t_measure, t_standard  # they register here
-
-    # appended in this order so the scenes of older templates keep their numbers (and ledgers stay comparable)
-    return (t_standard.TEMPLATES + t_hard.TEMPLATES + t_creation.TEMPLATES + t_hidden.TEMPLATES +
-            t_measure.TEMPLATES + t_cells.TEMPLATES)
-
-
-def template(name: str) -> Template:
-    for t in all_templates():
-        if t.name == name:
-            return t
-    raise KeyError(f"no scene template named {name!r}")
+Build = Callable[[dict], Draft]
+Solve = Callable[[dict], Solver]
+# Every registered template by name, with the module that registered it (templates.py orders them).
+_TEMPLATES: dict[str, tuple[str, Template]] = {}
+_PAPER_SOLVERS: dict[str, Solve] = {}
 
 
-def paper_solvers() -> dict[str, Callable[[dict], Solver]]:
-    """Template name -> a reference using only the paper's 26 tools, for templates whose own resets the lab."""
-    from physment.scenegen import t_hard, t_hidden
+def scene_template(name: str, difficulty: str, concepts: str, modality: str, topic: str, problem_type: str, *,
+                   params: list[dict], build: Build) -> Callable[[Solve], Solve]:
+    """Register the decorated reference solution, with its scene builder and parameter sets, as a template."""
+    def register(solve: Solve) -> Solve:
+        if name in _TEMPLATES:
+            raise ValueError(f"scene template {name!r} registered twice")
+        module = solve.__module__.rsplit(".", 1)[-1]
+        _TEMPLATES[name] = (module, Template(name, difficulty, concepts, modality, topic, problem_type, params,
+                                             build, solve))
+        return solve
+    return register
 
-    return {**t_hard.PAPER_SOLVERS, **t_hidden.PAPER_SOLVERS}
+
+def paper_solver(name: str) -> Callable[[Solve], Solve]:
+    """Register the decorated function as template `name`'s reference with the paper's 26 tools only (for
+    templates whose own reference resets the lab)."""
+    def register(solve: Solve) -> Solve:
+        if name in _PAPER_SOLVERS:
+            raise ValueError(f"paper solver for {name!r} registered twice")
+        _PAPER_SOLVERS[name] = solve
+        return solve
+    return register
 
 
-def reference_solver(scene: Scene, tools: tuple[str, ...] | None = None) -> Solver:
-    """The reference solution of a generated scene (one within `tools` when the template has such a variant);
-    KeyError if the scene has none."""
-    ref = scene.extra.get("reference_solution")
-    if not isinstance(ref, dict) or "template" not in ref:
-        raise KeyError(f"{scene.scene_id} has no reference solution")
-    params = dict(ref.get("params") or {})
-    if tools is not None and "reset_sim" not in tools and ref["template"] in paper_solvers():
-        return paper_solvers()[ref["template"]](params)
-    return template(ref["template"]).solve(params)
+def registered_templates() -> list[tuple[str, Template]]:
+    """(module, template) in registration order."""
+    return list(_TEMPLATES.values())
+
+
+def registered_paper_solvers() -> dict[str, Solve]:
+    return dict(_PAPER_SOLVERS)

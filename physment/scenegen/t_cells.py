@@ -6,11 +6,11 @@ from __future__ import annotations
 import math
 
 from physment.scenegen import mjcf
-from physment.scenegen.registry import Draft, Template, call, sig
+from physment.scenegen.registry import Draft, call, scene_template, sig
 from physment.scenegen.solvers import crossing_time, scan
-from physment.scenegen.t_hard import _half_period_solve
-from physment.scenegen.t_hidden import _SLAB, _unlisted
-from physment.scenegen.t_measure import _rebound_xml, peak_after_bounce
+from physment.scenegen.t_hard import half_period_solve
+from physment.scenegen.t_hidden import SLAB_XML, unlisted_id
+from physment.scenegen.t_measure import peak_after_bounce, rebound_xml
 from physment.scenegen.t_standard import answer, perms
 
 
@@ -22,7 +22,7 @@ def with_initial_velocity(xml: str, qvel: list[float]) -> str:
 # ---- Creation --------------------------------------------------------------------------------------------
 def _cforce_build(p: dict) -> Draft:
     h = p["half"]
-    xml = mjcf.scene_xml("created_normal_force", _SLAB.format(oid=1))
+    xml = mjcf.scene_xml("created_normal_force", SLAB_XML.format(oid=1))
     return Draft("Weigh a Box You Make", f"Object 1 is a fixed slab whose top is at z = 0. Create a box of half-sizes "
                  f"{h:g} x {h:g} x {h:g} m with density {p['density']:g} kg/m^3 resting on it (centre at (0, 0, "
                  f"{h + 0.001:g})), let it settle for 1 s, and report the total contact force in N between the box "
@@ -31,6 +31,9 @@ def _cforce_build(p: dict) -> Draft:
                  "At rest the slab carries the box's weight: N = m g.")
 
 
+@scene_template("created_normal_force", "Easy", "Single", "object_creation", "newton", "calculation",
+                build=_cforce_build,
+                params=[{"half": h, "density": d} for h, d in ((0.1, 500), (0.15, 300), (0.08, 2000))])
 def _cforce_solve(p: dict):
     h = p["half"]
     r = yield [call("create_objects", name="box", pos=[0, 0, h + 0.001], density=p["density"], shape="box",
@@ -50,6 +53,10 @@ def _cdrop_build(p: dict) -> Draft:
                  "Free fall (v = g t) and kinetic energy of a body that exists only once it is made.")
 
 
+@scene_template("created_drop_energy", "Easy", "Multi", "object_creation", "energy", "calculation",
+                build=_cdrop_build,
+                params=[{"radius": r, "density": d, "z": z, "t": t} for r, d, z, t in
+                        ((0.1, 500, 3.0, 0.5), (0.05, 2000, 4.0, 0.7), (0.08, 1000, 2.5, 0.4))])
 def _cdrop_solve(p: dict):
     r = yield [call("create_objects", name="ball", pos=[0, 0, p["z"]], density=p["density"], shape="sphere",
                     size=[p["radius"]])]
@@ -62,11 +69,14 @@ def _crebound_build(p: dict) -> Draft:
     return Draft("Bounce a Ball You Make", f"Object 1 is a fixed slab whose top is at z = 0 and whose bounciness is "
                  f"not given. Create a sphere of radius 0.05 m and density 1000 kg/m^3 at (0, 0, {p['height']:g}), "
                  "release it, and find how high in m above the slab's top its centre rises after the first bounce.",
-                 _rebound_xml(p, with_ball=False), [(1, "slab", perms())],
+                 rebound_xml(p, with_ball=False), [(1, "slab", perms())],
                  "Create the ball, step until it rises after the bounce and then turns down; read the peak.",
                  "The slab's restitution is unknown: only a test body dropped on it reveals it.")
 
 
+@scene_template("created_rebound", "Hard", "Single", "object_creation", "energy", "calculation",
+                build=_crebound_build,
+                params=[{"height": h, "damping_ratio": z} for h, z in ((1.2, 0.06), (0.9, 0.1), (2.0, 0.08))])
 def _crebound_solve(p: dict):
     r = yield [call("create_objects", name="ball", pos=[0, 0, p["height"]], density=1000, shape="sphere",
                     size=[0.05])]
@@ -90,9 +100,12 @@ def _hspeed_build(p: dict) -> Draft:
                  "Speed is the length of the velocity vector of a body that first has to be found.")
 
 
+@scene_template("hidden_speed", "Easy", "Single", "hidden_objects", "kinematics", "calculation",
+                build=_hspeed_build,
+                params=[{"hid": h, "density": 800, "velocity": v} for h, v in ((2, (0.3, 0.4)), (3, (-0.5, 0.2)), (2, (0.7, -0.1)))])
 def _hspeed_solve(p: dict):
     r = yield [call("find_objects")]
-    r2 = yield [call("get_velocity", object_id=_unlisted(r[0], {"1"}))]
+    r2 = yield [call("get_velocity", object_id=unlisted_id(r[0], {"1"}))]
     yield answer(sig(r2[0]["speed_m_s"]))
 
 
@@ -105,9 +118,13 @@ def _hmom_build(p: dict) -> Draft:
                  "Momentum needs both the mass and the velocity of a body that first has to be found.")
 
 
+@scene_template("hidden_momentum", "Easy", "Multi", "hidden_objects", "momentum", "calculation",
+                build=_hmom_build,
+                params=[{"hid": h, "density": d, "velocity": v} for h, d, v in
+                        ((2, 1000, (0.2, 0.1)), (3, 2500, (-0.4, 0.0)), (4, 600, (0.1, 0.6)))])
 def _hmom_solve(p: dict):
     r = yield [call("find_objects")]
-    oid = _unlisted(r[0], {"1"})
+    oid = unlisted_id(r[0], {"1"})
     r2 = yield [call("get_parameters", object_id=oid), call("get_velocity", object_id=oid)]
     yield answer(sig(r2[0]["mass_kg"] * r2[1]["speed_m_s"]))
 
@@ -123,9 +140,12 @@ def _hperiod_build(p: dict) -> Draft:
                  "A small-angle pendulum's period; the bob has to be found before it can be timed.")
 
 
+@scene_template("hidden_period", "Hard", "Single", "hidden_objects", "oscillation", "calculation",
+                build=_hperiod_build,
+                params=[{"hid": h, "length": L} for h, L in ((2, 0.6), (3, 1.0), (2, 0.3))])
 def _hperiod_solve(p: dict):
     r = yield [call("find_objects")]
-    half = yield from _half_period_solve(int(_unlisted(r[0], {"1"})))
+    half = yield from half_period_solve(int(unlisted_id(r[0], {"1"})))
     yield answer(sig(2.0 * half, 3))
 
 
@@ -141,17 +161,20 @@ def _hstiff_build(p: dict) -> Draft:
                  "Oscillation and Newton's second law, on a body that first has to be found.")
 
 
+@scene_template("hidden_stiffness", "Hard", "Multi", "hidden_objects", "oscillation", "calculation",
+                build=_hstiff_build,
+                params=[{"hid": h, "mass": m, "stiffness": k} for h, m, k in ((2, 1.0, 40.0), (3, 0.5, 20.0), (2, 2.0, 90.0))])
 def _hstiff_solve(p: dict):
     r = yield [call("find_objects")]
-    oid = _unlisted(r[0], {"1"})
+    oid = unlisted_id(r[0], {"1"})
     r2 = yield [call("get_parameters", object_id=oid)]
-    half = yield from _half_period_solve(int(oid))
+    half = yield from half_period_solve(int(oid))
     yield answer(sig(r2[0]["mass_kg"] * (2 * math.pi / (2.0 * half)) ** 2, 3))
 
 
 # ---- Scene manipulation ----------------------------------------------------------------------------------
 def _move_build(p: dict) -> Draft:
-    body = mjcf.sphere(1, (0, 0, 0.051), 0.05, density=1000) + _SLAB.format(oid=2)
+    body = mjcf.sphere(1, (0, 0, 0.051), 0.05, density=1000) + SLAB_XML.format(oid=2)
     xml = mjcf.scene_xml("move_and_time", body, timestep_s=0.002)
     return Draft("Move It Up and Time the Fall", f"Object 1, a ball of radius 0.05 m, rests on object 2, a fixed "
                  f"slab whose top is at z = 0. Move the ball with move_object so that its centre is at (0, 0, "
@@ -161,6 +184,9 @@ def _move_build(p: dict) -> Draft:
                  "Free fall through h - r: t = sqrt(2 (h - r) / g).")
 
 
+@scene_template("move_and_time", "Hard", "Single", "scene_manipulation", "kinematics", "calculation",
+                build=_move_build,
+                params=[{"height": h} for h in (1.0, 2.2, 0.5)])
 def _move_solve(p: dict):
     read = call("get_position", object_id=1)
     t0, z0, t1, z1 = yield from scan(read, lambda r: r["position_m"][2], lambda z: z <= 0.05, 0.02,
@@ -181,40 +207,12 @@ def _attach_build(p: dict) -> Draft:
                  "The pair moves as one body: v = F t / (m1 + m2).")
 
 
+@scene_template("attach_and_push", "Easy", "Multi", "scene_manipulation", "newton", "calculation",
+                build=_attach_build,
+                params=[{"d1": a, "d2": b, "force": f, "t": t} for a, b, f, t in
+                        ((500, 1000, 4.0, 1.0), (800, 300, 2.0, 1.5), (1200, 1200, 6.0, 0.5))])
 def _attach_solve(p: dict):
     r = yield [call("attach_objects", object1_id=1, object2_id=2),
                call("apply_force", object_id=1, force_vector=[p["force"], 0, 0], duration=p["t"]),
                call("step", duration=p["t"]), call("get_velocity", object_id=1)]
     yield answer(sig(r[3]["speed_m_s"]))
-
-
-def _t(name, difficulty, concepts, modality, topic, ptype, params, build, solve) -> Template:
-    return Template(name, difficulty, concepts, modality, topic, ptype, params, build, solve)
-
-
-TEMPLATES = [
-    _t("created_normal_force", "Easy", "Single", "object_creation", "newton", "calculation",
-       [{"half": h, "density": d} for h, d in ((0.1, 500), (0.15, 300), (0.08, 2000))], _cforce_build, _cforce_solve),
-    _t("created_drop_energy", "Easy", "Multi", "object_creation", "energy", "calculation",
-       [{"radius": r, "density": d, "z": z, "t": t} for r, d, z, t in
-        ((0.1, 500, 3.0, 0.5), (0.05, 2000, 4.0, 0.7), (0.08, 1000, 2.5, 0.4))], _cdrop_build, _cdrop_solve),
-    _t("created_rebound", "Hard", "Single", "object_creation", "energy", "calculation",
-       [{"height": h, "damping_ratio": z} for h, z in ((1.2, 0.06), (0.9, 0.1), (2.0, 0.08))],
-       _crebound_build, _crebound_solve),
-    _t("hidden_speed", "Easy", "Single", "hidden_objects", "kinematics", "calculation",
-       [{"hid": h, "density": 800, "velocity": v} for h, v in ((2, (0.3, 0.4)), (3, (-0.5, 0.2)), (2, (0.7, -0.1)))],
-       _hspeed_build, _hspeed_solve),
-    _t("hidden_momentum", "Easy", "Multi", "hidden_objects", "momentum", "calculation",
-       [{"hid": h, "density": d, "velocity": v} for h, d, v in
-        ((2, 1000, (0.2, 0.1)), (3, 2500, (-0.4, 0.0)), (4, 600, (0.1, 0.6)))], _hmom_build, _hmom_solve),
-    _t("hidden_period", "Hard", "Single", "hidden_objects", "oscillation", "calculation",
-       [{"hid": h, "length": L} for h, L in ((2, 0.6), (3, 1.0), (2, 0.3))], _hperiod_build, _hperiod_solve),
-    _t("hidden_stiffness", "Hard", "Multi", "hidden_objects", "oscillation", "calculation",
-       [{"hid": h, "mass": m, "stiffness": k} for h, m, k in ((2, 1.0, 40.0), (3, 0.5, 20.0), (2, 2.0, 90.0))],
-       _hstiff_build, _hstiff_solve),
-    _t("move_and_time", "Hard", "Single", "scene_manipulation", "kinematics", "calculation",
-       [{"height": h} for h in (1.0, 2.2, 0.5)], _move_build, _move_solve),
-    _t("attach_and_push", "Easy", "Multi", "scene_manipulation", "newton", "calculation",
-       [{"d1": a, "d2": b, "force": f, "t": t} for a, b, f, t in
-        ((500, 1000, 4.0, 1.0), (800, 300, 2.0, 1.5), (1200, 1200, 6.0, 0.5))], _attach_build, _attach_solve),
-]

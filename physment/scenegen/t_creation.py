@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from physment.scenegen import mjcf
-from physment.scenegen.registry import Draft, Template, call, sig
+from physment.scenegen.registry import Draft, call, scene_template, sig
 from physment.scenegen.solvers import bisect
 from physment.scenegen.t_hard import SLIDE_THRESHOLD_M
 from physment.scenegen.t_standard import G, answer, perms
@@ -34,6 +34,11 @@ def _weight_build(p: dict) -> Draft:
                  "Weight is m g with the mass fixed by density and volume.")
 
 
+@scene_template("created_weight", "Easy", "Single", "object_creation", "newton", "calculation",
+                build=_weight_build,
+                params=[{"shape": s, "size": z, "density": d} for s, z, d in
+                        (("sphere", [0.1], 1000), ("box", [0.1, 0.2, 0.05], 500), ("cylinder", [0.1, 0.1], 2700),
+                        ("sphere", [0.05], 7800), ("box", [0.15, 0.15, 0.15], 300))])
 def _weight_solve(p: dict):
     r = yield [_create(p, [0, 0, 2])]
     oid, mass = r[0]["object_id"], r[0]["mass_kg"]
@@ -53,6 +58,10 @@ def _launch_build(p: dict) -> Draft:
                  "Momentum is exchanged in the collision; the projectile's mass comes from its size and density.")
 
 
+@scene_template("created_projectile", "Easy", "Multi", "object_creation", "momentum", "calculation",
+                build=_launch_build,
+                params=[{"shape": "sphere", "size": [z], "density": d, "speed": v, "target_mass": m} for z, d, v, m in
+                        ((0.1, 1000, 1.0, 4.0), (0.08, 2000, 2.0, 2.0), (0.12, 500, 1.5, 1.0), (0.05, 7800, 1.0, 3.0), (0.1, 300, 3.0, 0.5))])
 def _launch_solve(p: dict):
     r = yield [_create(p, [-0.6, 0, 1])]
     oid = r[0]["object_id"]
@@ -72,6 +81,9 @@ def _stop_build(p: dict) -> Draft:
                  "The projectile stops when the momentum it gives away equals all it had.")
 
 
+@scene_template("stop_dead", "Hard", "Single", "object_creation", "momentum", "computation",
+                build=_stop_build,
+                params=[{"target_density": d} for d in (500, 1000, 2000, 4000, 7800)])
 def _stop_solve(p: dict):
     def probe(density: float) -> list[dict]:
         return [call("reset_sim"),
@@ -99,6 +111,10 @@ def _attach_build(p: dict) -> Draft:
                  "Friction grows with the normal force, which now carries both masses.")
 
 
+@scene_template("loaded_block", "Hard", "Multi", "object_creation", "friction", "calculation",
+                build=_attach_build,
+                params=[{"mass": m, "mu": mu, "density": d} for m, mu, d in
+                        ((1.0, 0.5, 500), (2.0, 0.3, 1000), (0.5, 0.8, 250), (3.0, 0.4, 800), (1.5, 0.6, 1500))])
 def _attach_solve(p: dict):
     total_kg = p["mass"] + p["density"] * 0.008
 
@@ -113,26 +129,3 @@ def _attach_solve(p: dict):
     _, hi = yield from bisect(probe, lambda r: r[-1]["distance_m"] > SLIDE_THRESHOLD_M, 0.0, 2.0 * total_kg * G,
                               turns=4)
     yield answer(sig(hi, 3))
-
-
-def _t(name, difficulty, concepts, topic, ptype, params, build, solve) -> Template:
-    return Template(name, difficulty, concepts, "object_creation", topic, ptype, params, build, solve)
-
-
-TEMPLATES = [
-    _t("created_weight", "Easy", "Single", "newton", "calculation",
-       [{"shape": s, "size": z, "density": d} for s, z, d in
-        (("sphere", [0.1], 1000), ("box", [0.1, 0.2, 0.05], 500), ("cylinder", [0.1, 0.1], 2700),
-         ("sphere", [0.05], 7800), ("box", [0.15, 0.15, 0.15], 300))],
-       _weight_build, _weight_solve),
-    _t("created_projectile", "Easy", "Multi", "momentum", "calculation",
-       [{"shape": "sphere", "size": [z], "density": d, "speed": v, "target_mass": m} for z, d, v, m in
-        ((0.1, 1000, 1.0, 4.0), (0.08, 2000, 2.0, 2.0), (0.12, 500, 1.5, 1.0), (0.05, 7800, 1.0, 3.0), (0.1, 300, 3.0, 0.5))],
-       _launch_build, _launch_solve),
-    _t("stop_dead", "Hard", "Single", "momentum", "computation",
-       [{"target_density": d} for d in (500, 1000, 2000, 4000, 7800)], _stop_build, _stop_solve),
-    _t("loaded_block", "Hard", "Multi", "friction", "calculation",
-       [{"mass": m, "mu": mu, "density": d} for m, mu, d in
-        ((1.0, 0.5, 500), (2.0, 0.3, 1000), (0.5, 0.8, 250), (3.0, 0.4, 800), (1.5, 0.6, 1500))],
-       _attach_build, _attach_solve),
-]

@@ -4,7 +4,7 @@ on earlier observations (bisection over a control, scans for an event)."""
 from __future__ import annotations
 
 from physment.scenegen import mjcf
-from physment.scenegen.registry import Draft, Template, call, sig
+from physment.scenegen.registry import Draft, call, paper_solver, scene_template, sig
 from physment.scenegen.solvers import bisect, crossing_time, scan
 from physment.scenegen.t_standard import G, answer, perms
 
@@ -27,6 +27,9 @@ def _threshold_build(p: dict) -> Draft:
                  "The block moves once the push exceeds the maximum static friction force.")
 
 
+@scene_template("static_friction_threshold", "Hard", "Single", "standard", "friction", "calculation",
+                build=_threshold_build,
+                params=[{"mass": m, "mu": mu} for m, mu in ((1.0, 0.5), (2.0, 0.3), (0.5, 0.8), (3.0, 0.4), (1.5, 0.6))])
 def _threshold_solve(p: dict):
     m = p["mass"]
     hi_n = 2.0 * m * G  # any friction coefficient up to 2
@@ -51,6 +54,9 @@ def _impact_build(p: dict) -> Draft:
                  "Free fall from the release height: t = sqrt(2 h / g), measured rather than assumed.")
 
 
+@scene_template("impact_time", "Hard", "Single", "standard", "kinematics", "calculation",
+                build=_impact_build,
+                params=[{"height": h} for h in (1.0, 2.0, 3.5, 0.6, 4.5)])
 def _impact_solve(p: dict):
     touch = call("detect_collision", obj1_id=1, obj2_id=2)
     t0, _, _, _ = yield from scan(touch, lambda r: float(r["colliding"]), lambda v: v > 0.5, 0.05, max_turns=3)
@@ -74,7 +80,7 @@ def _velocity_x(r: dict) -> float:
     return r["linear_velocity_m_s"][0]
 
 
-def _half_period_solve(read_id: int):
+def half_period_solve(read_id: int):
     read = call("get_velocity", object_id=read_id)
     # the velocity leaves zero (one sign), then crosses zero again half a period later
     _, _, t_start, v_start = yield from scan(read, _velocity_x, lambda v: abs(v) > 1e-4, 0.05,
@@ -84,8 +90,12 @@ def _half_period_solve(read_id: int):
     return crossing_time(t0, v0, t1, v1)
 
 
+@scene_template("pendulum_period", "Hard", "Single", "standard", "oscillation", "calculation",
+                build=_pendulum_build,
+                params=[{"length": L, "angle": a, "mass": m} for L, a, m in
+                        ((0.5, 0.1, 1.0), (1.0, 0.15, 0.5), (1.5, 0.1, 2.0), (2.0, 0.12, 1.0), (0.8, 0.2, 0.3))])
 def _pendulum_solve(p: dict):
-    half = yield from _half_period_solve(1)
+    half = yield from half_period_solve(1)
     yield answer(sig(2.0 * half, 3))
 
 
@@ -98,8 +108,12 @@ def _spring_build(p: dict) -> Draft:
                  "A mass on a spring oscillates with T = 2 pi sqrt(m / k).")
 
 
+@scene_template("spring_period", "Hard", "Single", "standard", "oscillation", "calculation",
+                build=_spring_build,
+                params=[{"mass": m, "stiffness": k, "offset": x} for m, k, x in
+                        ((1.0, 40.0, 0.1), (0.5, 50.0, 0.05), (2.0, 30.0, 0.2), (1.5, 100.0, 0.1), (0.3, 20.0, 0.08))])
 def _spring_solve(p: dict):
-    half = yield from _half_period_solve(1)
+    half = yield from half_period_solve(1)
     yield answer(sig(2.0 * half, 3))
 
 
@@ -119,6 +133,10 @@ def _force_speed_build(p: dict) -> Draft:
 _BLOCK_BACK = [call("move_object", object_id=1, x=0, y=0, z=0.1)]
 
 
+@scene_template("force_for_speed", "Hard", "Multi", "standard", "friction", "calculation",
+                build=_force_speed_build,
+                params=[{"mass": m, "mu": mu, "speed": v} for m, mu, v in
+                        ((1.0, 0.3, 2.0), (2.0, 0.5, 1.0), (0.5, 0.2, 3.0), (3.0, 0.4, 1.5), (1.5, 0.45, 2.5))])
 def _force_speed_solve(p: dict, restore: list[dict] | None = None):
     hi_n = p["mass"] * (p["speed"] + 2.5 * G)
     restore = restore or [call("reset_sim")]
@@ -141,6 +159,10 @@ def _spin_time_build(p: dict) -> Draft:
                  "Torque gives angular acceleration tau / I; rotational energy grows as (tau t)^2 / (2 I).")
 
 
+@scene_template("spin_up_time", "Hard", "Multi", "standard", "energy", "calculation",
+                build=_spin_time_build,
+                params=[{"radius": r, "mass": m, "torque": tq, "energy": e} for r, m, tq, e in
+                        ((0.2, 2.0, 0.5, 3.0), (0.3, 1.0, 0.2, 2.0), (0.15, 3.0, 1.0, 10.0), (0.25, 4.0, 2.0, 20.0), (0.1, 0.5, 0.05, 0.8))])
 def _spin_time_solve(p: dict):
     r = yield [call("get_parameters", object_id=1)]
     mass = r[0]["mass_kg"]
@@ -154,34 +176,8 @@ def _spin_time_solve(p: dict):
     yield answer(sig(crossing_time(t1, e1, t2, e2, p["energy"]), 3))
 
 
-def _t(name, difficulty, concepts, topic, ptype, params, build, solve) -> Template:
-    return Template(name, difficulty, concepts, "standard", topic, ptype, params, build, solve)
-
-
-TEMPLATES = [
-    _t("static_friction_threshold", "Hard", "Single", "friction", "calculation",
-       [{"mass": m, "mu": mu} for m, mu in ((1.0, 0.5), (2.0, 0.3), (0.5, 0.8), (3.0, 0.4), (1.5, 0.6))],
-       _threshold_build, _threshold_solve),
-    _t("impact_time", "Hard", "Single", "kinematics", "calculation",
-       [{"height": h} for h in (1.0, 2.0, 3.5, 0.6, 4.5)], _impact_build, _impact_solve),
-    _t("pendulum_period", "Hard", "Single", "oscillation", "calculation",
-       [{"length": L, "angle": a, "mass": m} for L, a, m in
-        ((0.5, 0.1, 1.0), (1.0, 0.15, 0.5), (1.5, 0.1, 2.0), (2.0, 0.12, 1.0), (0.8, 0.2, 0.3))],
-       _pendulum_build, _pendulum_solve),
-    _t("spring_period", "Hard", "Single", "oscillation", "calculation",
-       [{"mass": m, "stiffness": k, "offset": x} for m, k, x in
-        ((1.0, 40.0, 0.1), (0.5, 50.0, 0.05), (2.0, 30.0, 0.2), (1.5, 100.0, 0.1), (0.3, 20.0, 0.08))],
-       _spring_build, _spring_solve),
-    _t("force_for_speed", "Hard", "Multi", "friction", "calculation",
-       [{"mass": m, "mu": mu, "speed": v} for m, mu, v in
-        ((1.0, 0.3, 2.0), (2.0, 0.5, 1.0), (0.5, 0.2, 3.0), (3.0, 0.4, 1.5), (1.5, 0.45, 2.5))],
-       _force_speed_build, _force_speed_solve),
-    _t("spin_up_time", "Hard", "Multi", "energy", "calculation",
-       [{"radius": r, "mass": m, "torque": tq, "energy": e} for r, m, tq, e in
-        ((0.2, 2.0, 0.5, 3.0), (0.3, 1.0, 0.2, 2.0), (0.15, 3.0, 1.0, 10.0), (0.25, 4.0, 2.0, 20.0), (0.1, 0.5, 0.05, 0.8))],
-       _spin_time_build, _spin_time_solve),
-]
-
 # references with the paper's 26 tools only (no reset_sim), for `--protocol paper`; keys stay the stored ones
 # (static_friction_threshold has none: its strongest probes tip the block, and no tool of the 26 sets it upright)
-PAPER_SOLVERS = {"force_for_speed": lambda p: _force_speed_solve(p, _BLOCK_BACK)}
+@paper_solver("force_for_speed")
+def _force_for_speed_paper_solve(p: dict):
+    return _force_speed_solve(p, _BLOCK_BACK)

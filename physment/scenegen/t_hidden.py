@@ -4,14 +4,14 @@ scene-manipulation templates (the scene must be edited: delete, move)."""
 from __future__ import annotations
 
 from physment.scenegen import mjcf
-from physment.scenegen.registry import Draft, Template, call, sig
+from physment.scenegen.registry import Draft, call, paper_solver, scene_template, sig
 from physment.scenegen.solvers import bisect, scan
 from physment.scenegen.t_standard import G, answer, perms
 
-_SLAB = '    <body name="object_{oid}" pos="0 0 -0.05">\n      <geom type="box" size="3 3 0.05" rgba="0.6 0.6 0.6 1"/>\n    </body>\n'
+SLAB_XML = '    <body name="object_{oid}" pos="0 0 -0.05">\n      <geom type="box" size="3 3 0.05" rgba="0.6 0.6 0.6 1"/>\n    </body>\n'
 
 
-def _unlisted(found: dict, listed: set[str]) -> str:
+def unlisted_id(found: dict, listed: set[str]) -> str:
     """The id find_objects revealed that the prompt did not list."""
     return next(o["object_id"] for o in found["objects"] if o["object_id"] not in listed)
 
@@ -27,9 +27,13 @@ def _hmass_build(p: dict) -> Draft:
                  "Mass is a property of the hidden body; it has to be found before it can be queried.")
 
 
+@scene_template("hidden_mass", "Easy", "Single", "hidden_objects", "newton", "calculation",
+                build=_hmass_build,
+                params=[{"hid": h, "radius": r, "density": d} for h, r, d in
+                        ((2, 0.1, 1000), (3, 0.05, 7800), (2, 0.15, 300), (4, 0.08, 2700), (2, 0.12, 900))])
 def _hmass_solve(p: dict):
     r = yield [call("find_objects")]
-    oid = _unlisted(r[0], {"1"})
+    oid = unlisted_id(r[0], {"1"})
     r2 = yield [call("get_parameters", object_id=oid)]
     yield answer(sig(r2[0]["mass_kg"]))
 
@@ -47,9 +51,13 @@ def _hfall_build(p: dict) -> Draft:
                  "Free fall and kinetic energy of a body that first has to be found.")
 
 
+@scene_template("hidden_fall", "Easy", "Multi", "hidden_objects", "energy", "calculation",
+                build=_hfall_build,
+                params=[{"hid": h, "t": t, "density": d} for h, t, d in
+                        ((2, 0.5, 1000), (3, 0.8, 2700), (2, 1.0, 500), (5, 0.6, 7800), (2, 0.3, 1500))])
 def _hfall_solve(p: dict):
     r = yield [call("find_objects"), call("step", duration=p["t"])]
-    oid = _unlisted(r[0], {"1"})
+    oid = unlisted_id(r[0], {"1"})
     r2 = yield [call("get_parameters", object_id=oid)]
     r3 = yield [call("get_kinetic_energy", object_id=oid, mass=r2[0]["mass_kg"])]
     yield answer(sig(r3[0]["kinetic_energy_j"]))
@@ -68,6 +76,9 @@ def _hheavy_build(p: dict) -> Draft:
                  "Equal impulses: the heaviest box gains the least speed.")
 
 
+@scene_template("hidden_heaviest", "Hard", "Single", "hidden_objects", "newton", "comparison",
+                build=_hheavy_build,
+                params=[{"densities": d} for d in ((500, 700, 900), (900, 600, 300), (400, 1200, 800), (1000, 900, 1100), (2000, 2500, 1500))])
 def _hheavy_solve(p: dict):
     r = yield [call("find_objects")]
     ids = [o["object_id"] for o in r[0]["objects"]]
@@ -93,9 +104,13 @@ def _hpush_build(p: dict) -> Draft:
                  "Friction slows the striker, the collision passes momentum on, friction stops the struck block.")
 
 
+@scene_template("hidden_push", "Hard", "Multi", "hidden_objects", "momentum", "calculation",
+                build=_hpush_build,
+                params=[{"m1": a, "m2": b, "mu": mu, "distance": d} for a, b, mu, d in
+                        ((1.0, 1.0, 0.2, 0.5), (2.0, 1.0, 0.3, 0.3), (1.0, 2.0, 0.2, 0.2), (1.5, 0.5, 0.4, 0.5), (1.0, 1.0, 0.5, 0.1))])
 def _hpush_solve(p: dict, by_hand: bool = False):
     r = yield [call("find_objects")]
-    oid = _unlisted(r[0], {"1"})
+    oid = unlisted_id(r[0], {"1"})
     # by hand (the paper's 26 tools have no reset_sim): both blocks teleported back, at rest
     restore = [call("move_object", object_id=1, x=0, y=0, z=0.1),
                call("move_object", object_id=oid, x=0.5, y=0, z=0.1)] if by_hand else [call("reset_sim")]
@@ -121,6 +136,9 @@ def _wall_build(p: dict) -> Draft:
                  "With the wall gone, friction alone stops the block: d = v0^2 / (2 mu g).")
 
 
+@scene_template("remove_the_wall", "Easy", "Multi", "scene_manipulation", "friction", "calculation",
+                build=_wall_build,
+                params=[{"mu": mu, "v0": v} for mu, v in ((0.2, 2.0), (0.3, 3.0), (0.5, 2.5), (0.4, 1.5), (0.25, 4.0))])
 def _wall_solve(p: dict):
     t_s = p["v0"] / (p["mu"] * G) + 1.0
     r = yield [call("delete_objects", object_id=2), call("set_velocity", object_id=1, velocity_vector=[p["v0"], 0, 0]),
@@ -129,7 +147,7 @@ def _wall_solve(p: dict):
 
 
 def _raise_build(p: dict) -> Draft:
-    body = mjcf.sphere(1, (0, 0, 0.06), 0.05, density=1000) + _SLAB.format(oid=2)
+    body = mjcf.sphere(1, (0, 0, 0.06), 0.05, density=1000) + SLAB_XML.format(oid=2)
     xml = mjcf.scene_xml("raise_and_drop", body, timestep_s=0.002)
     return Draft("Raise and Drop", f"Object 1, a ball, rests on object 2, a fixed slab. Raise the ball by "
                  f"{p['raise']:g} m with change_position and release it. What is its speed in m/s just before it "
@@ -138,6 +156,9 @@ def _raise_build(p: dict) -> Draft:
                  "Energy conservation: v = sqrt(2 g h).")
 
 
+@scene_template("raise_and_drop", "Hard", "Multi", "scene_manipulation", "energy", "calculation",
+                build=_raise_build,
+                params=[{"raise": h} for h in (0.5, 1.0, 1.5, 2.0, 3.0)])
 def _raise_solve(p: dict):
     lift = call("change_position", object_id=1, dx=0, dy=0, dz=p["raise"], in_world_frame=True)
     touch = call("detect_collision", obj1_id=1, obj2_id=2)
@@ -150,32 +171,7 @@ def _raise_solve(p: dict):
     yield answer(sig(r[3]["speed_m_s"], 3))
 
 
-def _t(name, difficulty, concepts, modality, topic, ptype, params, build, solve) -> Template:
-    return Template(name, difficulty, concepts, modality, topic, ptype, params, build, solve)
-
-
-TEMPLATES = [
-    _t("hidden_mass", "Easy", "Single", "hidden_objects", "newton", "calculation",
-       [{"hid": h, "radius": r, "density": d} for h, r, d in
-        ((2, 0.1, 1000), (3, 0.05, 7800), (2, 0.15, 300), (4, 0.08, 2700), (2, 0.12, 900))],
-       _hmass_build, _hmass_solve),
-    _t("hidden_fall", "Easy", "Multi", "hidden_objects", "energy", "calculation",
-       [{"hid": h, "t": t, "density": d} for h, t, d in
-        ((2, 0.5, 1000), (3, 0.8, 2700), (2, 1.0, 500), (5, 0.6, 7800), (2, 0.3, 1500))],
-       _hfall_build, _hfall_solve),
-    _t("hidden_heaviest", "Hard", "Single", "hidden_objects", "newton", "comparison",
-       [{"densities": d} for d in ((500, 700, 900), (900, 600, 300), (400, 1200, 800), (1000, 900, 1100), (2000, 2500, 1500))],
-       _hheavy_build, _hheavy_solve),
-    _t("hidden_push", "Hard", "Multi", "hidden_objects", "momentum", "calculation",
-       [{"m1": a, "m2": b, "mu": mu, "distance": d} for a, b, mu, d in
-        ((1.0, 1.0, 0.2, 0.5), (2.0, 1.0, 0.3, 0.3), (1.0, 2.0, 0.2, 0.2), (1.5, 0.5, 0.4, 0.5), (1.0, 1.0, 0.5, 0.1))],
-       _hpush_build, _hpush_solve),
-    _t("remove_the_wall", "Easy", "Multi", "scene_manipulation", "friction", "calculation",
-       [{"mu": mu, "v0": v} for mu, v in ((0.2, 2.0), (0.3, 3.0), (0.5, 2.5), (0.4, 1.5), (0.25, 4.0))],
-       _wall_build, _wall_solve),
-    _t("raise_and_drop", "Hard", "Multi", "scene_manipulation", "energy", "calculation",
-       [{"raise": h} for h in (0.5, 1.0, 1.5, 2.0, 3.0)], _raise_build, _raise_solve),
-]
-
 # references with the paper's 26 tools only (no reset_sim), for `--protocol paper`; keys stay the stored ones
-PAPER_SOLVERS = {"hidden_push": lambda p: _hpush_solve(p, by_hand=True)}
+@paper_solver("hidden_push")
+def _hidden_push_paper_solve(p: dict):
+    return _hpush_solve(p, by_hand=True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 
 from physment.scenegen import mjcf
-from physment.scenegen.registry import Draft, Template, call, sig
+from physment.scenegen.registry import Draft, call, scene_template, sig
 from physment.scenegen.solvers import scan
-from physment.scenegen.t_hard import _half_period_solve
+from physment.scenegen.t_hard import half_period_solve
 from physment.scenegen.t_standard import G, answer, perms
 
 SETTLE_GAP_M = 0.002  # bodies start this far above their support: no initial interpenetration
@@ -28,6 +28,9 @@ def _inertia_build(p: dict) -> Draft:
                  "The rotational form of Newton's second law: I = tau t / omega.")
 
 
+@scene_template("moment_of_inertia", "Easy", "Single", "standard", "rotation", "calculation",
+                build=_inertia_build,
+                params=[{"radius": r, "mass": m} for r, m in ((0.2, 2.0), (0.3, 1.0), (0.15, 4.0))])
 def _inertia_solve(p: dict):
     tau, t_s = 0.1, 1.0
     r = yield [call("apply_torque", object_id=1, torque_vector=[0, 0, tau], duration=t_s),
@@ -46,6 +49,10 @@ def _push_ke_build(p: dict) -> Draft:
                  "Impulse gives the momentum, the measured speed then gives the energy without the mass.")
 
 
+@scene_template("push_energy", "Easy", "Multi", "standard", "energy", "calculation",
+                build=_push_ke_build,
+                params=[{"half": h, "density": d, "force": f, "t": t} for h, d, f, t in
+                        ((0.1, 500, 5.0, 1.0), (0.15, 300, 2.0, 2.0), (0.08, 1000, 10.0, 0.5))])
 def _push_ke_solve(p: dict):
     r = yield [call("apply_force", object_id=1, force_vector=[p["force"], 0, 0], duration=p["t"]),
                call("step", duration=p["t"]), call("get_velocity", object_id=1)]
@@ -66,6 +73,9 @@ def _incline_build(p: dict) -> Draft:
                  "Gravity along the slope minus kinetic friction: a = g (sin a - mu cos a).")
 
 
+@scene_template("incline_acceleration", "Easy", "Multi", "standard", "friction", "calculation",
+                build=_incline_build,
+                params=[{"angle": math.radians(a), "mu": mu, "mass": 1.0} for a, mu in ((30, 0.3), (25, 0.2), (35, 0.5))])
 def _incline_solve(p: dict):
     t_s = 1.0
     r = yield [call("step", duration=t_s), call("get_displacement", object_id=1)]
@@ -73,7 +83,7 @@ def _incline_solve(p: dict):
 
 
 # ---- Hard Single -----------------------------------------------------------------------------------------
-def _rebound_xml(p: dict, with_ball: bool) -> str:
+def rebound_xml(p: dict, with_ball: bool) -> str:
     # the slab's contact parameters win the mix (solmix): a ball the agent creates carries MuJoCo's defaults
     solref = f"0.02 {p['damping_ratio']:g}"
     ball = mjcf.sphere(1, (0, 0, p["height"]), 0.05, density=1000, solref=solref) if with_ball else ""
@@ -85,7 +95,7 @@ def _rebound_xml(p: dict, with_ball: bool) -> str:
 def _rebound_build(p: dict) -> Draft:
     return Draft("How High Does It Bounce", "Object 1, a ball, is dropped from rest onto object 2, a fixed slab "
                  "whose bounciness is not given. How high in m above the slab's top does the ball's centre rise "
-                 "after its first bounce?", _rebound_xml(p, True),
+                 "after its first bounce?", rebound_xml(p, True),
                  [(1, "ball", perms(mass=True)), (2, "slab", perms())],
                  "Step until the ball moves up after the bounce, then until it turns down; read the peak height.",
                  "The rebound height depends on the contact's energy loss, which only an experiment reveals.")
@@ -105,6 +115,9 @@ def peak_after_bounce(oid: object, first: list[dict] | None = None):
     return r[0]["position_m"][2] + _vz(r[1]) ** 2 / (2 * G)
 
 
+@scene_template("rebound_height", "Hard", "Single", "standard", "energy", "calculation",
+                build=_rebound_build,
+                params=[{"height": h, "damping_ratio": z} for h, z in ((1.0, 0.05), (0.8, 0.08), (1.5, 0.12))])
 def _rebound_solve(p: dict):
     peak = yield from peak_after_bounce(1)
     yield answer(sig(peak, 3))
@@ -120,8 +133,11 @@ def _plength_build(p: dict) -> Draft:
                  "The small-angle period depends only on the length: T = 2 pi sqrt(L / g).")
 
 
+@scene_template("pendulum_length", "Hard", "Single", "standard", "oscillation", "calculation",
+                build=_plength_build,
+                params=[{"length": L, "angle": 0.1, "mass": m} for L, m in ((0.8, 0.5), (1.2, 1.0), (0.4, 0.2))])
 def _plength_solve(p: dict):
-    half = yield from _half_period_solve(1)
+    half = yield from half_period_solve(1)
     yield answer(sig(G * (2.0 * half / (2 * math.pi)) ** 2, 3))
 
 
@@ -136,32 +152,10 @@ def _stiff_build(p: dict) -> Draft:
                  "Oscillation period and Newton's second law together: T = 2 pi sqrt(m / k).")
 
 
+@scene_template("spring_stiffness", "Hard", "Multi", "standard", "oscillation", "calculation",
+                build=_stiff_build,
+                params=[{"mass": m, "stiffness": k, "offset": x} for m, k, x in ((1.0, 25.0, 0.1), (0.4, 60.0, 0.05), (2.5, 80.0, 0.1))])
 def _stiff_solve(p: dict):
     r = yield [call("get_parameters", object_id=1)]
-    half = yield from _half_period_solve(1)
+    half = yield from half_period_solve(1)
     yield answer(sig(r[0]["mass_kg"] * (2 * math.pi / (2.0 * half)) ** 2, 3))
-
-
-def _t(name, difficulty, concepts, topic, ptype, params, build, solve) -> Template:
-    return Template(name, difficulty, concepts, "standard", topic, ptype, params, build, solve)
-
-
-TEMPLATES = [
-    _t("moment_of_inertia", "Easy", "Single", "rotation", "calculation",
-       [{"radius": r, "mass": m} for r, m in ((0.2, 2.0), (0.3, 1.0), (0.15, 4.0))], _inertia_build, _inertia_solve),
-    _t("push_energy", "Easy", "Multi", "energy", "calculation",
-       [{"half": h, "density": d, "force": f, "t": t} for h, d, f, t in
-        ((0.1, 500, 5.0, 1.0), (0.15, 300, 2.0, 2.0), (0.08, 1000, 10.0, 0.5))], _push_ke_build, _push_ke_solve),
-    _t("incline_acceleration", "Easy", "Multi", "friction", "calculation",
-       [{"angle": math.radians(a), "mu": mu, "mass": 1.0} for a, mu in ((30, 0.3), (25, 0.2), (35, 0.5))],
-       _incline_build, _incline_solve),
-    _t("rebound_height", "Hard", "Single", "energy", "calculation",
-       [{"height": h, "damping_ratio": z} for h, z in ((1.0, 0.05), (0.8, 0.08), (1.5, 0.12))],
-       _rebound_build, _rebound_solve),
-    _t("pendulum_length", "Hard", "Single", "oscillation", "calculation",
-       [{"length": L, "angle": 0.1, "mass": m} for L, m in ((0.8, 0.5), (1.2, 1.0), (0.4, 0.2))],
-       _plength_build, _plength_solve),
-    _t("spring_stiffness", "Hard", "Multi", "oscillation", "calculation",
-       [{"mass": m, "stiffness": k, "offset": x} for m, k, x in ((1.0, 25.0, 0.1), (0.4, 60.0, 0.05), (2.5, 80.0, 0.1))],
-       _stiff_build, _stiff_solve),
-]

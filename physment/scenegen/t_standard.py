@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from physment.scenegen import mjcf
+from physment.scenegen.registry import Draft, call, scene_template, sig
 from reacthuman.core.physics import GRAVITY_MPS2
-from physment.scenegen.registry import Draft, Template, call, sig
 
 G = GRAVITY_MPS2
 
@@ -33,6 +33,9 @@ def _fall_build(p: dict) -> Draft:
                  "In free fall the speed grows linearly with time, v = g t.")
 
 
+@scene_template("fall_speed", "Easy", "Single", "standard", "kinematics", "calculation",
+                build=_fall_build,
+                params=[{"t": t, "density": d} for t, d in ((0.4, 1000), (0.6, 2000), (0.8, 700), (1.0, 7800), (1.2, 300))])
 def _fall_solve(p: dict):
     r = yield [call("step", duration=p["t"]), call("get_velocity", object_id=1)]
     yield answer(sig(r[1]["speed_m_s"]))
@@ -48,6 +51,9 @@ def _push_build(p: dict) -> Draft:
                  "Newton's second law: impulse equals change in momentum.")
 
 
+@scene_template("push_mass", "Easy", "Single", "standard", "newton", "calculation",
+                build=_push_build,
+                params=[{"density": d, "half": h} for d, h in ((200, 0.1), (500, 0.15), (800, 0.08), (1500, 0.1), (2700, 0.05))])
 def _push_solve(p: dict):
     f_n, t_s = 10.0, 1.0
     r = yield [call("apply_force", object_id=1, force_vector=[f_n, 0, 0], duration=t_s),
@@ -73,6 +79,9 @@ def _hollow_build(p: dict) -> Draft:
                  "A hollow sphere has a larger moment of inertia (2/3 m r^2 vs 2/5 m r^2), so it accelerates less.")
 
 
+@scene_template("hollow_or_solid", "Easy", "Single", "standard", "rotation", "comparison",
+                build=_hollow_build,
+                params=[{"angle": a, "hollow": h} for a, h in ((0.2, 1), (0.25, 2), (0.3, 2), (0.35, 1), (0.4, 2))])
 def _hollow_solve(p: dict):
     r = yield [call("step", duration=1.0), call("get_displacement", object_id=1),
                call("get_displacement", object_id=2)]
@@ -91,6 +100,9 @@ def _heavier_build(p: dict) -> Draft:
                  "For the same impulse, the heavier box gains less speed.")
 
 
+@scene_template("which_heavier", "Easy", "Single", "standard", "newton", "comparison",
+                build=_heavier_build,
+                params=[{"densities": d} for d in ((500, 800), (1200, 700), (300, 310 * 1.5), (2000, 1000), (900, 2500))])
 def _heavier_solve(p: dict):
     push = dict(force_vector=[5.0, 0, 0], duration=0.5)
     r = yield [call("apply_force", object_id=1, **push), call("apply_force", object_id=2, **push),
@@ -111,6 +123,9 @@ def _collide_build(p: dict) -> Draft:
                  "In an elastic collision a lighter ball bounces back, an equal one stops, a heavier one goes on.")
 
 
+@scene_template("collision_outcome", "Easy", "Single", "standard", "momentum", "observation",
+                build=_collide_build,
+                params=[{"ratio": r} for r in (0.5, 1.0, 2.0, 0.25, 3.0)])
 def _collide_solve(p: dict):
     r = yield [call("set_velocity", object_id=1, velocity_vector=[1.0, 0, 0]), call("step", duration=1.5),
                call("get_velocity", object_id=1)]
@@ -130,6 +145,10 @@ def _slide_or_stay_build(p: dict) -> Draft:
                  "The block slides only if the push exceeds the maximum static friction mu m g.")
 
 
+@scene_template("slide_or_stay", "Easy", "Single", "standard", "friction", "observation",
+                build=_slide_or_stay_build,
+                params=[{"mass": m, "mu": mu, "ratio": k} for m, mu, k in
+                        ((1.0, 0.5, 0.5), (2.0, 0.3, 1.6), (0.5, 0.8, 0.7), (3.0, 0.4, 2.0), (1.5, 0.6, 0.3))])
 def _slide_or_stay_solve(p: dict):
     force = sig(p["ratio"] * p["mu"] * p["mass"] * G, 3)
     r = yield [call("apply_force", object_id=1, force_vector=[force, 0, 0], duration=1.0),
@@ -148,6 +167,9 @@ def _slide_build(p: dict) -> Draft:
                  "Friction removes the kinetic energy: d = v0^2 / (2 mu g).")
 
 
+@scene_template("slide_distance", "Easy", "Multi", "standard", "friction", "calculation",
+                build=_slide_build,
+                params=[{"mu": mu, "v0": v} for mu, v in ((0.2, 2.0), (0.3, 3.0), (0.5, 2.5), (0.4, 1.5), (0.25, 4.0))])
 def _slide_solve(p: dict):
     t_s = p["v0"] / (p["mu"] * G) + 1.0
     r = yield [call("set_velocity", object_id=1, velocity_vector=[p["v0"], 0, 0]), call("step", duration=t_s),
@@ -165,6 +187,10 @@ def _spin_build(p: dict) -> Draft:
                  "Angular impulse gives I w = tau t; rotational energy is I w^2 / 2.")
 
 
+@scene_template("spin_up", "Easy", "Multi", "standard", "rotation", "computation",
+                build=_spin_build,
+                params=[{"radius": r, "mass": m, "torque": tq, "t": t} for r, m, tq, t in
+                        ((0.2, 2.0, 0.5, 1.0), (0.3, 1.0, 0.2, 2.0), (0.15, 3.0, 1.0, 0.5), (0.25, 4.0, 2.0, 1.5), (0.1, 0.5, 0.05, 1.0))])
 def _spin_solve(p: dict):
     r = yield [call("get_parameters", object_id=1),
                call("apply_torque", object_id=1, torque_vector=[0, 0, p["torque"]], duration=p["t"]),
@@ -184,6 +210,10 @@ def _drop_energy_build(p: dict) -> Draft:
                  "Free fall (v = g t) and kinetic energy (m v^2 / 2).")
 
 
+@scene_template("drop_energy", "Easy", "Multi", "standard", "energy", "calculation",
+                build=_drop_energy_build,
+                params=[{"t": t, "radius": r, "density": d} for t, r, d in
+                        ((0.5, 0.1, 1000), (0.8, 0.05, 7800), (1.0, 0.08, 2700), (0.3, 0.12, 500), (0.6, 0.1, 1200))])
 def _drop_energy_solve(p: dict):
     r = yield [call("get_parameters", object_id=1), call("step", duration=p["t"])]
     r2 = yield [call("get_kinetic_energy", object_id=1, mass=r[0]["mass_kg"])]
@@ -201,48 +231,11 @@ def _transfer_build(p: dict) -> Draft:
                  "Momentum and kinetic energy are both conserved: v2 = 2 m1 v0 / (m1 + m2).")
 
 
+@scene_template("momentum_transfer", "Easy", "Multi", "standard", "momentum", "calculation",
+                build=_transfer_build,
+                params=[{"m1": a, "m2": b, "v0": v} for a, b, v in
+                        ((1.0, 2.0, 1.0), (2.0, 1.0, 1.5), (1.0, 1.0, 2.0), (3.0, 1.0, 0.8), (0.5, 2.5, 1.2))])
 def _transfer_solve(p: dict):
     r = yield [call("set_velocity", object_id=1, velocity_vector=[p["v0"], 0, 0]), call("step", duration=1.5),
                call("get_velocity", object_id=2)]
     yield answer(sig(r[2]["speed_m_s"]))
-
-
-def _t(name, difficulty, concepts, topic, ptype, params, build, solve) -> Template:
-    return Template(name, difficulty, concepts, "standard", topic, ptype, params, build, solve)
-
-
-TEMPLATES = [
-    _t("fall_speed", "Easy", "Single", "kinematics", "calculation",
-       [{"t": t, "density": d} for t, d in ((0.4, 1000), (0.6, 2000), (0.8, 700), (1.0, 7800), (1.2, 300))],
-       _fall_build, _fall_solve),
-    _t("push_mass", "Easy", "Single", "newton", "calculation",
-       [{"density": d, "half": h} for d, h in ((200, 0.1), (500, 0.15), (800, 0.08), (1500, 0.1), (2700, 0.05))],
-       _push_build, _push_solve),
-    _t("hollow_or_solid", "Easy", "Single", "rotation", "comparison",
-       [{"angle": a, "hollow": h} for a, h in ((0.2, 1), (0.25, 2), (0.3, 2), (0.35, 1), (0.4, 2))],
-       _hollow_build, _hollow_solve),
-    _t("which_heavier", "Easy", "Single", "newton", "comparison",
-       [{"densities": d} for d in ((500, 800), (1200, 700), (300, 310 * 1.5), (2000, 1000), (900, 2500))],
-       _heavier_build, _heavier_solve),
-    _t("collision_outcome", "Easy", "Single", "momentum", "observation",
-       [{"ratio": r} for r in (0.5, 1.0, 2.0, 0.25, 3.0)], _collide_build, _collide_solve),
-    _t("slide_or_stay", "Easy", "Single", "friction", "observation",
-       [{"mass": m, "mu": mu, "ratio": k} for m, mu, k in
-        ((1.0, 0.5, 0.5), (2.0, 0.3, 1.6), (0.5, 0.8, 0.7), (3.0, 0.4, 2.0), (1.5, 0.6, 0.3))],
-       _slide_or_stay_build, _slide_or_stay_solve),
-    _t("slide_distance", "Easy", "Multi", "friction", "calculation",
-       [{"mu": mu, "v0": v} for mu, v in ((0.2, 2.0), (0.3, 3.0), (0.5, 2.5), (0.4, 1.5), (0.25, 4.0))],
-       _slide_build, _slide_solve),
-    _t("spin_up", "Easy", "Multi", "rotation", "computation",
-       [{"radius": r, "mass": m, "torque": tq, "t": t} for r, m, tq, t in
-        ((0.2, 2.0, 0.5, 1.0), (0.3, 1.0, 0.2, 2.0), (0.15, 3.0, 1.0, 0.5), (0.25, 4.0, 2.0, 1.5), (0.1, 0.5, 0.05, 1.0))],
-       _spin_build, _spin_solve),
-    _t("drop_energy", "Easy", "Multi", "energy", "calculation",
-       [{"t": t, "radius": r, "density": d} for t, r, d in
-        ((0.5, 0.1, 1000), (0.8, 0.05, 7800), (1.0, 0.08, 2700), (0.3, 0.12, 500), (0.6, 0.1, 1200))],
-       _drop_energy_build, _drop_energy_solve),
-    _t("momentum_transfer", "Easy", "Multi", "momentum", "calculation",
-       [{"m1": a, "m2": b, "v0": v} for a, b, v in
-        ((1.0, 2.0, 1.0), (2.0, 1.0, 1.5), (1.0, 1.0, 2.0), (3.0, 1.0, 0.8), (0.5, 2.5, 1.2))],
-       _transfer_build, _transfer_solve),
-]

@@ -15,16 +15,20 @@ Genesis is imported only when something is simulated.
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from typing import TYPE_CHECKING, Any, Sequence
 
+from reacthuman.scenes.cameras import place_cameras
 from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.families import FAMILIES, GRAVITY_FAMILIES, SPEED_FAMILIES
+from reacthuman.scenes.label import label
 from reacthuman.scenes.mjcf import scene_mjcf
 from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.rooms import ROOM_TYPES
 from reacthuman.scenes.spec import CameraSpec, GroundTruth, ObserverSpec, SceneSpec, SpecError
-import dataclasses
-import random
+from reacthuman.scenes.validators import check_in_frame, hazard_window_points, validate_track
+from reacthuman.scenes.visibility import place_visible_cameras
 
 if TYPE_CHECKING:
     from reacthuman.scenes.genesis_sim import GenesisSimulator, Track
@@ -55,10 +59,6 @@ def label_spec(spec: SceneSpec, simulator: "GenesisSimulator | None" = None, che
     (seeded) when the hazard leaves a view during the window or shows too few pixels at the freeze frame
     (visibility.py), and the validators must pass."""
 
-    from reacthuman.scenes.cameras import place_cameras
-    from reacthuman.scenes.label import label
-    from reacthuman.scenes.validators import check_in_frame, hazard_window_points, validate_track
-
     track = simulate(spec, simulator)
     if check and check_in_frame(spec, track):
         rng = random.Random(f"reacthuman/camera-retry/{spec.family}/{spec.seed}")
@@ -70,8 +70,6 @@ def label_spec(spec: SceneSpec, simulator: "GenesisSimulator | None" = None, che
             raise SceneInvalid(f"{spec.scene_id}: no camera placement keeps the hazard in all three views") from None
         spec = dataclasses.replace(spec, cameras=cams)
     if check:
-        from reacthuman.scenes.visibility import place_visible_cameras
-
         try:
             spec = place_visible_cameras(spec, track)
         except RuntimeError as exc:

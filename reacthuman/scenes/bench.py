@@ -13,8 +13,8 @@ import argparse
 import json
 import sys
 import time
+
 from reacthuman.scenes import FAMILIES, SceneInvalid, label_spec, sample_spec
-from reacthuman.scenes.genesis_sim import GenesisSimulator
 from reacthuman.scenes.render import VIEWS
 
 TARGET_SCENES = 10_000
@@ -23,6 +23,7 @@ TARGET_HOURS = round(50 / 60, 2)  # the benchmark's goal (reacthuman.bench.scene
 
 def run(n_scenes: int, n_frame_sets: int, resolutions: list[tuple[int, int]], first_seed: int = 1000) -> dict:
     t_import = time.perf_counter()
+    from reacthuman.scenes.genesis_sim import GenesisSimulator
 
     sim = GenesisSimulator()
     first = sample_spec(FAMILIES[0], 0)

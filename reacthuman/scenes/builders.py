@@ -7,15 +7,15 @@ the room puts its walls behind (-x) and beside the event.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from reacthuman.scenes.catalog import ObjectEntry
+from reacthuman.scenes.catalog import MATERIALS, ObjectEntry
+from reacthuman.scenes.object_meshes import fixture_visual, visual_for
+# The samplers import the rotations from here.
+from reacthuman.scenes.rotations import Vec3, quat_axis_angle, quat_mul, rotate, to_body_frame  # noqa: F401
 from reacthuman.scenes.spec import BodySpec, GeomSpec, JointSpec
-
-Vec3 = tuple[float, float, float]
 
 # s after t0 by which the fastest band's hazard may first come within the hands' reach: the paper's 0.6 s
 # window ends "before the outcome is visually resolved" (sec. 3.1), and the G1's arms then need 0.5 s
@@ -26,35 +26,6 @@ BAND_FACTOR: dict[str, float] = {"slow": 0.45, "normal": 1.0, "fast": 1.6, "very
 FASTEST_BAND_FACTOR = max(BAND_FACTOR.values())  # a lead-in is sized for it
 
 
-def quat_axis_angle(axis: Vec3, angle_rad: float) -> tuple[float, float, float, float]:
-    n = math.sqrt(sum(a * a for a in axis))
-    s = math.sin(angle_rad / 2.0) / n
-    return (math.cos(angle_rad / 2.0), axis[0] * s, axis[1] * s, axis[2] * s)
-
-
-def quat_mul(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float]:
-    aw, ax, ay, az = a
-    bw, bx, by, bz = b
-    return (aw * bw - ax * bx - ay * by - az * bz, aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw)
-
-
-def rotate(q: tuple[float, ...], v: Vec3) -> Vec3:
-    w, x, y, z = q
-    # v' = v + 2w(u x v) + 2 u x (u x v), u = (x, y, z)
-    cx, cy, cz = y * v[2] - z * v[1], z * v[0] - x * v[2], x * v[1] - y * v[0]
-    dx, dy, dz = y * cz - z * cy, z * cx - x * cz, x * cy - y * cx
-    return (v[0] + 2 * (w * cx + dx), v[1] + 2 * (w * cy + dy), v[2] + 2 * (w * cz + dz))
-
-
-def to_body_frame(quat_wxyz: tuple[float, ...], v_world: Vec3) -> Vec3:
-    """A world-frame vector in the frame of a body at orientation quat_wxyz (a free joint's angular velocity dofs
-    are in this frame). The labeller and the body's engines all convert with it, so that a scene's initial
-    velocities are the same to the bit wherever it is simulated."""
-    w, x, y, z = quat_wxyz
-    return rotate((w, -x, -y, -z), v_world)
-
-
 def r3(v: Any) -> Vec3:
     """Round to 0.1 mm / 1e-4 so specs read cleanly (the rounded value is the truth thereafter)."""
     return tuple(round(float(x), 4) for x in v)  # type: ignore[return-value]
@@ -63,8 +34,6 @@ def r3(v: Any) -> Vec3:
 def static_box(name: str, center: Vec3, half: Vec3, rgba: tuple[float, ...], quat: tuple[float, ...] = (1, 0, 0, 0),
                friction: float = 0.8, role: str = "static", look: str | None = None) -> BodySpec:
     """A fixed box; `look` names a fixture model (reacthuman.scenes.modelled.fixtures) drawn over it."""
-    from reacthuman.scenes.object_meshes import fixture_visual
-
     return BodySpec(name=name, pos=r3(center), quat=tuple(quat), role=role, friction=friction,
                     geoms=(GeomSpec("box", r3(half), rgba=tuple(rgba)),),
                     visual=fixture_visual(look, r3(half)) if look else None)
@@ -104,9 +73,6 @@ def object_geoms(entry: ObjectEntry) -> tuple[GeomSpec, ...]:
 def object_body(entry: ObjectEntry, name: str, pos: Vec3, *, quat: tuple[float, ...] = (1, 0, 0, 0),
                 lin_vel: Vec3 = (0, 0, 0), ang_vel: Vec3 = (0, 0, 0), friction: float | None = None,
                 restitution: float | None = None, role: str = "hazard", joint: JointSpec | None = None) -> BodySpec:
-    from reacthuman.scenes.catalog import MATERIALS
-    from reacthuman.scenes.object_meshes import visual_for
-
     return BodySpec(
         name=name, pos=r3(pos), quat=tuple(round(q, 6) for q in quat), geoms=object_geoms(entry),
         joint=joint or JointSpec("free"), mass_kg=entry.mass_kg,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reacthuman.scenes.label_config import load_label_config
+from reacthuman.scenes.spec import SceneSpec, SourcedObjectSpec
 
 # material -> (colour hint (rgba), typical restitution, typical friction)
 MATERIALS: dict[str, tuple[tuple[float, float, float, float], float, float]] = {
@@ -195,26 +196,43 @@ def _adversarial(object_id: str, name: str, twin_id: str, mass_kg: float, materi
                        texture=twin.texture, looks_like=twin_id, **keep)
 
 
-class _Library(dict):
-    """The library by id. An id it lacks may name an object sourced from an installed catalogue
-    (sourcing.py, registered by the spec that records it); iterating lists the library only."""
-
-    def __missing__(self, object_id: str) -> ObjectEntry:
-        from reacthuman.scenes.sourcing import sourced_entry
-
-        return sourced_entry(object_id)
-
-
-OBJECTS: dict[str, ObjectEntry] = _Library({o.object_id: o for o in _GENUINE})
+OBJECTS: dict[str, ObjectEntry] = {o.object_id: o for o in _GENUINE}
 OBJECTS.update({a[0]: _adversarial(*a) for a in _ADVERSARIAL_SPECS})
 ADVERSARIAL_IDS: tuple[str, ...] = tuple(a[0] for a in _ADVERSARIAL_SPECS)
 
 
-def get_object(object_id: str) -> ObjectEntry:
+def physical_extent_m(entry: ObjectEntry) -> tuple[float, float, float]:
+    """Full extents (x, y, z) of the object's primitive in its body frame."""
+    s = entry.size
+    if entry.shape == "box":
+        return (2 * s[0], 2 * s[1], 2 * s[2])
+    if entry.shape == "sphere":
+        return (2 * s[0],) * 3  # type: ignore[return-value]
+    if entry.shape == "cylinder":
+        return (2 * s[0], 2 * s[0], 2 * s[1])
+    return (2 * s[0], 2 * s[0], 2 * s[1] + 2 * s[0])  # capsule
+
+
+def get_object(object_id: str, sourced: SourcedObjectSpec | None = None) -> ObjectEntry:
+    """The library's object, or the object sourced from a catalogue that a spec or selection records."""
+    if sourced is not None and sourced.object_id == object_id:
+        return sourced_entry(sourced)
     try:
         return OBJECTS[object_id]
     except KeyError:
         raise KeyError(f"unknown object '{object_id}'") from None
+
+
+def spec_object(spec: SceneSpec, object_id: str | None = None) -> ObjectEntry:
+    """The entry of a scene's object (its own by default), looked up where the spec says it lives."""
+    return get_object(spec.object_id if object_id is None else object_id, spec.sourced_object)
+
+
+def sourced_entry(record: SourcedObjectSpec) -> ObjectEntry:
+    """The object entry a sourced object's record describes (sourcing.py builds the record)."""
+    return ObjectEntry(record.object_id, record.name, record.shape, tuple(record.size), record.mass_kg,
+                       record.material, graspable=record.graspable, sharp=record.sharp, hot=record.hot,
+                       shattering=record.shattering)
 
 
 def twins_of(object_id: str) -> tuple[str, ...]:

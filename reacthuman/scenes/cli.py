@@ -12,23 +12,28 @@ import os
 import sys
 from pathlib import Path
 
-from reacthuman.scenes.spec import SpecError
-from reacthuman.scenes.gallery import gallery
 from reacthuman.evaluation.observation_set import folder_of, render_set
-from reacthuman.scenes.dataset import scene_dirs
-from reacthuman.scenes.planner import plan
 from reacthuman.llm import make_client
-from reacthuman.scenes.dataset import GenerateConfig, generate_dataset
-from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE
-from reacthuman.scenes.render import default_config as render_config
-from reacthuman.scenes.families import FAMILIES
-from reacthuman.scenes.ray_labelling import generate_on_ray
-from reacthuman.core.ray_cluster import check_address
 from reacthuman.scenes import default_simulator, label_spec, sample_spec
-from reacthuman.scenes.dataset import _store, index_row, write_index
-from reacthuman.scenes.dataset import read_spec, validate_scene
+from reacthuman.scenes.catalog import OBJECTS, spec_object
+from reacthuman.scenes.dataset import (
+    GenerateConfig,
+    _store,
+    generate_dataset,
+    index_row,
+    read_spec,
+    scene_dirs,
+    validate_scene,
+    write_index,
+)
+from reacthuman.scenes.families import FAMILIES
+from reacthuman.scenes.gallery import gallery
+from reacthuman.scenes.planner import plan
+from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE
 from reacthuman.scenes.render import contact_sheet
-from reacthuman.scenes.catalog import OBJECTS
+from reacthuman.scenes.render import default_config as render_config
+from reacthuman.core.ray_cluster import check_address
+from reacthuman.scenes.spec import SpecError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -122,7 +127,6 @@ def _render(args: argparse.Namespace) -> int:
 def _selection(description: str, model: str | None):
     if model is None:
         return plan(description)
-
     with make_client(model) as client:
         return plan(description, client)
 
@@ -135,7 +139,6 @@ def _generate(args: argparse.Namespace) -> int:
     rate = DEFAULT_ADVERSARIAL_RATE if args.adversarial_rate is None else args.adversarial_rate
     if args.describe is not None:
         return _generate_described(args, rate)
-
     cfg = GenerateConfig(out=args.out, count=args.count, seed=args.seed, families=families or FAMILIES,
                          balanced=args.balanced, render=args.render, render_interval_s=args.render_interval,
                          width=args.width, height=args.height, adversarial_rate=rate, planner_model=args.model)
@@ -147,6 +150,8 @@ def _generate(args: argparse.Namespace) -> int:
         logging.getLogger("reacthuman.scenes").info("wrote %s", sid)
 
     if args.executor == "ray":
+        from reacthuman.scenes.ray_labelling import generate_on_ray
+
         if args.ray_address:
             check_address(args.ray_address)
 
@@ -166,7 +171,7 @@ def _generate_described(args: argparse.Namespace, rate: float) -> int:
     sel = _selection(args.describe, args.model)
     spec = sample_spec(sel.family, args.seed, object_id=sel.object_id, room=sel.room, hints=sel.hints,
                        adversarial_rate=rate, planner=sel.planner, description=sel.description,
-                       width=args.width, height=args.height)
+                       width=args.width, height=args.height, sourced=sel.sourced)
     cfg = GenerateConfig(out=args.out, count=1, seed=args.seed, render=args.render,
                          render_interval_s=args.render_interval, width=args.width, height=args.height)
     sim = default_simulator()
@@ -213,7 +218,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def describe(spec) -> str:
-    o = OBJECTS[spec.object_id]
+    o = spec_object(spec)
     gt = spec.ground_truth
     look = f" (looks like {OBJECTS[o.looks_like].name})" if o.adversarial else ""
     lines = [f"scene {spec.scene_id}: {spec.family} in the {spec.room.replace('_', ' ')}, seed {spec.seed}",

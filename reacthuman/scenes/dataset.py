@@ -11,25 +11,23 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import multiprocessing
 import os
 import shutil
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from reacthuman.core.atomic import atomic_write_text
-from reacthuman.scenes.families import FAMILIES, get_family
-from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE, sample_spec
-from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec, SpecError
-from reacthuman.scenes.render import default_config as render_config
 from reacthuman.core.presets import resolve_preset
-from reacthuman.scenes import default_simulator
-import multiprocessing
+from reacthuman.scenes import SceneInvalid, default_simulator, label_spec
 from reacthuman.scenes.attribution import write_dataset_card
-from reacthuman.scenes.genesis_sim import GenesisSimulator
-from reacthuman.scenes import SceneInvalid, label_spec
 from reacthuman.scenes.descriptions import planned_spec
-from reacthuman.scenes.render import render_window
+from reacthuman.scenes.families import FAMILIES, get_family
 from reacthuman.scenes.label import label
+from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE, sample_spec
+from reacthuman.scenes.render import default_config as render_config
+from reacthuman.scenes.render import render_window
+from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec, SpecError
 from reacthuman.scenes.validators import validate_track
 
 log = logging.getLogger(__name__)
@@ -77,7 +75,6 @@ class GenerateConfig:
         if self.width < 16 or self.height < 16:
             raise SpecError(f"image size must be at least 16x16, got {self.width}x{self.height}")
         if self.planner_model is not None:  # an unknown preset fails before anything is written
-
             resolve_preset(self.planner_model)
 
 
@@ -162,13 +159,13 @@ def generate_dataset(cfg: GenerateConfig, simulator=None, progress: Callable[[st
     finally:  # the index always lists exactly the finished scenes, even after an interruption
         rows = [r for f in families for r in by_family.get(f, [])]
         write_index(cfg.out, rows)
-
         write_dataset_card(cfg.out, (read_spec(os.path.join(cfg.out, r["scene_id"], "spec.json")) for r in rows))
     return rows
 
 
 def _worker(cfg: GenerateConfig, families: list[str], quota: dict[str, int]) -> dict[str, list[dict]]:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from reacthuman.scenes.genesis_sim import GenesisSimulator
 
     sim = GenesisSimulator()
     out: dict[str, list[dict]] = {}
@@ -180,7 +177,6 @@ def _worker(cfg: GenerateConfig, families: list[str], quota: dict[str, int]) -> 
 
 def _generate_family(cfg: GenerateConfig, family: str, need: int, sim, rows: list[dict], progress) -> None:
     """Whole speed groups of one family until `need` scenes; groups failing validation are replaced."""
-
     made, rejected = 0, 0
     for seed, bands in _family_groups(cfg, family):
         if made >= need:
@@ -213,7 +209,6 @@ def _load_or_label(cfg: GenerateConfig, family: str, seed: int, band: str, sim, 
 
 def planned(cfg: GenerateConfig, family: str, seed: int, band: str, drawn: SceneSpec | None = None) -> SceneSpec:
     """The scene's spec through the description stage (descriptions.py): described, planned, sampled."""
-
     return planned_spec(family, seed, band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
                         height=cfg.height, model=cfg.planner_model, drawn=drawn)
 
@@ -250,7 +245,6 @@ def scene_dirs(root: str) -> list[str]:
 
 def validate_scene(spec: SceneSpec, sim) -> list[str]:
     """Re-simulate and re-label one stored scene; every difference from what it stores."""
-
     if spec.ground_truth is None:
         return ["has no ground truth"]
     track = sim.run(spec)

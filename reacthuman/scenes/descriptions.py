@@ -12,16 +12,16 @@ answer in another family is replaced by the rule parser's (the dataset's family 
 
 from __future__ import annotations
 
+import atexit
 import logging
 from functools import lru_cache
 from typing import Any
 
+from reacthuman.llm import make_client
 from reacthuman.scenes.catalog import OBJECTS
+from reacthuman.scenes.planner import plan, rule_parse
 from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.spec import SceneSpec
-import atexit
-from reacthuman.llm import make_client
-from reacthuman.scenes.planner import plan, rule_parse
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,6 @@ def planned_spec(family: str, seed: int, band: str, *, adversarial_rate: float, 
                  model: str | None = None, drawn: SceneSpec | None = None) -> SceneSpec:
     """The dataset's spec of (family, seed, band) through the description stage. `drawn`: the seed's
     direct draw when the caller has it already."""
-
     drawn = drawn or sample_spec(family, seed, speed_band=band, adversarial_rate=adversarial_rate, width=width,
                                  height=height)
     text = scene_description(family, drawn.object_id, drawn.room, drawn.params.get("hints", {}))
@@ -81,4 +80,4 @@ def planned_spec(family: str, seed: int, band: str, *, adversarial_rate: float, 
         sel = rule_parse(text)
     return sample_spec(family, seed, object_id=sel.object_id, room=sel.room, hints=sel.hints, speed_band=band,
                        adversarial_rate=adversarial_rate, planner=sel.planner, description=text, width=width,
-                       height=height)
+                       height=height, sourced=sel.sourced)

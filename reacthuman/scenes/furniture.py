@@ -9,17 +9,17 @@ Nothing is copied into the repository: models are read from the installed archiv
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-import importlib.util
+from typing import Any
 
-if TYPE_CHECKING:
-    from reacthuman.scenes.spec import VisualMeshSpec
+from reacthuman.scenes.modelled import registry
+from reacthuman.scenes.spec import VisualMeshSpec
 
 PACKAGE = "sweethome3d-furniture"
 FURNITURE_DIR = Path(os.environ.get("REACTHUMAN_FURNITURE_DIR", "/usr/share/sweethome3d/furniture"))
@@ -55,8 +55,6 @@ class FurnitureModel:
     def visual(self, **placement: Any) -> "VisualMeshSpec":
         """This model as a body's or a room's visual: its provenance, its real size, and `placement` (quat, pos,
         scale, stretch; size_m where a caller fits another)."""
-        from reacthuman.scenes.spec import VisualMeshSpec
-
         fields = dict(package=self.package, archive=self.archive, member=self.member, catalog_id=self.catalog_id,
                       name=self.name, licence=self.licence, creator=self.creator, size_m=self.size_m,
                       model_rotation=self.model_rotation)
@@ -119,7 +117,6 @@ def catalogue() -> dict[str, FurnitureModel]:
 
 def pypi_model_path(package: str, folder: str, member: str) -> Path:
     """The installed file of a PyPI asset model; a one-line error naming the package when it is missing."""
-
     spec = importlib.util.find_spec(folder)
     for root in (spec.submodule_search_locations or []) if spec else []:
         if (Path(root) / member).is_file():
@@ -129,8 +126,6 @@ def pypi_model_path(package: str, folder: str, member: str) -> Path:
 
 def modelled_as_furniture(name: str) -> FurnitureModel:
     """A model built by this project (reacthuman.scenes.modelled) in the catalogue's terms."""
-    from reacthuman.scenes.modelled import registry
-
     m = registry.modelled_model(name)
     size_cm = tuple(round(e * 100.0, 6) for e in registry.extents_m(name))
     return FurnitureModel(registry.MODELLED_ARCHIVE, f"{registry.MODELLED_ARCHIVE}#{name}", m.title, m.category,

@@ -10,17 +10,15 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from reacthuman.core.atomic import atomic_path
 from reacthuman.scenes.builders import object_body
 from reacthuman.scenes.catalog import OBJECTS, get_object
+from reacthuman.scenes.mjcf import insert_into_worldbody, scene_mjcf
+from reacthuman.scenes.modelled.textures import font
 from reacthuman.scenes.object_meshes import physical_extent_m
 from reacthuman.scenes.spec import CameraSpec, LightSpec, ObserverSpec, SceneSpec
-import mujoco
-from reacthuman.scenes.mjcf import insert_into_worldbody, scene_mjcf
-import imageio.v3 as iio
-from PIL import Image, ImageDraw
-from reacthuman.scenes.modelled.textures import font
 
 VIEW_DIRECTION = np.array([1.0, -0.9, 0.75])  # a three-quarter view from above, like a person looking down at it
 CAMERA_FOV_DEG = 35.0
@@ -47,6 +45,7 @@ def _object_scene(object_id: str) -> tuple[SceneSpec, CameraSpec]:
 
 def render_object(object_id: str, size_px: int = 256) -> np.ndarray:
     """An RGB image (size_px square) of one library object resting on the floor."""
+    import mujoco
 
     spec, cam = _object_scene(object_id)
     fwd = np.asarray(cam.lookat) - np.asarray(cam.pos)
@@ -69,6 +68,7 @@ def render_object(object_id: str, size_px: int = 256) -> np.ndarray:
 
 def gallery(out_path: str, object_ids: Sequence[str] | None = None, size_px: int = 256, columns: int = 8) -> str:
     """Write one PNG: each object (default: the whole library) rendered alone with its id under it."""
+    import imageio.v3 as iio
 
     ids = list(object_ids) if object_ids else sorted(OBJECTS)
     unknown = [o for o in ids if o not in OBJECTS]

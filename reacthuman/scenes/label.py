@@ -27,14 +27,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reacthuman.scenes.envelope import BodyEnvelope, PathVerdict, default_config as envelope_config, path_verdict
+from reacthuman.scenes.envelope import BodyEnvelope, PathVerdict, path_verdict
+from reacthuman.scenes.envelope import default_config as envelope_config
 from reacthuman.plan import Action
-from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
+from reacthuman.scenes.builders import rotate
+from reacthuman.scenes.catalog import ObjectEntry, spec_object
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label_config import LabelConfig, load_label_config
 from reacthuman.scenes.reach import in_reach, to_observer_frame, walk_room
 from reacthuman.scenes.spec import GeomSpec, GroundTruth, SceneSpec
-from reacthuman.scenes.builders import rotate
 
 
 def _geom_points(g: GeomSpec) -> tuple[np.ndarray, float]:
@@ -127,12 +128,12 @@ def label(spec: SceneSpec, track: Track, config: LabelConfig | None = None) -> G
     ppts, _ = body_points(spec, track, primary)
     peak = float(np.max(np.linalg.norm(np.diff(ppts[:, -1], axis=0), axis=-1)) / dt) if len(ppts) > 1 else 0.0
     if not entries:
-        obj = OBJECTS[spec.body(primary).object_id]
+        obj = spec_object(spec, spec.body(primary).object_id)
         reasons = danger_flags(obj, cfg)
         action, impact, t_imp, v_imp = Action.NO_ACTION, None, None, None
     else:
         k, name, point, v_imp = min(entries, key=lambda e: (e[0], spec.hazard_bodies.index(e[1])))
-        obj = OBJECTS[spec.body(name).object_id]
+        obj = spec_object(spec, spec.body(name).object_id)
         impact = tuple(round(float(c), 4) for c in point)
         t_imp = round(float(track.times_s[k]) - spec.t0_s, 6)
         arrival = Arrival(hands_arrival_s(spec, track, name, cfg), v_imp, obj.mass_kg)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from reacthuman.scenes.builders import rotate
-from reacthuman.scenes.spec import GeomSpec, SceneSpec
 from reacthuman.scenes.mjcf import geom_volume_m3
+from reacthuman.scenes.spec import GeomSpec, SceneSpec
 
 
 def centre_local_m(spec: SceneSpec, name: str) -> np.ndarray:

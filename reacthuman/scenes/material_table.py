@@ -12,10 +12,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from reacthuman.core.validate import require_positive
 from reacthuman.scenes.catalog import MATERIALS
 from reacthuman.scenes.families import FAMILY_DEFS
-import yaml
 
 CONFIG_PATH = Path(__file__).resolve().parents[2] / "config" / "materials.yaml"
 
@@ -60,7 +61,6 @@ class MaterialTable:
         if self.min_extent_m >= self.max_extent_m:
             raise ValueError(f"material table min_extent_m ({self.min_extent_m}) must be below max_extent_m "
                              f"({self.max_extent_m})")
-
         for fam in self.sourcing_families:
             if fam not in FAMILY_DEFS:
                 raise ValueError(f"material table sourcing_families names unknown family {fam!r}")
@@ -100,7 +100,6 @@ def _table_from(data: dict[str, Any], path: Path) -> MaterialTable:
 @lru_cache(maxsize=4)
 def load_material_table(path: Path = CONFIG_PATH) -> MaterialTable:
     """The config file's values; unknown keys are an error naming them."""
-
     try:
         data = yaml.safe_load(Path(path).read_text()) or {}
     except (OSError, yaml.YAMLError) as exc:

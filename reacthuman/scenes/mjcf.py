@@ -21,12 +21,14 @@ area free (no geometry within OBSERVER_CLEAR_RADIUS_M of it) and adds no observe
 from __future__ import annotations
 
 import dataclasses
+import math
 from xml.sax.saxutils import quoteattr
 
 from reacthuman.core.physics import mjcf_gravity_attr
 from reacthuman.scenes.meshes import prepared_parts
+from reacthuman.scenes.modelled.surfaces import FLOOR_DROP_M, FLOOR_M
+from reacthuman.scenes.object_meshes import fixture_visual
 from reacthuman.scenes.spec import BodySpec, GeomSpec, SceneSpec, VisualMeshSpec
-import math
 
 OBSERVER_CLEAR_RADIUS_M = 0.35  # the G1's footprint (about 0.45 x 0.25 m) with margin
 # Contact friction is the larger of the two geoms' (MuJoCo and Genesis alike): a near-frictionless floor makes
@@ -126,15 +128,10 @@ def _furnishings_xml(spec: SceneSpec) -> list[str]:
 
 def floor_cover(room: str) -> VisualMeshSpec:
     """The room type's floor covering (parquet, tiles, carpet, concrete: modelled.surfaces), drawn only."""
-    from reacthuman.scenes.object_meshes import fixture_visual
-    from reacthuman.scenes.modelled.surfaces import FLOOR_M
-
     return fixture_visual(f"floor_{room}", tuple(e / 2 for e in FLOOR_M))  # type: ignore[arg-type]
 
 
 def _floor_cover_xml(room: str) -> list[str]:
-    from reacthuman.scenes.modelled.surfaces import FLOOR_DROP_M, FLOOR_M
-
     lines = [f'    <body name="floor_cover" pos="0 0 {-(FLOOR_M[2] / 2 + FLOOR_DROP_M)!r}">']
     for i, _ in enumerate(prepared_parts(floor_cover(room))):
         lines.append(f'      <geom name="floor_cover_vis{i}" type="mesh" mesh="floor_cover_vis{i}" material="floor_cover_mat{i}" '

@@ -15,9 +15,10 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
+from reacthuman.scenes.catalog import OBJECTS, ObjectEntry, physical_extent_m  # noqa: F401 (the samplers' name)
 from reacthuman.scenes.furniture import get_model
 from reacthuman.scenes.modelled import modelled_models
+from reacthuman.scenes.rotations import quat_axis_angle, quat_mul, rotate
 from reacthuman.scenes.spec import VisualMeshSpec
 
 
@@ -78,25 +79,11 @@ OBJECT_MESHES: dict[str, MeshChoice] = {
 
 
 def _turn_quat(turns: tuple[str, ...]) -> tuple[float, float, float, float]:
-    from reacthuman.scenes.builders import quat_axis_angle, quat_mul
-
     q: tuple[float, ...] = (1.0, 0.0, 0.0, 0.0)
     axes = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
     for t in turns:
         q = quat_mul(quat_axis_angle(axes[t[0]], math.radians(float(t[1:]))), q)
     return tuple(round(v, 12) for v in q)  # type: ignore[return-value]
-
-
-def physical_extent_m(entry: ObjectEntry) -> tuple[float, float, float]:
-    """Full extents (x, y, z) of the object's primitive in its body frame."""
-    s = entry.size
-    if entry.shape == "box":
-        return (2 * s[0], 2 * s[1], 2 * s[2])
-    if entry.shape == "sphere":
-        return (2 * s[0],) * 3  # type: ignore[return-value]
-    if entry.shape == "cylinder":
-        return (2 * s[0], 2 * s[0], 2 * s[1])
-    return (2 * s[0], 2 * s[0], 2 * s[1] + 2 * s[0])  # capsule
 
 
 def mesh_choice(object_id: str) -> MeshChoice | None:
@@ -106,8 +93,6 @@ def mesh_choice(object_id: str) -> MeshChoice | None:
 
 def turned_size(size_m: tuple[float, float, float], quat: tuple[float, ...]) -> tuple[float, float, float]:
     """Axis-aligned extents of a box of size_m after a rotation by quat (multiples of 90 degrees here)."""
-    from reacthuman.scenes.builders import rotate
-
     cols = [rotate(quat, tuple(size_m[i] if j == i else 0.0 for j in range(3))) for i in range(3)]
     return tuple(sum(abs(c[k]) for c in cols) for k in range(3))  # type: ignore[return-value]
 
@@ -123,8 +108,6 @@ def visual_for(entry: ObjectEntry) -> VisualMeshSpec | None:
     extent = turned_size(size_m, quat)  # type: ignore[arg-type]
     physical = physical_extent_m(entry)
     scale = statistics.median(physical[i] / extent[i] for i in choice.fit)
-    from reacthuman.scenes.builders import rotate
-
     pos = tuple(round(-c * scale, 6) for c in rotate(quat, choice.origin_m))
     return model.visual(quat=quat, scale=round(scale, 6), pos=pos)
 

@@ -14,11 +14,21 @@ from dataclasses import dataclass, field
 
 from reacthuman.scenes.builders import BAND_FACTOR, FamilyContext, r3
 from reacthuman.scenes.cameras import place_cameras
-from reacthuman.scenes.catalog import OBJECTS, get_object
+from reacthuman.scenes.catalog import get_object
 from reacthuman.scenes.families import get_family
+from reacthuman.scenes.material_table import load_material_table
 from reacthuman.scenes.reach import clear_of_geometry
 from reacthuman.scenes.rooms import ROOMS, furnish, room_shell
-from reacthuman.scenes.spec import GRAVITY_BAND, SPEED_BANDS, BodySpec, ObserverSpec, SceneSpec, SpecError
+from reacthuman.scenes.sourcing import dress
+from reacthuman.scenes.spec import (
+    GRAVITY_BAND,
+    SPEED_BANDS,
+    BodySpec,
+    ObserverSpec,
+    SceneSpec,
+    SourcedObjectSpec,
+    SpecError,
+)
 
 DEFAULT_ADVERSARIAL_RATE = 0.13
 
@@ -33,10 +43,11 @@ class Selection:
     hints: dict[str, str] = field(default_factory=dict)
     planner: str = "direct"
     description: str = ""
+    sourced: SourcedObjectSpec | None = None  # the object when the library lacks it (sourcing.resolve_object)
 
     def __post_init__(self) -> None:
         fam = get_family(self.family)
-        if self.object_id is not None and self.object_id not in fam.objects and not _sourced_fits(self.object_id, fam.name):
+        if self.object_id is not None and self.object_id not in fam.objects and not _sourced_fits(self.object_id, fam.name, self.sourced):
             raise SpecError(f"object '{self.object_id}' is not in the {self.family} catalogue")
         if self.room is not None and self.room not in ROOMS:
             raise SpecError(f"unknown room '{self.room}' (one of: {', '.join(ROOMS)})")
@@ -46,12 +57,9 @@ class Selection:
                 raise SpecError(f"hint {key}={value!r} does not apply to {self.family}")
 
 
-def _sourced_fits(object_id: str, family: str) -> bool:
-    """A registered object from the installed catalogues (sourcing.py) may go into the families that take any."""
-    from reacthuman.scenes.material_table import load_material_table
-    from reacthuman.scenes.sourcing import is_sourced
-
-    return is_sourced(object_id) and family in load_material_table().sourcing_families
+def _sourced_fits(object_id: str, family: str, sourced: SourcedObjectSpec | None) -> bool:
+    """An object sourced from the installed catalogues (sourcing.py) may go into the families that take any."""
+    return sourced is not None and sourced.object_id == object_id and family in load_material_table().sourcing_families
 
 
 def _stream(kind: str, family: str, seed: int) -> random.Random:
@@ -91,9 +99,10 @@ def _place_observer(rng: random.Random, layout, bodies: list[BodySpec]) -> Obser
 def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: str | None = None,
                 hints: dict[str, str] | None = None, speed_band: str | None = None,
                 adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE, planner: str = "direct", description: str = "",
-                width: int = 1280, height: int = 720) -> SceneSpec:
-    """The unlabelled spec of (selection, seed). Unset choices are drawn from the seed."""
-    sel = Selection(family, object_id, room, dict(hints or {}), planner, description)
+                width: int = 1280, height: int = 720, sourced: SourcedObjectSpec | None = None) -> SceneSpec:
+    """The unlabelled spec of (selection, seed). Unset choices are drawn from the seed; `sourced` records an
+    object the library lacks (Selection.sourced)."""
+    sel = Selection(family, object_id, room, dict(hints or {}), planner, description, sourced)
     fam = get_family(family)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise SpecError(f"seed must be a non-negative integer, got {seed!r}")
@@ -108,7 +117,7 @@ def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: s
     sel_rng = _stream("select", family, seed)
     room_name = sel.room or sel_rng.choice(sorted(fam.rooms))
     hint_values = {k: sel.hints.get(k) or sel_rng.choice(v) for k, v in sorted(fam.hints.items())}
-    ctx = FamilyContext(_stream("physics", family, seed), get_object(obj_id), room_name, hint_values,
+    ctx = FamilyContext(_stream("physics", family, seed), get_object(obj_id, sourced), room_name, hint_values,
                         BAND_FACTOR.get(band, 1.0), ROOMS[room_name])
     layout = fam.sampler(ctx)
     scene_rng = _stream("scene", family, seed)
@@ -123,13 +132,11 @@ def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: s
     spec = SceneSpec(
         scene_id=f"{family}-s{seed}-{band}", family=family, object_id=obj_id, room=room_name, seed=seed,
         speed_band=band, speed_group=f"{family}-s{seed}" if fam.speed_swept else None,
-        adversarial=OBJECTS[obj_id].adversarial, observer=observer, hazard_bodies=tuple(layout.hazards),
+        adversarial=get_object(obj_id, sourced).adversarial, observer=observer, hazard_bodies=tuple(layout.hazards),
         cameras=cameras, bodies=tuple(walls + layout.bodies), lights=lights, furnishings=furnishings,
         dressed_bodies=dressed, params=params,
         duration_s=layout.duration_s, planner=planner, description=description,
     )
     if obj_id not in fam.objects:  # sourced from a catalogue: the spec records it and draws its mesh
-        from reacthuman.scenes.sourcing import dress
-
-        spec = dress(spec)
+        spec = dress(spec, sourced)
     return spec

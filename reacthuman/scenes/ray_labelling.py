@@ -19,17 +19,26 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from reacthuman.core.ray_cluster import connect, import_ray
 from reacthuman.core.ray_pool import pack_folders
-from reacthuman.scenes.dataset import (INDEX, MAX_SEED_TRIES, PARTIAL_PREFIX, GenerateConfig, index_row, planned,
-                                       prepare_output, read_spec, scene_seed, write_index)
+from reacthuman.scenes import SceneInvalid, label_spec
+from reacthuman.scenes.attribution import write_dataset_card
+from reacthuman.scenes.dataset import (
+    INDEX,
+    MAX_SEED_TRIES,
+    PARTIAL_PREFIX,
+    GenerateConfig,
+    _store,
+    index_row,
+    planned,
+    prepare_output,
+    read_spec,
+    scene_seed,
+    write_index,
+)
 from reacthuman.scenes.families import get_family
 from reacthuman.scenes.randomize import sample_spec
 from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec
-from reacthuman.scenes.genesis_sim import GenesisSimulator
-from reacthuman.scenes import SceneInvalid, label_spec
-from reacthuman.scenes.dataset import _store
-from reacthuman.core.ray_cluster import connect, import_ray
-from reacthuman.scenes.attribution import write_dataset_card
 
 
 def _bands(family: str) -> list[str]:
@@ -52,13 +61,13 @@ class LabelActor:
         """Started at the first task, so a worker that gets none costs no Genesis start."""
         if self._sim is None:
             os.environ.setdefault("OMP_NUM_THREADS", "1")
+            from reacthuman.scenes.genesis_sim import GenesisSimulator
 
             self._sim = GenesisSimulator()
         return self._sim
 
     def label_group(self, cfg: GenerateConfig, family: str, seed: int, bands: list[str]) -> list[dict]:
         """Every band of the group: {"band", "ok", "error", "archive" (tar of <scene_id>/)}."""
-
         out = []
         with tempfile.TemporaryDirectory(prefix="reacthuman-label-") as tmp:
             for band in bands:
@@ -169,7 +178,6 @@ def generate_on_ray(cfg: GenerateConfig, workers: int = 2, address: str | None =
     finally:  # the index and the dataset card list exactly the finished scenes, as after a local run
         rows = [r for f in fams for r in f.rows]
         write_index(cfg.out, rows)
-
         write_dataset_card(cfg.out, (read_spec(os.path.join(cfg.out, r["scene_id"], "spec.json")) for r in rows))
         for a in actors:
             ray.kill(a)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
+from reacthuman.scenes.envelope import default_config
 from reacthuman.scenes.label_config import LabelConfig
 from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M
 from reacthuman.scenes.spec import BodySpec, SceneSpec
@@ -96,8 +97,6 @@ def walk_room(spec: SceneSpec, body: "BodyEnvelope | None" = None) -> Callable[[
     envelope's (`scenes.envelope.BodyEnvelope`): its legs' cylinder up to the hips, its torso's above, so it
     walks up to a table until its legs touch it and under a shelf above its head. Probed once per scene over
     WALK_DIRECTIONS directions; a direction takes the nearest's."""
-    from reacthuman.scenes.envelope import default_config
-
     body = body or default_config()
     prints = _floor_footprints(list(spec.bodies), below_m=body.body_height_m)
     radius = np.where(prints[:, 5] > body.hip_height_m, body.torso_radius_m, body.leg_radius_m)

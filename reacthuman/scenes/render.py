@@ -8,19 +8,18 @@ Rendering re-simulates the scene; the physics must be bit-identical to the unren
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from reacthuman.core.atomic import atomic_path
 from reacthuman.core.config import config_with
 from reacthuman.scenes.genesis_sim import GenesisSimulator
 from reacthuman.scenes.spec import SceneSpec
-import imageio.v3 as iio
-import json
-from PIL import Image, ImageDraw
 
 VIEWS = ("egocentric", "closeup", "overhead")
 
@@ -54,6 +53,7 @@ def frame_name(view: str, t_after_t0_s: float) -> str:
 def render_window(spec: SceneSpec, out_dir: str, sim: GenesisSimulator, cfg: RenderConfig | None = None) -> list[str]:
     """Write the window's frames (and one mp4 per view) into out_dir; returns the file names written."""
     cfg = cfg or default_config()
+    import imageio.v3 as iio
 
     n = int(round(spec.observation_window_s / cfg.interval_s))
     steps = {int(round((spec.t0_s + k * cfg.interval_s) / spec.dt_s)): k * cfg.interval_s for k in range(n + 1)}
@@ -95,6 +95,7 @@ def _has_pyav() -> bool:
 
 def contact_sheet(scene_dir: str, out_path: str) -> str:
     """One PNG: rows = views, columns = window frames, from the PNGs in scene_dir."""
+    import imageio.v3 as iio
 
     rows = []
     for view in VIEWS:
@@ -116,6 +117,7 @@ def contact_sheet(scene_dir: str, out_path: str) -> str:
 def freeze_sheet(dataset_dir: str, out_path: str, height_px: int = 120) -> str:
     """One PNG: a row per scene of a rendered dataset (family and object on the left), its three views at the
     freeze frame (the last window frame), each reduced to height_px rows."""
+    import imageio.v3 as iio
 
     rows = []
     for name in sorted(os.listdir(dataset_dir)):

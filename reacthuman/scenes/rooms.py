@@ -11,6 +11,7 @@ import math
 import random
 
 from reacthuman.scenes.builders import r3, static_box
+from reacthuman.scenes.furniture import get_model
 from reacthuman.scenes.spec import BodySpec, LightSpec, ObserverSpec, VisualMeshSpec
 
 ROOMS: dict[str, dict[str, tuple[float, float, float, float]]] = {
@@ -120,8 +121,6 @@ def _support_box(bodies, name: str) -> tuple[float, float, float, float, float] 
 def dress_support(bodies, kind: str) -> tuple[VisualMeshSpec | None, tuple[str, ...]]:
     """The catalogue model drawing the family's table/desk/counter, fitted to its box and facing +x (towards
     the observer), and the bodies it draws; (None, ()) when the scene has no such table."""
-    from reacthuman.scenes.furniture import get_model
-
     for name in ("table", "counter"):
         box = _support_box(bodies, name)
         if box is None:
@@ -144,8 +143,6 @@ def furnish(rng: random.Random, room: str, bodies: list[BodySpec] | tuple[BodySp
     (dress_support), then each room piece against the back wall (facing +x) or the side wall (facing the room),
     at a seeded place clear of every body of the scene, of the other pieces and of the observer; a piece that
     finds no place is left out."""
-    from reacthuman.scenes.furniture import get_model
-
     back, side_y = params["back_wall_x_m"], params["side_wall_y_m"]
     front = next((b.pos[0] - WALL_HALF_T_M for b in bodies if b.name == "wall_front"), back + 6.0)
     sign = 1.0 if side_y > 0 else -1.0

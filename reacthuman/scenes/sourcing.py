@@ -15,8 +15,9 @@ by name, then by category, keeps models of a hazard object's size, and builds an
   from a hot word in the description, heavy from the mass (the library's rule). Never a per-object answer.
 
 The spec records the whole entry (`SceneSpec.sourced_object`, with `sourced: <package>/<archive>/<member>`),
-so `spec.json` alone labels and validates the scene; reading a spec registers its object by id, and the
-library (`catalog.OBJECTS`) answers ids it lacks from this registry.
+so `spec.json` alone labels and validates the scene: the record travels with the selection and the spec, and
+`catalog.get_object(object_id, record)` / `catalog.spec_object(spec)` read the object from it. Nothing here keeps
+state between calls.
 """
 
 from __future__ import annotations
@@ -25,23 +26,27 @@ import math
 import re
 import statistics
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-from reacthuman.scenes.catalog import OBJECTS, ObjectEntry
+from reacthuman.scenes.catalog import OBJECTS, physical_extent_m, sourced_entry
+from reacthuman.scenes.families import get_family
 from reacthuman.scenes.furniture import PACKAGE, FurnitureError, FurnitureModel, catalogue
 from reacthuman.scenes.material_table import MaterialTable, load_material_table
+from reacthuman.scenes.phrases import FAMILY_PHRASES, HINT_PHRASES, ROOM_PHRASES, match_object
 from reacthuman.scenes.spec import SceneSpec, SourcedObjectSpec, VisualMeshSpec
-from reacthuman.scenes.meshes import prepared_parts
-from reacthuman.scenes.object_meshes import physical_extent_m
-from reacthuman.scenes.families import get_family
 
-if TYPE_CHECKING:
-    from reacthuman.scenes.randomize import Selection
+
+class _Choice(Protocol):
+    """Stage 1's selection as sourcing reads it (randomize.Selection)."""
+
+    family: str
+    object_id: str | None
+
+
+Choice = TypeVar("Choice", bound=_Choice)
 
 PREFIX = "sourced_"
 ROUND_TOLERANCE = 0.05  # width and depth within 5 %: the model is round in plan (pans, pots, vases)
-_REGISTRY: dict[str, tuple[ObjectEntry, SourcedObjectSpec]] = {}
 
 
 class SourcingError(ValueError):
@@ -52,41 +57,6 @@ class SourcingError(ValueError):
 class NounPhrase:
     words: tuple[str, ...]  # as written, e.g. ("cast", "iron", "skillet")
     head: str  # the noun, e.g. "skillet"
-
-
-def register(record: SourcedObjectSpec) -> ObjectEntry:
-    """Make a sourced object known by its id (the spec that records it is the truth: it replaces any other)."""
-    entry = ObjectEntry(record.object_id, record.name, record.shape, tuple(record.size), record.mass_kg,
-                        record.material, graspable=record.graspable, sharp=record.sharp, hot=record.hot,
-                        shattering=record.shattering)
-    _REGISTRY[record.object_id] = (entry, record)
-    _prepare_mesh(record)
-    return entry
-
-
-@lru_cache(maxsize=None)
-def _prepare_mesh(record: SourcedObjectSpec) -> None:
-    """Write the model's parts into the mesh cache now (triangles, which every loader reads; meshes.py reads
-    the catalogue with trimesh's own OBJ reader whether or not Genesis is imported); the MJCF of any scene
-    then finds them there. A missing catalogue is reported by the
-    scene build, which needs the model anyway."""
-
-    try:
-        visual = visual_for_sourced(record)
-    except (FurnitureError, SourcingError):
-        return
-    prepared_parts(visual)
-
-
-def sourced_entry(object_id: str) -> ObjectEntry:
-    try:
-        return _REGISTRY[object_id][0]
-    except KeyError:
-        raise KeyError(f"unknown object '{object_id}'") from None
-
-
-def is_sourced(object_id: str | None) -> bool:
-    return object_id is not None and object_id in _REGISTRY
 
 
 def _tokens(text: str) -> list[str]:
@@ -109,8 +79,6 @@ def _word_forms(text: str) -> set[str]:
 def _known_words(table: MaterialTable) -> tuple[frozenset[str], frozenset[str]]:
     """Words that end a noun phrase (the planner's family, room and hint phrases, the table's ignore list),
     and words of the library's names, which may stand in one ("toy trains") but are never its noun."""
-    from reacthuman.scenes.planner import FAMILY_PHRASES, HINT_PHRASES, ROOM_PHRASES
-
     phrases = [p for d in FAMILY_PHRASES.values() for p in d] + [p for ps in ROOM_PHRASES.values() for p in ps]
     phrases += [p for h in HINT_PHRASES.values() for ps in h.values() for p in ps] + list(table.ignore_words)
     ends = frozenset(w for p in phrases for w in _tokens(p))
@@ -191,8 +159,8 @@ def find_model(head: str, table: MaterialTable | None = None) -> FurnitureModel:
     return min(fits, key=lambda m: (_singular(m.name.lower()) != _singular(head), len(m.name), m.key))
 
 
-def source_object(phrase: NounPhrase, description: str, table: MaterialTable | None = None) -> ObjectEntry:
-    """Build, register and return the entry of a catalogue object for the noun phrase."""
+def source_object(phrase: NounPhrase, description: str, table: MaterialTable | None = None) -> SourcedObjectSpec:
+    """The record of a catalogue object for the noun phrase (the spec that uses it carries it)."""
     table = table or load_material_table()
     model = find_model(phrase.head, table)
     material = _material(phrase, model, table)
@@ -208,7 +176,7 @@ def source_object(phrase: NounPhrase, description: str, table: MaterialTable | N
         graspable=max(_size_m(model)) <= table.graspable_max_extent_m,
         sharp=bool({_singular(w) for w in name_words} & {_singular(w) for w in table.sharp_words}), hot=hot,
         shattering=table.materials[material].shattering)
-    return register(record)
+    return record
 
 
 def _model_of(record: SourcedObjectSpec) -> FurnitureModel:
@@ -220,29 +188,25 @@ def _model_of(record: SourcedObjectSpec) -> FurnitureModel:
 
 def visual_for_sourced(record: SourcedObjectSpec) -> VisualMeshSpec:
     """The model drawn over the proxy: real size, no turn, scaled by the median ratio (1 for a fitted box)."""
-
     model = _model_of(record)
     size_m = _size_m(model)
-    physical = physical_extent_m(sourced_entry(record.object_id))
+    physical = physical_extent_m(sourced_entry(record))
     scale = statistics.median(physical[i] / size_m[i] for i in range(3))
     return VisualMeshSpec(package=PACKAGE, archive=model.archive, member=model.member, catalog_id=model.catalog_id,
                           name=model.name, licence=model.licence, creator=model.creator, size_m=size_m,
                           model_rotation=model.model_rotation, scale=round(scale, 6))
 
 
-def dress(spec: SceneSpec) -> SceneSpec:
+def dress(spec: SceneSpec, record: SourcedObjectSpec) -> SceneSpec:
     """A freshly sampled spec of a sourced object: records the object and draws its mesh on its bodies."""
-    record = _REGISTRY[spec.object_id][1]
     visual = visual_for_sourced(record)
     bodies = tuple(replace(b, visual=visual) if b.object_id == record.object_id else b for b in spec.bodies)
     return replace(spec, bodies=bodies, sourced_object=record)
 
 
-def resolve_object(selection: "Selection", description: str, table: MaterialTable | None = None) -> "Selection":
+def resolve_object(selection: Choice, description: str, table: MaterialTable | None = None) -> Choice:
     """Stage 1's object when the description's noun names none in the library: the library object a synonym
     names (in the selection's family), else one sourced from the catalogues. Otherwise the selection as is."""
-    from reacthuman.scenes.planner import match_object
-
     table = table or load_material_table()
     phrase = noun_phrase(description, table)
     text = " ".join(_tokens(description))
@@ -256,5 +220,5 @@ def resolve_object(selection: "Selection", description: str, table: MaterialTabl
     if selection.family not in table.sourcing_families:
         raise SourcingError(f"{phrase.head!r} is not in the library, and {selection.family} scenes take only their "
                             f"own objects (sourced objects go into: {', '.join(table.sourcing_families)})")
-    entry = source_object(phrase, description, table)
-    return replace(selection, object_id=entry.object_id)
+    record = source_object(phrase, description, table)
+    return replace(selection, object_id=record.object_id, sourced=record)

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from reacthuman.plan import Action, Pose2D
-from dataclasses import replace
 
 SCHEMA_VERSION = 1
 SHAPES = ("box", "sphere", "cylinder", "capsule")
@@ -282,7 +281,7 @@ class GroundTruth:
     peak_speed_mps: float = 0.0
     reasons: tuple[str, ...] = ()
     track_sha256: str = ""  # digest of the simulated track: validate re-simulates and compares it bit for bit
-    # Whether the G1 (control.envelope) can carry the correct action out against the simulated path, and how
+    # Whether the G1 (scenes.envelope) can carry the correct action out against the simulated path, and how
     # (label.body_verdict). None: labelled before the path was judged.
     body_reachable: bool | None = None
     body_reach_reason: str = ""
@@ -362,9 +361,6 @@ class SceneSpec:
             if self.sourced_object.object_id != self.object_id:
                 raise SpecError(f"sourced_object.object_id {self.sourced_object.object_id!r} is not the spec's "
                                 f"object_id {self.object_id!r}")
-            from reacthuman.scenes.sourcing import register
-
-            register(self.sourced_object)  # the labeller and the catalogue look the object up by id
 
     # ---- access ------------------------------------------------------------------------------------
     def body(self, name: str) -> BodySpec:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from reacthuman.scenes.builders import rotate
 from reacthuman.scenes.cameras import keeps_course_in_view
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label import body_points
 from reacthuman.scenes.spec import SceneSpec
-from reacthuman.scenes.builders import rotate
 
 SUPPORT_TOL_M = 0.006
 MIN_EVENT_MOTION_M = 0.02

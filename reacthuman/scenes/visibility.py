@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -21,16 +22,12 @@ from typing import Any
 import numpy as np
 
 from reacthuman.core.config import config_with
-from reacthuman.scenes.spec import CameraSpec, SceneSpec
 from reacthuman.scenes.builders import quat_mul
-import mujoco
-from reacthuman.scenes.mjcf import scene_mjcf
-from reacthuman.scenes.cameras import keeps_course_in_view
+from reacthuman.scenes.cameras import RoomBounds, closeup_on_hazard, keeps_course_in_view, place_cameras
 from reacthuman.scenes.label import body_points
-from reacthuman.scenes.cameras import RoomBounds, closeup_on_hazard
+from reacthuman.scenes.mjcf import scene_mjcf
 from reacthuman.scenes.rooms import furnishing_boxes
-import random
-from reacthuman.scenes.cameras import place_cameras
+from reacthuman.scenes.spec import CameraSpec, SceneSpec
 from reacthuman.scenes.validators import hazard_window_points
 
 
@@ -62,7 +59,6 @@ def freeze_step(spec: SceneSpec) -> int:
 def _pose_at(mujoco, model, data, spec: SceneSpec, track, k: int) -> None:
     """Every dynamic body of the compiled scene at its simulated pose of step k (free joints: position and
     orientation; hinges: the angle that turns the body from its start orientation to the simulated one)."""
-
     for b in spec.bodies:
         if not b.dynamic:
             continue
@@ -104,6 +100,7 @@ class MaskRenderer:
     """Segmentation renders of one scene at one step of its track from any number of camera placements."""
 
     def __init__(self, spec: SceneSpec, track, cfg: VisibilityConfig, step: int | None = None) -> None:
+        import mujoco
 
         self.mujoco, self.cfg = mujoco, cfg
         # Textures never colour a segmentation pixel; compiling and uploading them was 70% of a renderer's start.
@@ -260,7 +257,6 @@ def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: Vi
                   ceiling_z: float = math.inf):
     """cams, or per camera the first variant (zoomed, turned towards the freeze position) that shows the
     hazard well enough while keeping its observed course in view; None when fewer than min_views do."""
-
     counts: dict[str, int] = {}
     for c in cams:  # views drawn until enough show it: more views can only add to a count that already suffices
         counts[c.name] = r.pixels(c)
@@ -281,7 +277,6 @@ def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: Vi
 
 def hazard_radius_m(spec: SceneSpec, track, points) -> float:
     """How far the primary hazard's surface reaches from its window centre at the freeze (its bounding radius)."""
-
     pts, radii = body_points(spec, track, spec.hazard_bodies[0])
     k = min(freeze_step(spec), len(track.times_s) - 1)
     return float(np.max(np.linalg.norm(pts[k] - np.asarray(points[-1]), axis=-1) + radii))
@@ -290,7 +285,6 @@ def hazard_radius_m(spec: SceneSpec, track, points) -> float:
 def with_hazard_closeup(rng, spec: SceneSpec, cams: tuple[CameraSpec, ...], points, radius_m: float) -> tuple[CameraSpec, ...]:
     """cams with the close-up framing the hazard object over its observed course (cameras.closeup_on_hazard);
     cams unchanged when no such placement fits in the room."""
-
     old = next(c for c in cams if c.name == "closeup")
     room = RoomBounds.of(spec.params, furnishing_boxes(spec.furnishings))
     new = closeup_on_hazard(rng, tuple(points), radius_m, old.width, old.height, room, spec.observer)

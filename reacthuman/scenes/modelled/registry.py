@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from reacthuman.scenes.catalog import OBJECTS, physical_extent_m
 from reacthuman.scenes.modelled.geometry import Part
 
 MODELLED_PACKAGE = "reacthuman"  # this project: the models are built by its code, not read from an archive
@@ -83,9 +84,6 @@ def extents_m(name: str) -> tuple[float, float, float]:
     fixed = modelled_model(name).size_m
     if fixed is not None:
         return fixed
-    from reacthuman.scenes.catalog import OBJECTS
-    from reacthuman.scenes.object_meshes import physical_extent_m
-
     return physical_extent_m(OBJECTS[name])
 
 
