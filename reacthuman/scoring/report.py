@@ -35,6 +35,7 @@ from reacthuman.scoring.render import Block, Heading, Image, Paragraph, atomic_w
     render_markdown, table_csv
 from reacthuman.scoring.tables import Table
 from reacthuman.scoring import outcomes
+from reacthuman.scoring.loop_tables import loop_blocks
 
 
 @dataclass
@@ -126,6 +127,7 @@ def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.An
         Heading("Across models"), t_vote,
         Heading("Correct but out of reach"), t_reach,
         Heading("Execution"), t_out, *outcomes.execution_tables(d),
+        *loop_blocks(d),
     ]
     tables = [b for b in blocks if isinstance(b, Table)]
     made = [p for p in (p_cd, p_freeze, p_fam, p_rules) if p is not None]
