@@ -12,7 +12,7 @@ from reacthuman.brain.observation import Observation
 from reacthuman.brain.prompt import build_messages
 from reacthuman.brain.reference import OracleBrain
 from reacthuman.control.spine import Spine, default_config as spine_config
-from reacthuman.evaluation.closed_loop import LoopConfig, default_config, run_closed_episode
+from reacthuman.evaluation.closed_loop import LoopConfig, default_config, run_closed_episode, sees_images
 from reacthuman.evaluation.episode import run_episode
 from reacthuman.plan import Pose2D
 from reacthuman.scenes import generate_spec
@@ -30,6 +30,7 @@ class Scripted(Brain):
     """The first decision from `first`, every re-plan from `later`; keeps what it was shown."""
 
     name = "scripted"
+    modality = "images"  # shown the frames of every window, as a model under the paper's protocol is
 
     def __init__(self, first: str, later: str) -> None:
         self.seen: list[Observation] = []
@@ -67,6 +68,10 @@ def test_the_config_file_gives_the_issue_defaults_and_bad_values_are_named():
         LoopConfig(max_replans=-1)
     with pytest.raises(ValueError, match="replan_interval_s"):
         LoopConfig(replan_interval_s=0.0)
+
+
+def test_reference_brains_re_plan_without_frames_and_models_on_images_with_them():
+    assert not sees_images(OracleBrain()) and sees_images(Scripted("oracle", "oracle"))
 
 
 def test_a_closed_loop_episode_decides_again_on_a_later_window_of_the_same_shape(spec, body):

@@ -59,8 +59,8 @@ class LoopRecorder:
     window and keeps the hazard's centre of mass there, and records every hazard body's state at every step
     from t = 0 (the path the decisions are judged on)."""
 
-    def __init__(self, body: Body, spec: SceneSpec, config: LoopConfig) -> None:
-        self.body, self.spec, self.config = body, spec, config
+    def __init__(self, body: Body, spec: SceneSpec, config: LoopConfig, render: bool = True) -> None:
+        self.body, self.spec, self.config, self.render = body, spec, config, render
         dt = spec.dt_s
         self._t0_steps = int(round(spec.t0_s / dt))
         self._frame_steps = tuple(int(round(t / dt)) for t in body.frame_times_s())
@@ -71,6 +71,7 @@ class LoopRecorder:
                 self._due[step] = k
         self.frames: dict[int, FrameSet] = {}
         self.samples: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.times_s: dict[int, float] = {}
         self._path: tuple[list, list, list, list] = ([], [], [], [])
         self._record(body.engine.steps)
         body.add_step_hook(self._on_step)
@@ -85,8 +86,10 @@ class LoopRecorder:
     def _on_step(self, steps: int) -> None:
         self._record(steps)
         if steps in self._due:
-            self.frames[steps] = self.body.render_views()
+            if self.render:
+                self.frames[steps] = self.body.render_views()
             self.samples[steps] = self._hazard_now()
+            self.times_s[steps] = self.body.sim_time_s - self.spec.t0_s  # as FrameSet.t_s is computed
 
     def _record(self, steps: int) -> None:
         hazards = self.body.snapshot().hazards
@@ -111,15 +114,18 @@ class LoopRecorder:
     def observation(self, k: int, decision: BrainDecision, with_images: bool = True) -> tuple[Observation, Pose2D]:
         """Decision k's observation (k >= 1) and the robot's pose at its freeze."""
         steps = self.window_steps(k)
-        frames = [self.frames[s] for s in steps]
         robot = self.body.snapshot().robot
         pose = Pose2D(float(robot.base_pos_world[0]), float(robot.base_pos_world[1]), robot.yaw_rad())
         c, s = math.cos(pose.yaw_rad), math.sin(pose.yaw_rad)
         vx, vy, vz = (float(v) for v in robot.base_lin_vel_world)
         velocity = (c * vx + s * vy, -s * vx + c * vy, vz)
-        images = {name: [f.images[name] for f in frames] for name in frames[0].images} if with_images else {}
-        samples = {f.t_s: self.samples[step] for f, step in zip(frames, steps)}
-        obs = build_observation(self.spec, tuple(f.t_s for f in frames), images, samples, ground_truth_dict(self.spec),
+        times = tuple(self.times_s[s] for s in steps)
+        images = {}
+        if self.render and with_images:
+            frames = [self.frames[s] for s in steps]
+            images = {name: [f.images[name] for f in frames] for name in frames[0].images}
+        samples = dict(zip(times, (self.samples[s] for s in steps)))
+        obs = build_observation(self.spec, times, images, samples, ground_truth_dict(self.spec),
                                 pose=pose, previous_plan=decision.plan, decision_index=k, robot_velocity_mps=velocity)
         return obs, pose
 
@@ -134,7 +140,7 @@ def run_closed_episode(spec: SceneSpec, brain: "Brain", body: Body, spine: "Spin
     started = time.perf_counter()
     spine.reset(None)
     body.load(spec)
-    recorder = LoopRecorder(body, spec, config)
+    recorder = LoopRecorder(body, spec, config, render=sees_images(brain))
     command = ControlTicks(spine.command, spec.dt_s, spine.config.policy_decimation)
     window = simulate_window(body, command)
     first = window.observation(ground_truth_dict(spec))
@@ -167,6 +173,13 @@ def run_closed_episode(spec: SceneSpec, brain: "Brain", body: Body, spine: "Spin
     timings["wall"] = time.perf_counter() - started
     return EpisodeResult(True, record, outcome=outcome, frames=window.frames, verdict=verdict, decision=running,
                          timings_s=timings, wall_s=time.perf_counter() - started)
+
+
+def sees_images(brain: "Brain") -> bool:
+    """Whether a brain is shown camera frames: a model under images or both. The reference brains read the
+    track or the truth and never an image, so their re-plans render nothing (rendering is most of a
+    re-plan's cost)."""
+    return getattr(brain, "modality", None) in ("images", "both")
 
 
 def _run_until(body: Body, step: int) -> bool:
