@@ -4,6 +4,8 @@ of mind counted as a recovery or a regression."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from reacthuman.brain.base import Brain, BrainDecision
@@ -16,7 +18,11 @@ from reacthuman.evaluation.closed_loop import LoopConfig, default_config, run_cl
 from reacthuman.evaluation.episode import run_episode
 from reacthuman.plan import Pose2D
 from reacthuman.scenes import generate_spec
-from reacthuman.scoring.closed_loop import DecisionPoint, JudgedDecision, closed_loop_fields
+from reacthuman.evaluation.loop_cli import main as loop_main
+from reacthuman.evaluation.rescore import main as rescore_main
+from reacthuman.scoring.closed_loop import (DecisionPoint, JudgedDecision, closed_loop_fields, load_path,
+                                            rescore_row)
+from reacthuman.scoring.report import write_report
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.sim_bridge.body import Body, graph_config
 
@@ -60,6 +66,26 @@ def body():
 def _closed(spec, body, brain, replans: int) -> dict:
     result = run_closed_episode(spec, brain, body, Spine(spine_config()), LoopConfig(max_replans=replans))
     return result.record.to_dict()
+
+
+def test_the_loop_command_writes_rows_that_rescore_equal_and_the_report_sets_side_by_side(spec, tmp_path, capsys):
+    """`reacthuman loop --loop closed`, then `reacthuman rescore` judges every decision again from the recorded
+    path and finds the ledger; a tampered decision is named."""
+    scenes = tmp_path / "scenes"
+    (scenes / spec.scene_id).mkdir(parents=True)
+    (scenes / spec.scene_id / "spec.json").write_text(spec.to_json())
+    run = tmp_path / "run"
+    assert loop_main(["--scenes", str(scenes), "--models", "heuristic", "--out", str(run), "--loop", "closed",
+                      "--engine", "mujoco"]) == 0
+    (row,) = [json.loads(line) for line in (run / "ledger.jsonl").read_text().splitlines()]
+    assert row["loop"] == "closed" and row["replans"] >= 1 and len(row["decisions"]) == row["replans"] + 1
+    assert rescore_main([str(run)]) == 0
+    assert "1 identical, 0 different" in capsys.readouterr().out
+    path = load_path(run / "episodes" / "heuristic" / spec.scene_id)
+    assert rescore_row(spec, row, path) == []
+    row["decisions"][1]["correct_action"] = "DODGE" if row["decisions"][1]["correct_action"] != "DODGE" else "CATCH"
+    assert [d.partition(":")[0] for d in rescore_row(spec, row, path)] == ["decisions"]
+    assert "Open vs closed loop" in write_report(run).markdown.read_text()
 
 
 def test_the_config_file_gives_the_issue_defaults_and_bad_values_are_named():

@@ -27,6 +27,7 @@ from reacthuman.core.config import config_with
 from reacthuman.evaluation.episode import ControlTicks, EpisodeResult, score, simulate_window
 from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point
 from reacthuman.plan import Pose2D
+from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.closed_loop import DecisionPoint, closed_loop_fields, judge, path_track
 from reacthuman.sim_bridge.body import Body, FrameSet
@@ -135,6 +136,12 @@ def run_closed_episode(spec: SceneSpec, brain: "Brain", body: Body, spine: "Spin
     """One closed-loop episode with the brain called directly. The row is the first decision's, scored as the
     open loop scores it (against the executed outcome of the whole closed-loop run), with the closed-loop
     fields (`scoring.closed_loop.closed_loop_fields`) added; `decision` is the final committed decision."""
+    return run_closed_episode_with_path(spec, brain, body, spine, config)[0]
+
+
+def run_closed_episode_with_path(spec: SceneSpec, brain: "Brain", body: Body, spine: "Spine",
+                                 config: LoopConfig | None = None) -> tuple[EpisodeResult, Track]:
+    """`run_closed_episode` and the hazard path it recorded (what `reacthuman rescore` judges again)."""
     config = config or default_config()
     timings: dict[str, float] = {"plan": 0.0}
     started = time.perf_counter()
@@ -169,10 +176,10 @@ def run_closed_episode(spec: SceneSpec, brain: "Brain", body: Body, spine: "Spin
         pass
     outcome = body.outcome()
     record = score(spec, decision, window.freeze_position_m, outcome)
-    record.extras.update(closed_loop_fields(judge(spec, recorder.path(), tuple(points)), record))
-    timings["wall"] = time.perf_counter() - started
+    path = recorder.path()
+    record.extras.update(closed_loop_fields(judge(spec, path, tuple(points)), record))
     return EpisodeResult(True, record, outcome=outcome, frames=window.frames, verdict=verdict, decision=running,
-                         timings_s=timings, wall_s=time.perf_counter() - started)
+                         timings_s=timings, wall_s=time.perf_counter() - started), path
 
 
 def sees_images(brain: "Brain") -> bool:

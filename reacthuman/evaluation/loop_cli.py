@@ -20,7 +20,8 @@ from reacthuman.core.jsonl import JsonlAppender
 from reacthuman.evaluation.cli import done_pairs, models_option
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.scenes.spec import SceneSpec
-from reacthuman.scoring.closed_loop import LOOPS
+from reacthuman.evaluation.episode_files import EpisodeFolder
+from reacthuman.scoring.closed_loop import LOOPS, save_path
 from reacthuman.scoring.ledger import LedgerWriter, ledger_path
 
 WALLS_NAME = "loop_walls.jsonl"
@@ -53,11 +54,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reacthuman loop: {exc}", file=sys.stderr)
         return 2
     from reacthuman.control.spine import Spine, default_config as spine_config
-    from reacthuman.evaluation.closed_loop import run_closed_episode
+    from reacthuman.evaluation.closed_loop import run_closed_episode_with_path
     from reacthuman.evaluation.episode import run_episode
     from reacthuman.sim_bridge.body import Body, graph_config
 
-    run = run_closed_episode if args.loop == "closed" else run_episode
+    def run(spec: SceneSpec, brain, body, spine):
+        """The episode's row; a closed-loop one's folder gets spec.json and the recorded hazard path first."""
+        if args.loop == "open":
+            return run_episode(spec, brain, body, spine)
+        result, path = run_closed_episode_with_path(spec, brain, body, spine)
+        folder = EpisodeFolder(args.out, result.record.model, spec.scene_id).final
+        save_path(folder, path)
+        (folder / "spec.json").write_text(spec.to_json())
+        return result
+
     body = Body(graph_config(engine=args.engine))
     count = 0
     try:
@@ -68,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                     for scene in scenes:
                         if (scene.scene_id, model.name) in done:
                             continue
-                        spec = SceneSpec.from_json(scene.path.read_text())
+                        spec = SceneSpec.from_json((scene.path / "spec.json").read_text())
                         started = time.perf_counter()
                         result = run(spec, brain, body, Spine(spine_config()))
                         wall_s = time.perf_counter() - started

@@ -14,6 +14,7 @@ from reacthuman import graph
 from reacthuman.evaluation.episode_files import BAG_DROPPED, EpisodeFolder
 from reacthuman.recording.bag import BagError, read_bag
 from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, missing
+from reacthuman.scoring.closed_loop import rescore_folder
 from reacthuman.scoring.ledger import LedgerError, read_ledger
 
 TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.OUTCOME}
@@ -81,6 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     for record in rows:
         row = record.to_dict()
         folder = EpisodeFolder(args.run_dir, row["model"], row["scene_id"]).final
+        if row.get("loop") == "closed":  # run in process (`reacthuman loop`): every decision from its recorded path
+            diff = rescore_folder(folder, row)
+            bad += bool(diff)
+            if diff:
+                print(f"DIFFERS {row['scene_id']} x {row['model']}: " + "; ".join(diff))
+            continue
         bag = folder / "bag"
         if not bag.exists() and (folder / BAG_DROPPED).is_file():
             dropped += 1
@@ -94,5 +101,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"DIFFERS {row['scene_id']} x {row['model']}: " + "; ".join(diff))
     kept = len(rows) - dropped
     note = f" ({dropped} without a bag: the run kept bags only for failures)" if dropped else ""
-    print(f"rescored {kept} decisions from their bags: {kept - bad} identical, {bad} different{note}")
+    print(f"rescored {kept} decisions from their bags (closed-loop rows: from their recorded paths): "
+          f"{kept - bad} identical, {bad} different{note}")
     return 1 if bad else 0

@@ -14,13 +14,15 @@ from a bag (`reacthuman rescore`)."""
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from reacthuman.brain.schema import plan_to_dict
+from reacthuman.brain.schema import plan_from_dict, plan_to_dict
 from reacthuman.classifier import classify_plan
 from reacthuman.plan import Action, Plan, Pose2D
 from reacthuman.scenes.genesis_sim import Track
@@ -105,12 +107,55 @@ def closed_loop_fields(judged: tuple[JudgedDecision, ...], record: DecisionRecor
 
 def _decision_row(j: JudgedDecision) -> dict[str, Any]:
     p = j.point
-    return {"index": p.index, "t_s": round(p.t_s, 6),
-            "pose": [round(p.pose.x_m, 6), round(p.pose.y_m, 6), round(p.pose.yaw_rad, 6)],
-            "object_m": [round(v, 6) for v in p.object_world_m],
+    # full floats (JSON keeps every bit): rescoring rebuilds the decision points from these rows
+    return {"index": p.index, "t_s": p.t_s, "pose": [p.pose.x_m, p.pose.y_m, p.pose.yaw_rad],
+            "object_m": list(p.object_world_m),
             "plan": plan_to_dict(p.plan) if p.plan is not None else None,
             "action": j.action, "correct_action": j.correct_action, "saa": j.saa,
             "impact_point": list(j.impact_point) if j.impact_point is not None else None}
+
+
+def points_from_row(row: dict[str, Any]) -> tuple[DecisionPoint, ...]:
+    """The decision points a closed-loop row records (its `decisions`)."""
+    return tuple(DecisionPoint(int(d["index"]), float(d["t_s"]), finite_pose(*map(float, d["pose"])),
+                               plan_from_dict(d["plan"]) if d["plan"] is not None else None,
+                               tuple(float(v) for v in d["object_m"]))  # type: ignore[arg-type]
+                 for d in row["decisions"])
+
+
+def rescore_row(spec: SceneSpec, row: dict[str, Any], path: Track) -> list[str]:
+    """Every closed-loop field of `row` recomputed from its decision points and the recorded path: the
+    fields that differ, 'name: ledger X != rescored Y' (empty: equal)."""
+    record = DecisionRecord.from_dict(row)
+    fresh = closed_loop_fields(judge(spec, path, points_from_row(row)), record)
+    return [f"{k}: ledger {row.get(k)!r} != rescored {v!r}" for k, v in fresh.items()
+            if json.dumps(row.get(k), sort_keys=True) != json.dumps(v, sort_keys=True)]
+
+
+PATH_FILE = "hazard_path.npz"
+
+
+def rescore_folder(folder: Path, row: dict[str, Any]) -> list[str]:
+    """`rescore_row` for an episode folder holding spec.json and the recorded path (`reacthuman loop`)."""
+    if not (folder / "spec.json").is_file() or not (folder / PATH_FILE).is_file():
+        return [f"{folder}: no spec.json and {PATH_FILE} to rescore the closed-loop decisions from"]
+    return rescore_row(SceneSpec.from_json((folder / "spec.json").read_text()), row, load_path(folder))
+
+
+def save_path(folder: Path, path: Track) -> Path:
+    """The recorded hazard path beside an episode's files (written whole, then renamed into place)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target, partial = folder / PATH_FILE, folder / (PATH_FILE + ".partial.npz")
+    np.savez(partial, names=np.array(path.names), times_s=path.times_s, pos=path.pos, quat=path.quat, vel=path.vel,
+             ang_vel=path.ang_vel)
+    partial.replace(target)
+    return target
+
+
+def load_path(folder: Path) -> Track:
+    with np.load(folder / PATH_FILE) as data:
+        return Track(tuple(str(n) for n in data["names"]), data["times_s"], data["pos"], data["quat"], data["vel"],
+                     data["ang_vel"])
 
 
 def path_track(names: tuple[str, ...], dt_s: float, pos: list, quat: list, vel: list, ang_vel: list) -> Track:
