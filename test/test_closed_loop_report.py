@@ -58,3 +58,23 @@ def test_eval_refuses_the_closed_loop_in_one_line_and_loop_names_a_missing_scene
                       "--loop", "closed"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "scenes folder not found" in err
+
+
+def test_a_re_plan_takes_the_hands_over_from_where_they_are_not_from_rest():
+    from reacthuman.control.hand_path import HandPath, continue_path
+    from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
+
+    now = ((0.4, 0.2, 0.9), (0.4, -0.2, 0.9), 0.1)
+    # no keyframes in the new plan: back to rest over the release time, from where the hands are
+    back = continue_path(None, now, 0.5)
+    assert back.times_s == (0.0, 0.5) and back.targets_at(0.0) == now[:2] and back.knee_bend_at(0.0) == 0.1
+    assert back.targets_at(0.5) == (REST_LEFT_HAND_M, REST_RIGHT_HAND_M) and back.knee_bend_at(0.5) == 0.0
+    # a path that would start from rest starts from the present targets, the rest of it unchanged
+    fresh = HandPath((0.0, 0.4), (REST_LEFT_HAND_M, (0.5, 0.2, 1.0)), (REST_RIGHT_HAND_M, (0.5, -0.2, 1.0)), (),
+                     (0.0, 0.2))
+    taken = continue_path(fresh, now, 0.5)
+    assert taken.targets_at(0.0) == now[:2] and taken.knee_bend_at(0.0) == 0.1
+    assert taken.targets_at(0.4) == fresh.targets_at(0.4) and taken.times_s == fresh.times_s
+    # a keyframe the plan itself puts at t = 0 away from rest is its own request
+    asked = HandPath((0.0,), ((0.3, 0.3, 1.1),), ((0.3, -0.3, 1.1),), (), (0.0,))
+    assert continue_path(asked, now, 0.5) is asked
