@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "launch": ("reacthuman.launcher", "start a node graph from a launch file (the pip-only `ros2 launch`)"),
     "scenes": ("reacthuman.scenes.cli", "generate, validate and show scenes"),
     "eval": ("reacthuman.evaluation.cli", "evaluate models over scenes through the ROS 2 graph"),
+    "loop": ("reacthuman.evaluation.loop_cli", "run brains over scenes in process, open or closed loop, into a ledger"),
     "report": ("reacthuman.scoring.report_cli", "write the report of a run (or compare two runs)"),
     "decide": ("reacthuman.scoring.decide", "decide any model on rendered observations and score it (no execution)"),
     "dataset": ("reacthuman.evaluation.dataset_export", "export a scene set's observations as a Hugging Face dataset"),

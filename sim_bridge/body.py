@@ -167,6 +167,7 @@ class Body:
         self._source: CommandSource | None = None
         self.gate = None
         self._frame_hooks: list[Callable[[float], None]] = []
+        self._step_hooks: list[Callable[[int], None]] = []
         self.video = VideoRecorder(self.config.video, spec, engine) if self.config.video.enabled else None
         self._phase.advance(Phase.LOADED)
 
@@ -201,6 +202,19 @@ class Body:
         what is read from the simulator then is exactly the state the cameras showed (until the next load)."""
         self._phase.require(Phase.LOADED)
         self._frame_hooks.append(hook)
+
+    def add_step_hook(self, hook: Callable[[int], None]) -> None:
+        """Call hook(steps) after every physics step (window and execution) until the next load, with the
+        engine's step count; what it reads from the simulator is the state after that step (the closed loop's
+        hazard path and its later observation windows)."""
+        self._phase.require(Phase.LOADED)
+        self._step_hooks.append(hook)
+
+    def render_views(self) -> FrameSet:
+        """Every view of the scene as the cameras show it now (frame hooks are not called)."""
+        t = self.engine.time_s
+        return FrameSet(t_s=t - self.spec.t0_s, sim_time_s=t,
+                        images={c.name: self.engine.render(c.name) for c in self.spec.cameras})
 
     def simulate_window(self, command_source: CommandSource, now_s: float | None = None) -> list[FrameSet]:
         """Simulate from 0 to t0 + window under `command_source`, rendering every view at the frame times;
@@ -334,6 +348,8 @@ class Body:
             self._track()
             if self.video is not None:
                 self.video.capture(self.engine.time_s)
+        for hook in self._step_hooks:
+            hook(self.engine.steps)
 
     def _hand_positions(self) -> tuple[np.ndarray, np.ndarray]:
         out = []

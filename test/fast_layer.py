@@ -56,6 +56,7 @@ FAST_MODULES = frozenset({
     "test_body_envelope",
     "test_too_fast_to_catch",
     "test_body_freeze",
+    "test_closed_loop_report",
     "test_brain_arc",
     "test_brain_classifier",
     "test_brain_parse",

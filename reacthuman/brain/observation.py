@@ -7,13 +7,15 @@ exception; only the reference brain `oracle` reads it and no prompt ever contain
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
 
-from reacthuman.plan import Pose2D
+from reacthuman.brain.schema import plan_to_dict
+from reacthuman.plan import Plan, Pose2D
 
 Vec3 = tuple[float, float, float]
 
@@ -56,6 +58,11 @@ class Observation:
     room: str
     observer_pose: Pose2D  # where the humanoid stands in the world at the freeze
     ground_truth: Mapping[str, Any] | None = field(default=None, repr=False)  # oracle only
+    # closed loop (evaluation/closed_loop.py): a re-plan's observation carries the plan the brain committed at
+    # the previous decision (its hands and walk counted from that decision) and the base's velocity now
+    previous_plan: Plan | None = None
+    decision_index: int = 0  # 0: the first freeze; k: the k-th re-plan
+    robot_velocity_mps: Vec3 | None = None  # the base's planar velocity in the robot frame now (re-plans)
 
     def __post_init__(self) -> None:
         if not self.scene_id:
@@ -89,6 +96,21 @@ def observer_text(obs: Observation) -> str:
         f"{math.degrees(pose.yaw_rad):.0f} deg from the world x axis. In your own frame you are at the origin "
         "(floor level, under your pelvis), x points forward, y to your left, z up, in metres."
     )
+
+
+def replan_text(obs: Observation) -> str:
+    """What a re-plan adds to the prompt: that the brain is re-planning, how the body moves, the plan it
+    committed last time (in the schema's field names); empty at the first freeze."""
+    if obs.decision_index == 0:
+        return ""
+    lines = [f"You are RE-PLANNING (decision {obs.decision_index + 1}): time ran since your last plan, your body has "
+             "been carrying it out, and time froze again now. Your new plan replaces the rest of the previous one "
+             "from this instant; its times count from now and its positions from where you stand now."]
+    if obs.robot_velocity_mps is not None:
+        lines.append(f"Your body is moving at {_vec(obs.robot_velocity_mps)} m/s in your frame.")
+    previous = json.dumps(plan_to_dict(obs.previous_plan)) if obs.previous_plan is not None else "none (it did not parse)"
+    lines.append(f"Your previous plan: {previous}")
+    return "\n".join(lines)
 
 
 def state_text(obs: Observation) -> str:

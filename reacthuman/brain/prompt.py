@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reacthuman.brain.observation import VIEW_DESCRIPTIONS, Observation, observer_text, state_text
+from reacthuman.brain.observation import VIEW_DESCRIPTIONS, Observation, observer_text, replan_text, state_text
 from reacthuman.brain.schema import DURATION_LIMIT_S, MAX_KEYFRAMES
 from reacthuman.scenes.envelope import default_config as default_envelope
 from reacthuman.llm.images import image_part, text_part
@@ -67,10 +67,11 @@ def build_messages(obs: Observation, modality: str) -> list[dict[str, Any]]:
         raise ValueError(f"modality must be one of {MODALITIES}, got {modality!r}")
     if modality in ("images", "both") and not obs.images:
         raise ValueError(f"modality '{modality}' needs camera frames, but observation {obs.scene_id} has none")
+    replan = replan_text(obs)
     if modality == "state_text":
-        content: list[dict[str, Any]] | str = state_text(obs) + "\n\n" + CLOSING_TEXT
+        content: list[dict[str, Any]] | str = (replan + "\n\n" if replan else "") + state_text(obs) + "\n\n" + CLOSING_TEXT
     else:
-        parts = [text_part(observer_text(obs))]
+        parts = [text_part(observer_text(obs))] + ([text_part(replan)] if replan else [])
         parts += _image_parts(obs)
         if modality == "both":
             parts.append(text_part("What the cameras show, in words:\n" + state_text(obs)))

@@ -11,7 +11,7 @@ up for the rest of the episode unless it asks for that with catch_duration).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -65,6 +65,19 @@ def _interpolate(times: tuple[float, ...], points: tuple[Vec3, ...], t_s: float)
 
 def _add(a: Vec3, b: Vec3) -> Vec3:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def continue_path(path: HandPath | None, now: tuple[Vec3, Vec3, float], release_s: float) -> HandPath:
+    """A re-plan's path starting from the running targets `now` (left, right, knee_bend): where the new path
+    would start from rest, it starts from `now`; a plan without keyframes (path None) returns to rest over
+    release_s. A keyframe the plan puts at t = 0 away from rest is its own request and is kept."""
+    left, right, knee = now
+    if path is None:
+        return HandPath((0.0, release_s), (left, REST_LEFT_HAND_M), (right, REST_RIGHT_HAND_M), (), (knee, 0.0))
+    if path.times_s[0] > 0.0 or (path.left_m[0], path.right_m[0]) != (REST_LEFT_HAND_M, REST_RIGHT_HAND_M):
+        return path
+    knees = ((knee,) + path.knee_bend[1:]) if path.knee_bend else ()
+    return replace(path, left_m=(left,) + path.left_m[1:], right_m=(right,) + path.right_m[1:], knee_bend=knees)
 
 
 def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float, release_s: float = 0.5,

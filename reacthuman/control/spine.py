@@ -25,7 +25,7 @@ import numpy as np
 from reacthuman.control.arm_ik import ArmIK, ArmIKConfig, arm_joint_indices
 from reacthuman.control.base_tracking import BaseTracker, BaseTrackingConfig, Pose
 from reacthuman.control.crouch import crouch_angle_rad, crouch_offset_rad
-from reacthuman.control.hand_path import HandPath, ReachClamp, build_hand_path
+from reacthuman.control.hand_path import HandPath, ReachClamp, Vec3, build_hand_path, continue_path
 from reacthuman.control.locomotion import LocomotionPolicy, VelocityCommand
 from reacthuman.control.robot_state import RobotState
 from reacthuman.control.watchdog import damping_command, default_damping_kd
@@ -160,6 +160,27 @@ class Spine:
         self._path = build_hand_path(plan, self.ik, self.config.reach_tolerance_m, self.config.hand_release_s,
                                      self._crouched_pose)
         return True
+
+    def take_over(self, plan: Plan | None) -> bool:
+        """A re-plan replacing the rest of the running plan (the closed loop): like set_plan, but the new hand
+        path starts from where the running one's targets are now rather than from rest, so the hands and the
+        crouch move on from there at the plan's own pace; a plan without keyframes returns them to rest over
+        hand_release_s. The walk starts again from the present pose (base tracking resets at the new plan's
+        first tick) and the gait goes on. plan None: the running plan goes on."""
+        if plan is None:
+            return True
+        now = self._hand_targets_now()
+        if not self.set_plan(plan):
+            return False
+        if now is not None:
+            self._path = continue_path(self._path, now, self.config.hand_release_s)
+        return True
+
+    def _hand_targets_now(self) -> tuple[Vec3, Vec3, float] | None:
+        if self._path is None or self._last_plan_t is None:
+            return None
+        left, right = self._path.targets_at(self._last_plan_t)
+        return left, right, self._path.knee_bend_at(self._last_plan_t)
 
     def _crouched_pose(self, knee_bend: float) -> np.ndarray:
         """The default pose with the legs folded for knee_bend (what the IK plans reaches from)."""

@@ -41,6 +41,7 @@ CONFIG_FILES: dict[str, str] = {
     "reacthuman.scenes.render:RenderConfig": "render.yaml",
     "reacthuman.recording.viewer_config:ViewerConfig": "viewer.yaml",
     "reacthuman.scoring.analyses:AnalysisConfig": "analyses.yaml",
+    "reacthuman.evaluation.closed_loop:LoopConfig": "closed_loop.yaml",
 }
 
 C = TypeVar("C")

@@ -238,6 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "another (same rows; a slow model's thinking leaves cores the others use; each graph "
                         "needs about 3 GiB)")
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
+    p.add_argument("--loop", default="open", choices=("open", "closed"),
+                   help="open: one frozen observation, one plan (the paper's protocol); closed: re-plans "
+                        "(docs/closed-loop.md), in process only for now: `reacthuman loop --loop closed`")
     p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES,
                    help="what LLM brains see (default: images, the paper's protocol; a model known to be text-only "
                         "runs on state_text, the privileged-state ablation, and the progress line and its ledger rows "
@@ -268,6 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.loop == "closed":
+            raise ValueError("--loop closed does not run through the ROS 2 graph yet; run it in process: "
+                             "reacthuman loop --loop closed (docs/closed-loop.md)")
         specs = models_option().parse(args)
         models = [spec.name for spec in specs]
         # the model's ?options travel to its graph's brain alone: ledgers, folders and logs name the model

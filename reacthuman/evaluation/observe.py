@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from reacthuman.brain.observation import Observation, TrackSample
+from reacthuman.plan import Pose2D
 from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.mass_centre import arm_world_m, centre_local_m
 from reacthuman.scenes.spec import SceneSpec
@@ -87,8 +88,11 @@ class WindowTracker:
 
 
 def build_observation(spec: SceneSpec, frame_times_s: tuple[float, ...], images: dict[str, list[np.ndarray]],
-                      samples: dict[float, tuple[np.ndarray, np.ndarray]], ground_truth: dict | None = None) -> Observation:
-    pose = spec.observer.pose()
+                      samples: dict[float, tuple[np.ndarray, np.ndarray]], ground_truth: dict | None = None,
+                      pose: Pose2D | None = None, **later: object) -> Observation:
+    """`pose`: where the robot stands at the freeze (default the scene's observer: the first freeze); `later`:
+    a re-plan's further Observation fields (previous_plan, decision_index, robot_velocity_mps)."""
+    pose = pose or spec.observer.pose()
     c, s = math.cos(pose.yaw_rad), math.sin(pose.yaw_rad)
     track = []
     for t in frame_times_s:
@@ -100,4 +104,4 @@ def build_observation(spec: SceneSpec, frame_times_s: tuple[float, ...], images:
         track.append(TrackSample(t, p_robot, tuple(float(v) for v in v_robot)))
     return Observation(scene_id=spec.scene_id, frame_times_s=frame_times_s, images=images, track=tuple(track),
                        object_look=object_look(spec.object_id), room=spec.room, observer_pose=pose,
-                       ground_truth=ground_truth)
+                       ground_truth=ground_truth, **later)

@@ -15,6 +15,7 @@ from reacthuman.recording.episode_files import BAG_DROPPED, EpisodeFolder
 from reacthuman.core.bag import BagError, read_bag
 from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, missing
 from reacthuman.recording.ros_msgs import stamp_ns as header_stamp_ns
+from reacthuman.scoring.closed_loop import rescore_folder
 from reacthuman.scoring.ledger import LedgerError, read_ledger
 from reacthuman.scenes.spec import SceneSpec
 
@@ -80,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     for record in rows:
         row = record.to_dict()
         folder = EpisodeFolder(args.run_dir, row["model"], row["scene_id"]).final
+        if row.get("loop") == "closed":  # run in process (`reacthuman loop`): every decision from its recorded path
+            diff = rescore_folder(folder, row)
+            bad += bool(diff)
+            if diff:
+                print(f"DIFFERS {row['scene_id']} x {row['model']}: " + "; ".join(diff))
+            continue
         bag = folder / "bag"
         if not bag.exists() and (folder / BAG_DROPPED).is_file():
             dropped += 1
@@ -93,5 +100,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"DIFFERS {row['scene_id']} x {row['model']}: " + "; ".join(diff))
     kept = len(rows) - dropped
     note = f" ({dropped} without a bag: the run kept bags only for failures)" if dropped else ""
-    print(f"rescored {kept} decisions from their bags: {kept - bad} identical, {bad} different{note}")
+    print(f"rescored {kept} decisions from their bags (closed-loop rows: from their recorded paths): "
+          f"{kept - bad} identical, {bad} different{note}")
     return 1 if bad else 0

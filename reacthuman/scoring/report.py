@@ -38,6 +38,7 @@ from reacthuman.scoring import outcomes
 from reacthuman.scenes.attribution import used_models
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.episode_pages import episode_section
+from reacthuman.scoring.loop_tables import loop_blocks
 
 
 @dataclass
@@ -129,6 +130,7 @@ def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.An
         Heading("Across models"), t_vote,
         Heading("Correct but out of reach"), t_reach,
         Heading("Execution"), t_out, *outcomes.execution_tables(d),
+        *loop_blocks(d),
     ]
     tables = [b for b in blocks if isinstance(b, Table)]
     made = [p for p in (p_cd, p_freeze, p_fam, p_rules) if p is not None]
