@@ -25,10 +25,10 @@ from reacthuman.core.atomic import atomic_write_text
 from reacthuman.g1_assets import WALKING_POLICIES, check_walking_policy
 
 SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
-# run only when named in --sections: ray (minutes of graphs, three evals on a local Ray); study (needs the
-# episode section's graph episode in the same run)
+# run only when named in --sections: ray (minutes of graphs, three evals on a local Ray); study (a graph and
+# Genesis renders on its own sample scenes: a few minutes)
 OPT_IN_SECTIONS = ("ray", "study")
-NEEDS_SCENE = ("physics", "render", "episode", "study")
+NEEDS_SCENE = ("physics", "render", "episode")
 
 log = logging.getLogger("reacthuman.bench")
 
@@ -54,7 +54,7 @@ class BenchConfig:
     memory_episodes: int = 20  # episodes of the memory-per-episode run (0: none)
     ray_scenes: int = 4  # scenes of each of the ray section's three evals (local, 1 and 2 Ray workers)
     ray_engine: str = "genesis"
-    study_repeats: int = 3
+    study_scenes: int = 2  # sample scenes the study section runs both paths on (each with 7 models)
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -66,7 +66,7 @@ class BenchConfig:
         return cls(physics_steps=60, physics_repeats=3, render_repeats=3, transport_windows=5, transport_warmup=1,
                    transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=3, scenes_repeats=3,
                    scoring_decisions=300, scoring_repeats=2, tracking_quick=True, ray_scenes=2, memory_episodes=0,
-                   study_repeats=1)
+                   study_scenes=1)
 
 
 _MAY_BE_ZERO = ("transport_warmup", "memory_episodes")
@@ -138,11 +138,10 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
             return out
 
         section("episode", run_episode_section)
-        if "study" in sections:
-            from reacthuman.bench.study import study_section
+    if "study" in sections:
+        from reacthuman.bench.study import study_section
 
-            graph_s = report.get("episode", {}).get("graph", {}).get("wall_s", {}).get("median")
-            section("study", lambda: study_section(spec, work, graph_s, cfg.study_repeats))
+        section("study", lambda: study_section(work, domain_base + 3, cfg.study_scenes))
     from reacthuman.bench.tracking import tracking_section
 
     section("tracking", lambda: tracking_section(cfg.tracking_quick, (plot_dir or work) / "tracking.png",
