@@ -43,16 +43,21 @@ def endpoint():
 
 
 @pytest.fixture(scope="module")
-def two_steps(endpoint, tmp_path_factory) -> tuple[Path, list[dict], str, int]:
+def scenes(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("scenes")
+    for family, seed in SCENES:
+        spec = generate_spec(family, seed)
+        (root / spec.scene_id).mkdir()
+        (root / spec.scene_id / "spec.json").write_text(spec.to_json())
+    return root
+
+
+@pytest.fixture(scope="module")
+def two_steps(endpoint, scenes, tmp_path_factory) -> tuple[Path, list[dict], str, int]:
     """(run folder, its decide rows, eval's output, requests the model got during eval)."""
     from reacthuman.scoring.decide import main as decide
 
-    root = tmp_path_factory.mktemp("plans")
-    scenes, run = root / "scenes", root / "run"
-    for family, seed in SCENES:
-        spec = generate_spec(family, seed)
-        (scenes / spec.scene_id).mkdir(parents=True)
-        (scenes / spec.scene_id / "spec.json").write_text(spec.to_json())
+    run = tmp_path_factory.mktemp("plans") / "run"
     model = f"openai-compatible:fixed@{endpoint.base_url}?vision=true"
     assert decide(["--scenes", str(scenes), "--models", model, "--out", str(run), "--workers", "2"]) == 0
     decided, asked = _rows(run), len(endpoint.bodies)
@@ -104,8 +109,32 @@ def test_the_executed_rows_supersede_and_a_second_pass_executes_nothing(two_step
     assert _rows(run) == before and f"{len(SCENES)}/{len(SCENES)} executed plans" in again.stdout
 
 
-def test_eval_plans_refuses_a_folder_that_is_not_a_decide_run(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "reacthuman.cli", "eval", "--plans", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 2 and "is not a `reacthuman decide` run" in proc.stderr.strip(), proc.stderr
-    assert "\n" not in proc.stderr.strip()
+def test_eval_plans_refuses_a_folder_that_is_not_a_decide_run_and_a_model_it_did_not_decide(two_steps, tmp_path):
+    run = two_steps[0]
+    for args, says in (((str(tmp_path),), "is not a `reacthuman decide` run"),
+                       ((str(run), "--models", "always_dodge"), "'always_dodge' was not decided in"),
+                       ((str(run), "--executor", "ray"), "--plans runs on the local executor"),
+                       ((str(run), "--out", str(tmp_path)), "leave --out out")):
+        proc = subprocess.run([sys.executable, "-m", "reacthuman.cli", "eval", "--plans", *args],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 2 and says in proc.stderr and "\n" not in proc.stderr.strip(), (args, proc.stderr)
+
+
+def test_a_vision_model_refusing_images_part_way_stops_the_eval_in_one_line_without_retries(scenes, tmp_path):
+    """The graph's brain node reports the refusal as the episode's fault; the eval stops the model instead of
+    retrying the episode as an infrastructure failure."""
+    server, out = FixedReplyEndpoint(REPLY, model="flaky", refuse_images_after=1), tmp_path / "run"
+    model = f"openai-compatible:flaky@{server.base_url}"
+    try:
+        proc = subprocess.run([sys.executable, "-m", "reacthuman.cli", "eval", "--scenes", str(scenes),
+                               "--models", f"{model}?vision=true", "--out", str(out),
+                               "--domain-base", str(40 + os.getpid() % 90)], capture_output=True, text=True, timeout=1800)
+    finally:
+        server.close()
+    last = proc.stderr.strip().splitlines()[-1]
+    assert proc.returncode == 2 and last.startswith(f"reacthuman eval: model '{model}' refuses image input (HTTP 400"), \
+        proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "--modality state_text" in last and f"1/{len(SCENES)} decisions" in proc.stdout
+    assert len(server.bodies) == 2 and len(_rows(out)) == 1  # the refused call: no row, no retry
+    failures = out / "failures.jsonl"
+    assert not failures.exists() or not failures.read_text().strip(), failures.read_text()

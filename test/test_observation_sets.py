@@ -237,33 +237,10 @@ def test_decide_on_the_dataset_in_a_light_environment_gives_the_scene_folder_s_r
     assert sorted(map(json.dumps, endpoint.bodies[before:])) == sorted(map(json.dumps, scene_bodies))
 
 
-class ImagesRefusedAfterFirstReply(FixedReplyEndpoint):
-    """An endpoint that answers its first request with REPLY and then turns image parts away in vLLM's words
-    (a server switched to a text-only model in the middle of a run)."""
-
-    def __init__(self) -> None:
-        super().__init__(REPLY, model="flaky")
-        handler = self.server.RequestHandlerClass
-        answered = handler.do_POST
-
-        def do_post(request) -> None:
-            if not self.bodies:
-                return answered(request)
-            self.bodies.append(json.loads(request.rfile.read(int(request.headers.get("content-length", 0)))))
-            raw = json.dumps({"error": {"message": "flaky is not a multimodal model", "code": 400}}).encode()
-            request.send_response(400)
-            request.send_header("content-type", "application/json")
-            request.send_header("content-length", str(len(raw)))
-            request.end_headers()
-            request.wfile.write(raw)
-
-        handler.do_POST = do_post
-
-
 def test_a_vision_model_refusing_images_mid_run_is_stopped_in_one_line_and_the_others_go_on(scenes, tmp_path, capsys):
     from reacthuman.scoring.decide import main
 
-    server, run = ImagesRefusedAfterFirstReply(), tmp_path / "run"
+    server, run = FixedReplyEndpoint(REPLY, model="flaky", refuse_images_after=1), tmp_path / "run"
     model = f"openai-compatible:flaky@{server.base_url}"
     try:
         code = main(["--scenes", str(scenes), "--models", f"{model}?vision=true,always_dodge", "--out", str(run)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
+from reacthuman.llm.presets import model_name
 
 if TYPE_CHECKING:
     from reacthuman.core.model_spec import ModelSpec
@@ -25,8 +26,14 @@ def agent_name(spec: "ModelSpec") -> str:
     """The name the bench records for an assistant or human spec: a reference's own name, `llm:<name>` for a
     model. Run folders and results have always spelled models that way; keeping it lets old runs resume and
     old and new rows share one report (the command line no longer needs the prefix). A model's `?options`
-    stay on it, since the client is built from this name (they name environment variables, never keys)."""
+    stay on it, since the client is built from this name (they name environment variables, never keys);
+    results name the model without them (`recorded_name`, the agents' `name`)."""
     return MODEL_PREFIX + spec.entry if spec.is_llm else spec.name
+
+
+def recorded_name(name: str) -> str:
+    """An agent name (`agent_name`) as results record it: a model without its `?options`."""
+    return MODEL_PREFIX + model_name(name[len(MODEL_PREFIX):]) if name.startswith(MODEL_PREFIX) else name
 
 
 class ScriptedAssistant:

@@ -11,6 +11,7 @@ from interactiveworld.actions.primitives import PRIMITIVES
 from interactiveworld.agents.base import HUMAN_COMMANDS_PER_TURN, HumanDecision, HumanView
 from interactiveworld.agents.config import agent_config
 from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, json_format
+from reacthuman.llm.presets import model_name
 
 MAX_COMMANDS = HUMAN_COMMANDS_PER_TURN  # the scripted human's limit
 MAX_MEMORY_TURNS = 6  # earlier exchanges it keeps (its memory across turns)
@@ -36,7 +37,7 @@ SCHEMA = {"type": "object", "additionalProperties": False, "required": ["say", "
 
 class LLMHuman:
     def __init__(self, model: str) -> None:
-        self.name = f"llm:{model}"
+        self.name = f"llm:{model_name(model)}"  # results name the model without its ?options
         self.holder = ClientHolder(model)
         self.plan: list[str] = []
         self.blind = False

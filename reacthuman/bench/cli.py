@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--markdown", type=Path, default=None, help="also write the table as Markdown here")
     p.add_argument("--sections", default=None, help=f"comma-separated subset of: {', '.join(SECTIONS)} (default: all "
                    f"of them); also {', '.join(OPT_IN_SECTIONS)}, run only when named")
-    p.add_argument("--domain-base", type=int, default=None, help="ROS domains used: base .. base+2 (default from pid)")
+    p.add_argument("--domain-base", type=int, default=None, help="ROS domains used: base .. base+3, and base+20 .. for ray (default from pid)")
     p.add_argument("--work-dir", type=Path, default=None, help="scratch folder (default: a temporary one)")
     p.add_argument("--memory-run", type=Path, default=None,
                    help="memory section: each node's memory per episode over this eval run (its logs/memory.jsonl) "

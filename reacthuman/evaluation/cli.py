@@ -257,8 +257,9 @@ def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> dict[str, fl
     return rss
 
 
-def _plans_arguments(args: argparse.Namespace) -> None:
-    """--plans RUN: the run folder is RUN, the scenes its decide run's unless --scenes is given."""
+def _plans_arguments(args: argparse.Namespace) -> list[str]:
+    """--plans RUN: the run folder is RUN, the scenes its decide run's unless --scenes is given; returns the
+    models it decided."""
     if args.executor != "local":
         raise ValueError("--plans runs on the local executor")
     if args.out is not None and args.out.resolve() != args.plans.resolve():
@@ -266,6 +267,7 @@ def _plans_arguments(args: argparse.Namespace) -> None:
     record = decide_record(args.plans)
     args.out = args.plans
     args.scenes = args.scenes or scenes_of(args.plans, record)
+    return list(record.get("models") or [])
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -317,13 +319,13 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.plans is not None:
-            specs = models_option().parse(args) if args.models else []
-            _plans_arguments(args)
+            specs, decided = models_option().parse(args) if args.models else [], _plans_arguments(args)
+            models = [spec.name for spec in specs] or decided
         else:
             if args.scenes is None or args.out is None:
                 raise ValueError("--scenes and --out are required (or --plans RUN: execute a decide run's plans)")
             specs = models_option().parse(args)
-        models = [spec.name for spec in specs]
+            models = [spec.name for spec in specs]
         # the model's ?options travel to its graph's brain alone: ledgers, folders and logs name the model
         args.options = {s.name: s.entry.partition("?")[2] for s in specs if s.is_llm and args.plans is None}
         if args.limit is not None and args.limit < 1:
@@ -348,8 +350,6 @@ def main(argv: list[str] | None = None) -> int:
         args.shown = model_modalities({s.name: s.entry for s in specs if s.is_llm and args.plans is None}, args.modality)
         scenes, scene_hash = load_scene_set(args.scenes, args.limit)
         plans = load_plans(args.plans, models, scenes) if args.plans is not None else None
-        if plans is not None:
-            models = plans.models
         pairs = plans.pairs if plans is not None else {(s.scene_id, m) for s in scenes for m in models}
         args.out.mkdir(parents=True, exist_ok=True)
         lock = RunLock(args.out)
