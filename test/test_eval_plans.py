@@ -26,7 +26,8 @@ REPLY = json.dumps({"object_identified": "the falling object", "intent": "step b
 
 
 def _rows(run: Path) -> list[dict]:
-    return [json.loads(line) for line in (run / "ledger.jsonl").read_text().splitlines() if line.strip()]
+    path = run / "ledger.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
 def _eval_plans(*args: str) -> subprocess.CompletedProcess:
@@ -120,21 +121,22 @@ def test_eval_plans_refuses_a_folder_that_is_not_a_decide_run_and_a_model_it_did
         assert proc.returncode == 2 and says in proc.stderr and "\n" not in proc.stderr.strip(), (args, proc.stderr)
 
 
-def test_a_vision_model_refusing_images_part_way_stops_the_eval_in_one_line_without_retries(scenes, tmp_path):
-    """The graph's brain node reports the refusal as the episode's fault; the eval stops the model instead of
-    retrying the episode as an infrastructure failure."""
-    server, out = FixedReplyEndpoint(REPLY, model="flaky", refuse_images_after=1), tmp_path / "run"
+def test_a_vision_model_refusing_images_in_the_graph_stops_the_eval_in_one_line_without_retries(scenes, tmp_path):
+    """A model given `?vision=true` is not probed, so a refusal comes in the middle of the run: the graph's brain
+    node reports it as the episode's fault, and the eval stops the model instead of retrying the episode as an
+    infrastructure failure (one episode here: `reacthuman decide`'s test refuses after a first reply)."""
+    server, out = FixedReplyEndpoint(REPLY, model="flaky", refuse_images_after=0), tmp_path / "run"
     model = f"openai-compatible:flaky@{server.base_url}"
     try:
         proc = subprocess.run([sys.executable, "-m", "reacthuman.cli", "eval", "--scenes", str(scenes),
-                               "--models", f"{model}?vision=true", "--out", str(out),
+                               "--models", f"{model}?vision=true", "--out", str(out), "--limit", "1",
                                "--domain-base", str(40 + os.getpid() % 90)], capture_output=True, text=True, timeout=1800)
     finally:
         server.close()
     last = proc.stderr.strip().splitlines()[-1]
     assert proc.returncode == 2 and last.startswith(f"reacthuman eval: model '{model}' refuses image input (HTTP 400"), \
         proc.stdout[-2000:] + proc.stderr[-2000:]
-    assert "--modality state_text" in last and f"1/{len(SCENES)} decisions" in proc.stdout
-    assert len(server.bodies) == 2 and len(_rows(out)) == 1  # the refused call: no row, no retry
+    assert "--modality state_text" in last and "0/1 decisions" in proc.stdout and "refused images" in proc.stdout
+    assert len(server.bodies) == 1 and not _rows(out)  # the refused call: no row, no retry
     failures = out / "failures.jsonl"
     assert not failures.exists() or not failures.read_text().strip(), failures.read_text()
