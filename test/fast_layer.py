@@ -50,6 +50,7 @@ FAST_MODULES = frozenset({
     "test_brain_classifier",
     "test_brain_parse",
     "test_brain_reference",
+    "test_replay_brain",
     "test_core_layering",
     "test_core_config",
     "test_core_headless",
