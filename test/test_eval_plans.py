@@ -101,7 +101,7 @@ def test_the_executed_rows_supersede_and_a_second_pass_executes_nothing(two_step
     from reacthuman.scoring.aggregate import select_decisions
     from reacthuman.scoring.ledger import read_ledger
 
-    run, decided, _, _ = two_steps
+    run = two_steps[0]
     chosen = select_decisions(read_ledger(run)).scored
     assert len(chosen) == len(SCENES) and all(r.extras["executed"] is True and r.caught is not None for r in chosen)
     before = _rows(run)

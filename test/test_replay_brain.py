@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from reacthuman.brain.replay import PLAN_FIELD, ReplayBrain, decision_of_row, is_executed, stored_decisions, stored_plan
+from reacthuman.brain.replay import (
+    PLAN_FIELD,
+    ReplayBrain,
+    decision_of_row,
+    is_executed,
+    stored_decisions,
+    stored_plan,
+)
 from reacthuman.brain.schema import parse_reply
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter
 

@@ -83,7 +83,8 @@ class _InstantModels:
 def _decide_path(specs: list, models: list[str]) -> tuple[list, list, dict]:
     """(render (cpu, wall) per scene, decide-7 (cpu, wall) per scene, first model's row per scene)."""
     from reacthuman.brain import make_brain
-    from reacthuman.control.spine import Spine, default_config as spine_config
+    from reacthuman.control.spine import Spine
+    from reacthuman.control.spine import default_config as spine_config
     from reacthuman.evaluation.observation_set import render_window
     from reacthuman.llm.images import clear_encoded_cache
     from reacthuman.scoring.decide import decide_one
@@ -95,7 +96,7 @@ def _decide_path(specs: list, models: list[str]) -> tuple[list, list, dict]:
         render_window(specs[0], body, spine)  # warm-up: Genesis compiles its kernels on the first scene
         renders = []
         for spec in specs:
-            renders.append(_cpu_and_wall(lambda: windows.__setitem__(spec.scene_id, render_window(spec, body, spine))))
+            renders.append(_cpu_and_wall(lambda s=spec: windows.__setitem__(s.scene_id, render_window(s, body, spine))))
     finally:
         body.close()
     brains, rows = [make_brain(m) for m in models], {}
@@ -107,7 +108,7 @@ def _decide_path(specs: list, models: list[str]) -> tuple[list, list, dict]:
                 if brain is brains[0]:
                     rows[spec.scene_id] = record.to_dict()
 
-        decisions = [_cpu_and_wall(lambda: decide_scene(spec)) for spec in specs]
+        decisions = [_cpu_and_wall(lambda s=spec: decide_scene(s)) for spec in specs]
     finally:
         for brain in brains:
             brain.close()

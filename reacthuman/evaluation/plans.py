@@ -16,7 +16,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from reacthuman.brain.replay import EXECUTED_FIELD, PLAN_FIELD, is_executed, stored_decisions
+from reacthuman.brain.replay import (
+    EXECUTED_FIELD,
+    PLAN_FIELD,
+    is_executed,
+    stored_decisions,
+)
 from reacthuman.evaluation.scene_set import SceneEntry
 from reacthuman.scoring.ledger import DecisionRecord, ledger_path
 
