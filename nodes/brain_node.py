@@ -14,6 +14,8 @@ from reacthuman_msgs.msg import ReactionPlan
 
 from reacthuman import graph
 from reacthuman.brain import DEFAULT_MODALITY, MODALITIES, make_brain
+from reacthuman.scoring.replay import ReplayBrain
+from reacthuman.llm.vision import IMAGES_REFUSED_FAULT, ImageInputRefused
 from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import FAULT_EXIT_DELAY_S, ContractNode, one_of, positive, run
@@ -38,8 +40,11 @@ class BrainNode(ContractNode):
                                          "(the oracle) waits for it after the observation", positive)
         self.model_options = self.declare("model_options", "", "the model's options (vision=true&max_tokens=...; "
                                           "reacthuman.core.presets.MODEL_OPTIONS), without the leading '?'")
+        self.plans = self.declare("plans", "", "a decide run folder: publish the plans it stored for this model "
+                                  "(`reacthuman eval --plans`) instead of asking the model")
         entry = f"{self.model}?{self.model_options}" if self.model_options else self.model
-        self.brain = make_brain(entry, modality=self.modality, seed=self.seed)
+        self.brain = (ReplayBrain(self.plans, self.model) if self.plans
+                      else make_brain(entry, modality=self.modality, seed=self.seed))
         self._lock = threading.Lock()  # one decision at a time; observations arrive once per episode
         tune_allocator()  # the 10 MB observation per episode gets its own mapping: see memory_log
         self.modality = getattr(self.brain, "modality", self.modality)
@@ -66,9 +71,15 @@ class BrainNode(ContractNode):
     def _decide(self, msg) -> None:
         """A brain that raises must not leave the body frozen until its plan timeout, nor be scored as a
         model that sent nothing: it tells the episode manager why (the episode fails at once), then the node
-        dies, and the eval retries the episode on a restarted graph."""
+        dies, and the eval retries the episode on a restarted graph. A server that turns images away is not
+        retried: its fault carries the one-line refusal (IMAGES_REFUSED_FAULT), on which the eval stops the model."""
         try:
             self._decide_once(msg)
+        except ImageInputRefused as exc:  # a model declared to take images that does not: the eval stops it
+            self.get_logger().fatal(f"{msg.scene_id}: {exc}")
+            self.report_fault(msg.scene_id, f"{IMAGES_REFUSED_FAULT}{exc}")
+            time.sleep(FAULT_EXIT_DELAY_S)
+            os._exit(BRAIN_CRASHED_EXIT)
         except Exception as exc:
             self.get_logger().fatal(f"{msg.scene_id}: the brain crashed:\n{traceback.format_exc()}")
             self.report_fault(msg.scene_id, f"crashed: {type(exc).__name__}: {exc}")

@@ -152,8 +152,9 @@ def _config(args: argparse.Namespace, spec: ModelSpec) -> "RunConfig":
     """The run configuration of one model: every model of `--models` shares the run folder (its rows and
     transcripts carry the model's name), as separate `physment run` calls on the folder would."""
 
-    # the entry with its ?options: the client is built from it (they name environment variables, never keys)
-    return RunConfig(scenes=args.scenes, agent=spec.entry, budget=args.budget, out=args.out,
+    # rows name the model without its ?options, as ReactHuman's do; the client is built from the entry with them
+    return RunConfig(scenes=args.scenes, agent=spec.name, agent_options=spec.entry.partition("?")[2] if spec.is_llm else "",
+                     budget=args.budget, out=args.out,
                      prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
                      limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
                      protocol=args.protocol, tools=args.tools, matcher=args.matcher, cell_map=args.cell_map,

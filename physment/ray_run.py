@@ -103,7 +103,7 @@ def run_on_ray(cfg: RunConfig, plan: PoolPlan) -> tuple[list[dict], list[str]]:
     """Run the missing episodes of `cfg` on Ray: (the rows written by this call, one line per episode given up)."""
     if cfg.agent != "oracle":
         try:
-            check_model(cfg.agent)
+            check_model(cfg.agent_entry)
         except ValueError as exc:
             raise RunError(f"agent {cfg.agent!r}: {exc}") from None
     todo, _ = pending_scenes(cfg)

@@ -42,7 +42,7 @@ _SAFE_RE = re.compile(r"[^A-Za-z0-9_.-]+")
 @dataclasses.dataclass
 class RunConfig:
     scenes: Path
-    agent: str
+    agent: str  # the model's name (without its ?options): rows, transcripts and reports name it so
     budget: int
     out: Path
     prompting: str = "zero-shot"
@@ -58,8 +58,14 @@ class RunConfig:
     # ours | authors | authors-early (physment.authors.dialogue); None: the authors' for their scenes under
     # paper, zero-shot (as --tools), else ours
     dialogue: str | None = None
+    agent_options: str = ""  # the model's ?options (they name environment variables, never keys)
     # filled by run(): 'Scene<N>: why' for each scene that could not be loaded or compiled (skipped, not fatal)
     skipped: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def agent_entry(self) -> str:
+        """The `--models` entry the model's client is built from: the name with its options."""
+        return f"{self.agent}?{self.agent_options}" if self.agent_options else self.agent
 
     def __post_init__(self) -> None:
         self.scenes, self.out = Path(self.scenes), Path(self.out)
@@ -113,7 +119,7 @@ def make_agent(cfg: RunConfig) -> Iterator[Any]:
         return
 
     try:
-        client = make_client(cfg.agent)
+        client = make_client(cfg.agent_entry)
     except (ValueError, FileNotFoundError) as exc:
         raise RunError(f"agent {cfg.agent!r}: {exc}") from exc
     with client:
@@ -190,7 +196,7 @@ def episode_config(cfg: RunConfig):
 def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, executor: dict | None = None) -> None:
     with open(cfg.out / INVOCATIONS_FILE, "a", encoding="utf-8") as fh:
         fh.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                             "agent": cfg.agent, "tool_mode": tool_mode,
+                             "agent": cfg.agent, "agent_options": cfg.agent_options, "tool_mode": tool_mode,
                              "budget": cfg.budget, "prompting": cfg.prompting, "scenes": str(cfg.scenes),
                              "protocol": cfg.protocol, "matcher": cfg.matcher, "tools": cfg.tools,
                              "dialogue": cfg.dialogue, "episodes_to_run": episodes,

@@ -62,6 +62,7 @@ FAST_MODULES = frozenset({
     "test_brain_parse",
     "test_brain_reference",
     "test_code_layers",
+    "test_replay_brain",
     "test_core_layering",
     "test_core_config",
     "test_core_headless",

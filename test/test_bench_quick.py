@@ -180,3 +180,24 @@ def test_the_memory_run_repeats_a_scene_set_in_order_under_new_ids_with_the_same
     for s in out:
         original = by_id[s.scene_id.split("-", 1)[1]]
         assert s.to_json() == original.to_json().replace(original.scene_id, s.scene_id)
+
+
+def test_the_study_section_reads_the_cpu_time_of_a_whole_process_tree():
+    """A parent that sleeps and a child that spins: the tree's CPU seconds include the child's."""
+    from reacthuman.bench.study import tree_cpu_s
+
+    child = "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.0: pass\ntime.sleep(60)"
+    parent = f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}]); time.sleep(60)"
+    proc = subprocess.Popen([sys.executable, "-c", parent])
+    try:
+        deadline, spent = time.monotonic() + 60, 0.0
+        while time.monotonic() < deadline and spent < 1.0:
+            time.sleep(0.2)
+            spent = tree_cpu_s(proc.pid)
+        assert 1.0 <= spent < 10.0, spent
+        assert tree_cpu_s(children(proc.pid)[0]) >= 1.0 > tree_cpu_s(proc.pid) - tree_cpu_s(children(proc.pid)[0])
+    finally:
+        for pid in children(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.wait()

@@ -262,17 +262,21 @@ def test_deterministic_endpoint_reply_cut_at_the_token_limit_is_recorded_and_cou
     assert table.rows == [[decision.brain, None, 1, 1, 1234, 56]]
 
 
-def test_physment_and_interactiveworld_build_their_clients_with_the_options():
+def test_physment_and_interactiveworld_build_their_clients_with_the_options_and_physment_rows_name_the_model():
     import argparse
 
-    from interactiveworld.agents.assistants import agent_name
+    from interactiveworld.agents.assistants import agent_name, recorded_name
     from physment.cli import _config
 
     (spec,) = parse_models("local?max_tokens=33&temperature=0.5", {"oracle": "reference"})
-    assert agent_name(spec) == "llm:local?max_tokens=33&temperature=0.5"
+    assert agent_name(spec) == "llm:local?max_tokens=33&temperature=0.5"  # the client is built from it
+    assert recorded_name(agent_name(spec)) == "llm:local" and recorded_name("oracle") == "oracle"  # results name
     args = argparse.Namespace(scenes=Path("scenes"), budget=1, out=Path("out"), prompting="zero-shot",
                               tool_mode="native", all_scenes=False, limit=None, max_tokens=None, brief_api=False,
                               protocol="paper", tools=None, matcher=None, cell_map=None, dialogue=None)
-    agent = _config(args, spec).agent
-    assert resolve_preset(agent).max_tokens == 33
-    assert resolve_preset(agent).temperature == 0.5
+    config = _config(args, spec)
+    assert config.agent == "local"  # rows: the name
+    assert config.agent_entry == "local?max_tokens=33&temperature=0.5"
+    entry = config.agent_entry
+    assert resolve_preset(entry).max_tokens == 33
+    assert resolve_preset(entry).temperature == 0.5

@@ -248,3 +248,21 @@ def test_decide_on_the_dataset_in_a_light_environment_gives_the_scene_folder_s_r
         light = rows[row["scene_id"]]
         assert {k: v for k, v in light.items() if k != "latency_s"} == {k: v for k, v in row.items() if k != "latency_s"}
     assert sorted(map(json.dumps, endpoint.bodies[before:])) == sorted(map(json.dumps, scene_bodies))
+
+
+def test_a_vision_model_refusing_images_mid_run_is_stopped_in_one_line_and_the_others_go_on(scenes, tmp_path, capsys):
+    from reacthuman.scoring.decide import main
+
+    server, run = FixedReplyEndpoint(REPLY, model="flaky", refuse_images_after=1), tmp_path / "run"
+    model = f"openai-compatible:flaky@{server.base_url}"
+    try:
+        code = main(["--scenes", str(scenes), "--models", f"{model}?vision=true,always_dodge", "--out", str(run)])
+    finally:
+        server.close()
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 2 and last.startswith(f"reacthuman decide: model '{model}' refuses image input (HTTP 400"), last
+    assert "--modality state_text" in last and "is not a multimodal model" in last
+    rows = [json.loads(line) for line in (run / "ledger.jsonl").read_text().splitlines()]
+    assert len(server.bodies) == 2  # stopped at the refusal: no retry, no request for a further scene
+    assert [r["model"] for r in rows].count(model) == 1 and not any(r.get("api_error") for r in rows)
+    assert [r["model"] for r in rows].count("always_dodge") == len(SCENES)

@@ -10,6 +10,7 @@ from interactiveworld.agents.config import ASSISTANT_VIEWS
 from interactiveworld.agents.llm_assistant import NO_VIEW_SUFFIX, LLMAssistant
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.agents.llm_human import LLMHuman
+from reacthuman.core.presets import model_name
 
 if TYPE_CHECKING:
     from reacthuman.core.model_spec import ModelSpec
@@ -30,8 +31,14 @@ def agent_name(spec: "ModelSpec") -> str:
     """The name the bench records for an assistant or human spec: a reference's own name, `llm:<name>` for a
     model. Run folders and results have always spelled models that way; keeping it lets old runs resume and
     old and new rows share one report (the command line no longer needs the prefix). A model's `?options`
-    stay on it, since the client is built from this name (they name environment variables, never keys)."""
+    stay on it, since the client is built from this name (they name environment variables, never keys);
+    results name the model without them (`recorded_name`, the agents' `name`)."""
     return MODEL_PREFIX + spec.entry if spec.is_llm else spec.name
+
+
+def recorded_name(name: str) -> str:
+    """An agent name (`agent_name`) as results record it: a model without its `?options`."""
+    return MODEL_PREFIX + model_name(name[len(MODEL_PREFIX):]) if name.startswith(MODEL_PREFIX) else name
 
 
 class ScriptedAssistant:

@@ -15,6 +15,7 @@ from interactiveworld.agents.base import AssistantBrief, AssistantObservation, A
 from interactiveworld.agents.config import ASSISTANT_VIEWS, agent_config
 from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, json_format
 from reacthuman.llm import image_part, text_part
+from reacthuman.core.presets import model_name
 
 NO_VIEW_SUFFIX = "+noview"  # the bench name of a model assistant run with its frames withheld
 
@@ -75,7 +76,7 @@ class LLMAssistant:
         frames_per_turn = agent_config().assistant_frames_per_turn if frames_per_turn is None else frames_per_turn
         if frames_per_turn < 1:
             raise ValueError(f"frames_per_turn must be >= 1, got {frames_per_turn}")
-        self.name = f"llm:{model}" + (NO_VIEW_SUFFIX if view == "none" else "") + ("+memory" if memory else "")
+        self.name = f"llm:{model_name(model)}" + (NO_VIEW_SUFFIX if view == "none" else "") + ("+memory" if memory else "")
         self.memory = memory
         self.view = view
         self.frames_per_turn = frames_per_turn

@@ -14,6 +14,7 @@ from interactiveworld.agents.llm_common import LOG, ClientHolder, decode_json, j
 from interactiveworld.actions.parser import Command, parse_command
 from interactiveworld.agents.scripted_human import drop_replaced
 from reacthuman.llm import image_part, text_part
+from reacthuman.core.presets import model_name
 
 MAX_COMMANDS = HUMAN_COMMANDS_PER_TURN  # the scripted human's limit
 MAX_MEMORY_TURNS = 6  # earlier exchanges it keeps (its memory across turns)
@@ -39,7 +40,7 @@ SCHEMA = {"type": "object", "additionalProperties": False, "required": ["say", "
 
 class LLMHuman:
     def __init__(self, model: str) -> None:
-        self.name = f"llm:{model}"
+        self.name = f"llm:{model_name(model)}"  # results name the model without its ?options
         self.holder = ClientHolder(model)
         self.plan: list[str] = []
         self.blind = False

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from interactiveworld.actions.parser import Command, parse_speech
-from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assistant
+from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assistant, recorded_name
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, select_frames
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.taskpack import TaskPack, load_packs, write_atomic
@@ -96,7 +96,7 @@ def run_static(tasks_dir: Path, assistant: str, out_dir: Path, judge_model: str 
                 correct = reply.mode == "speak" and judge(answer, key, ep)
             finally:
                 ep.close()
-            row = {"task_id": pack.task_id, "family": pack.family, "assistant": assistant, "correct": correct,
+            row = {"task_id": pack.task_id, "family": pack.family, "assistant": recorded_name(assistant), "correct": correct,
                    "answer": answer}
             if llm_judge is not None:
                 v = llm_judge.grade(pack.static_question, pack.oracle[pack.static_turn] or "", answer)

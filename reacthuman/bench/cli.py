@@ -35,10 +35,10 @@ from reacthuman.bench.ray_workers import ray_section
 from reacthuman.bench.table import render_markdown, render_text, verdicts
 
 SECTIONS = ("physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking")
-# run only when named in --sections: ray (minutes of graphs, three evals on a local Ray); study (needs the
-# episode section's graph episode in the same run)
+# run only when named in --sections: ray (minutes of graphs, three evals on a local Ray); study (a graph and
+# Genesis renders on its own sample scenes: a few minutes)
 OPT_IN_SECTIONS = ("ray", "study")
-NEEDS_SCENE = ("physics", "render", "episode", "study")
+NEEDS_SCENE = ("physics", "render", "episode")
 
 log = logging.getLogger("reacthuman.bench")
 
@@ -64,7 +64,7 @@ class BenchConfig:
     memory_episodes: int = 20  # episodes of the memory-per-episode run (0: none)
     ray_scenes: int = 4  # scenes of each of the ray section's three evals (local, 1 and 2 Ray workers)
     ray_engine: str = "genesis"
-    study_repeats: int = 3
+    study_scenes: int = 2  # sample scenes the study section runs both paths on (each with 7 models)
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -76,7 +76,7 @@ class BenchConfig:
         return cls(physics_steps=60, physics_repeats=3, render_repeats=3, transport_windows=5, transport_warmup=1,
                    transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=3, scenes_repeats=3,
                    scoring_decisions=300, scoring_repeats=2, tracking_quick=True, ray_scenes=2, memory_episodes=0,
-                   study_repeats=1)
+                   study_scenes=1)
 
 
 _MAY_BE_ZERO = ("transport_warmup", "memory_episodes")
@@ -141,9 +141,8 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
             return out
 
         section("episode", run_episode_section)
-        if "study" in sections:
-            graph_s = report.get("episode", {}).get("graph", {}).get("wall_s", {}).get("median")
-            section("study", lambda: study_section(spec, work, graph_s, cfg.study_repeats))
+    if "study" in sections:
+        section("study", lambda: study_section(work, domain_base + 3, cfg.study_scenes))
 
     section("tracking", lambda: tracking_section(cfg.tracking_quick, (plot_dir or work) / "tracking.png",
                                                       cfg.walking_policy))
@@ -196,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--markdown", type=Path, default=None, help="also write the table as Markdown here")
     p.add_argument("--sections", default=None, help=f"comma-separated subset of: {', '.join(SECTIONS)} (default: all "
                    f"of them); also {', '.join(OPT_IN_SECTIONS)}, run only when named")
-    p.add_argument("--domain-base", type=int, default=None, help="ROS domains used: base .. base+2 (default from pid)")
+    p.add_argument("--domain-base", type=int, default=None, help="ROS domains used: base .. base+3, and base+20 .. for ray (default from pid)")
     p.add_argument("--work-dir", type=Path, default=None, help="scratch folder (default: a temporary one)")
     p.add_argument("--memory-run", type=Path, default=None,
                    help="memory section: each node's memory per episode over this eval run (its logs/memory.jsonl) "

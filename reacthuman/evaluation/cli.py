@@ -1,11 +1,15 @@
 """`reacthuman eval --scenes DIR --models m1,m2 --out RUN_DIR [--limit N] [--workers W[,MODEL=N]]`
 
 Every (scene, model) pair runs as one episode through the real graph. Resumable: pairs already in
-RUN_DIR/ledger.jsonl are skipped, a half-done episode is redone, nothing is written twice."""
+RUN_DIR/ledger.jsonl are skipped, a half-done episode is redone, nothing is written twice.
+
+`reacthuman eval --plans RUN` executes the plans a `reacthuman decide` run stored, through the same graph, and
+appends their executed rows to RUN's ledger (`reacthuman.evaluation.plans`)."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import queue
@@ -20,11 +24,13 @@ from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.evaluation.liveness import HUNG_AFTER_S
 from reacthuman.evaluation.manifest import finish_manifest, start_manifest
 from reacthuman.evaluation.memory_log import Restart, RestartPolicy, append_sample, graph_rss_mib
+from reacthuman.evaluation.plans import PlansRun, decide_record, load_plans, scenes_of
 from reacthuman.evaluation.progress import Progress
 from reacthuman.core.ray_cluster import executor_info
 from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.evaluation.worker_counts import parse_worker_counts
+from reacthuman.llm.vision import images_refused_in
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
 from reacthuman.brain import models_option
 from reacthuman.evaluation.ray_actor import ActorSettings
@@ -49,8 +55,12 @@ class Run:
         self.failed: list[dict] = []
         self.graph_failures = 0
         self.stopping = threading.Event()  # Ctrl-C: workers stop their graphs; the episode in flight is redone
+        self.plans: PlansRun | None = None  # eval --plans: the decide run whose plans the graphs execute
+        self.refused: dict[str, str] = {}  # model -> the one-line refusal its server's image refusal stopped it with
 
     def record(self, model: str, record: DecisionRecord) -> None:
+        if self.plans is not None:
+            record = self.plans.executed_row(record)
         with self.lock:
             self.ledger.append(record)
         self.progress.add(model, record.to_dict())
@@ -61,6 +71,19 @@ class Run:
             self.failed.append(entry)
             self._append_failure(entry)
         self.progress.note(f"infrastructure failure, giving up on {scene_id} x {model}: {error}")
+
+    def refuse(self, model: str, line: str, todo: "queue.Queue[str]") -> None:
+        """Stop `model` (a server that turns images away mid-run): no retry, no further scene of it."""
+        with self.lock:
+            first = model not in self.refused
+            self.refused.setdefault(model, line)
+        while True:
+            try:
+                todo.get_nowait()
+            except queue.Empty:
+                break
+        if first:
+            self.progress.note(f"stopping {model}: {line}")
 
     def attempt_failed(self, model: str, scene_id: str, error: str, attempt: int, wall_s: float) -> None:
         """One failed attempt that is retried: in the failures ledger with its reason and wall time, so that a
@@ -120,6 +143,10 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
                     run.record(config.model, result.record)
                     break
                 if run.stopping.is_set():
+                    return
+                refusal = images_refused_in(result.error)
+                if refusal:
+                    run.refuse(config.model, refusal, todo)
                     return
                 run.progress.note(f"{scene_id} x {config.model}: attempt {attempt} failed ({result.error}); restarting the graph")
                 if attempt <= retries:
@@ -184,7 +211,7 @@ def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Na
                           model_options=options, videos=args.videos, episode_timeout_s=args.episode_timeout,
                           hung_after_s=args.hung_after,
                           startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags,
-                          trace_memory=args.trace_memory)
+                          trace_memory=args.trace_memory, plans=str(args.plans.resolve()) if args.plans else "")
     return [threading.Thread(target=_work, args=(run, config, domains, q, args.retries,
                                                  RestartPolicy(args.restart_every, args.restart_above_pct)))
             for _ in range(min(args.workers.for_model(model), q.qsize()))]
@@ -223,11 +250,27 @@ def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> dict[str, fl
     return rss
 
 
+def _plans_arguments(args: argparse.Namespace) -> list[str]:
+    """--plans RUN: the run folder is RUN, the scenes its decide run's unless --scenes is given; returns the
+    models it decided."""
+    if args.executor != "local":
+        raise ValueError("--plans runs on the local executor")
+    if args.out is not None and args.out.resolve() != args.plans.resolve():
+        raise ValueError(f"--plans appends to {args.plans}'s own ledger: leave --out out (or give the same folder)")
+    record = decide_record(args.plans)
+    args.out = args.plans
+    args.scenes = args.scenes or scenes_of(args.plans, record)
+    return list(record.get("models") or [])
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="reacthuman eval", description=__doc__.splitlines()[0])
-    p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
-    models_option().add_to(p)
-    p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
+    p.add_argument("--scenes", type=Path, help="folder of generated scenes (required unless --plans gives them)")
+    dataclasses.replace(models_option(), required=False).add_to(p)  # --plans takes its run's models
+    p.add_argument("--out", type=Path, help="run folder (created; an existing one is resumed); --plans: RUN itself")
+    p.add_argument("--plans", type=Path, metavar="RUN",
+                   help="execute the plans a `reacthuman decide` run stored (its scenes and models unless --scenes or "
+                        "--models say otherwise; rows appended to RUN's ledger with executed: true; no model is asked)")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     p.add_argument("--workers", default="1", metavar="W[,MODEL=N,...]",
                    help="independent graphs per model, run side by side; MODEL=N gives one model its own count "
@@ -274,10 +317,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.loop == "closed":
             raise ValueError("--loop closed does not run through the ROS 2 graph yet; run it in process: "
                              "reacthuman loop --loop closed (docs/closed-loop.md)")
-        specs = models_option().parse(args)
-        models = [spec.name for spec in specs]
+        if args.plans is not None:
+            specs, decided = models_option().parse(args) if args.models else [], _plans_arguments(args)
+            models = [spec.name for spec in specs] or decided
+        else:
+            if args.scenes is None or args.out is None:
+                raise ValueError("--scenes and --out are required (or --plans RUN: execute a decide run's plans)")
+            specs = models_option().parse(args)
+            models = [spec.name for spec in specs]
         # the model's ?options travel to its graph's brain alone: ledgers, folders and logs name the model
-        args.options = {s.name: s.entry.partition("?")[2] for s in specs if s.is_llm}
+        args.options = {s.name: s.entry.partition("?")[2] for s in specs if s.is_llm and args.plans is None}
         if args.limit is not None and args.limit < 1:
             raise ValueError("--limit must be >= 1")
         args.workers = parse_worker_counts(args.workers, models)
@@ -294,12 +343,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.executor == "ray" and args.ray_address:
             check_address(args.ray_address)
         # before anything is written: a model whose server refuses images stops the run here, in one line
-        args.shown = model_modalities({s.name: s.entry for s in specs if s.is_llm}, args.modality)
+        # (--plans asks no model: its brains replay the stored plans)
+        args.shown = model_modalities({s.name: s.entry for s in specs if s.is_llm and args.plans is None}, args.modality)
         scenes, scene_hash = load_scene_set(args.scenes, args.limit)
+        plans = load_plans(args.plans, models, scenes) if args.plans is not None else None
+        pairs = plans.pairs if plans is not None else {(s.scene_id, m) for s in scenes for m in models}
         args.out.mkdir(parents=True, exist_ok=True)
         lock = RunLock(args.out)
         lock.acquire()
-        done = done_pairs(args.out)
+        done = plans.executed() if plans is not None else done_pairs(args.out)
         config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries,
                   "videos": args.videos, "keep_bags": args.keep_bags}
         executor = executor_info(args.executor, args.workers.default, args.ray_address)
@@ -310,14 +362,16 @@ def main(argv: list[str] | None = None) -> int:
         shown = {m: {"modality": c.modality, "why": c.note} for m, c in args.shown.items() if c.note}
         if shown:
             config["shown_otherwise"] = shown
+        if plans is not None:
+            config["plans"] = str(args.plans.resolve())
         if any(args.options.values()):  # what the ledger's model names leave out (variable names, never keys)
             config["model_options"] = {m: o for m, o in args.options.items() if o}
-        manifest = start_manifest(args.out, config, scene_hash, models, len(scenes) * len(models), executor)
+        manifest = start_manifest(args.out, config, scene_hash, models, len(pairs), executor)
     except (ValueError, OSError, RunLockError) as exc:
         print(f"reacthuman eval: {exc}", file=sys.stderr)
         return 2
-    todo = {m: [s.scene_id for s in scenes if (s.scene_id, m) not in done] for m in models}
-    total = len(scenes) * len(models)
+    todo = {m: [s.scene_id for s in scenes if (s.scene_id, m) in pairs and (s.scene_id, m) not in done] for m in models}
+    total = len(pairs)
     progress = Progress(total, already_done=total - sum(len(v) for v in todo.values()))
     if progress.done:
         progress.note(f"resuming: {progress.done} of {total} episodes already in the ledger")
@@ -326,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
             progress.note(f"model '{model}' {choice.note}")
             progress.tag(model, choice.modality)
     run = Run(args.out, progress, _first_render_gate(args, todo, progress))
+    run.plans = plans
     status, domains = "complete", Domains(args.domain_base)
     threads: list[threading.Thread] = []
     try:
@@ -349,11 +404,14 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         progress.close()
         run.ledger.close()
-    finished = len(done_pairs(args.out))
+    finished = len(pairs & (plans.executed() if plans is not None else done_pairs(args.out)))
     if status == "complete" and finished < total:
-        status = "incomplete"
+        status = "refused images" if run.refused else "incomplete"
     finish_manifest(args.out, manifest, {"decisions": finished, "infrastructure_failures": len(run.failed),
                                          "graph_failures": run.graph_failures}, status)
     lock.release()  # a kill releases it too: the kernel drops the lock with the process
-    print(f"{finished}/{total} decisions in {ledger_path(args.out)} ({status}); report: reacthuman report {args.out}")
-    return 0 if status == "complete" else 1
+    what = "executed plans" if plans is not None else "decisions"
+    print(f"{finished}/{total} {what} in {ledger_path(args.out)} ({status}); report: reacthuman report {args.out}")
+    for line in run.refused.values():
+        print(f"reacthuman eval: {line}", file=sys.stderr)
+    return 0 if status == "complete" else 2 if run.refused else 1

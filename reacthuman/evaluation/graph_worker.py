@@ -58,6 +58,7 @@ class WorkerConfig:
     keep_bags: str = "all"
     trace_memory: bool = False
     model_options: str = ""  # the model's ?options (no key: variable names), for the brain node alone
+    plans: str = ""  # a decide run folder: the brain node replays its stored plans (eval --plans)
 
 
 class GraphWorker:
@@ -83,7 +84,7 @@ class GraphWorker:
         self._log_start = log.tell()
         cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
                f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
-               f"modality:={c.modality}", f"model_options:={c.model_options}", f"keep_bags:={c.keep_bags}", f"trace_memory:={str(c.trace_memory).lower()}",
+               f"modality:={c.modality}", f"model_options:={c.model_options}", f"plans:={c.plans}", f"keep_bags:={c.keep_bags}", f"trace_memory:={str(c.trace_memory).lower()}",
                f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}"]
         self._liveness = LivenessWatch(Path(tempfile.mkdtemp(prefix="reacthuman-heartbeat-")), c.hung_after_s)
         env = dict(os.environ, **{RUN_ENV: str(Path(c.run_dir).resolve()),  # inherited by every node

@@ -128,9 +128,19 @@ class LoopbackEndpoint:
 
 
 class FixedReplyEndpoint(LoopbackEndpoint):
-    """Answers every request with `content`, finish_reason 'stop' and the given token counts."""
+    """Answers every request with `content`, finish_reason 'stop' and the given token counts.
+    `refuse_images_after`: after that many requests, a request with image parts is answered HTTP 400 in vLLM's
+    words for a text-only model (a server that stops taking images part way through a run)."""
 
-    def __init__(self, content: str, model: str = "fixed", prompt_tokens: int = 1, completion_tokens: int = 1) -> None:
+    def __init__(self, content: str, model: str = "fixed", prompt_tokens: int = 1, completion_tokens: int = 1,
+                 refuse_images_after: int | None = None) -> None:
         reply = EndpointReply(body=chat_completion(content, model=model, prompt_tokens=prompt_tokens,
                                                    completion_tokens=completion_tokens))
-        super().__init__(lambda request: reply)
+        refusal = EndpointReply(400, error_body(f"{model} is not a multimodal model", 400))
+
+        def respond(request: EndpointRequest) -> EndpointReply:
+            before = len(self.requests) - 1  # this request is already counted
+            refuse = refuse_images_after is not None and before >= refuse_images_after and request.image_urls
+            return refusal if refuse else reply
+
+        super().__init__(respond)

@@ -33,6 +33,17 @@ class ImageInputRefused(ValueError):
     """The model's server turns image parts away; the message is one line naming the model and the choice."""
 
 
+IMAGES_REFUSED_FAULT = "images refused: "  # how a graph's brain node reports the refusal that stops its run
+
+
+def images_refused_in(error: str | None) -> str | None:
+    """The one-line refusal carried by an episode's error (a brain node's fault starting IMAGES_REFUSED_FAULT),
+    or None: the error is of another kind."""
+    if not error or IMAGES_REFUSED_FAULT not in error:
+        return None
+    return " ".join(error.split(IMAGES_REFUSED_FAULT, 1)[1].split())
+
+
 def is_image_refusal(status: int | None, message: str) -> bool:
     """Whether an HTTP error answer says the model takes no images (e.g. vLLM's "... is not a multimodal model",
     Ollama's "this model does not support image input", OpenAI's "image_url is only supported by certain

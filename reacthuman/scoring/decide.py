@@ -6,7 +6,8 @@ rendered first): exactly the observation the graph's body publishes to the brain
 it would see in the graph. Its brain is built as the graph's brain node builds it (`make_brain` on the
 `--models` entry, `--modality`), and its reply is scored against the simulator ground truth as the graph's
 scorer scores it (`scoring.episode.score_unexecuted`: the scoring fields of `score_episode`, the execution
-columns empty, `executed: false`). The paper scores its metrics against simulator ground truth independent
+columns empty, `executed: false`) with the committed plan stored in the row (`plan`), so that `reacthuman eval
+--plans RUN` can execute it through the graph later. The paper scores its metrics against simulator ground truth independent
 of execution (sec. 3.1); `reacthuman eval` runs whole episodes for outcome-level verification.
 
 The run folder gets ledger.jsonl (append-only; a rerun resumes, skipping decided (scene, model) pairs) and
@@ -27,11 +28,12 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict
 from pathlib import Path
 
+from reacthuman.scoring.replay import PLAN_FIELD, stored_plan
 from reacthuman.core.model_spec import ModelsOption
 from reacthuman.evaluation.progress import Progress
 from reacthuman.scenes.spec import SceneSpec, window_frame_times_s
 from reacthuman.scoring.episode import reply_of, score_unexecuted
-from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, decided_keys, read_ledger
+from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, decided_keys, ledger_path, read_ledger
 from reacthuman.scoring.metrics import RULES
 from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point
 from reacthuman.scoring.decision import score_decision
@@ -130,12 +132,21 @@ def models_option() -> ModelsOption:
 def decide_one(spec: SceneSpec, window, brain) -> DecisionRecord:
     """The row of `brain`'s decision on `spec`'s rendered window (observation_set.RenderedWindow)."""
     decision = brain.plan(window.observation(spec))
-    return score_unexecuted(spec, decision.brain, reply_of(decision), window.freeze_xyz, decision.modality or None)
+    record = score_unexecuted(spec, decision.brain, reply_of(decision), window.freeze_xyz, decision.modality or None)
+    if record.scored:  # the committed plan, which `reacthuman eval --plans` executes
+        record.extras[PLAN_FIELD] = stored_plan(decision.plan)
+    return record
 
 
-def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, brains: dict, ledger: LedgerWriter) -> None:
-    """Scenes in chunks (a chunk's windows loaded once for every model); per model `--concurrency` calls."""
-    names = list(brains)
+def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, brains: dict,
+                ledger: LedgerWriter) -> dict[str, str]:
+    """Scenes in chunks (a chunk's windows loaded once for every model); per model `--concurrency` calls.
+    A model whose server turns images away in the middle of the run (one declared `?vision=true`) is stopped
+    there, its pending calls cancelled, and no row is written for that call; the others go on. Returns the
+    stopped models' one-line refusals."""
+    from reacthuman.llm.vision import ImageInputRefused
+
+    names, refused = list(brains), {}
     done = decided_keys(args.out)
     total = len(specs) * len(names)
     progress = Progress(total, already_done=sum(1 for s in specs for n in names if (s.scene_id, n) in done))
@@ -145,22 +156,37 @@ def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, bra
         for start in range(0, len(specs), chunk):
             futures = {}
             for spec in specs[start:start + chunk]:
-                todo = [n for n in names if (spec.scene_id, n) not in done]
+                todo = [n for n in names if (spec.scene_id, n) not in done and n not in refused]
                 if not todo:
                     continue
                 window = window_of(spec)
                 for n in todo:
                     futures[pools[n].submit(decide_one, spec, window, brains[n])] = n
             for future in as_completed(futures):
-                record = future.result()
+                name = futures[future]
+                if future.cancelled():
+                    continue
+                try:
+                    record = future.result()
+                except ImageInputRefused as exc:
+                    if name not in refused:
+                        refused[name] = str(exc)
+                        progress.note(f"stopping {name}: {exc}")
+                        for other, of in futures.items():
+                            if of == name:
+                                other.cancel()
+                    continue
+                if name in refused:  # a call that was already under way when its model was stopped
+                    continue
                 ledger.append(record)
-                progress.add(futures[future], record.to_dict())
+                progress.add(name, record.to_dict())
     finally:
         progress.close()
         for pool in pools.values():
             pool.shutdown(cancel_futures=True)
         for brain in brains.values():
             brain.close()
+    return refused
 
 
 def _from_scenes(args: argparse.Namespace):
@@ -224,12 +250,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "decide.json").write_text(json.dumps({
-        "scenes": str(args.scenes or args.dataset), "models": names, "modality": args.modality,
+        "scenes": str((args.scenes or args.dataset).resolve()), "models": names, "modality": args.modality,
         "observation_set": set_json,
         "execution": "none (decision-only: plan + simulator ground truth)"},
         indent=1))
     split = collections.Counter(s.ground_truth.correct_action for s in specs)
     with LedgerWriter(args.out) as ledger:
-        _decide_all(args, specs, window_of, brains, ledger)
-    print(summary(read_ledger(args.out), dict(split)))
-    return 0
+        refused = _decide_all(args, specs, window_of, brains, ledger)
+    if ledger_path(args.out).is_file() and ledger_path(args.out).stat().st_size:
+        print(summary(read_ledger(args.out), dict(split)))
+    for line in refused.values():
+        print(f"reacthuman decide: {line}", file=sys.stderr)
+    return 2 if refused else 0
