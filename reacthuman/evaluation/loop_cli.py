@@ -20,7 +20,7 @@ from reacthuman.core.jsonl import JsonlAppender
 from reacthuman.evaluation.cli import done_pairs, models_option
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.scenes.spec import SceneSpec
-from reacthuman.evaluation.episode_files import EpisodeFolder
+from reacthuman.recording.episode_files import EpisodeFolder
 from reacthuman.scoring.closed_loop import LOOPS, save_path
 from reacthuman.scoring.ledger import LedgerWriter, ledger_path
 

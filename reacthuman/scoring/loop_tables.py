@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from reacthuman.scoring.aggregate import Decisions
 from reacthuman.scoring.ledger import DecisionRecord
-from reacthuman.scoring.render import Block, Heading, Paragraph
-from reacthuman.scoring.tables import Table, mean_n, share
+from reacthuman.core.report_html import Block, Heading, Paragraph
+from reacthuman.core.tables import Table, mean_n, share
 
 
 def closed_loop_rows(rows: list[DecisionRecord]) -> list[DecisionRecord]:
