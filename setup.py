@@ -8,7 +8,7 @@ from setuptools import find_packages, setup
 
 PACKAGE = "reacthuman"
 
-NODES = ["scene_generator", "body", "spine", "brain", "scorer", "episode_manager", "robot_bridge"]
+NODES = ["scene_generator", "body", "spine", "brain", "policy", "scorer", "episode_manager", "robot_bridge"]
 INTERACTIVEWORLD_NODES = ["world", "human", "assistant", "judge", "recorder"]
 # The light install's requirements (decide on an exported dataset, no simulator): one list, read here and by its test.
 CLIENT = [line.strip() for line in Path(__file__).with_name("requirements-client.txt").read_text().splitlines()

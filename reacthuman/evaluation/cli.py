@@ -26,14 +26,26 @@ from reacthuman.evaluation.ray_cluster import executor_info
 from reacthuman.evaluation.run_lock import RunLock, RunLockError
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.evaluation.worker_counts import parse_worker_counts
+from reacthuman.policy.graph_contract import policy_launch_args
+from reacthuman.policy.loading import ENTRY_PREFIX as POLICY_PREFIX, is_policy_entry
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
 
 
-def models_option() -> ModelsOption:
-    """`--models`: the suite's model grammar, with ReactHuman's reference brains as its references."""
-    from reacthuman.brain import reference_brains
+class _References(dict):
+    """The reference brains and registered policies, and any `policy:<module>:<Class>` entry (a user's policy:
+    loaded, so checked, when its graph's launch arguments are taken)."""
 
-    return ModelsOption(reference_brains())
+    def __contains__(self, entry: object) -> bool:
+        return super().__contains__(entry) or (isinstance(entry, str) and entry.startswith(POLICY_PREFIX))
+
+
+def models_option() -> ModelsOption:
+    """`--models`: the suite's model grammar, with ReactHuman's reference brains and the policy slot's policies
+    (`image_servo`, `policy:<module>:<Class>`: docs/policies.md) as its references."""
+    from reacthuman.brain import reference_brains
+    from reacthuman.policy import registered_policies
+
+    return ModelsOption(_References(reference_brains() | registered_policies()))
 
 
 def done_pairs(run_dir: Path) -> set[tuple[str, str]]:
@@ -282,6 +294,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.limit is not None and args.limit < 1:
             raise ValueError("--limit must be >= 1")
         args.workers = parse_worker_counts(args.workers, models)
+        policies = [m for m in models if is_policy_entry(m)]
+        for entry in policies:  # a policy that cannot be loaded stops the run here, in one line
+            policy_launch_args(entry)
+        if policies and args.executor == "ray":
+            raise ValueError(f"policies ({', '.join(policies)}) run on the local executor (--executor local)")
         if args.executor == "ray" and not args.workers.uniform:
             raise ValueError("--workers MODEL=N is for the local executor (ray gives every pair the next free worker)")
         if args.models_side_by_side and args.executor != "local":

@@ -32,7 +32,9 @@ def load_policy(entry: str, config: PolicyConfig | None = None) -> Policy:
     if not isinstance(cls, type):
         raise ValueError(f"policy entry {entry!r}: module {module_name!r} has no class {class_name!r}")
     if issubclass(cls, Policy):
-        return cls(config)
+        policy = cls(config)
+        policy.name = entry  # rows and folders name the policy as the command line did
+        return policy
     if callable(getattr(cls, "select_action", None)):
         return LeRobotPolicy(cls(), config, name=entry)
     raise ValueError(f"policy entry {entry!r}: {class_name} is neither a reacthuman Policy nor has "

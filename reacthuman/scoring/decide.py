@@ -29,6 +29,7 @@ from pathlib import Path
 
 from reacthuman.core.model_spec import ModelsOption
 from reacthuman.evaluation.progress import Progress
+from reacthuman.policy.loading import is_policy_entry
 from reacthuman.scenes.spec import SceneSpec, window_frame_times_s
 from reacthuman.scoring.episode import reply_of, score_unexecuted
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, decided_keys, read_ledger
@@ -211,6 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     try:  # a bad name fails first, in one line (a ModelSpecError is a ValueError)
         model_specs = models_option().parse(args)
         names = [spec.name for spec in model_specs]
+        policies = [name for name in names if is_policy_entry(name)]
+        if policies:
+            raise ValueError(f"{', '.join(policies)}: a policy acts every control period and commits no frozen "
+                             "decision to score without execution; run it with reacthuman eval")
         for flag in ("limit", "concurrency", "workers"):
             value = getattr(args, flag)
             if value is not None and value < 1:
