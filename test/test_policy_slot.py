@@ -218,3 +218,23 @@ def test_eval_takes_policies_as_models_and_decide_refuses_them_in_one_line(tmp_p
                       str(tmp_path / "e")]) == 2
     assert "cannot import module 'no_such_module_here'" in capsys.readouterr().err
     assert policy_launch_args("image_servo") == ("policy_hz:=10.0", "policy_views:=egocentric")
+
+
+def test_policy_launch_is_the_eval_graph_with_the_policy_node_in_the_brains_place():
+    from pathlib import Path
+
+    from reacthuman import graph
+    from reacthuman.launch_file import load
+    from reacthuman.launcher import node_command
+    from reacthuman.policy.graph_contract import POLICY_LAUNCH_FILE, POLICY_NODE
+
+    launch = Path(__file__).resolve().parent.parent / "launch"
+    spec = load(launch / POLICY_LAUNCH_FILE, dict(a.split(":=") for a in policy_launch_args("image_servo")))
+    expected = (set(graph.NODES) - {"brain"}) | {POLICY_NODE.name}
+    assert sorted(n.name for n in spec.nodes) == sorted(expected)
+    nodes = {n.name: n for n in spec.nodes}
+    for name in ("body", "spine", "policy"):
+        assert dict(nodes[name].params)["policy_hz"] == 10.0
+    assert dict(nodes["policy"].params)["model"] == "image_servo"
+    for node in spec.nodes:
+        assert f"reacthuman.nodes.{node.executable}" in node_command(node)[2]
