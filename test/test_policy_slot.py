@@ -221,15 +221,14 @@ def test_eval_takes_policies_as_models_and_decide_refuses_them_in_one_line(tmp_p
 
 
 def test_policy_launch_is_the_eval_graph_with_the_policy_node_in_the_brains_place():
-    from pathlib import Path
-
     from reacthuman import graph
+    from reacthuman.evaluation.graph_worker import LAUNCH_FILE
     from reacthuman.launch_file import load
     from reacthuman.launcher import node_command
     from reacthuman.policy.graph_contract import POLICY_LAUNCH_FILE, POLICY_NODE
 
-    launch = Path(__file__).resolve().parent.parent / "launch"
-    spec = load(launch / POLICY_LAUNCH_FILE, dict(a.split(":=") for a in policy_launch_args("image_servo")))
+    path = LAUNCH_FILE.with_name(POLICY_LAUNCH_FILE)  # the one the eval launches for a policy
+    spec = load(path, dict(a.split(":=") for a in policy_launch_args("image_servo")))
     expected = (set(graph.NODES) - {"brain"}) | {POLICY_NODE.name}
     assert sorted(n.name for n in spec.nodes) == sorted(expected)
     nodes = {n.name: n for n in spec.nodes}
