@@ -27,7 +27,7 @@ class PolicyFrames:
         self.schedule = policy_schedule(spec.t0_s, spec.dt_s, self.lockstep.decimation, self.policy_hz)
 
     def __call__(self, sim_time_s: float, state):
-        step = int(round(sim_time_s / self.schedule.dt_s))
+        step = round(sim_time_s / self.schedule.dt_s)
         if self.schedule.is_tick(step):
             stamp = sim_stamp(sim_time_s)
             engine = self.lockstep.body.engine

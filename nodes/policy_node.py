@@ -23,8 +23,13 @@ from reacthuman.g1_assets import G1_JOINT_NAMES
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import FAULT_EXIT_DELAY_S, ContractNode, positive, run
 from reacthuman.policy.episode import MODALITY, PolicyStepper, policy_decision
-from reacthuman.policy.graph_contract import (POLICY_COMMAND, POLICY_NODE, parse_views, policy_image_topic,
-                                              views_text)
+from reacthuman.policy.graph_contract import (
+    POLICY_COMMAND,
+    POLICY_NODE,
+    parse_views,
+    policy_image_topic,
+    views_text,
+)
 from reacthuman.policy.loading import load_policy
 from reacthuman.policy.schedule import PolicySchedule, policy_schedule
 from reacthuman.scenes.spec import SceneSpec
@@ -36,7 +41,7 @@ class PolicyNode(ContractNode):
     def __init__(self) -> None:
         self.policy = None  # rclpy destroys a node refused half way: destroy_node must not need the policy
         self._inbox: dict[int, dict[str, object]] = {}  # stamp ns -> this tick's messages so far
-        self._work: "queue.Queue" = queue.Queue()
+        self._work: queue.Queue = queue.Queue()
         self.scene_id, self.schedule, self.stepper = "", None, None  # the callbacks' scene
         self._scene, self._schedule = "", None  # the worker's scene (it follows the callbacks' in order)
         self._lock = threading.Lock()
@@ -94,7 +99,7 @@ class PolicyNode(ContractNode):
                     self._act(*item[1:])
                 elif kind == "outcome" and item.scene_id == self._scene and self.stepper is not None:
                     self._finish(item)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 (a policy that raises ends the episode, said at once)
                 self.get_logger().fatal(f"{self._scene}: the policy crashed:\n{traceback.format_exc()}")
                 self.report_fault(self._scene, f"crashed: {type(exc).__name__}: {exc}")
                 time.sleep(FAULT_EXIT_DELAY_S)

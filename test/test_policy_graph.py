@@ -65,7 +65,7 @@ def run(scenes, policy_dir, tmp_path_factory) -> Path:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(policy_dir), os.environ.get("PYTHONPATH", "")]))
     done = subprocess.run([sys.executable, "-m", "reacthuman.cli", "eval", "--scenes", str(scenes), "--models", ENTRY,
                            "--engine", "mujoco", "--out", str(out), "--domain-base", str(20 + os.getpid() % 100),
-                           "--retries", "1"], env=env, capture_output=True, text=True, timeout=900)
+                           "--retries", "1"], check=False, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     return out
 
@@ -75,7 +75,8 @@ def _rows(run: Path) -> list[dict]:
 
 
 def test_graph_rows_equal_the_in_process_policy_episode_to_the_bit(run, scenes):
-    from reacthuman.control.spine import Spine, default_config as spine_config
+    from reacthuman.control.spine import Spine
+    from reacthuman.control.spine import default_config as spine_config
     from reacthuman.policy.episode import run_policy_episode
     from reacthuman.policy.loading import load_policy
     from reacthuman.scenes.spec import SceneSpec
@@ -108,7 +109,7 @@ def test_the_row_scores_what_the_body_did_under_the_policys_commands(run):
 
 
 def test_rescore_from_the_bag_equals_the_ledger(run):
-    done = subprocess.run([sys.executable, "-m", "reacthuman.cli", "rescore", str(run)], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "reacthuman.cli", "rescore", str(run)], check=False, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 identical, 0 different" in done.stdout, done.stdout

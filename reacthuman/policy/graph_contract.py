@@ -16,7 +16,7 @@ The body offers itself that plan at the freeze (a policy has no frozen decision)
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from reacthuman import graph
 from reacthuman.graph import M, NodeContract
@@ -57,7 +57,7 @@ def parse_views(text: str) -> tuple[str, ...]:
     return views
 
 
-@lru_cache(maxsize=None)
+@cache
 def policy_launch_args(entry: str) -> tuple[str, ...]:
     """The launch arguments of a policy's graph, from the policy's own config: the body and the spine must
     tick with it (its node refuses to start if they do not)."""
