@@ -8,7 +8,7 @@ from setuptools import find_packages, setup
 
 PACKAGE = "reacthuman"
 
-NODES = ["scene_generator", "body", "spine", "brain", "scorer", "episode_manager", "robot_bridge"]
+NODES = ["scene_generator", "body", "spine", "brain", "policy", "scorer", "episode_manager", "robot_bridge"]
 INTERACTIVEWORLD_NODES = ["world", "human", "assistant", "judge", "recorder"]
 def _requirements(name: str) -> list[str]:
     return [line.strip() for line in Path(__file__).with_name(name).read_text().splitlines()

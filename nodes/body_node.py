@@ -4,7 +4,10 @@ for that scene arrives or the timeout passes, executes, and publishes the outcom
 
 A scene the body refuses, or a lockstep the spine stopped answering, ends the episode at once with the reason
 on graph.EPISODE_FAULT (the episode manager fails the episode and the eval retries it); a body that crashes
-says so there too, then exits so that the graph is restarted."""
+says so there too, then exits so that the graph is restarted.
+
+In a policy's graph (`policy_hz` > 0) the body renders the policy's views at its ticks (nodes/body_policy.py)
+and offers itself the scene's plan at the freeze: a policy acts without a frozen decision."""
 
 from __future__ import annotations
 
@@ -27,6 +30,8 @@ from reacthuman.evaluation.episode import Window, simulate_window
 from reacthuman.control.spine import default_config as spine_config
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.body_lockstep import LockstepLost, LockstepSource, sim_stamp
+from reacthuman.nodes.body_policy import PolicyFrames
+from reacthuman.policy.graph_contract import parse_views
 from reacthuman.nodes.runtime import FAULT_EXIT_DELAY_S, ContractNode, one_of, positive, run
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.body import Body, graph_config
@@ -59,6 +64,9 @@ class BodyNode(ContractNode):
                                "(resent every 2 s meanwhile) before the episode fails", positive)
         self.body = Body(replace(body, engine=engine, freeze=freeze, video=replace(g.video, enabled=bool(self.video_dir))))
         self.lockstep = LockstepSource(self, self.body, decimation, reply_timeout_s=lockstep_timeout_s)
+        policy_hz = d("policy_hz", 0.0, "a policy's graph: render the policy's views at its rate; 0: a brain's graph")
+        views = d("policy_views", "egocentric", "a policy's graph: the views it asks for (comma-separated)")
+        self.policy = PolicyFrames(self, self.lockstep, policy_hz, parse_views(views)) if policy_hz > 0 else None
         tune_allocator()  # frames and observations get their own mappings, returned when freed: see memory_log
         threading.Thread(target=self._episodes, daemon=True).start()
 
@@ -99,8 +107,16 @@ class BodyNode(ContractNode):
     def _run(self, spec: SceneSpec) -> None:
         body, log = self.body, self.get_logger()
         body.load(spec)
+        source = self.lockstep
+        if self.policy is not None:
+            self.policy.start(spec)
+            source = self.policy
         self.lockstep.phase = graph.StatePhase.WINDOW
-        self._publish_window(spec, simulate_window(body, self.lockstep))
+        self._publish_window(spec, simulate_window(body, source))
+        if self.policy is not None:  # no freeze: the policy acts all along (its executed plan comes at the end)
+            while not self._plans.empty():
+                self._plans.get_nowait()
+            log.info(f"plan for {spec.scene_id!r}: {body.offer_plan(spec.scene_id).value} (a policy)")
         while body.poll() is GateState.WAITING:  # sim time holds here: nothing steps, /clock stays
             try:
                 plan = self._plans.get(timeout=0.05)
@@ -109,7 +125,7 @@ class BodyNode(ContractNode):
             verdict = body.offer_plan(plan.scene_id)
             log.info(f"plan for {plan.scene_id!r}: {verdict.value}")
         self.lockstep.phase = graph.StatePhase.execution(plan_accepted=body.gate.record.plan_received)
-        outcome = body.execute(self.lockstep)
+        outcome = body.execute(source)
         if self.video_dir:
             body.save_videos(Path(self.video_dir) / spec.scene_id)
         stamp = sim_stamp(body.sim_time_s)

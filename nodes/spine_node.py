@@ -10,7 +10,12 @@ lockstep then reports the silence; on a robot the command watchdog damps).
 The body sends a tick again when its answer is late (a state or a command lost to DDS discovery): a tick the
 spine has answered already gets the same command again, never a second call of the controller, whose state
 (the policy's last action, its gait phase) would otherwise advance twice. A controller that raises gives up
-on the episode and says so (graph.EPISODE_FAULT)."""
+on the episode and says so (graph.EPISODE_FAULT).
+
+In a policy's graph (`policy_hz` > 0, reacthuman.policy.graph_contract) the plans are the policy's commands,
+one per policy tick: the spine sets each when it takes effect and answers a tick only once it holds the
+command of every policy tick before it (reacthuman.policy.schedule), so the transport's timing changes wall
+time only."""
 
 from __future__ import annotations
 
@@ -22,7 +27,10 @@ from reacthuman import graph
 from reacthuman.control.spine import Spine, default_config
 from reacthuman.fault_injection import injected
 from reacthuman.nodes import conversions as conv
-from reacthuman.nodes.runtime import ContractNode, run
+from reacthuman.nodes.runtime import ContractNode, msg_type, qos_for, run
+from reacthuman.policy.graph_contract import POLICY_COMMAND, POLICY_NODE
+from reacthuman.policy.schedule import CommandQueue, policy_schedule
+from reacthuman.scenes.spec import SceneSpec
 from reacthuman.g1_assets import G1_JOINT_NAMES
 
 
@@ -41,13 +49,38 @@ class SpineNode(ContractNode):
         self._answered: tuple[int, object] | None = None  # (stamp ns, JointCommand) of the last tick answered
         self._ticks = 0  # ticks answered in this scene
         self._inject = injected("spine")  # off unless a fault campaign sets it (reacthuman.fault_injection)
+        self.policy_hz = self.declare("policy_hz", 0.0, "a policy's graph: the policy's rate (its commands come on "
+                                      f"{POLICY_COMMAND}); 0: a brain's graph (one plan per episode)")
+        self.commands: CommandQueue | None = None  # the policy's commands of the current scene
+        if self.policy_hz > 0:
+            ty = POLICY_NODE.publishes[POLICY_COMMAND]
+            self.subs.append(self.create_subscription(msg_type(ty), POLICY_COMMAND, self._on_command,
+                                                      qos_for(POLICY_COMMAND)))
 
     def _on_scene(self, msg) -> None:
         self.scene_id, self.plan_scene = msg.scene_id, ""
         self._answered, self._ticks = None, 0
         self.spine.reset(None)  # stand until the plan arrives
+        if self.policy_hz > 0:
+            spec = SceneSpec.from_json(msg.spec_json)
+            self.commands = CommandQueue(policy_schedule(spec.t0_s, spec.dt_s, self.spine.config.policy_decimation,
+                                                         self.policy_hz))
+
+    def _on_command(self, msg) -> None:
+        if self.commands is None or msg.scene_id != self.scene_id:
+            return
+        plan = conv.plan_from_msg(msg)
+        step = round(conv.stamp_ns(msg.header.stamp) * 1e-9 / self.commands.schedule.dt_s)
+        try:
+            self.commands.add(step, msg.latency_s, plan)
+        except ValueError as exc:
+            self.report_fault(self.scene_id, f"policy command refused: {exc}")
+            return
+        self._tick()  # a state may be waiting for this command
 
     def _on_plan(self, msg) -> None:
+        if self.policy_hz > 0:
+            return  # a policy's plan is the one its body executed, published for the scorer once it is over
         if msg.scene_id != self.scene_id:
             self.get_logger().warning(f"ignoring a plan for scene {msg.scene_id!r} (current: {self.scene_id!r})")
             return
@@ -87,7 +120,13 @@ class SpineNode(ContractNode):
             self._joints = self._base = None
             self.pub[graph.JOINT_COMMAND].publish(self._answered[1])  # the tick sent again: the same answer
             return
-        if phase.waits_for_plan and self.plan_scene != self.scene_id:
+        if self.commands is not None:
+            step = round(stamp_ns * 1e-9 / self.commands.schedule.dt_s)
+            if not self.commands.ready(step):
+                return  # a policy command this tick depends on is on its way
+            for plan in self.commands.due(step):
+                self.spine.set_plan(plan)
+        elif phase.waits_for_plan and self.plan_scene != self.scene_id:
             return  # execution follows the plan: answer once it is here (it is on its way from the brain)
         self._joints = self._base = None
         self._ticks += 1

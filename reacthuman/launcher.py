@@ -9,6 +9,7 @@ stopped from outside (the eval restarts the body between episodes) is started ag
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import ctypes
 import os
 import signal
@@ -51,10 +52,13 @@ def resolve_launch_file(name: str) -> Path:
 
 def node_command(node: NodeSpec) -> list[str]:
     scripts = {ep.name: ep for ep in entry_points(group="console_scripts")}
-    if node.executable not in scripts:
+    if node.executable in scripts:
+        module, func = scripts[node.executable].value.split(":")
+    elif node.package == "reacthuman" and importlib.util.find_spec(f"reacthuman.nodes.{node.executable}") is not None:
+        # a node of the source tree its (editable) install predates: setup.py names it, the entry point is not there yet
+        module, func = f"reacthuman.nodes.{node.executable}", "main"
+    else:
         raise LaunchFileError(f"node '{node.name}': no executable '{node.executable}' in package '{node.package}'")
-    ep = scripts[node.executable]
-    module, func = ep.value.split(":")
     code = f"import sys; from {module} import {func} as m; sys.exit(m())"
     return [sys.executable, "-c", code, *node.ros_args()]
 

@@ -3,6 +3,7 @@ drawn frames, and the LeRobot-shaped adapter with a tiny policy built here (no w
 
 from __future__ import annotations
 
+import argparse
 import sys
 import types
 
@@ -15,7 +16,9 @@ from reacthuman.policy import (PolicyAction, PolicyConfig, PolicyObservation, Pr
                                default_config, make_policy, registered_policies)
 from reacthuman.policy.image_servo import ImageServo, ImageServoConfig, moving_region
 from reacthuman.policy.lerobot_adapter import ACTION_LAYOUT, LeRobotPolicy, action_from_output
+from reacthuman.policy.graph_contract import policy_launch_args
 from reacthuman.policy.loading import is_policy_entry, load_policy
+from reacthuman.policy.schedule import CommandQueue, policy_schedule
 
 H, W = 180, 320
 
@@ -174,3 +177,63 @@ def test_policy_entries_load_user_classes_and_refuse_bad_ones():
             load_policy("policy:only_module")
     finally:
         del sys.modules[module.__name__]
+
+
+def test_schedule_ticks_at_control_ticks_from_the_event_and_delays_in_whole_steps():
+    dt_s = 1.0 / 240.0
+    schedule = policy_schedule(t0_s=0.51, dt_s=dt_s, decimation=5, policy_hz=10.0)
+    assert schedule.first_step % 5 == 0 and 0 <= schedule.first_step - round(0.51 / dt_s) < 5
+    assert schedule.period_steps == 25  # 0.1 s in whole control periods (24 steps -> 5 x 5)
+    assert schedule.is_tick(schedule.first_step + 50) and not schedule.is_tick(schedule.first_step + 24)
+    assert schedule.apply_step(100, 0.1) == 124
+    assert schedule.apply_step(100, 0.0) == 101  # never before the policy has seen its tick
+    with pytest.raises(ValueError, match="policy_hz > 0"):
+        policy_schedule(0.0, dt_s, 5, 0.0)
+
+
+def test_command_queue_says_when_a_tick_may_be_answered_and_what_takes_effect():
+    schedule = policy_schedule(t0_s=0.0, dt_s=0.01, decimation=5, policy_hz=10.0)  # ticks at 0, 10, 20 ...
+    queue = CommandQueue(schedule)
+    assert queue.ready(0)  # no tick before the first
+    assert not queue.ready(5)  # tick 0's command is needed from step 1 on
+    queue.add(0, 0.05, "a")  # takes effect at step 5
+    assert queue.ready(10) and not queue.ready(11)
+    assert queue.due(4) == [] and queue.due(5) == ["a"] and queue.due(6) == []
+    with pytest.raises(ValueError, match="out of order"):
+        queue.add(20, 0.0, "c")
+    with pytest.raises(ValueError, match="no policy tick"):
+        queue.add(15, 0.0, "c")
+
+
+def test_eval_takes_policies_as_models_and_decide_refuses_them_in_one_line(tmp_path, capsys):
+    from reacthuman.evaluation.cli import main as eval_main, models_option
+    from reacthuman.scoring.decide import main as decide_main
+
+    args = argparse.Namespace(models="image_servo,policy:some_module:SomeClass,oracle")
+    assert [s.name for s in models_option().parse(args)] == ["image_servo", "policy:some_module:SomeClass", "oracle"]
+    assert decide_main(["--scenes", str(tmp_path), "--models", "image_servo", "--out", str(tmp_path / "d")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "image_servo: a policy acts every control period" in err
+    assert eval_main(["--scenes", str(tmp_path), "--models", "policy:no_such_module_here:X", "--out",
+                      str(tmp_path / "e")]) == 2
+    assert "cannot import module 'no_such_module_here'" in capsys.readouterr().err
+    assert policy_launch_args("image_servo") == ("policy_hz:=10.0", "policy_views:=egocentric")
+
+
+def test_policy_launch_is_the_eval_graph_with_the_policy_node_in_the_brains_place():
+    from reacthuman import graph
+    from reacthuman.evaluation.graph_worker import LAUNCH_FILE
+    from reacthuman.launch_file import load
+    from reacthuman.launcher import node_command
+    from reacthuman.policy.graph_contract import POLICY_LAUNCH_FILE, POLICY_NODE
+
+    path = LAUNCH_FILE.with_name(POLICY_LAUNCH_FILE)  # the one the eval launches for a policy
+    spec = load(path, dict(a.split(":=") for a in policy_launch_args("image_servo")))
+    expected = (set(graph.NODES) - {"brain"}) | {POLICY_NODE.name}
+    assert sorted(n.name for n in spec.nodes) == sorted(expected)
+    nodes = {n.name: n for n in spec.nodes}
+    for name in ("body", "spine", "policy"):
+        assert dict(nodes[name].params)["policy_hz"] == 10.0
+    assert dict(nodes["policy"].params)["model"] == "image_servo"
+    for node in spec.nodes:
+        assert f"reacthuman.nodes.{node.executable}" in node_command(node)[2]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from reacthuman.core.model_spec import ModelsOption
 from reacthuman.brain import reference as _reference  # noqa: F401  (registers the reference brains)
 from reacthuman.brain.base import Brain, BrainDecision, reference_brain_names, reference_brains, reference_factory, register_brain
 from reacthuman.brain.llm_brain import LLMBrain, ModalityChoice, choose_modality
@@ -52,13 +51,8 @@ def make_brain(name: str, *, modality: str = DEFAULT_MODALITY, seed: int = 0, te
     return brain
 
 
-def models_option() -> ModelsOption:
-    """`--models`: the suite's model grammar, with ReactHuman's reference brains as its references."""
-    return ModelsOption(reference_brains())
-
-
 __all__ = [
     "Brain", "BrainDecision", "DEFAULT_MODALITY", "LLMBrain", "MODALITIES", "ModalityChoice", "choose_modality", "PRIVILEGED_MODALITY", "Observation", "PLAN_SCHEMA", "ParseOutcome",
-    "SYSTEM_PROMPT", "TrackSample", "VIEW_DESCRIPTIONS", "build_messages", "make_brain", "models_option", "parse_reply",
+    "SYSTEM_PROMPT", "TrackSample", "VIEW_DESCRIPTIONS", "build_messages", "make_brain", "parse_reply",
     "plan_from_dict", "plan_to_dict", "reference_brain_names", "reference_brains", "register_brain", "state_text",
 ]

@@ -32,10 +32,11 @@ from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.evaluation.worker_counts import parse_worker_counts
 from reacthuman.llm.vision import images_refused_in
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, ledger_path, read_ledger
-from reacthuman.brain import models_option
 from reacthuman.evaluation.ray_actor import ActorSettings
 from reacthuman.evaluation.ray_executor import RayPlan, run_pairs
 from reacthuman.evaluation.ray_executor import check_address
+from reacthuman.policy.graph_contract import policy_launch_args
+from reacthuman.policy.loading import is_policy_entry, models_option
 
 
 def done_pairs(run_dir: Path) -> set[tuple[str, str]]:
@@ -330,6 +331,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.limit is not None and args.limit < 1:
             raise ValueError("--limit must be >= 1")
         args.workers = parse_worker_counts(args.workers, models)
+        policies = [m for m in models if is_policy_entry(m)]
+        for entry in policies:  # a policy that cannot be loaded stops the run here, in one line
+            policy_launch_args(entry)
+        if policies and args.executor == "ray":
+            raise ValueError(f"policies ({', '.join(policies)}) run on the local executor (--executor local)")
         if args.executor == "ray" and not args.workers.uniform:
             raise ValueError("--workers MODEL=N is for the local executor (ray gives every pair the next free worker)")
         if args.models_side_by_side and args.executor != "local":

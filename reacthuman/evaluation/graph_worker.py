@@ -31,6 +31,8 @@ from reacthuman.evaluation.liveness import HEARTBEAT_ENV, HUNG_AFTER_S, Liveness
 from reacthuman.evaluation.memory_log import RESPAWNED_NODES
 from reacthuman.evaluation.run_lock import RUN_ENV
 from reacthuman.launcher import die_with_parent
+from reacthuman.policy.graph_contract import POLICY_LAUNCH_FILE, policy_launch_args
+from reacthuman.policy.loading import is_policy_entry
 from reacthuman.scoring.ledger import DecisionRecord
 
 LAUNCH_FILE = Path(__file__).resolve().parents[2] / "launch" / "eval.launch.yaml"
@@ -82,10 +84,13 @@ class GraphWorker:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("a")
         self._log_start = log.tell()
-        cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(LAUNCH_FILE), "--domain-id", str(self.domain_id),
+        launch_file, extra = LAUNCH_FILE, ()
+        if is_policy_entry(c.model):  # a policy's graph: the policy node in the brain's place
+            launch_file, extra = LAUNCH_FILE.with_name(POLICY_LAUNCH_FILE), policy_launch_args(c.model)
+        cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(launch_file), "--domain-id", str(self.domain_id),
                f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
                f"modality:={c.modality}", f"model_options:={c.model_options}", f"plans:={c.plans}", f"keep_bags:={c.keep_bags}", f"trace_memory:={str(c.trace_memory).lower()}",
-               f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}"]
+               f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}", *extra]
         self._liveness = LivenessWatch(Path(tempfile.mkdtemp(prefix="reacthuman-heartbeat-")), c.hung_after_s)
         env = dict(os.environ, **{RUN_ENV: str(Path(c.run_dir).resolve()),  # inherited by every node
                                   HEARTBEAT_ENV: str(self._liveness.heartbeat_dir)})

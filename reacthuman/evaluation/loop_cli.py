@@ -17,7 +17,8 @@ from pathlib import Path
 
 from reacthuman.brain import DEFAULT_MODALITY, MODALITIES, make_brain
 from reacthuman.core.jsonl import JsonlAppender
-from reacthuman.evaluation.cli import done_pairs, models_option
+from reacthuman.evaluation.cli import done_pairs
+from reacthuman.policy.loading import models_option
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.recording.episode_files import EpisodeFolder

@@ -31,6 +31,8 @@ from pathlib import Path
 from reacthuman.scoring.replay import PLAN_FIELD, stored_plan
 from reacthuman.core.model_spec import ModelsOption
 from reacthuman.evaluation.progress import Progress
+from reacthuman.policy.loading import is_policy_entry
+from reacthuman.policy.loading import models_option as eval_models_option
 from reacthuman.scenes.spec import SceneSpec, window_frame_times_s
 from reacthuman.scoring.episode import reply_of, score_unexecuted
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter, decided_keys, ledger_path, read_ledger
@@ -39,7 +41,6 @@ from reacthuman.evaluation.observe import build_observation, ground_truth_dict, 
 from reacthuman.scoring.decision import score_decision
 from reacthuman.scoring.inputs import SceneMeta, ScoringTruth
 from reacthuman.brain import DEFAULT_MODALITY, MODALITIES
-from reacthuman.brain import models_option as eval_models_option
 from reacthuman.brain import make_brain
 from reacthuman.brain.llm_brain import model_modalities
 
@@ -236,6 +237,10 @@ def main(argv: list[str] | None = None) -> int:
     try:  # a bad name fails first, in one line (a ModelSpecError is a ValueError)
         model_specs = models_option().parse(args)
         names = [spec.name for spec in model_specs]
+        policies = [name for name in names if is_policy_entry(name)]
+        if policies:
+            raise ValueError(f"{', '.join(policies)}: a policy acts every control period and commits no frozen "
+                             "decision to score without execution; run it with reacthuman eval")
         for flag in ("limit", "concurrency", "workers"):
             value = getattr(args, flag)
             if value is not None and value < 1:

@@ -27,6 +27,7 @@ from reacthuman.control.robot_state import RobotState
 from reacthuman.evaluation.episode import ControlTicks, EpisodeResult, score, simulate_window
 from reacthuman.plan import Keyframe, Plan
 from reacthuman.policy.base import Policy, PolicyAction, PolicyObservation, Proprioception, action_to_plan
+from reacthuman.policy.schedule import CommandQueue, policy_schedule
 from reacthuman.scenes.spec import SceneSpec
 
 if TYPE_CHECKING:
@@ -61,41 +62,30 @@ class PolicyTrace:
     samples: list[Sample] = field(default_factory=list)
 
 
-class PolicyTicks:
-    """The command source of a policy episode: every policy period from t0 it shows the policy the latest
-    frames and the robot's state, and hands each action to the spine after the reaction delay; in between
-    it asks the spine exactly as `ControlTicks` does."""
+class PolicyStepper:
+    """One policy tick, whichever transport brings its inputs: the robot's state, the base and the hands as
+    the body measured them (world frame) and the frames of the asked views, rendered at that step. Keeps the
+    frame history and the trace (what the body did, what the policy said); returns the action and the
+    delay it is charged."""
 
-    def __init__(self, policy: Policy, spine: "Spine", body: "Body", spec: SceneSpec) -> None:
-        self.policy, self.spine, self.body, self.spec = policy, spine, body, spec
-        self.control = ControlTicks(spine.command, spec.dt_s, spine.config.policy_decimation)
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
         config = policy.config
-        self.period_steps = max(1, int(round(config.period_s / spec.dt_s)))
-        self.t0_steps = int(round(spec.t0_s / spec.dt_s))
         self.frames: dict[str, deque] = {v: deque(maxlen=config.frame_history) for v in config.views}
         self.frame_times: deque = deque(maxlen=config.frame_history)
-        self.pending: deque[tuple[int, Plan]] = deque()
         self.trace = PolicyTrace()
         self._origin: tuple[float, float, float] | None = None
         self._hands0: tuple[np.ndarray, np.ndarray] | None = None
 
-    def __call__(self, sim_time_s: float, state: RobotState):
-        step = int(round(sim_time_s / self.spec.dt_s))
-        while self.pending and self.pending[0][0] <= step:
-            self.spine.set_plan(self.pending.popleft()[1])
-        if step >= self.t0_steps and (step - self.t0_steps) % self.period_steps == 0:
-            self._tick(step, state)
-        return self.control(sim_time_s, state)
-
-    def _tick(self, step: int, state: RobotState) -> None:
-        t_s = (step - self.t0_steps) * self.spec.dt_s
+    def tick(self, t_s: float, state: RobotState, base_pos_m, hands_m: tuple, images: dict[str, np.ndarray]
+             ) -> tuple[PolicyAction, float]:
         pose = (state.base_pos_world[0], state.base_pos_world[1], state.yaw_rad())
         if self._origin is None:
             self._origin = pose
-        sample = self._sample(t_s, pose)
+        sample = self._sample(t_s, pose, base_pos_m, hands_m)
         self.trace.samples.append(sample)
         for view in self.frames:
-            self.frames[view].append(self.body.engine.render(view))
+            self.frames[view].append(images[view])
         self.frame_times.append(t_s)
         vx, vy = _to_frame((0.0, 0.0, self._origin[2]), state.base_lin_vel_world[:2])
         proprio = Proprioception(state.q, state.dq, sample.base_xy_yaw, (vx, vy, state.base_ang_vel_body[2]),
@@ -108,15 +98,17 @@ class PolicyTicks:
         if self.policy.config.latency == "measured":
             delay_s = time.perf_counter() - started
         self.trace.actions.append((t_s, action))
-        apply_step = step + max(0, math.ceil(delay_s / self.spec.dt_s - 1e-9))
-        self.pending.append((apply_step, action_to_plan(action, self.policy.config.action_hold_s, self.policy.name)))
+        return action, delay_s
 
-    def _sample(self, t_s: float, pose: tuple[float, float, float]) -> Sample:
-        snap = self.body.snapshot()
-        base = np.asarray(snap.base.pos_m)
+    def plan(self, action: PolicyAction) -> Plan:
+        """The spine's plan for an action of this policy."""
+        return action_to_plan(action, self.policy.config.action_hold_s, self.policy.name)
+
+    def _sample(self, t_s: float, pose: tuple[float, float, float], base_pos_m, hands_m: tuple) -> Sample:
+        base = np.asarray(base_pos_m)
         yaw = self._origin[2]
         rel = []
-        for hand in (snap.left_hand_m, snap.right_hand_m):
+        for hand in hands_m:
             dx, dy = _to_frame((0.0, 0.0, pose[2]), tuple(np.asarray(hand)[:2] - base[:2]))
             rel.append(np.array([dx, dy, float(hand[2] - base[2])]))
         if self._hands0 is None:
@@ -125,6 +117,36 @@ class PolicyTicks:
         left = tuple(float(v) for v in rel[0] - self._hands0[0])
         right = tuple(float(v) for v in rel[1] - self._hands0[1])
         return Sample(t_s, (bx, by, pose[2] - yaw), left, right)  # type: ignore[arg-type]
+
+
+class PolicyTicks:
+    """The command source of a policy episode in process: at every policy tick (`schedule`) it shows the
+    policy the latest frames and the robot's state, and hands each action to the spine when it takes
+    effect; otherwise it asks the spine exactly as `ControlTicks` does."""
+
+    def __init__(self, policy: Policy, spine: "Spine", body: "Body", spec: SceneSpec) -> None:
+        self.spine, self.body, self.spec = spine, body, spec
+        decimation = spine.config.policy_decimation
+        self.control = ControlTicks(spine.command, spec.dt_s, decimation)
+        self.schedule = policy_schedule(spec.t0_s, spec.dt_s, decimation, policy.config.policy_hz)
+        self.commands: CommandQueue[Plan] = CommandQueue(self.schedule)
+        self.stepper = PolicyStepper(policy)
+
+    @property
+    def trace(self) -> PolicyTrace:
+        return self.stepper.trace
+
+    def __call__(self, sim_time_s: float, state: RobotState):
+        step = int(round(sim_time_s / self.spec.dt_s))
+        for plan in self.commands.due(step):
+            self.spine.set_plan(plan)
+        if self.schedule.is_tick(step):
+            snap = self.body.snapshot()
+            images = {v: self.body.engine.render(v) for v in self.stepper.frames}
+            action, delay_s = self.stepper.tick(self.schedule.t_s(step), state, snap.base.pos_m,
+                                                (snap.left_hand_m, snap.right_hand_m), images)
+            self.commands.add(step, delay_s, self.stepper.plan(action))
+        return self.control(sim_time_s, state)
 
 
 def executed_plan(trace: PolicyTrace, name: str) -> Plan:
@@ -150,6 +172,13 @@ def trace_text(trace: PolicyTrace) -> str:
                         "right_hand": a.right_hand_m, "knee_bend": a.knee_bend} for t, a in trace.actions])
 
 
+def policy_decision(policy: Policy, trace: PolicyTrace) -> BrainDecision:
+    """The row's decision: the plan the body executed, the policy's actions as its text, the configured
+    reaction delay as its latency (the delay each action was charged in `budget` mode)."""
+    return BrainDecision(brain=policy.name, plan=executed_plan(trace, policy.name), raw_text=trace_text(trace),
+                         parse_ok=True, latency_s=policy.config.reaction_delay_s, modality=MODALITY)
+
+
 def run_policy_episode(spec: SceneSpec, policy: Policy, body: "Body", spine: "Spine",
                        on_trace: Callable[[PolicyTrace], None] | None = None) -> EpisodeResult:
     """One policy episode with the policy called directly: load, run from the start with the policy acting
@@ -164,9 +193,7 @@ def run_policy_episode(spec: SceneSpec, policy: Policy, body: "Body", spine: "Sp
     outcome = body.execute(ticks)
     if on_trace is not None:
         on_trace(ticks.trace)
-    decision = BrainDecision(brain=policy.name, plan=executed_plan(ticks.trace, policy.name),
-                             raw_text=trace_text(ticks.trace), parse_ok=True,
-                             latency_s=policy.config.reaction_delay_s, modality=MODALITY)
+    decision = policy_decision(policy, ticks.trace)
     record = score(spec, decision, window.freeze_position_m, outcome)
     return EpisodeResult(True, record, outcome=outcome, frames=window.frames, decision=decision,
                          wall_s=time.perf_counter() - started)
