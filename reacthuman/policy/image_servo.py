@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from reacthuman.policy.base import Policy, PolicyAction, PolicyConfig, PolicyObservation, register_policy
@@ -43,6 +42,8 @@ class Blob:
 
 def moving_region(previous: np.ndarray, current: np.ndarray, config: ImageServoConfig) -> Blob | None:
     """The largest region that changed between two frames, or None when nothing moved."""
+    import cv2  # OpenCV is not in the light install, where the policy is registered but never run
+
     scale = config.work_width_px / current.shape[1]
     size = (config.work_width_px, max(1, round(current.shape[0] * scale)))
     a = cv2.cvtColor(cv2.resize(previous, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY)
