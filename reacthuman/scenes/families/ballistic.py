@@ -67,6 +67,9 @@ def bouncing_object(ctx: FamilyContext) -> Layout:
                   params={"release_height_m": round(h0, 4), "forward_mps": round(vx, 4), "down_mps": round(vz, 4)})
 
 
+# chain_reaction's lead-in, s at the nominal trigger speed: the strike comes 0.84 s after t0 in the fast band
+# (1.6 x), 0.61 s in the very fast one (2.2 x), 1.35 s in the normal one.
+CHAIN_LEAD_S = 1.35
 TRIGGERS = ("steel_ball", "bowling_ball", "baseball", "rubber_ball", "soccer_ball")
 
 
@@ -80,15 +83,19 @@ def chain_reaction(ctx: FamilyContext) -> Layout:
     r = trigger.size[0]
     y = rng.uniform(-0.1, 0.1)
     target_pos = (-ext - rng.uniform(0.02, 0.05), y, top + h + 0.001)  # settles onto the table first
-    v = rng.uniform(1.0, 1.6) * ctx.speed_factor
-    # Far enough that even the fastest band arrives after the target has settled (>= 0.15 s).
-    gap = max(rng.uniform(0.25, 0.45), 1.6 * 2.2 * 0.15)
+    v_nominal = rng.uniform(1.0, 1.6)
+    v = v_nominal * ctx.speed_factor
+    # Lead-in: at the nominal speed the trigger strikes CHAIN_LEAD_S after t0, so the target, launched about
+    # 0.1-0.15 s later, comes in after the freeze in the fast and very fast bands but sooner than the arms can
+    # get there (before DECISION_LEAD_S), and well after the target has settled in every band.
+    gap = v_nominal * CHAIN_LEAD_S + rng.uniform(0.0, 0.05)
     start = (target_pos[0] - ext - r - gap, y, top + r)
-    bodies = table(ctx, "table", 0.0, top, depth=1.4)
+    bodies = table(ctx, "table", 0.0, top, depth=max(1.4, gap + 2 * ext + 2 * r + 0.3))
     bodies.append(object_body(o, "target", target_pos))
     bodies.append(object_body(trigger, "trigger", start, lin_vel=(v, 0, 0), ang_vel=(0, v / r, 0), role="trigger"))
     target = (0.35, y, 0.5)
-    return Layout(bodies, ["target", "trigger"], target_pos, target, support="table", duration_s=3.0,
+    return Layout(bodies, ["target", "trigger"], target_pos, target, support="table",
+                  duration_s=round(max(3.0, CHAIN_LEAD_S / 0.45 + 1.0), 2),
                   params={"support_top_m": top, "trigger_object": trigger.object_id, "trigger_mps": round(v, 4),
                           "trigger_gap_m": round(gap, 4)})
 
