@@ -114,9 +114,10 @@ def multi_object(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     top = support_height(ctx)
     q, thick, half_h = _upright(o)
-    # Lead-in: a row long enough that the last piece goes over the edge about DECISION_LEAD_S after t0 or later
-    # in the fastest band (the wave runs at about 0.1 s a piece, mostly paced by gravity).
-    n = rng.randint(8, 11)
+    # Lead-in: the wave runs at about 0.09 s a piece (mostly paced by gravity), so a row of 8 or 9 sets the last
+    # piece moving after the freeze (0.6 s) but before DECISION_LEAD_S in the fast bands: too soon to catch, as a
+    # fast chain of falling objects is; the slow band reaches it after DECISION_LEAD_S.
+    n = rng.randint(8, 9)
     spacing = 2 * half_h * rng.uniform(0.5, 0.65)
     y = rng.uniform(-0.1, 0.1)
     last_x = -thick - rng.uniform(0.005, 0.02)
