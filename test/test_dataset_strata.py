@@ -89,3 +89,13 @@ def test_chain_triggers_strike_so_only_the_fast_bands_launch_their_target_too_so
     t = _band_times("chain_reaction", seed, "trigger_gap_m", "trigger_mps")
     assert 0.15 < t["very_fast"] < t["fast"] < DECISION_LEAD_S - 0.15, t
     assert t["normal"] > DECISION_LEAD_S, t
+
+
+def test_thrown_objects_are_fast_from_the_normal_band_on() -> None:
+    """Harmless throws are catchable in the slow band only: the normal band leaves at fast_speed_mps or more."""
+    from reacthuman.scenes.label_config import load_label_config
+
+    fast_mps = load_label_config().fast_speed_mps
+    for seed in range(20):
+        assert sample_spec("thrown_object", seed, speed_band="normal").params["throw_mps"] >= fast_mps
+        assert sample_spec("thrown_object", seed, speed_band="slow").params["throw_mps"] < fast_mps
