@@ -12,7 +12,8 @@ from reacthuman.scenes.builders import (DECISION_LEAD_S, FamilyContext, Layout, 
 from reacthuman.scenes.families.falls import G_MPS2, support_height, table
 
 # rolling_ball's lead-in, s at the nominal speed: the fast band (1.6 x) reaches the edge 1.03 s after t0, before
-# DECISION_LEAD_S, and the very fast band (2.2 x) 0.75 s after, after the 0.6 s window.
+# DECISION_LEAD_S, and the very fast band (2.2 x) 0.75 s after, after the 0.6 s window: both come in sooner than
+# the arms can meet them (docs/too-fast-to-catch.md). The normal band comes 1.65 s after t0.
 ROLL_LEAD_S = 1.5 * DECISION_LEAD_S
 
 
@@ -52,10 +53,9 @@ def rolling_ball(ctx: FamilyContext) -> Layout:
     r = o.size[0]
     v_nominal = rng.uniform(0.5, 0.8)
     v = v_nominal * ctx.speed_factor
-    # Lead-in: at the nominal speed the ball reaches the edge, where the hands meet it, ROLL_LEAD_S after t0. The
-    # fast and very fast bands (1.6 x, 2.2 x) then come in after the freeze (0.6 s) but before DECISION_LEAD_S,
-    # sooner than the arms can get there: too fast to catch, as the paper's fast rolling objects. The normal
-    # band comes 1.65 s after t0 and the slow one 3.7 s, or later for a ball that slows as it rolls.
+    # Lead-in: at the nominal speed the ball reaches the edge, where the hands meet it, ROLL_LEAD_S after t0: the
+    # fast bands too soon to catch, as the paper's fast rolling objects; the slow band 3.7 s after t0, or later
+    # for a ball that slows as it rolls.
     dist = v_nominal * ROLL_LEAD_S + rng.uniform(0.0, 0.05)
     pos = (-dist, rng.uniform(-0.15, 0.15), top + r)
     hazard = object_body(o, "hazard", pos, lin_vel=(v, 0, 0), ang_vel=(0, v / r, 0))
