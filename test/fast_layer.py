@@ -55,6 +55,7 @@ FAST_MODULES = frozenset({
     "test_graph_messages",
     "test_body_envelope",
     "test_too_fast_to_catch",
+    "test_dataset_strata",
     "test_body_freeze",
     "test_closed_loop_report",
     "test_brain_arc",

@@ -13,6 +13,7 @@ import json
 import logging
 import multiprocessing
 import os
+import random
 import shutil
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
@@ -22,9 +23,10 @@ from reacthuman.core.presets import resolve_preset
 from reacthuman.scenes import SceneInvalid, default_simulator, label_spec
 from reacthuman.scenes.attribution import write_dataset_card
 from reacthuman.scenes.descriptions import planned_spec
+from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.families import FAMILIES, get_family
 from reacthuman.scenes.label import label
-from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE, sample_spec
+from reacthuman.scenes.randomize import DEFAULT_ADVERSARIAL_RATE, choose_object, sample_spec
 from reacthuman.scenes.render import default_config as render_config
 from reacthuman.scenes.render import render_window
 from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec, SpecError
@@ -116,10 +118,40 @@ def read_spec(path: str) -> SceneSpec:
         return SceneSpec.from_json(f.read())
 
 
-def _family_groups(cfg: GenerateConfig, family: str) -> Iterator[tuple[int, list[str]]]:
-    bands = list(SPEED_BANDS) if get_family(family).speed_swept else ["gravity"]
+def group_strata(dataset_seed: int, family: str, groups: int) -> list[bool | None]:
+    """Whether each of a family's scene groups, in generation order, draws a dangerous object (True), a harmless
+    one (False) or either (None: `FamilyDef.danger_quota` None, a family of one kind). A fixed quota, round
+    half up of danger_quota x groups, is dangerous, in an order permuted from the dataset seed: the
+    family's split then follows from its objects, whatever the seed. Pure sampling, no simulation."""
+    share = get_family(family).danger_quota
+    if share is None:
+        return [None] * groups
+    dangerous = int(share * groups + 0.5)
+    order: list[bool | None] = [True] * dangerous + [False] * (groups - dangerous)
+    random.Random(f"reacthuman/dataset/{dataset_seed}/{family}/strata").shuffle(order)
+    return order
+
+
+def draws_dangerous(family: str, seed: int, adversarial_rate: float) -> bool:
+    """Whether the scene seed's object draw (randomize.choose_object) is dangerous by the catalogue."""
+    return bool(OBJECTS[choose_object(family, seed, adversarial_rate)].hazard_flags)
+
+
+def stratum_seeds(cfg: GenerateConfig, family: str, stratum: bool | None) -> Iterator[int]:
+    """The family's scene seeds in counter order whose object draw falls in the stratum (None: every seed).
+    Each scene's spec stays a function of its own seed: the stratum only chooses which seeds the set takes."""
     for counter in range(10**9):
-        yield scene_seed(cfg.seed, family, counter), bands
+        seed = scene_seed(cfg.seed, family, counter)
+        if stratum is None or draws_dangerous(family, seed, cfg.adversarial_rate) == stratum:
+            yield seed
+
+
+def family_slots(cfg: GenerateConfig, family: str, need: int) -> list[tuple[bool | None, list[str]]]:
+    """The family's scene groups until `need` scenes: each group's stratum and speed bands (whole speed
+    groups of the four bands, the last one cut short; one scene a group in a gravity-paced family)."""
+    bands = list(SPEED_BANDS) if get_family(family).speed_swept else ["gravity"]
+    sizes = [min(len(bands), need - i) for i in range(0, need, len(bands))]
+    return list(zip(group_strata(cfg.seed, family, len(sizes)), [bands[:n] for n in sizes]))
 
 
 def prepare_output(cfg: GenerateConfig) -> dict[str, int]:
@@ -176,26 +208,25 @@ def _worker(cfg: GenerateConfig, families: list[str], quota: dict[str, int]) -> 
 
 
 def _generate_family(cfg: GenerateConfig, family: str, need: int, sim, rows: list[dict], progress) -> None:
-    """Whole speed groups of one family until `need` scenes; groups failing validation are replaced."""
-    made, rejected = 0, 0
-    for seed, bands in _family_groups(cfg, family):
-        if made >= need:
+    """The family's scene groups (family_slots) until `need` scenes; groups failing validation are replaced."""
+    rejected = 0
+    seeds = {stratum: stratum_seeds(cfg, family, stratum) for stratum in (True, False, None)}
+    for stratum, group in family_slots(cfg, family, need):
+        for seed in seeds[stratum]:  # a group failing validation is replaced by the next seed of its stratum
+            try:
+                specs = [_load_or_label(cfg, family, seed, band, sim, label_spec) for band in group]
+            except SceneInvalid as exc:
+                rejected += 1
+                log.info("rejected %s", exc)
+                if rejected > MAX_SEED_TRIES:
+                    raise RuntimeError(f"{family}: {rejected} scene groups failed validation; last: {exc}") from None
+                continue
+            for spec in specs:
+                _store(cfg, spec, sim)
+                rows.append(index_row(spec))
+                if progress:
+                    progress(spec.scene_id)
             break
-        group = bands[: need - made]
-        try:
-            specs = [_load_or_label(cfg, family, seed, band, sim, label_spec) for band in group]
-        except SceneInvalid as exc:
-            rejected += 1
-            log.info("rejected %s", exc)
-            if rejected > MAX_SEED_TRIES:
-                raise RuntimeError(f"{family}: {rejected} scene groups failed validation; last: {exc}") from None
-            continue
-        for spec in specs:
-            _store(cfg, spec, sim)
-            rows.append(index_row(spec))
-            if progress:
-                progress(spec.scene_id)
-        made += len(specs)
 
 
 def _load_or_label(cfg: GenerateConfig, family: str, seed: int, band: str, sim, label_spec) -> SceneSpec:

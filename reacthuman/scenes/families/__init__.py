@@ -24,10 +24,18 @@ class FamilyDef:
     # heavy by the catalogue); None: uniform over the genuine pool. Sets the family's CATCH/DODGE balance by
     # the choice of objects, never by the labelling rules.
     danger_share: float | None = None
+    # Share of a dataset's scene groups of this family whose object is dangerous (adversarial ones by what they
+    # are): a fixed quota in a seeded order (dataset.group_strata), so the split does not hinge on the seed.
+    # None: not stratified (the family's objects are all of one kind). Chosen per family for the paper's
+    # proportions (docs/too-fast-to-catch.md): harmless objects where the family's fast bands arrive too soon
+    # or too hard to catch, dangerous ones where the paper's family is mostly danger.
+    danger_quota: float | None = None
 
     def __post_init__(self) -> None:
-        if self.danger_share is not None and not 0.0 <= self.danger_share <= 1.0:
-            raise ValueError(f"family {self.name}: danger_share must be in [0, 1], got {self.danger_share}")
+        for name in ("danger_share", "danger_quota"):
+            value = getattr(self, name)
+            if value is not None and not 0.0 <= value <= 1.0:
+                raise ValueError(f"family {self.name}: {name} must be in [0, 1], got {value}")
 
     @property
     def adversarial_objects(self) -> tuple[str, ...]:
@@ -56,64 +64,64 @@ _DEFS = [
                "kettle", "cast_iron_pan", "hot_pan", "smartphone", "tv_remote", "apple", "orange", "plastic_cup",
                "jam_jar", "toy_block", "dish_sponge", "stapler", "foam_anvil", "steel_apple", "solid_steel_can",
                "foam_cast_iron_pan", "rubber_chefs_knife", "cold_prop_kettle", "tin_can", "house_brick"),
-              _HOME, SUPPORT_HINT, "an object tips off a table edge", danger_share=0.3),
+              _HOME, SUPPORT_HINT, "an object tips off a table edge", danger_share=0.3, danger_quota=0.4),
     FamilyDef("shelf_slide", falls.shelf_slide, True,
               ("ceramic_vase", "hardcover_book", "paperback", "cardboard_box", "plant_pot", "glass_jar", "toolbox",
                "cereal_box", "tin_can", "plastic_bottle", "foam_plant_pot", "foam_toolbox", "solid_steel_can"),
-              ("living_room", "kitchen", "garage", "office"), {}, "an object slides off a high shelf", danger_share=0.4),
+              ("living_room", "kitchen", "garage", "office"), {}, "an object slides off a high shelf", danger_share=0.4, danger_quota=0.4),
     FamilyDef("hanging_fall", falls.hanging_fall, False,
               ("picture_frame", "glass_picture_frame", "wall_mirror", "wall_clock", "coat_hook_rack", "wall_shelf_board",
                "foam_mirror"),
-              ("living_room", "hallway", "bedroom", "office"), {}, "a wall fixture detaches"),
+              ("living_room", "hallway", "bedroom", "office"), {}, "a wall fixture detaches", danger_quota=0.3),
     FamilyDef("ceiling_drop", falls.ceiling_drop, False,
               ("ceiling_fan", "ceiling_light", "ceiling_panel", "smoke_detector", "plaster_chunk", "foam_ceiling_panel"),
-              ("living_room", "kitchen", "hallway", "bedroom", "garage"), {}, "something falls from the ceiling"),
+              ("living_room", "kitchen", "hallway", "bedroom", "garage"), {}, "something falls from the ceiling", danger_quota=0.3),
     FamilyDef("sliding_object", slides.sliding_object, True,
               ("coffee_mug", "cardboard_box", "hardcover_book", "serving_tray", "cutting_board", "laptop", "toolbox",
                "cast_iron_pan", "chefs_knife", "foam_toolbox", "foam_cast_iron_pan", "cereal_box"),
-              ("kitchen", "garage", "office"), {}, "an object slides down a ramp", danger_share=0.25),
+              ("kitchen", "garage", "office"), {}, "an object slides down a ramp", danger_share=0.25, danger_quota=0.4),
     FamilyDef("rolling_ball", slides.rolling_ball, True,
               ("rubber_ball", "tennis_ball", "bowling_ball", "steel_ball", "orange", "apple", "soccer_ball", "baseball",
                "lead_tennis_ball", "foam_bowling_ball", "steel_apple"),
-              _HOME + ("garage",), SUPPORT_HINT, "a ball rolls off a table and across", danger_share=0.15),
+              _HOME + ("garage",), SUPPORT_HINT, "a ball rolls off a table and across", danger_share=0.15, danger_quota=0.0),
     FamilyDef("surface_cascade", slides.surface_cascade, True,
               ("hardcover_book", "smartphone", "cardboard_box", "tv_remote", "plastic_bottle", "toy_block", "laptop",
                "paperback", "ceramic_plate", "foam_anvil"),
               _HOME, {"surface": tuple(sorted(slides.SURFACES)), **SUPPORT_HINT}, "an object hops table, stool, floor",
-              danger_share=0.4),
+              danger_share=0.4, danger_quota=0.2),
     FamilyDef("furniture_tip", articulated.furniture_tip, False,
               ("bookshelf", "wardrobe", "floor_lamp", "filing_cabinet"),
               ("living_room", "bedroom", "office"), {}, "tall furniture tips over"),
     FamilyDef("stack_collapse", falls.stack_collapse, False,
               ("tin_can", "cardboard_box", "ceramic_plate", "hardcover_book", "toy_block", "cereal_box", "solid_steel_can"),
-              ("kitchen", "garage", "living_room"), SUPPORT_HINT, "stacked items collapse"),
+              ("kitchen", "garage", "living_room"), SUPPORT_HINT, "stacked items collapse", danger_quota=0.2),
     FamilyDef("ladder_slip", articulated.ladder_slip, False,
               ("aluminium_ladder", "wooden_ladder"),
               ("garage", "hallway", "living_room"), {"regime": ("slide", "tip")}, "a leaning ladder slips"),
     FamilyDef("door_swing", articulated.door_swing, True,
               ("glass_door", "wooden_door", "metal_door", "hollow_prop_door"),
-              ("hallway", "office", "living_room"), {}, "a door swings violently"),
+              ("hallway", "office", "living_room"), {}, "a door swings violently", danger_quota=1.0),
     FamilyDef("pendulum_swing", articulated.pendulum_swing, True,
               ("chandelier", "punching_bag", "hanging_planter", "pendant_lamp", "cloth_sandbag", "lead_sandbag",
                "foam_chandelier"),
-              ("living_room", "dining_room", "garage"), {}, "a suspended mass swings in"),
+              ("living_room", "dining_room", "garage"), {}, "a suspended mass swings in", danger_quota=0.4),
     FamilyDef("thrown_object", ballistic.thrown_object, True,
               ("cricket_ball", "tennis_ball", "baseball", "pillow", "plush_toy", "shoe", "water_bottle", "dart",
                "rubber_ball", "house_brick", "lead_tennis_ball", "steel_apple", "lead_plush_toy", "lead_pillow",
                "foam_anvil", "apple"),
-              _HOME + ("garage",), {}, "an object is thrown at the observer"),
+              _HOME + ("garage",), {}, "an object is thrown at the observer", danger_quota=0.0),
     FamilyDef("bouncing_object", ballistic.bouncing_object, True,
               ("rubber_ball", "tennis_ball", "basketball", "superball", "soccer_ball", "beach_ball", "lead_tennis_ball",
                "steel_beach_ball"),
-              _HOME + ("garage",), {}, "a ball bounces towards the observer"),
+              _HOME + ("garage",), {}, "a ball bounces towards the observer", danger_quota=0.2),
     FamilyDef("stair_tumble", slides.stair_tumble, True,
               ("rubber_ball", "soccer_ball", "basketball", "plastic_bottle", "paint_can", "tin_can", "glass_bottle",
                "tennis_ball", "steel_beach_ball", "bowling_ball", "foam_bowling_ball", "lead_tennis_ball"),
-              ("hallway",), {}, "something tumbles down the stairs", danger_share=0.35),
+              ("hallway",), {}, "something tumbles down the stairs", danger_share=0.35, danger_quota=0.2),
     FamilyDef("chain_reaction", ballistic.chain_reaction, True,
               ("plastic_bottle", "tin_can", "glass_bottle", "cereal_box", "plastic_cup", "coffee_mug", "jam_jar",
                "solid_steel_can"),
-              _KITCHEN + ("living_room", "office"), SUPPORT_HINT, "a strike launches a second object"),
+              _KITCHEN + ("living_room", "office"), SUPPORT_HINT, "a strike launches a second object", danger_quota=0.0),
     FamilyDef("multi_object", ballistic.multi_object, True,
               ("domino_block", "paperback", "hardcover_book", "cereal_box"),
               ("living_room", "office", "kitchen"), SUPPORT_HINT, "momentum runs down a row"),

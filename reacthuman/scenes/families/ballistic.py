@@ -27,7 +27,9 @@ def launch_angle(dx: float, dz: float, speed: float) -> float:
 def thrown_object(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     start = (0.0, 0.0, rng.uniform(1.1, 1.6))
-    base = rng.uniform(6.0, 9.0)
+    # A hard household throw: the normal band arrives at fast_speed_mps (8 m/s) or more, so only the slow band of a
+    # harmless object is catchable (the paper's "fast" objects are DODGE whatever they are).
+    base = rng.uniform(8.5, 10.5)
     # The slowest band (0.45 x) must still reach the observer: cap the distance by its 45-degree range
     # down to chest height, plus the reach in front of the body.
     v_slow = 0.45 * base
@@ -67,6 +69,9 @@ def bouncing_object(ctx: FamilyContext) -> Layout:
                   params={"release_height_m": round(h0, 4), "forward_mps": round(vx, 4), "down_mps": round(vz, 4)})
 
 
+# chain_reaction's lead-in, s at the nominal trigger speed: the strike comes 0.84 s after t0 in the fast band
+# (1.6 x), 0.61 s in the very fast one (2.2 x), 1.35 s in the normal one.
+CHAIN_LEAD_S = 1.35
 TRIGGERS = ("steel_ball", "bowling_ball", "baseball", "rubber_ball", "soccer_ball")
 
 
@@ -80,15 +85,19 @@ def chain_reaction(ctx: FamilyContext) -> Layout:
     r = trigger.size[0]
     y = rng.uniform(-0.1, 0.1)
     target_pos = (-ext - rng.uniform(0.02, 0.05), y, top + h + 0.001)  # settles onto the table first
-    v = rng.uniform(1.0, 1.6) * ctx.speed_factor
-    # Far enough that even the fastest band arrives after the target has settled (>= 0.15 s).
-    gap = max(rng.uniform(0.25, 0.45), 1.6 * 2.2 * 0.15)
+    v_nominal = rng.uniform(1.0, 1.6)
+    v = v_nominal * ctx.speed_factor
+    # Lead-in: at the nominal speed the trigger strikes CHAIN_LEAD_S after t0, so the target, launched about
+    # 0.1-0.15 s later, comes in after the freeze in the fast and very fast bands but sooner than the arms can
+    # get there (before DECISION_LEAD_S), and well after the target has settled in every band.
+    gap = v_nominal * CHAIN_LEAD_S + rng.uniform(0.0, 0.05)
     start = (target_pos[0] - ext - r - gap, y, top + r)
-    bodies = table(ctx, "table", 0.0, top, depth=1.4)
+    bodies = table(ctx, "table", 0.0, top, depth=max(1.4, gap + 2 * ext + 2 * r + 0.3))
     bodies.append(object_body(o, "target", target_pos))
     bodies.append(object_body(trigger, "trigger", start, lin_vel=(v, 0, 0), ang_vel=(0, v / r, 0), role="trigger"))
     target = (0.35, y, 0.5)
-    return Layout(bodies, ["target", "trigger"], target_pos, target, support="table", duration_s=3.0,
+    return Layout(bodies, ["target", "trigger"], target_pos, target, support="table",
+                  duration_s=round(max(3.0, CHAIN_LEAD_S / 0.45 + 1.0), 2),
                   params={"support_top_m": top, "trigger_object": trigger.object_id, "trigger_mps": round(v, 4),
                           "trigger_gap_m": round(gap, 4)})
 
@@ -107,9 +116,10 @@ def multi_object(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     top = support_height(ctx)
     q, thick, half_h = _upright(o)
-    # Lead-in: a row long enough that the last piece goes over the edge about DECISION_LEAD_S after t0 or later
-    # in the fastest band (the wave runs at about 0.1 s a piece, mostly paced by gravity).
-    n = rng.randint(8, 11)
+    # Lead-in: the wave runs at about 0.09 s a piece (mostly paced by gravity), so a row of 8 or 9 sets the last
+    # piece moving after the freeze (0.6 s) but before DECISION_LEAD_S in the fast bands: too soon to catch, as a
+    # fast chain of falling objects is; the slow band reaches it after DECISION_LEAD_S.
+    n = rng.randint(8, 9)
     spacing = 2 * half_h * rng.uniform(0.5, 0.65)
     y = rng.uniform(-0.1, 0.1)
     last_x = -thick - rng.uniform(0.005, 0.02)

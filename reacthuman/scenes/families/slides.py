@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.builders import (DECISION_LEAD_S, FASTEST_BAND_FACTOR, FamilyContext, Layout, half_extent_x,
+from reacthuman.scenes.builders import (DECISION_LEAD_S, FamilyContext, Layout, half_extent_x,
                                         object_body, quat_axis_angle, rest_half_height, rotate, static_box)
 from reacthuman.scenes.families.falls import G_MPS2, support_height, table
+
+# rolling_ball's lead-in, s at the nominal speed: the fast band (1.6 x) reaches the edge 1.03 s after t0, before
+# DECISION_LEAD_S, and the very fast band (2.2 x) 0.75 s after, after the 0.6 s window: both come in sooner than
+# the arms can meet them (docs/too-fast-to-catch.md). The normal band comes 1.65 s after t0.
+ROLL_LEAD_S = 1.5 * DECISION_LEAD_S
 
 
 def sliding_object(ctx: FamilyContext) -> Layout:
@@ -48,9 +53,10 @@ def rolling_ball(ctx: FamilyContext) -> Layout:
     r = o.size[0]
     v_nominal = rng.uniform(0.5, 0.8)
     v = v_nominal * ctx.speed_factor
-    # Lead-in: even the fastest band reaches the edge, where the hands meet it, DECISION_LEAD_S after t0; the
-    # slow band takes 4.9 times as long, or longer for a ball that slows as it rolls (a soccer ball's seam).
-    dist = v_nominal * FASTEST_BAND_FACTOR * DECISION_LEAD_S + rng.uniform(0.0, 0.1)
+    # Lead-in: at the nominal speed the ball reaches the edge, where the hands meet it, ROLL_LEAD_S after t0: the
+    # fast bands too soon to catch, as the paper's fast rolling objects; the slow band 3.7 s after t0, or later
+    # for a ball that slows as it rolls.
+    dist = v_nominal * ROLL_LEAD_S + rng.uniform(0.0, 0.05)
     pos = (-dist, rng.uniform(-0.15, 0.15), top + r)
     hazard = object_body(o, "hazard", pos, lin_vel=(v, 0, 0), ang_vel=(0, v / r, 0))
     target = (0.0, pos[1], top)  # the observer stands at the edge the ball rolls off

@@ -1,0 +1,101 @@
+"""The balanced set's stratified object draw and the lead-ins that make fast arrivals too soon to catch:
+pure sampling, no simulation (docs/too-fast-to-catch.md, "Sampling for the paper's proportions")."""
+
+from __future__ import annotations
+
+import pytest
+
+from reacthuman.scenes.builders import DECISION_LEAD_S
+from reacthuman.scenes.catalog import OBJECTS
+from reacthuman.scenes.dataset import GenerateConfig, family_slots, group_strata, stratum_seeds
+from reacthuman.scenes.families import FAMILIES, get_family
+from reacthuman.scenes.randomize import choose_object, sample_spec
+from reacthuman.scenes.spec import SPEED_BANDS
+
+SEEDS = (0, 1, 2, 3)
+
+
+def _drawn(cfg: GenerateConfig, family: str) -> list[tuple[bool | None, list[str], str]]:
+    """Each slot of the family's balanced-18 groups: its stratum, bands and the object its seed draws."""
+    seeds = {s: stratum_seeds(cfg, family, s) for s in (True, False, None)}
+    return [(stratum, bands, choose_object(family, next(seeds[stratum]), cfg.adversarial_rate))
+            for stratum, bands in family_slots(cfg, family, 18)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_family_draws_its_quota_of_dangerous_groups(seed: int) -> None:
+    cfg = GenerateConfig(out="unused", balanced=18, seed=seed)
+    for family in FAMILIES:
+        quota = get_family(family).danger_quota
+        slots = _drawn(cfg, family)
+        assert sum(len(bands) for _, bands, _ in slots) == 18, family
+        if quota is None:
+            assert all(stratum is None for stratum, _, _ in slots), family
+            continue
+        assert sum(stratum is True for stratum, _, _ in slots) == int(quota * len(slots) + 0.5), family
+        for stratum, _, obj in slots:  # the drawn object is of the kind its slot asks for
+            assert bool(OBJECTS[obj].hazard_flags) == stratum, (family, obj, stratum)
+
+
+def test_the_split_of_objects_does_not_hinge_on_the_seed() -> None:
+    """Per family, the dangerous scenes of the balanced set differ between seeds by the cut group at most."""
+    for family in FAMILIES:
+        counts = set()
+        for seed in range(8):
+            slots = _drawn(GenerateConfig(out="unused", balanced=18, seed=seed), family)
+            counts.add(sum(len(bands) for _, bands, obj in slots if OBJECTS[obj].hazard_flags))
+        if get_family(family).danger_quota is not None:
+            assert max(counts) - min(counts) <= 2, (family, counts)
+
+
+def test_the_strata_order_is_a_seeded_permutation() -> None:
+    orders = {tuple(group_strata(seed, "object_drop", 5)) for seed in range(10)}
+    assert len(orders) > 1  # the dangerous groups move with the seed
+    assert all(sum(o) == 2 for o in orders)  # their number does not
+    assert group_strata(3, "object_drop", 5) == group_strata(3, "object_drop", 5)
+    assert group_strata(3, "multi_object", 5) == [None] * 5  # one kind of object: nothing to stratify
+
+
+def test_a_stratum_only_chooses_which_seeds_a_set_takes() -> None:
+    cfg = GenerateConfig(out="unused", balanced=18, seed=0)
+    harmless = stratum_seeds(cfg, "thrown_object", False)
+    for seed in [next(harmless) for _ in range(5)]:  # the same seed, outside any set, draws the same scene
+        assert sample_spec("thrown_object", seed).to_json() == sample_spec("thrown_object", seed).to_json()
+        assert not OBJECTS[sample_spec("thrown_object", seed).object_id].hazard_flags
+
+
+def _band_times(family: str, seed: int, distance_key: str, speed_key: str) -> dict[str, float]:
+    out = {}
+    for band in SPEED_BANDS:
+        params = sample_spec(family, seed, speed_band=band).params
+        out[band] = params[distance_key] / params[speed_key]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rolling_balls_reach_the_edge_within_the_arms_travel_after_the_freeze_only_when_fast(seed: int) -> None:
+    """The fast and very fast bands reach the table edge after the window but before the arms could get there
+    (DECISION_LEAD_S after t0); the normal and slow bands later."""
+    window_s = sample_spec("rolling_ball", seed).observation_window_s
+    t = _band_times("rolling_ball", seed, "roll_distance_m", "roll_mps")
+    assert window_s < t["very_fast"] < t["fast"] < DECISION_LEAD_S, t
+    assert t["normal"] > DECISION_LEAD_S + 0.3, t
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_chain_triggers_strike_so_only_the_fast_bands_launch_their_target_too_soon(seed: int) -> None:
+    """The target leaves 0.1-0.15 s after the strike: in the fast bands the strike comes late enough that it
+    settled first (0.15 s) and early enough to arrive before DECISION_LEAD_S; in the normal band after it."""
+    t = _band_times("chain_reaction", seed, "trigger_gap_m", "trigger_mps")
+    assert 0.15 < t["very_fast"] < t["fast"] < DECISION_LEAD_S - 0.15, t
+    assert t["normal"] > DECISION_LEAD_S, t
+
+
+def test_thrown_objects_are_fast_from_the_normal_band_on() -> None:
+    """Harmless throws are catchable in the slow band only: the normal band leaves at fast_speed_mps or more."""
+    from reacthuman.scenes.label_config import load_label_config
+
+    fast_mps = load_label_config().fast_speed_mps
+    for seed in range(20):
+        assert sample_spec("thrown_object", seed, speed_band="normal").params["throw_mps"] >= fast_mps
+        assert sample_spec("thrown_object", seed, speed_band="slow").params["throw_mps"] < fast_mps
