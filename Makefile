@@ -12,7 +12,7 @@ install:
 	@bash tools/bootstrap.sh
 
 demo: install
-	@$(PY) -m reacthuman.demo
+	@$(PY) -m reacthuman.evaluation.demo
 
 # Two pytest-xdist workers: test/parallel_layout.py says which modules run together; PYTEST_ARGS="-n 0" runs serially.
 test: install

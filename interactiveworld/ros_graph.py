@@ -2,7 +2,7 @@
 rosbag2 recorder. The in-process path stays the default (faster); this one exists so the loop can be
 observed, recorded and replaced piece by piece (a real person's speech, a remote model) on a ROS graph.
 The nodes (`interactiveworld/nodes/`, one per file) are the suite's contract nodes (`reacthuman.nodes.runtime`);
-their topics and types are `interactiveworld.graph`'s contracts.
+their topics and types are `interactiveworld.ros_contract`'s contracts.
 
 Each node is configured by ROS parameters (declared with descriptions, validated) and builds what it needs
 from them: world `task`, `body`, `autostart`; human `task`, `human`; assistant `task`, `assistant`, `assistant_view`; recorder
@@ -23,7 +23,7 @@ import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
 
-from interactiveworld.graph import COMMANDS, EYE, REPORT, SPEECH, STATE
+from interactiveworld.ros_contract import COMMANDS, EYE, REPORT, SPEECH, STATE
 from interactiveworld.nodes.assistant_node import AssistantNode
 from interactiveworld.nodes.human_node import HumanNode
 from interactiveworld.nodes.judge_node import JudgeNode

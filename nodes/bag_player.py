@@ -11,7 +11,7 @@ from rosgraph_msgs.msg import Clock
 from rclpy.duration import Duration
 from rclpy.node import Node
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.nodes.runtime import msg_type, qos_for
 from reacthuman.core.bag import bag_info, read_bag
 

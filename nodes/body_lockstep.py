@@ -2,7 +2,7 @@
 (stamped with sim time) and blocks until the spine's JointCommand for exactly that stamp arrives. Between
 ticks the previous command holds. Transport latency therefore changes wall time, never the simulation.
 
-The BaseState's `phase` tells the spine which episode phase the tick belongs to (reacthuman.graph.StatePhase):
+The BaseState's `phase` tells the spine which episode phase the tick belongs to (reacthuman.ros_contract.StatePhase):
 in the window the robot stands; in execution it follows the plan, which the spine must hold before it
 answers. Headers carry the frame of their data: world for the base, hands and hazards; none for joints.
 
@@ -24,10 +24,10 @@ from rosgraph_msgs.msg import Clock
 from reacthuman_msgs.msg import BaseState, HandPositions, ObjectState
 from sensor_msgs.msg import JointState
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.evaluation.episode import is_control_tick, stamp_ns
 from reacthuman.nodes import conversions as conv
-from reacthuman.g1_assets import BASE_BODY
+from reacthuman.spine.g1_assets import BASE_BODY
 
 
 RESEND_S = 2.0

@@ -24,10 +24,10 @@ from rclpy.executors import SingleThreadedExecutor
 from reacthuman_msgs.msg import ExecutedOutcome, ObservationWindow, ViewSequence
 from sensor_msgs.msg import CameraInfo
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.evaluation.episode import Window, simulate_window
-from reacthuman.control.spine import default_config as spine_config
+from reacthuman.spine.spine import default_config as spine_config
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.body_lockstep import LockstepLost, LockstepSource, sim_stamp
 from reacthuman.nodes.body_policy import PolicyFrames

@@ -12,7 +12,7 @@ import traceback
 
 from reacthuman_msgs.msg import ReactionPlan
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.brain import DEFAULT_MODALITY, MODALITIES, make_brain
 from reacthuman.scoring.replay import ReplayBrain
 from reacthuman.llm.vision import IMAGES_REFUSED_FAULT, ImageInputRefused

@@ -13,16 +13,16 @@ from reacthuman_msgs.msg import (BaseState, ExecutedOutcome, FreezeState, Ground
 from reacthuman_msgs.msg import JointCommand as JointCommandMsg
 from sensor_msgs.msg import Image, JointState
 
-from reacthuman import graph
-from reacthuman.plan import Keyframe, Plan, Pose2D
+from reacthuman import ros_contract as graph
+from reacthuman.plan.plan import Keyframe, Plan, Pose2D
 from reacthuman.recording.images import rgb8_pixels
 from reacthuman.brain.observation import Observation, TrackSample
 from reacthuman.brain.base import BrainDecision
 from reacthuman.scoring import ModelReply
 from reacthuman.scoring import ExecutedOutcome as ScoringOutcome
 from reacthuman.scoring.episode import reply_of, score_episode
-from reacthuman.control.robot_state import RobotState
-from reacthuman.joint_command import JointCommand, Mode
+from reacthuman.spine.robot_state import RobotState
+from reacthuman.spine.joint_command import JointCommand, Mode
 
 
 def point(xyz) -> Point:

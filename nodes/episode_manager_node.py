@@ -28,7 +28,7 @@ from rclpy.serialization import deserialize_message
 from reacthuman_msgs.action import RunEpisode
 from reacthuman_msgs.srv import GenerateScene
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.recording.episode_files import EpisodeFolder
 from reacthuman.evaluation.episode_goal import GoalScope
 from reacthuman.evaluation.memory_log import (ARENA_MAX, MMAP_THRESHOLD_KIB, AllocationTracer, heap_stats, release_memory,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, cdr_stamp_ns, missing
 from reacthuman.recording.viewer_topics import ViewerBagWriter as BagWriter
 

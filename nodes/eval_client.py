@@ -15,7 +15,7 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node, NodeNameNonExistentError
 from reacthuman_msgs.action import RunEpisode
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 
 
 class EpisodeClient:

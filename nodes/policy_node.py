@@ -17,9 +17,9 @@ import traceback
 
 from reacthuman_msgs.msg import ReactionPlan
 
-from reacthuman import graph
-from reacthuman.control.spine import default_config as spine_config
-from reacthuman.g1_assets import G1_JOINT_NAMES
+from reacthuman import ros_contract as graph
+from reacthuman.spine.spine import default_config as spine_config
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import FAULT_EXIT_DELAY_S, ContractNode, positive, run
 from reacthuman.evaluation.policy_episode import MODALITY, PolicyStepper, policy_decision

@@ -12,11 +12,11 @@ from geometry_msgs.msg import Pose, Quaternion, Vector3
 from reacthuman_msgs.msg import BaseState
 from sensor_msgs.msg import JointState
 
-from reacthuman import graph
-from reacthuman.control.watchdog import CommandWatchdog, default_config as watchdog_config
+from reacthuman import ros_contract as graph
+from reacthuman.spine.watchdog import CommandWatchdog, default_config as watchdog_config
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, run
-from reacthuman.g1_assets import BASE_BODY, G1_JOINT_NAMES
+from reacthuman.spine.g1_assets import BASE_BODY, G1_JOINT_NAMES
 from reacthuman.sim_bridge.unitree_bridge import G1LowLevelLink, default_config as bridge_config
 
 

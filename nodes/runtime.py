@@ -25,7 +25,7 @@ from rclpy.signals import SignalHandlerOptions
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.evaluation.liveness import HEARTBEAT_ENV, HEARTBEAT_S, beat
 
 # A node that reports a fault and then exits waits this long first, so that the episode manager hears the reason
@@ -64,7 +64,7 @@ def recorder_qos(topic: str) -> QoSProfile:
 
 
 class ContractNode(Node):
-    """A node whose publishers and subscriptions are exactly those its contract lists (reacthuman.graph's, or
+    """A node whose publishers and subscriptions are exactly those its contract lists (reacthuman.ros_contract's, or
     another system's NodeContract); services and actions the subclass creates from `self.contract`.
 
     Subclasses register callbacks in `callbacks` (topic -> function) before calling super().__init__;
@@ -75,7 +75,7 @@ class ContractNode(Node):
     def __init__(self, contract: str | graph.NodeContract, callbacks: dict[str, Callable[[Any], None]] | None = None,
                  raw: bool = False, qos: Callable[[str], QoSProfile] = qos_for, *,
                  parameter_overrides: list | None = None) -> None:
-        # a name in reacthuman.graph, or a contract another system declares (physment.graph)
+        # a name in reacthuman.ros_contract, or a contract another system declares (physment.ros_contract)
         self.contract = graph.contract(contract) if isinstance(contract, str) else contract
         # parameter_overrides: rclpy's (Parameter values), for nodes composed in one process (InteractiveWorld's)
         super().__init__(self.contract.name, namespace=self.contract.namespace, parameter_overrides=parameter_overrides)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from reacthuman_msgs.msg import SceneAnnouncement
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, msg_type, run
 from reacthuman.scenes import generate_spec

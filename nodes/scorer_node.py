@@ -8,7 +8,7 @@ import json
 
 from reacthuman_msgs.msg import EpisodeScore
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.scenes.spec import SceneSpec

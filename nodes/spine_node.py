@@ -2,7 +2,7 @@
 
 Lockstep with the body: each control tick the body publishes JointState and BaseState with the same sim
 stamp; the spine answers with one JointCommand carrying that stamp. The BaseState of that stamp says the
-phase (reacthuman.graph.StatePhase): in execution of an accepted plan the spine answers only once it holds
+phase (reacthuman.ros_contract.StatePhase): in execution of an accepted plan the spine answers only once it holds
 that scene's plan. Same inputs, same commands, whatever the transport's latency, so episodes through the
 graph are bit-for-bit reproducible. A state that does not say its phase is not answered (the body's
 lockstep then reports the silence; on a robot the command watchdog damps).
@@ -23,15 +23,15 @@ import threading
 
 from geometry_msgs.msg import Twist, Vector3
 
-from reacthuman import graph
-from reacthuman.control.spine import Spine, default_config
-from reacthuman.fault_injection import injected
+from reacthuman import ros_contract as graph
+from reacthuman.spine.spine import Spine, default_config
+from reacthuman.evaluation.fault_injection import injected
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import ContractNode, msg_type, qos_for, run
 from reacthuman.policy.graph_contract import POLICY_COMMAND, POLICY_NODE
 from reacthuman.policy.schedule import CommandQueue, policy_schedule
 from reacthuman.scenes.spec import SceneSpec
-from reacthuman.g1_assets import G1_JOINT_NAMES
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 
 
 class SpineNode(ContractNode):
@@ -48,7 +48,7 @@ class SpineNode(ContractNode):
         self.scene_id, self.plan_scene = "", ""
         self._answered: tuple[int, object] | None = None  # (stamp ns, JointCommand) of the last tick answered
         self._ticks = 0  # ticks answered in this scene
-        self._inject = injected("spine")  # off unless a fault campaign sets it (reacthuman.fault_injection)
+        self._inject = injected("spine")  # off unless a fault campaign sets it (reacthuman.evaluation.fault_injection)
         self.policy_hz = self.declare("policy_hz", 0.0, "a policy's graph: the policy's rate (its commands come on "
                                       f"{POLICY_COMMAND}); 0: a brain's graph (one plan per episode)")
         self.commands: CommandQueue | None = None  # the policy's commands of the current scene

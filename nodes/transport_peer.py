@@ -22,7 +22,7 @@ from rclpy.serialization import serialize_message
 from reacthuman_msgs.msg import ObservationWindow, ViewSequence
 from std_msgs.msg import UInt32
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.runtime import RELIABLE, qos_for
 

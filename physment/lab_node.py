@@ -2,7 +2,7 @@
 an episode. The in-process ToolBox stays the default path; this node wraps the same ToolBox.
 
 Services (type reacthuman_msgs/srv/CallTool: request `tool`, `arguments_json`; response `ok`, `result_json`),
-as `physment.graph.LAB` declares them, under the node's namespace (default /physment):
+as `physment.ros_contract.LAB` declares them, under the node's namespace (default /physment):
 - <ns>/<tool> for each tool (the request's `tool` may be empty or must equal the service's tool);
 - <ns>/call: any tool, named in the request;
 - <ns>/load_scene: arguments_json {"scene": "<folder Scene<N>>"}; answers the prompt facts (task, objects,
@@ -19,7 +19,7 @@ import threading
 
 from reacthuman_msgs.srv import CallTool
 
-from physment.graph import CALL, LAB, LOAD_SCENE, PROMPT
+from physment.ros_contract import CALL, LAB, LOAD_SCENE, PROMPT
 from physment.prompt import build_prompt
 from physment.scene import SceneError, load_scene
 from physment.toolspec import TOOL_NAMES

@@ -10,16 +10,16 @@ from reacthuman.core.headless import use_egl_when_headless
 
 # command -> (module with main(argv) -> int, one-line description)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "launch": ("reacthuman.launcher", "start a node graph from a launch file (the pip-only `ros2 launch`)"),
+    "launch": ("reacthuman.launching.launcher", "start a node graph from a launch file (the pip-only `ros2 launch`)"),
     "scenes": ("reacthuman.scenes.cli", "generate, validate and show scenes"),
     "eval": ("reacthuman.evaluation.cli", "evaluate models over scenes through the ROS 2 graph"),
     "loop": ("reacthuman.evaluation.loop_cli", "run brains over scenes in process, open or closed loop, into a ledger"),
-    "report": ("reacthuman.scoring.report_cli", "write the report of a run (or compare two runs)"),
-    "decide": ("reacthuman.scoring.decide", "decide any model on rendered observations and score it (no execution)"),
+    "report": ("reacthuman.reporting.report_cli", "write the report of a run (or compare two runs)"),
+    "decide": ("reacthuman.evaluation.decide", "decide any model on rendered observations and score it (no execution)"),
     "dataset": ("reacthuman.evaluation.dataset_export", "export a scene set's observations as a Hugging Face dataset"),
     "rescore": ("reacthuman.evaluation.rescore", "recompute every score of a run from its bags and ledger"),
     "bag": ("reacthuman.evaluation.bag_cli", "inspect and replay episode bags"),
-    "bench": ("reacthuman.bench.cli", "measure every stage against its own limit"),
+    "bench": ("reacthuman.perf.cli", "measure every stage against its own limit"),
 }
 
 

@@ -26,12 +26,12 @@ from typing import Callable
 
 import numpy as np
 
-from reacthuman.control.robot_state import RobotState
-from reacthuman.control.watchdog import damping_command, default_damping_kd
+from reacthuman.spine.robot_state import RobotState
+from reacthuman.spine.watchdog import damping_command, default_damping_kd
 from reacthuman.core.config import config_with
 from reacthuman.core.physics import GRAVITY_MPS2
 from reacthuman.core.validate import require_positive
-from reacthuman.joint_command import JointCommand
+from reacthuman.spine.joint_command import JointCommand
 from reacthuman.scenes.mass_centre import centre_local_m
 from reacthuman.scenes.spec import SceneSpec, SpecError, window_frame_times_s
 from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, PhysicsEngine, SimRobotState, make_engine,

@@ -9,7 +9,7 @@ import numpy as np
 from reacthuman.scenes.mjcf import scene_mjcf
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.engine import PhysicsEngine, RobotSpec
-from reacthuman.g1_assets import (
+from reacthuman.spine.g1_assets import (
     G1_JOINT_NAMES,
     LEFT_HAND_SITE,
     RIGHT_HAND_SITE,

@@ -22,18 +22,18 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from reacthuman.control.robot_state import RobotState
-from reacthuman.control.watchdog import CommandWatchdog
+from reacthuman.spine.robot_state import RobotState
+from reacthuman.spine.watchdog import CommandWatchdog
 from reacthuman.core.config import config_with
-from reacthuman.joint_command import JointCommand, Mode
-from reacthuman.g1_assets import G1_JOINT_NAMES
+from reacthuman.spine.joint_command import JointCommand, Mode
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 from unitree_sdk2py.core.channel import ChannelFactoryInitialize, ChannelPublisher, ChannelSubscriber
 from unitree_sdk2py.idl.default import unitree_hg_msg_dds__LowCmd_, unitree_hg_msg_dds__LowState_
 from unitree_sdk2py.idl.unitree_hg.msg.dds_ import LowCmd_, LowState_
 from unitree_sdk2py.utils.crc import CRC
 
 if TYPE_CHECKING:
-    from reacthuman.control.spine import Spine
+    from reacthuman.spine.spine import Spine
 
 N_MOTORS_HG = 35
 MOTOR_ENABLE = 1

@@ -74,11 +74,11 @@ def sim():
 def hand_computed_rest_pose(monkeypatch):
     """Hands resting at (0.1, +-0.2, 0.78): tests whose expected values were computed by hand pin that pose,
     so the arithmetic stays independent of the G1's measured rest pose."""
-    import reacthuman.classifier
-    import reacthuman.plan
-    import reacthuman.plan_path
+    import reacthuman.plan.classifier
+    import reacthuman.plan.plan
+    import reacthuman.plan.plan_path
 
-    for module in (reacthuman.plan, reacthuman.classifier, reacthuman.plan_path):
+    for module in (reacthuman.plan.plan, reacthuman.plan.classifier, reacthuman.plan.plan_path):
         monkeypatch.setattr(module, "REST_LEFT_HAND_M", (0.1, 0.2, 0.78))
         monkeypatch.setattr(module, "REST_RIGHT_HAND_M", (0.1, -0.2, 0.78))
 

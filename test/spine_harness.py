@@ -21,11 +21,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reacthuman.control.robot_state import RobotState  # noqa: E402
-from reacthuman.joint_command import JointCommand  # noqa: E402
-from reacthuman.plan import Keyframe, Plan, Pose2D  # noqa: E402
+from reacthuman.spine.robot_state import RobotState  # noqa: E402
+from reacthuman.spine.joint_command import JointCommand  # noqa: E402
+from reacthuman.plan.plan import Keyframe, Plan, Pose2D  # noqa: E402
 from reacthuman.sim_bridge.engine import RobotSpec, make_engine, quat_rotate_wxyz  # noqa: E402
-from reacthuman.g1_assets import (  # noqa: E402
+from reacthuman.spine.g1_assets import (  # noqa: E402
     G1_JOINT_NAMES, default_pose_geometry, g1_mjcf_path, read_policy_metadata,
 )
 from reacthuman.sim_bridge.scene_setup import hand_points  # noqa: E402
@@ -126,8 +126,8 @@ def _dds_config(domain: int):
 def dds_sim(domain: int, seconds: float, out: Path, plan: Plan | None) -> None:
     """Serve the DDS episode, then run the same plan with the spine in this process (the path the ROS graph
     takes: a command source called every physics step) from the same start, for comparison."""
-    from reacthuman.control.spine import Spine, default_config
-    from reacthuman.control.watchdog import CommandWatchdog
+    from reacthuman.spine.spine import Spine, default_config
+    from reacthuman.spine.watchdog import CommandWatchdog
     from reacthuman.sim_bridge.unitree_bridge import SimulatedG1Endpoint, serve_simulated_robot
 
     harness = G1Harness()
@@ -173,7 +173,7 @@ def dds_sim(domain: int, seconds: float, out: Path, plan: Plan | None) -> None:
 
 
 def dds_spine(domain: int, seconds: float, plan: Plan | None) -> None:
-    from reacthuman.control.spine import Spine, default_config
+    from reacthuman.spine.spine import Spine, default_config
     from reacthuman.sim_bridge.unitree_bridge import G1LowLevelLink, drive_spine
 
     spine = Spine(default_config(base_position_feedback=False))  # LowState carries no base position

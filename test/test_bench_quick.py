@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from reacthuman.bench.cli import main
-from reacthuman.bench.cli import SECTIONS
-from reacthuman.bench.common import Goal, Repeats
-from reacthuman.bench.memory import memory_section
+from reacthuman.perf.cli import main
+from reacthuman.perf.cli import SECTIONS
+from reacthuman.perf.common import Goal, Repeats
+from reacthuman.perf.memory import memory_section
 from reacthuman.core.processes import children, tree_peak_rss
-from reacthuman.bench.table import render_markdown, render_text
+from reacthuman.perf.table import render_markdown, render_text
 from reacthuman.evaluation.memory_log import append_sample
 
 TOP_LEVEL = {"physics", "render", "transport", "episode", "scenes", "scoring", "memory", "tracking", "machine", "run"}
@@ -164,7 +164,7 @@ def test_reacthuman_bench_reaches_this_main():
 
 
 def test_the_memory_run_repeats_a_scene_set_in_order_under_new_ids_with_the_same_physics(tmp_path):
-    from reacthuman.bench.memory import looped_scene_set
+    from reacthuman.perf.memory import looped_scene_set
     from reacthuman.scenes import sample_spec
     from reacthuman.scenes.spec import SceneSpec
 
@@ -184,7 +184,7 @@ def test_the_memory_run_repeats_a_scene_set_in_order_under_new_ids_with_the_same
 
 def test_the_study_section_reads_the_cpu_time_of_a_whole_process_tree():
     """A parent that sleeps and a child that spins: the tree's CPU seconds include the child's."""
-    from reacthuman.bench.study import tree_cpu_s
+    from reacthuman.perf.study import tree_cpu_s
 
     child = "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.0: pass\ntime.sleep(60)"
     parent = f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}]); time.sleep(60)"

@@ -9,14 +9,14 @@ from dataclasses import replace
 
 import pytest
 
-from reacthuman.control.spine import Spine
-from reacthuman.joint_command import JointCommand
-from reacthuman.plan import Plan
+from reacthuman.spine.spine import Spine
+from reacthuman.spine.joint_command import JointCommand
+from reacthuman.plan.plan import Plan
 from reacthuman.scenes.spec import BodySpec, GeomSpec, SpecError
 from reacthuman.sim_bridge.body import Body, default_config
 from reacthuman.evaluation.episode import run_plan_episode
 from reacthuman.sim_bridge.freeze import FreezeConfig, GateState, Phase, PhaseError, Verdict
-from reacthuman.g1_assets import G1_JOINT_NAMES
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 from reacthuman.sim_bridge.probes import heavy_overhead_probe
 
 STAND = Plan("box", "stand", 0.5, (0.0, 0.0, 0.0), 0.0)

@@ -10,14 +10,14 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from reacthuman.plan import Plan, Pose2D
+from reacthuman.plan.plan import Plan, Pose2D
 from reacthuman.scenes import FAMILIES, sample_spec
 from reacthuman.scenes.genesis_sim import GenesisSimulator
 from reacthuman.sim_bridge.agreement import compare_engines, engine_track, format_rows
 from reacthuman.sim_bridge.body import Body, default_config
 from reacthuman.sim_bridge.engine import default_config as engine_config, engine_names, make_engine
 from reacthuman.evaluation.episode import run_plan_episode
-from reacthuman.g1_assets import default_pose_geometry
+from reacthuman.spine.g1_assets import default_pose_geometry
 
 SEEDS = (1, 2)
 SEED = SEEDS[0]

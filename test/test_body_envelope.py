@@ -8,14 +8,14 @@ import math
 import numpy as np
 import pytest
 
-from reacthuman.control.base_tracking import BaseTracker, BaseTrackingConfig, Pose, planned_pose
-from reacthuman.control.crouch import crouch_angle_rad, crouch_offset_rad
+from reacthuman.spine.base_tracking import BaseTracker, BaseTrackingConfig, Pose, planned_pose
+from reacthuman.spine.crouch import crouch_angle_rad, crouch_offset_rad
 from reacthuman.scenes.envelope import BodyEnvelope, feasibility, path_verdict
-from reacthuman.control.locomotion import VelocityCommand
-from reacthuman.scoring.aggregate import select_decisions
+from reacthuman.spine.locomotion import VelocityCommand
+from reacthuman.reporting.aggregate import select_decisions
 from reacthuman.scoring.ledger import DecisionRecord
-from reacthuman.scoring.outcomes import outcomes_by_action_table, outcomes_by_family_table
-from reacthuman.g1_assets import G1_JOINT_NAMES
+from reacthuman.reporting.outcomes import outcomes_by_action_table, outcomes_by_family_table
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 
 
 def test_planned_pose_integrates_a_constant_twist_exactly():
@@ -200,8 +200,8 @@ def test_outcome_tables_share_catches_held_and_dodges_clear_per_action_and_famil
 
 
 def test_bench_tracking_rows_judge_each_plan_against_its_goal():
-    from reacthuman.bench.cli import SECTIONS
-    from reacthuman.bench.table import rows
+    from reacthuman.perf.cli import SECTIONS
+    from reacthuman.perf.table import rows
 
     case = dict(name="reach", walking=False, hand_error_m=[0.03, 0.02], hand_error_held_m=[0.01, 0.01],
                 displacement_error_rel=None, yaw_commanded_rad=0.0, yaw_change_rad=0.05, min_pelvis_m=0.75, fell=False)

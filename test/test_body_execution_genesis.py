@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from reacthuman.bench.tracking import CHEST_FRONT, PlaneRig, TrackingCase, run_case
-from reacthuman.control.spine import Spine, default_config
+from reacthuman.perf.tracking import CHEST_FRONT, PlaneRig, TrackingCase, run_case
+from reacthuman.spine.spine import Spine, default_config
 from reacthuman.sim_bridge.engine import quat_rotate_wxyz
 from reacthuman.sim_bridge.outcome import OutcomeConfig, OutcomeTracker, StepObservation, arm_links
 

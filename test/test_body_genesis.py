@@ -11,7 +11,7 @@ import imageio.v2 as imageio
 import numpy as np
 import pytest
 
-from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
+from reacthuman.plan.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
 from reacthuman.sim_bridge.body import Body, default_config
 from reacthuman.evaluation.episode import run_plan_episode
 from reacthuman.sim_bridge.probes import heavy_overhead_probe, light_in_reach_probe

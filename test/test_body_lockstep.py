@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from reacthuman_msgs.msg import BaseState, JointCommand
 
-from reacthuman import graph
-from reacthuman.control.robot_state import RobotState
+from reacthuman import ros_contract as graph
+from reacthuman.spine.robot_state import RobotState
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes import body_lockstep
 from reacthuman.nodes.body_lockstep import LockstepLost, LockstepSource, sim_stamp
 from reacthuman.sim_bridge.engine import BodyState
-from reacthuman.g1_assets import G1_JOINT_NAMES
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 
 NAMES = G1_JOINT_NAMES
 Q = tuple(0.01 * k for k in range(len(NAMES)))

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from reacthuman.classifier import classify_plan, default_config, hand_reach_gain_m
-from reacthuman.plan import Action, Keyframe, Plan
+from reacthuman.plan.classifier import classify_plan, default_config, hand_reach_gain_m
+from reacthuman.plan.plan import Action, Keyframe, Plan
 
 RULE = default_config()  # the thresholds of config/classifier.yaml
 

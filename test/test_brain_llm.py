@@ -14,7 +14,7 @@ from PIL import Image
 from reacthuman.brain import LLMBrain, Observation, TrackSample, build_messages, make_brain, state_text
 from reacthuman.brain.schema import plan_to_dict
 from reacthuman.llm import make_client
-from reacthuman.plan import Plan, Pose2D
+from reacthuman.plan.plan import Plan, Pose2D
 
 TIMES = (0.0, 0.15, 0.3, 0.45, 0.6)
 VIEWS = ("egocentric", "closeup", "overhead")

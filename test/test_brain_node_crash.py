@@ -10,7 +10,7 @@ import sys
 
 from reacthuman_msgs.msg import ObservationWindow, ReactionPlan
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.nodes.runtime import qos_for
 from ros_helpers import GraphClient
 

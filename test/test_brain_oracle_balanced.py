@@ -8,9 +8,9 @@ import pytest
 
 from reacthuman.brain import make_brain
 from reacthuman.brain.reference import path_plan
-from reacthuman.plan import Action
+from reacthuman.plan.plan import Action
 from reacthuman.evaluation.observe import build_observation, ground_truth_dict
-from reacthuman.plan_path import full_hand_path_robot
+from reacthuman.plan.plan_path import full_hand_path_robot
 from reacthuman.scenes import FAMILIES, SceneInvalid, generate_spec
 from reacthuman.scoring import SceneMeta, ScoringTruth, score_decision
 from reacthuman.scoring.episode import reply_of

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from reacthuman.brain.schema import PLAN_SCHEMA, SchemaError, parse_reply, plan_from_dict, plan_to_dict, validate
-from reacthuman.plan import Keyframe, Plan
+from reacthuman.plan.plan import Keyframe, Plan
 
 GOOD = {
     "object_identified": "ceramic plate",

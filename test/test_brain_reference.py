@@ -9,9 +9,9 @@ import pytest
 
 from reacthuman.brain import Observation, TrackSample, make_brain, reference_brain_names
 from reacthuman.brain.schema import PLAN_SCHEMA, validate, plan_to_dict
-from reacthuman.classifier import classify_plan
+from reacthuman.plan.classifier import classify_plan
 from reacthuman.scenes.envelope import default_config as default_envelope
-from reacthuman.plan import Action, Pose2D, planned_hand_path_robot
+from reacthuman.plan.plan import Action, Pose2D, planned_hand_path_robot
 
 TIMES = (0.0, 0.15, 0.3, 0.45, 0.6)
 
@@ -68,7 +68,7 @@ def test_a_catch_short_of_reach_by_less_than_half_a_step_does_not_step(short_m, 
     could run the body into the table under it); more, the plan takes the smallest step."""
     from reacthuman.brain.motion import plan_reach
     from reacthuman.brain.reference_config import default_config as brain_config
-    from reacthuman.classifier import default_config as classifier_config
+    from reacthuman.plan.classifier import default_config as classifier_config
 
     body = default_envelope()
     plan = plan_reach((body.reach_m(1.0) + short_m, 0.0, 1.0), 1.5, "a ball", 1.0, config=brain_config())

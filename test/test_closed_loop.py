@@ -13,16 +13,16 @@ from reacthuman.brain.motion import plan_stay
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.prompt import build_messages
 from reacthuman.brain.reference import OracleBrain
-from reacthuman.control.spine import Spine, default_config as spine_config
+from reacthuman.spine.spine import Spine, default_config as spine_config
 from reacthuman.evaluation.closed_loop import LoopConfig, default_config, run_closed_episode, sees_images
 from reacthuman.evaluation.episode import run_episode
-from reacthuman.plan import Pose2D
+from reacthuman.plan.plan import Pose2D
 from reacthuman.scenes import generate_spec
 from reacthuman.evaluation.loop_cli import main as loop_main
 from reacthuman.evaluation.rescore import main as rescore_main
 from reacthuman.scoring.closed_loop import (DecisionPoint, JudgedDecision, closed_loop_fields, load_path,
                                             rescore_row)
-from reacthuman.scoring.report import write_report
+from reacthuman.reporting.report import write_report
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.sim_bridge.body import Body, graph_config
 

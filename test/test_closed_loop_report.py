@@ -1,4 +1,4 @@
-"""The report's "Open vs closed loop" section, recomputed from closed-loop rows (scoring/loop_tables.py); a
+"""The report's "Open vs closed loop" section, recomputed from closed-loop rows (reporting/loop_tables.py); a
 ledger of open-loop rows has no such section."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import csv
 
 from reacthuman.scoring.closed_loop import DecisionPoint, JudgedDecision, closed_loop_fields
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter
-from reacthuman.scoring.report import write_report
-from reacthuman.plan import Pose2D
+from reacthuman.reporting.report import write_report
+from reacthuman.plan.plan import Pose2D
 
 
 def _row(scene: str, model: str, actions: list[str | None], truths: list[str], struck: bool) -> DecisionRecord:
@@ -61,8 +61,8 @@ def test_eval_refuses_the_closed_loop_in_one_line_and_loop_names_a_missing_scene
 
 
 def test_a_re_plan_takes_the_hands_over_from_where_they_are_not_from_rest():
-    from reacthuman.control.hand_path import HandPath, continue_path
-    from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
+    from reacthuman.spine.hand_path import HandPath, continue_path
+    from reacthuman.plan.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
 
     now = ((0.4, 0.2, 0.9), (0.4, -0.2, 0.9), 0.1)
     # no keyframes in the new plan: back to rest over the release time, from where the hands are

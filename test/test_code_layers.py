@@ -50,7 +50,7 @@ print(json.dumps({"modules": len(edges), "cycles": comps}))
 NOT_IN_LIGHT_INSTALL = ("genesis", "quadrants", "torch", "mujoco", "imageio", "scipy", "trimesh", "fast_simplification",
                         "rosbags", "matplotlib", "rclpy", "ray", "xllamacpp", "onnxruntime", "jsonschema",
                         "unitree_sdk2py", "cv2")
-LIGHT_COMMANDS = ("reacthuman.scoring.decide", "reacthuman.scoring.report_cli")
+LIGHT_COMMANDS = ("reacthuman.evaluation.decide", "reacthuman.reporting.report_cli")
 IMPORT_LIGHT = r"""
 import importlib, importlib.abc, sys
 BLOCKED = set(sys.argv[1].split(","))

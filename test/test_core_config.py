@@ -66,7 +66,7 @@ def test_every_numeric_field_refuses_a_bad_override_naming_the_field(cls):
 
 
 def test_an_unknown_override_is_refused_naming_it():
-    from reacthuman.classifier import default_config
+    from reacthuman.plan.classifier import default_config
 
     with pytest.raises(ValueError, match="no field 'walk_min'"):
         default_config(walk_min=0.2)
@@ -79,8 +79,8 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 
 def test_the_loader_refuses_unknown_keys_and_invalid_yaml_naming_the_file(tmp_path):
-    from reacthuman.classifier import ClassifierConfig
-    from reacthuman.control.spine import SpineConfig
+    from reacthuman.plan.classifier import ClassifierConfig
+    from reacthuman.spine.spine import SpineConfig
 
     path = _write(tmp_path, "walk_min_m: 0.2\nwalk_min: 0.3\nhand_reach: 1\n")
     with pytest.raises(ValueError, match=r"classifier\.yaml: unknown field\(s\) hand_reach, walk_min$"):
@@ -99,8 +99,8 @@ def test_the_loader_refuses_unknown_keys_and_invalid_yaml_naming_the_file(tmp_pa
 
 
 def test_a_field_absent_from_the_file_keeps_its_default_and_a_nested_one_is_set(tmp_path):
-    from reacthuman.classifier import ClassifierConfig
-    from reacthuman.control.spine import SpineConfig
+    from reacthuman.plan.classifier import ClassifierConfig
+    from reacthuman.spine.spine import SpineConfig
 
     only = load_config(ClassifierConfig, _write(tmp_path, "walk_min_m: 0.25\n"))
     assert only == dataclasses.replace(ClassifierConfig(), walk_min_m=0.25)
@@ -114,8 +114,8 @@ def test_a_field_absent_from_the_file_keeps_its_default_and_a_nested_one_is_set(
 def test_the_classifier_reads_its_thresholds_from_config_classifier_yaml(tmp_path, monkeypatch):
     """A 0.2 m walk straight at the hazard is a catch; with walk_min_m raised above 0.2 in the file the plan
     no longer walks, and with its hands at rest it is no action."""
-    from reacthuman.classifier import classify_plan
-    from reacthuman.plan import Action, Plan
+    from reacthuman.plan.classifier import classify_plan
+    from reacthuman.plan.plan import Action, Plan
 
     walk_02 = Plan("thing", "react", 0.5, (0.2, 0.0, 0.0), 1.0, 0.5, ())
     assert classify_plan(walk_02, (1.0, 0.0)) is Action.CATCH

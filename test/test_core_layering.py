@@ -54,9 +54,9 @@ def test_every_core_module_imports_without_ros() -> None:
 
 
 # The layers below the simulator adapters: what they compute is the same for any body, simulated or real.
-BELOW_SIM_BRIDGE = ("reacthuman.control", "reacthuman.brain", "reacthuman.scoring", "reacthuman.scenes",
-                    "reacthuman.core", "reacthuman.plan", "reacthuman.plan_path", "reacthuman.g1_assets",
-                    "reacthuman.joint_command")
+BELOW_SIM_BRIDGE = ("reacthuman.spine", "reacthuman.brain", "reacthuman.scoring", "reacthuman.scenes",
+                    "reacthuman.core", "reacthuman.plan.plan", "reacthuman.plan.plan_path", "reacthuman.spine.g1_assets",
+                    "reacthuman.spine.joint_command")
 
 
 def test_the_layers_below_the_simulator_adapters_never_import_them() -> None:

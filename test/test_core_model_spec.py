@@ -171,7 +171,7 @@ def test_reacthuman_eval_refuses_a_bad_spec_in_one_line(tmp_path, capsys):
 
 
 def test_reacthuman_decide_takes_eval_s_grammar_and_refuses_a_bad_name_in_one_line(tmp_path, capsys):
-    from reacthuman.scoring.decide import main, models_option
+    from reacthuman.evaluation.decide import main, models_option
 
     args = argparse.Namespace(models=" freeze , oracle,local")
     assert [(s.kind, s.name) for s in models_option().parse(args)][:2] == [(REFERENCE, "freeze"), (REFERENCE, "oracle")]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reacthuman.graph import mermaid_diagram
+from reacthuman.ros_contract import mermaid_diagram
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -136,4 +136,4 @@ def test_the_link_checker_finds_a_missing_file_and_a_missing_heading(tmp_path: P
 def test_the_architecture_diagram_is_the_graph_contracts(doc: Path) -> None:
     blocks = re.findall(r"```mermaid\n(.*?)\n```", doc.read_text(encoding="utf-8"), flags=re.S)
     assert blocks, f"{doc.name} has no mermaid diagram"
-    assert blocks[0] == mermaid_diagram(), f"{doc.name}'s diagram differs from reacthuman.graph.mermaid_diagram()"
+    assert blocks[0] == mermaid_diagram(), f"{doc.name}'s diagram differs from reacthuman.ros_contract.mermaid_diagram()"

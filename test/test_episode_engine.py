@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 
 from reacthuman.brain.base import BrainDecision
-from reacthuman.control.robot_state import N_JOINTS, RobotState
+from reacthuman.spine.robot_state import N_JOINTS, RobotState
 from reacthuman.evaluation.episode import ControlTicks, is_control_tick, stamp_ns
-from reacthuman.plan import Keyframe, Plan
+from reacthuman.plan.plan import Keyframe, Plan
 from reacthuman.scoring import ExecutedOutcome
 from reacthuman.scoring.episode import reply_of
 

@@ -12,7 +12,7 @@ import time
 
 from reacthuman_msgs.srv import GenerateScene
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.nodes.eval_client import EpisodeClient
 
 STAND_IN_ERROR = "stand-in scene generator: no scenes here"

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from reacthuman_msgs.msg import EpisodeScore
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.evaluation.run_lock import run_processes
 from reacthuman.core.bag import BagWriter, bag_info, deserialize, read_bag
 from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, chat_completion, error_body
@@ -312,7 +312,7 @@ def test_graph_rows_equal_in_process_episodes_to_the_bit_for_the_deterministic_b
     """The same episode run with direct calls (evaluation.episode.run_episode, at the body node's defaults) gives
     the graph's ledger row in every field but the brain's latency: one engine, two transports."""
     from reacthuman.brain import make_brain
-    from reacthuman.control.spine import Spine, default_config as spine_config
+    from reacthuman.spine.spine import Spine, default_config as spine_config
     from reacthuman.evaluation.episode import run_episode
     from reacthuman.scenes.spec import SceneSpec
     from reacthuman.sim_bridge.body import Body, graph_config
@@ -414,7 +414,7 @@ def test_the_standard_mcap_ros2_decoder_decodes_every_message_of_every_topic(run
 def test_the_report_shows_each_episode_in_headless_chromium(run, tmp_path):
     from browser_helpers import Browser
 
-    from reacthuman.scoring.report import write_report
+    from reacthuman.reporting.report import write_report
 
     files = write_report(run, tmp_path / "report")
     browser = Browser()
@@ -441,7 +441,7 @@ def test_tf_puts_the_g1_hands_where_the_simulator_measured_them(run):
 
     from reacthuman.recording import ros_msgs, urdf
     from reacthuman.core.bag import deserialize, read_bag
-    from reacthuman.g1_assets import LEFT_HAND_SITE, RIGHT_HAND_SITE, g1_mjcf_path
+    from reacthuman.spine.g1_assets import LEFT_HAND_SITE, RIGHT_HAND_SITE, g1_mjcf_path
 
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
     sites = {}

@@ -56,7 +56,7 @@ def scenes(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def two_steps(endpoint, scenes, tmp_path_factory) -> tuple[Path, list[dict], str, int]:
     """(run folder, its decide rows, eval's output, requests the model got during eval)."""
-    from reacthuman.scoring.decide import main as decide
+    from reacthuman.evaluation.decide import main as decide
 
     run = tmp_path_factory.mktemp("plans") / "run"
     model = f"openai-compatible:fixed@{endpoint.base_url}?vision=true"
@@ -98,7 +98,7 @@ def test_an_executed_row_equals_its_decide_row_in_every_scoring_field(two_steps)
 
 
 def test_the_executed_rows_supersede_and_a_second_pass_executes_nothing(two_steps):
-    from reacthuman.scoring.aggregate import select_decisions
+    from reacthuman.reporting.aggregate import select_decisions
     from reacthuman.scoring.ledger import read_ledger
 
     run = two_steps[0]

@@ -34,7 +34,7 @@ def test_a_child_process_of_a_fast_test_cannot_import_rclpy() -> None:
 
 
 def test_a_child_process_of_a_fast_test_imports_the_rest() -> None:
-    run = subprocess.run([sys.executable, "-c", "import json, numpy, reacthuman.plan_path"], capture_output=True,
+    run = subprocess.run([sys.executable, "-c", "import json, numpy, reacthuman.plan.plan_path"], capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stderr
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from reacthuman import graph
-from reacthuman.fault_injection import INJECT_ENV, injected
+from reacthuman import ros_contract as graph
+from reacthuman.evaluation.fault_injection import INJECT_ENV, injected
 
 
 def test_each_node_reads_only_its_own_faults():

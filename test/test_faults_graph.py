@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from reacthuman.evaluation.run_lock import run_processes
-from reacthuman.fault_injection import INJECT_ENV
+from reacthuman.evaluation.fault_injection import INJECT_ENV
 from reacthuman.scenes import generate_spec
 
 SCENE = ("object_drop", 3)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from rclpy.action import get_action_server_names_and_types_by_node
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from ros_helpers import GraphClient
 
 ROOT = Path(__file__).resolve().parent.parent

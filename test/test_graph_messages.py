@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.evaluation.episode_goal import GoalScope, same_folder
-from reacthuman.launch_file import load
+from reacthuman.launching.launch_file import load
 
 StatePhase = graph.StatePhase
 LAUNCH = Path(__file__).resolve().parent.parent / "launch"

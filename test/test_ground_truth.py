@@ -14,7 +14,7 @@ from reacthuman.scenes import label_spec, sample_spec
 from reacthuman.scenes.label import body_points
 from reacthuman.scenes.label_config import default_config, load_label_config
 from reacthuman.scenes.reach import distance_outside_reach_m
-from reacthuman.scoring.decide import decide_scene
+from reacthuman.evaluation.decide import decide_scene
 
 # Scenes by family and seed (seeds from the dataset's seed stream, `scenes generate --balanced 18 --seed 0`).
 PLASTER = ("ceiling_drop", 755931351, "gravity")  # a sharp plaster chunk falls from the ceiling
@@ -105,7 +105,7 @@ def test_label_config_rejects_bad_values_naming_the_field():
 
 def test_decide_cli_writes_a_ledger_and_resumes(scenes, tmp_path, capsys):
     from reacthuman.scenes.dataset import write_index, index_row
-    from reacthuman.scoring.decide import main
+    from reacthuman.evaluation.decide import main
     from reacthuman.scoring.ledger import read_ledger
 
     spec = scenes[PLUSH]
@@ -121,7 +121,7 @@ def test_decide_cli_writes_a_ledger_and_resumes(scenes, tmp_path, capsys):
 
 
 def test_decide_cli_bad_input_is_one_line(tmp_path, capsys):
-    from reacthuman.scoring.decide import main
+    from reacthuman.evaluation.decide import main
 
     assert main(["--scenes", str(tmp_path / "nowhere"), "--models", "freeze", "--out", str(tmp_path / "r")]) == 2
     assert capsys.readouterr().err.strip() == f"reacthuman decide: --scenes: {tmp_path / 'nowhere'} is not a folder"

@@ -15,10 +15,10 @@ from interactiveworld.agents.assistants import make_assistant
 from interactiveworld.agents.scripted_human import ScriptedHuman
 from interactiveworld.bench.taskpack import default_tasks_dir, load_pack
 from interactiveworld.episode import Episode, run_episode
-from interactiveworld.graph import ASSISTANT, HUMAN, JUDGE_NODE, RECORDER, WORLD
+from interactiveworld.ros_contract import ASSISTANT, HUMAN, JUDGE_NODE, RECORDER, WORLD
 from interactiveworld.world.cache import build_world
-from reacthuman.launch_file import NodeSpec
-from reacthuman.launcher import node_command
+from reacthuman.launching.launch_file import NodeSpec
+from reacthuman.launching.launcher import node_command
 
 CONTRACTS = {"world": WORLD, "human": HUMAN, "assistant": ASSISTANT, "judge": JUDGE_NODE, "recorder": RECORDER}
 

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from reacthuman import graph
-from reacthuman.launch_file import LaunchFileError, load
-from reacthuman.launcher import node_command
+from reacthuman import ros_contract as graph
+from reacthuman.launching.launch_file import LaunchFileError, load
+from reacthuman.launching.launcher import node_command
 
 LAUNCH = Path(__file__).resolve().parent.parent / "launch"
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from reacthuman.core.processes import children, process_name
-from reacthuman.launch_file import load
+from reacthuman.launching.launch_file import load
 from ros_helpers import GraphClient
 
 LAUNCH = Path(__file__).resolve().parent.parent / "launch"

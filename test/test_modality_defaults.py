@@ -6,11 +6,11 @@ import csv
 from reacthuman.brain import DEFAULT_MODALITY
 from reacthuman.evaluation.cli import build_parser
 from reacthuman.evaluation.graph_worker import LAUNCH_FILE, WorkerConfig
-from reacthuman.launch_file import load
-from reacthuman.plan import Plan, Pose2D
+from reacthuman.launching.launch_file import load
+from reacthuman.plan.plan import Plan, Pose2D
 from reacthuman.scoring import ExecutedOutcome, LedgerWriter, ModelReply, SceneMeta, ScoringTruth, score_decision
 from reacthuman.scoring.ledger import read_ledger
-from reacthuman.scoring.report import write_report
+from reacthuman.reporting.report import write_report
 
 
 def test_default_modality_of_eval_launch_file_and_brain_is_images():

@@ -23,9 +23,9 @@ from reacthuman.evaluation.progress import Progress
 from reacthuman.core.presets import resolve_preset, split_model_options
 from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, chat_completion, error_body
 from reacthuman.llm.vision import ImageInputRefused, is_image_refusal
-from reacthuman.plan import Pose2D
+from reacthuman.plan.plan import Pose2D
 from reacthuman.scoring import SceneMeta, ScoringTruth, score_decision
-from reacthuman.scoring.aggregate import calls_table, select_decisions
+from reacthuman.reporting.aggregate import calls_table, select_decisions
 from reacthuman.scoring.episode import reply_of
 from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS
 

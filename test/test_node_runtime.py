@@ -81,7 +81,7 @@ def test_a_parameter_set_after_start_is_refused_with_the_reason_and_the_value_ke
     import rclpy
     from rclpy.parameter import Parameter
 
-    from reacthuman.graph import NodeContract
+    from reacthuman.ros_contract import NodeContract
     from reacthuman.nodes.runtime import ContractNode, positive
 
     rclpy.init(domain_id=ros_domain_id)

@@ -87,7 +87,7 @@ def scenes(tmp_path_factory) -> Path:
 def episodes(scenes, endpoint) -> dict:
     """scene id -> (the observation the in-process episode's brain got, its ledger row, its request body)."""
     from reacthuman.brain import make_brain
-    from reacthuman.control.spine import Spine, default_config as spine_config
+    from reacthuman.spine.spine import Spine, default_config as spine_config
     from reacthuman.evaluation.episode import run_episode
     from reacthuman.scenes.dataset import read_spec, scene_dirs
     from reacthuman.sim_bridge.body import Body, graph_config
@@ -106,7 +106,7 @@ def episodes(scenes, endpoint) -> dict:
 
 @pytest.fixture(scope="module")
 def decided(scenes, endpoint, episodes, tmp_path_factory) -> tuple[list[dict], list[dict]]:
-    from reacthuman.scoring.decide import main
+    from reacthuman.evaluation.decide import main
 
     run, before = tmp_path_factory.mktemp("run") / "run", len(endpoint.bodies)
     assert main(["--scenes", str(scenes), "--models", MODEL, "--out", str(run), "--concurrency", "2"]) == 0
@@ -160,7 +160,7 @@ def test_decide_sends_the_same_requests_and_writes_the_episode_s_row_unexecuted(
 
 def test_decide_resumes_without_asking_again_and_refuses_a_set_of_other_settings(scenes, endpoint, decided, tmp_path, capsys):
     from reacthuman.evaluation.observation_set import SETTINGS, folder_of
-    from reacthuman.scoring.decide import main
+    from reacthuman.evaluation.decide import main
 
     before = len(endpoint.bodies)
     run = tmp_path / "run"
@@ -251,7 +251,7 @@ def test_decide_on_the_dataset_in_a_light_environment_gives_the_scene_folder_s_r
 
 
 def test_a_vision_model_refusing_images_mid_run_is_stopped_in_one_line_and_the_others_go_on(scenes, tmp_path, capsys):
-    from reacthuman.scoring.decide import main
+    from reacthuman.evaluation.decide import main
 
     server, run = FixedReplyEndpoint(REPLY, model="flaky", refuse_images_after=1), tmp_path / "run"
     model = f"openai-compatible:flaky@{server.base_url}"

@@ -14,7 +14,7 @@ from rclpy.node import NodeNameNonExistentError
 from reacthuman_msgs.srv import CallTool
 
 from physment.cli import DEFAULT_SCENES
-from physment.graph import LAB
+from physment.ros_contract import LAB
 from physment.scene import load_scene
 from physment.tools import ToolBox
 from ros_helpers import GraphClient

@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan, Pose2D
-from reacthuman.plan_path import base_pose_at, full_hand_path_robot, plan_end_s
+from reacthuman.plan.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan, Pose2D
+from reacthuman.plan.plan_path import base_pose_at, full_hand_path_robot, plan_end_s
 from reacthuman.scoring.metrics import hand_geometry
 
 REACH = Keyframe(0.3, (0.2, 0.0, 0.1), (0.2, 0.0, 0.1))

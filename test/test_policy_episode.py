@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from reacthuman.control.spine import Spine
-from reacthuman.plan import Action
+from reacthuman.spine.spine import Spine
+from reacthuman.plan.plan import Action
 from reacthuman.policy import Policy, PolicyAction, PolicyConfig, make_policy
 from reacthuman.evaluation.policy_episode import PolicyTrace, run_policy_episode
 from reacthuman.scenes import label_spec, sample_spec

@@ -75,8 +75,8 @@ def _rows(run: Path) -> list[dict]:
 
 
 def test_graph_rows_equal_the_in_process_policy_episode_to_the_bit(run, scenes):
-    from reacthuman.control.spine import Spine
-    from reacthuman.control.spine import default_config as spine_config
+    from reacthuman.spine.spine import Spine
+    from reacthuman.spine.spine import default_config as spine_config
     from reacthuman.evaluation.policy_episode import run_policy_episode
     from reacthuman.policy.loading import load_policy
     from reacthuman.scenes.spec import SceneSpec

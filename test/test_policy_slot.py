@@ -207,7 +207,7 @@ def test_command_queue_says_when_a_tick_may_be_answered_and_what_takes_effect():
 
 def test_eval_takes_policies_as_models_and_decide_refuses_them_in_one_line(tmp_path, capsys):
     from reacthuman.evaluation.cli import main as eval_main, models_option
-    from reacthuman.scoring.decide import main as decide_main
+    from reacthuman.evaluation.decide import main as decide_main
 
     args = argparse.Namespace(models="image_servo,policy:some_module:SomeClass,oracle")
     assert [s.name for s in models_option().parse(args)] == ["image_servo", "policy:some_module:SomeClass", "oracle"]
@@ -221,10 +221,10 @@ def test_eval_takes_policies_as_models_and_decide_refuses_them_in_one_line(tmp_p
 
 
 def test_policy_launch_is_the_eval_graph_with_the_policy_node_in_the_brains_place():
-    from reacthuman import graph
+    from reacthuman import ros_contract as graph
     from reacthuman.evaluation.graph_worker import LAUNCH_FILE
-    from reacthuman.launch_file import load
-    from reacthuman.launcher import node_command
+    from reacthuman.launching.launch_file import load
+    from reacthuman.launching.launcher import node_command
     from reacthuman.policy.graph_contract import POLICY_LAUNCH_FILE, POLICY_NODE
 
     path = LAUNCH_FILE.with_name(POLICY_LAUNCH_FILE)  # the one the eval launches for a policy

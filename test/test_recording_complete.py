@@ -12,7 +12,7 @@ from reacthuman_msgs.msg import JointCommand
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.nodes.body_lockstep import sim_stamp
 from reacthuman.core.bag import BagWriter, bag_info, read_bag
 from reacthuman.recording.completeness import (NOT_AWAITED, TICK_TOPICS, EpisodeEnd, EpisodeTally, awaited_topics,

@@ -13,12 +13,12 @@ import yaml
 from mcap.reader import make_reader
 from mcap_ros2.decoder import DecoderFactory
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.recording import ros_msgs, urdf
 from reacthuman.core.bag import BagWriter, read_bag, typestore
 from reacthuman.recording.tf_check import TfIndex
 from reacthuman.recording.viewer_topics import ROBOT_DESCRIPTION, SCENE_MARKERS, TF, TF_STATIC, ViewerBagWriter
-from reacthuman.g1_assets import G1_JOINT_NAMES
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 
 M = "reacthuman_msgs/msg/"
 
@@ -131,7 +131,7 @@ def test_the_standard_mcap_ros2_decoder_decodes_every_message(bag):
 
 
 def test_plan_markers_show_the_planned_path_and_hands_in_world(bag):
-    from reacthuman.plan import REST_LEFT_HAND_M
+    from reacthuman.plan.plan import REST_LEFT_HAND_M
     from reacthuman.core.bag import deserialize
     from reacthuman.recording.viewer_topics import PLAN_MARKERS
 
@@ -395,7 +395,7 @@ def test_the_egocentric_frame_is_static_at_the_standing_g1s_eyes():
     it in `world` exactly, and it sits just ahead of the head of the G1 standing at the observer pose."""
     from reacthuman.recording.tf_tree import robot_static_transforms, scene_static_transforms
     from reacthuman.scenes import sample_spec
-    from reacthuman.g1_assets import default_pose_geometry, read_policy_metadata
+    from reacthuman.spine.g1_assets import default_pose_geometry, read_policy_metadata
 
     spec = sample_spec("object_drop", 3, object_id="chefs_knife", width=64, height=36).to_dict()
     cam = next(c for c in spec["cameras"] if c["name"] == "egocentric")

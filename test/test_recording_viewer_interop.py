@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import yaml
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.core.bag import typestore
-from reacthuman.g1_assets import G1_JOINT_NAMES, g1_mjcf_path
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES, g1_mjcf_path
 from reacthuman.recording import urdf
 
 

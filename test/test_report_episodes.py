@@ -11,16 +11,16 @@ import numpy as np
 import pytest
 from browser_helpers import Browser
 
-from reacthuman.plan import Pose2D
+from reacthuman.plan.plan import Pose2D
 from reacthuman.scenes.cameras import project
 from reacthuman.scenes.spec import CameraSpec
-from reacthuman.scoring.aggregate import select_decisions
-from reacthuman.scoring.episode_pages import episode_folder
+from reacthuman.reporting.aggregate import select_decisions
+from reacthuman.reporting.episode_pages import episode_folder
 from reacthuman.scoring.ledger import read_ledger
-from reacthuman.plan_path import base_path_robot, plan_geometry, plan_of_stored
+from reacthuman.plan.plan_path import base_path_robot, plan_geometry, plan_of_stored
 from reacthuman.recording.viewer_config import DEFAULT
-from reacthuman.scoring.report import write_report
-from reacthuman.scoring.report_cli import main
+from reacthuman.reporting.report import write_report
+from reacthuman.reporting.report_cli import main
 from test_scoring_report import _write_run
 
 W, H = 320, 180
@@ -135,7 +135,7 @@ def test_overlay_scale_comes_from_the_viewer_config(tmp_path):
     from PIL import Image
 
     from reacthuman.recording.viewer_config import default_config
-    from reacthuman.scoring.plan_overlay import draw_plan_overlay
+    from reacthuman.reporting.plan_overlay import draw_plan_overlay
 
     frame = tmp_path / "overhead.png"
     Image.new("RGB", (W, H), (128, 128, 128)).save(frame)

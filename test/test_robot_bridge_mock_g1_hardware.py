@@ -12,11 +12,11 @@ from pathlib import Path
 
 from reacthuman_msgs.msg import SceneAnnouncement
 
-from reacthuman import graph
-from reacthuman.control.robot_state import RobotState
-from reacthuman.joint_command import Mode
+from reacthuman import ros_contract as graph
+from reacthuman.spine.robot_state import RobotState
+from reacthuman.spine.joint_command import Mode
 from reacthuman.nodes.runtime import LATCHED
-from reacthuman.g1_assets import G1_JOINT_NAMES, read_policy_metadata
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES, read_policy_metadata
 from reacthuman.sim_bridge.unitree_bridge import SimulatedG1Endpoint, UnitreeBridgeConfig
 from ros_helpers import GraphClient
 

@@ -51,7 +51,7 @@ def test_fixture_models_cover_their_boxes_and_change_no_physics(family: str) -> 
 def test_the_benchmarks_primitive_twin_draws_the_same_content_without_models():
     """The render bench's meshes-vs-primitives ratio compares like with like: the twin keeps every body and
     draws each piece of furniture as its bounding box; unfurnished, it is the bare room."""
-    from reacthuman.bench.render import MESH_SCENE, primitive_twin
+    from reacthuman.perf.render import MESH_SCENE, primitive_twin
     from reacthuman.scenes.randomize import sample_spec
     from reacthuman.scenes.rooms import furnishing_boxes
 

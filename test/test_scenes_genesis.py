@@ -356,7 +356,7 @@ def test_genesis_reads_the_g1_meshes_the_same_with_the_fast_vertex_split(sim) ->
     import mujoco
     import numpy as np
 
-    from reacthuman.g1_assets import g1_mjcf_path
+    from reacthuman.spine.g1_assets import g1_mjcf_path
     from reacthuman.scenes.index_rows import NumpyWithIndexRows
 
     fast = mjcf.np

@@ -7,7 +7,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from reacthuman.g1_assets import g1_mjcf_path
+from reacthuman.spine.g1_assets import g1_mjcf_path
 from reacthuman.scenes.index_rows import NumpyWithIndexRows, unique_index_rows
 
 

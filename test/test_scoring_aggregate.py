@@ -2,8 +2,8 @@
 
 import pytest
 
-from reacthuman.scoring import analyses
-from reacthuman.scoring.aggregate import (
+from reacthuman.reporting import analyses
+from reacthuman.reporting.aggregate import (
     catch_dodge_table,
     family_table,
     main_table,

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from reacthuman.plan import Keyframe, Plan, Pose2D
+from reacthuman.plan.plan import Keyframe, Plan, Pose2D
 from reacthuman.scenes.spec import GroundTruth
 from reacthuman.scoring import ExecutedOutcome, ModelReply, SceneMeta, ScoringTruth, score_decision
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from reacthuman.plan import Action
+from reacthuman.plan.plan import Action
 from reacthuman.scoring.intent import action_intent_alignment, doubts_material, find_goals
 
 C, D, N = Action.CATCH, Action.DODGE, Action.NO_ACTION

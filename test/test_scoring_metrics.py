@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from reacthuman.plan import Action, Keyframe, Plan, Pose2D
+from reacthuman.plan.plan import Action, Keyframe, Plan, Pose2D
 from reacthuman.scoring.metrics import (
     executed_end_distance_m,
     hand_geometry,

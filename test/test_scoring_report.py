@@ -9,9 +9,9 @@ import pytest
 from PIL import Image
 
 from reacthuman.cli import main as cli_main
-from reacthuman.plan import Keyframe, Plan, Pose2D
+from reacthuman.plan.plan import Keyframe, Plan, Pose2D
 from reacthuman.scoring import ExecutedOutcome, LedgerWriter, ModelReply, SceneMeta, ScoringTruth, score_decision
-from reacthuman.scoring.report_cli import main
+from reacthuman.reporting.report_cli import main
 
 BANDS = ("slow", "normal", "fast", "very_fast")
 FAMILIES = {"object_drop": ("CATCH", False, "plate"), "thrown_object": ("DODGE", True, "cricket ball"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-from reacthuman import g1_assets
+from reacthuman.spine import g1_assets
 
 
 def test_mjcf_loads_in_mujoco_with_policy_joint_order(tmp_path):
@@ -50,8 +50,8 @@ def test_default_pose_geometry_is_symmetric_and_plausible():
 
 
 def test_plan_rest_hands_match_forward_kinematics_of_the_installed_g1():
-    from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
-    from reacthuman.g1_assets import default_pose_geometry
+    from reacthuman.plan.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
+    from reacthuman.spine.g1_assets import default_pose_geometry
 
     geometry = default_pose_geometry()
     assert np.allclose(geometry.left_hand_m, REST_LEFT_HAND_M, atol=0.002)

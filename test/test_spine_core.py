@@ -9,15 +9,15 @@ import math
 import numpy as np
 import pytest
 
-from reacthuman.control.arm_ik import ArmIK
-from reacthuman.control.hand_path import build_hand_path
-from reacthuman.control.locomotion import LocomotionPolicy, VelocityCommand
-from reacthuman.control.robot_state import RobotState
-from reacthuman.control.spine import Spine, default_config
-from reacthuman.control.watchdog import CommandWatchdog, WatchdogConfig
-from reacthuman.joint_command import JointCommand, Mode
-from reacthuman.plan import REST_LEFT_HAND_M, Keyframe, Plan
-from reacthuman.g1_assets import G1_JOINT_NAMES, default_pose_geometry, read_policy_metadata
+from reacthuman.spine.arm_ik import ArmIK
+from reacthuman.spine.hand_path import build_hand_path
+from reacthuman.spine.locomotion import LocomotionPolicy, VelocityCommand
+from reacthuman.spine.robot_state import RobotState
+from reacthuman.spine.spine import Spine, default_config
+from reacthuman.spine.watchdog import CommandWatchdog, WatchdogConfig
+from reacthuman.spine.joint_command import JointCommand, Mode
+from reacthuman.plan.plan import REST_LEFT_HAND_M, Keyframe, Plan
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES, default_pose_geometry, read_policy_metadata
 
 
 @pytest.fixture(scope="module")

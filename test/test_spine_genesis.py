@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from reacthuman.control.spine import Spine, default_config
-from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
+from reacthuman.spine.spine import Spine, default_config
+from reacthuman.plan.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
 
 from spine_harness import G1Harness
 

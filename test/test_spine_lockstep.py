@@ -12,11 +12,11 @@ import sys
 from reacthuman_msgs.msg import BaseState, JointCommand, ReactionPlan, SceneAnnouncement
 from sensor_msgs.msg import JointState
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.body_lockstep import sim_stamp
 from reacthuman.nodes.runtime import qos_for
-from reacthuman.g1_assets import G1_JOINT_NAMES, default_pose_geometry, read_policy_metadata
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES, default_pose_geometry, read_policy_metadata
 from ros_helpers import GraphClient
 
 TICK_S = 5.0 / 240.0  # the graph's control tick

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from reacthuman.control.robot_state import RobotState
-from reacthuman.joint_command import JointCommand, Mode
-from reacthuman.g1_assets import G1_JOINT_NAMES
-from reacthuman.control.watchdog import CommandWatchdog
+from reacthuman.spine.robot_state import RobotState
+from reacthuman.spine.joint_command import JointCommand, Mode
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES
+from reacthuman.spine.watchdog import CommandWatchdog
 from reacthuman.sim_bridge import unitree_bridge
 from reacthuman.sim_bridge.unitree_bridge import (
     joint_command_to_lowcmd, lowcmd_to_joint_command, lowstate_to_robot_state, robot_state_to_lowstate,

@@ -12,7 +12,7 @@ from std_msgs.msg import String
 from interactiveworld.agents.assistants import REFERENCE_ASSISTANTS, make_assistant, viewed_assistant
 from interactiveworld.agents.config import ASSISTANT_VIEWS
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, Frame, select_frames
-from interactiveworld.graph import ASSISTANT, EYE, REPORT, SPEECH
+from interactiveworld.ros_contract import ASSISTANT, EYE, REPORT, SPEECH
 from interactiveworld.nodes.common import DONE_TEXT, close_agent, declare_agent, declare_task, image_array, loop_qos
 from reacthuman.nodes.runtime import ContractNode, run
 

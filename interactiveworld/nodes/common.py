@@ -13,7 +13,7 @@ from std_msgs.msg import String
 
 from interactiveworld.agents.assistants import agent_name
 from interactiveworld.bench.taskpack import TaskPack, TaskPackError, default_tasks_dir, load_pack
-from interactiveworld.graph import QOS_DEPTH
+from interactiveworld.ros_contract import QOS_DEPTH
 from reacthuman.core.model_spec import ModelSpecError, parse_models
 from reacthuman.nodes.runtime import ContractNode
 

@@ -12,7 +12,7 @@ from std_msgs.msg import String
 from interactiveworld.actions.entities import Catalog
 from interactiveworld.agents.assistants import REFERENCE_HUMANS, make_human
 from interactiveworld.agents.base import Frame, HumanView, select_frames
-from interactiveworld.graph import COMMANDS, EYE, HUMAN, REPORT, SPEECH
+from interactiveworld.ros_contract import COMMANDS, EYE, HUMAN, REPORT, SPEECH
 from interactiveworld.nodes.common import DONE_TEXT, close_agent, declare_agent, declare_task, image_array, json_msg, loop_qos
 from interactiveworld.world.cache import build_world
 from reacthuman.nodes.runtime import ContractNode, run

@@ -7,7 +7,7 @@ import json
 from rclpy.parameter import Parameter
 from std_msgs.msg import String
 
-from interactiveworld.graph import JUDGE, JUDGE_NODE, STATE
+from interactiveworld.ros_contract import JUDGE, JUDGE_NODE, STATE
 from interactiveworld.nodes.common import json_msg, loop_qos
 from reacthuman.nodes.runtime import ContractNode, run
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rclpy.parameter import Parameter
 
-from interactiveworld.graph import RECORDER
+from interactiveworld.ros_contract import RECORDER
 from interactiveworld.nodes.common import loop_qos
 from reacthuman.nodes.runtime import ContractNode, run
 from reacthuman.core.bag import BagWriter

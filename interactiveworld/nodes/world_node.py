@@ -11,7 +11,7 @@ from sensor_msgs.msg import Image
 from std_msgs.msg import String
 
 from interactiveworld.episode import Episode, _human_report, _with_notices, visible_names
-from interactiveworld.graph import ASSISTANT, COMMANDS, EYE, HUMAN, JUDGE_NODE, REPORT, SPEECH, STATE, WORLD
+from interactiveworld.ros_contract import ASSISTANT, COMMANDS, EYE, HUMAN, JUDGE_NODE, REPORT, SPEECH, STATE, WORLD
 from interactiveworld.nodes.common import declare_task, json_msg, loop_qos
 from interactiveworld.world.predicates import evaluate
 from interactiveworld.world.sim import BODIES

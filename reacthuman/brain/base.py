@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_to_dict
-from reacthuman.plan import Plan
+from reacthuman.plan.plan import Plan
 
 
 @dataclass(frozen=True)

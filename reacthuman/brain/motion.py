@@ -1,5 +1,5 @@
 """Motor plans the reference brains build: reach a point (walking only as far as the arms cannot reach),
-step clear of a point, or stay. All in the freeze-time robot frame of `reacthuman.plan`.
+step clear of a point, or stay. All in the freeze-time robot frame of `reacthuman.plan.plan`.
 
 How they plan (catch hold, dodge speed and clearances) is the reference brains' config (`ReferenceBrainConfig`,
 config/reference_brains.yaml), passed in as `config`; where the hands can go and how soon is the body's
@@ -12,9 +12,9 @@ import math
 from reacthuman.brain.schema import DURATION_LIMIT_S
 from reacthuman.brain.prompt import COMFORT_WALK_SPEED_MPS
 from reacthuman.brain.reference_config import ReferenceBrainConfig
-from reacthuman.classifier import default_config as classifier_config
+from reacthuman.plan.classifier import default_config as classifier_config
 from reacthuman.scenes.envelope import BodyEnvelope, default_config as default_envelope
-from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
+from reacthuman.plan.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M, Keyframe, Plan
 
 Vec3 = tuple[float, float, float]
 

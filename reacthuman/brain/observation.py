@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from reacthuman.brain.schema import plan_to_dict
-from reacthuman.plan import Plan, Pose2D
+from reacthuman.plan.plan import Plan, Pose2D
 
 Vec3 = tuple[float, float, float]
 

@@ -12,7 +12,7 @@ from reacthuman.brain.observation import VIEW_DESCRIPTIONS, Observation, observe
 from reacthuman.brain.schema import DURATION_LIMIT_S, MAX_KEYFRAMES
 from reacthuman.scenes.envelope import default_config as default_envelope
 from reacthuman.llm.images import image_part, text_part
-from reacthuman.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
+from reacthuman.plan.plan import REST_LEFT_HAND_M, REST_RIGHT_HAND_M
 
 MODALITIES = ("images", "state_text", "both")
 # The paper's protocol: the model sees the three camera views. state_text (the object's name and exact
@@ -25,7 +25,7 @@ MAX_WALK_SPEED_MPS = 1.0  # the walking policy's command range
 MEASURED_TOP_SPEED_MPS = 0.8
 MEASURED_SIDE_SPEED_MPS = 0.25
 DEEP_CROUCH_KNEE_BEND = 0.25
-DEEP_CROUCH_DROP_M = 0.19  # measured: the spine folds the legs 0.45 rad at knee_bend 0.25 (control/crouch.py)
+DEEP_CROUCH_DROP_M = 0.19  # measured: the spine folds the legs 0.45 rad at knee_bend 0.25 (spine/crouch.py)
 # The hands' workspace is the one the ground truth judges catches with (BodyEnvelope, measured on the tracking rig).
 BODY = default_envelope()
 

@@ -25,11 +25,11 @@ from reacthuman.brain.arc import fit_swing, swing_path
 from reacthuman.brain.motion import plan_clear, plan_reach, plan_stay, plan_step
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_to_dict
-from reacthuman.classifier import classify_plan
+from reacthuman.plan.classifier import classify_plan
 from reacthuman.scenes.envelope import default_config as default_envelope
 from reacthuman.brain.reference_config import default_config
 from reacthuman.core.physics import GRAVITY_MPS2
-from reacthuman.plan import Action, Plan
+from reacthuman.plan.plan import Action, Plan
 from reacthuman.scenes.label_config import load_label_config
 
 Vec3 = tuple[float, float, float]

@@ -1,7 +1,7 @@
 """The one output schema every model answers in, and the parser that turns a reply into a Plan.
 
 Parsing finds the JSON object in the reply (bare, inside a code fence, or amid prose), validates it
-against PLAN_SCHEMA and builds a `reacthuman.plan.Plan`. Nothing is clamped or repaired: a value outside
+against PLAN_SCHEMA and builds a `reacthuman.plan.plan.Plan`. Nothing is clamped or repaired: a value outside
 the schema makes the reply unparseable, with a reason naming the field.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reacthuman.core.reply_json import json_candidates
-from reacthuman.plan import Keyframe, Plan
+from reacthuman.plan.plan import Keyframe, Plan
 
 # One bound for vx, vy (m/s) and yaw rate (rad/s): beyond any humanoid command, so only garbage fails; the
 # spine applies the G1's own command limits. One bound (not per element) because not every server that

@@ -26,11 +26,11 @@ CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
 # one reader. Other files in config/ (materials, models, viewer layouts) have readers of their own shape.
 CONFIG_FILES: dict[str, str] = {
     "reacthuman.scenes.label_config:LabelConfig": "ground_truth.yaml",
-    "reacthuman.classifier:ClassifierConfig": "classifier.yaml",
+    "reacthuman.plan.classifier:ClassifierConfig": "classifier.yaml",
     "reacthuman.brain.reference_config:ReferenceBrainConfig": "reference_brains.yaml",
     "reacthuman.brain.arc:ArcConfig": "arc.yaml",
-    "reacthuman.control.spine:SpineConfig": "spine.yaml",
-    "reacthuman.control.watchdog:WatchdogConfig": "watchdog.yaml",
+    "reacthuman.spine.spine:SpineConfig": "spine.yaml",
+    "reacthuman.spine.watchdog:WatchdogConfig": "watchdog.yaml",
     "reacthuman.scenes.envelope:BodyEnvelope": "envelope.yaml",
     "reacthuman.sim_bridge.body:BodyConfig": "body.yaml",
     "reacthuman.sim_bridge.engine:EngineConfig": "engine.yaml",
@@ -40,7 +40,7 @@ CONFIG_FILES: dict[str, str] = {
     "reacthuman.scenes.cameras:CloseupConfig": "closeup.yaml",
     "reacthuman.scenes.render:RenderConfig": "render.yaml",
     "reacthuman.recording.viewer_config:ViewerConfig": "viewer.yaml",
-    "reacthuman.scoring.analyses:AnalysisConfig": "analyses.yaml",
+    "reacthuman.reporting.analyses:AnalysisConfig": "analyses.yaml",
     "reacthuman.evaluation.closed_loop:LoopConfig": "closed_loop.yaml",
 }
 

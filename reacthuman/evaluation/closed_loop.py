@@ -26,7 +26,7 @@ from reacthuman.brain.observation import Observation
 from reacthuman.core.config import config_with
 from reacthuman.evaluation.episode import ControlTicks, EpisodeResult, score, simulate_window
 from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point
-from reacthuman.plan import Pose2D
+from reacthuman.plan.plan import Pose2D
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.closed_loop import DecisionPoint, closed_loop_fields, judge, path_track
@@ -35,7 +35,7 @@ from reacthuman.sim_bridge.freeze import Phase
 
 if TYPE_CHECKING:
     from reacthuman.brain.base import Brain
-    from reacthuman.control.spine import Spine
+    from reacthuman.spine.spine import Spine
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import numpy as np
 from reacthuman.brain.base import BrainDecision
 from reacthuman.brain.observation import Observation
 from reacthuman.evaluation.observe import WindowTracker, build_observation, ground_truth_dict
-from reacthuman.plan import Plan
+from reacthuman.plan.plan import Plan
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring import ExecutedOutcome
 from reacthuman.scoring.episode import reply_of, score_episode
@@ -31,11 +31,11 @@ from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.sim_bridge.body import Body, CommandSource, FrameSet
 from reacthuman.sim_bridge.freeze import Verdict
 from reacthuman.sim_bridge.outcome import Outcome
-from reacthuman.control.spine import Spine
+from reacthuman.spine.spine import Spine
 
 if TYPE_CHECKING:  # the body node runs the window without a brain or a spine of its own
     from reacthuman.brain.base import Brain
-    from reacthuman.control.spine import Spine
+    from reacthuman.spine.spine import Spine
 
 
 @dataclass(frozen=True)

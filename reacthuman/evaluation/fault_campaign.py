@@ -6,7 +6,7 @@ monitor that, when an episode starts (its `.partial` folder appears), waits a ra
 episode's wall time and then kills (SIGKILL) or stops (SIGSTOP) one node of the graph, chosen at random among
 PROCESS_NODES; one fault at a time, the next once the last is resolved (the eval logged a failed attempt, or a
 row came in and the faulted process is gone). Message faults: evals whose spine drops or delays the first joint
-command of every episode (reacthuman.fault_injection), one fault per episode.
+command of every episode (reacthuman.evaluation.fault_injection), one fault per episode.
 
 The report counts, over all faults: attempts retried, pairs lost (goal 0) and duplicated (goal 0), faults not
 resolved within STALL_S (goal 0), processes of the runs left behind (goal 0), rows that differ from the
@@ -30,7 +30,7 @@ from reacthuman.core.processes import process_name
 from reacthuman.recording.episode_files import PARTIAL
 from reacthuman.evaluation.liveness import HUNG_AFTER_S
 from reacthuman.evaluation.run_lock import run_processes
-from reacthuman.fault_injection import INJECT_ENV
+from reacthuman.evaluation.fault_injection import INJECT_ENV
 from reacthuman.scenes import generate_spec
 
 PROCESS_NODES = ("body", "spine", "brain", "scorer", "scene_generator", "episode_manager")

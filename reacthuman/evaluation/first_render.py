@@ -19,7 +19,7 @@ import os
 import threading
 from pathlib import Path
 
-from reacthuman.graph import EPISODE_PHASE_BY_TOPIC
+from reacthuman.ros_contract import EPISODE_PHASE_BY_TOPIC
 
 # the observation is out (or later): the first frames are drawn
 RENDERED_PHASES = frozenset(EPISODE_PHASE_BY_TOPIC.values())

@@ -30,7 +30,7 @@ from reacthuman.evaluation.episode import EpisodeResult
 from reacthuman.evaluation.liveness import HEARTBEAT_ENV, HUNG_AFTER_S, LivenessWatch
 from reacthuman.evaluation.memory_log import RESPAWNED_NODES
 from reacthuman.evaluation.run_lock import RUN_ENV
-from reacthuman.launcher import die_with_parent
+from reacthuman.launching.launcher import die_with_parent
 from reacthuman.policy.graph_contract import POLICY_LAUNCH_FILE, policy_launch_args
 from reacthuman.policy.loading import is_policy_entry
 from reacthuman.scoring.ledger import DecisionRecord

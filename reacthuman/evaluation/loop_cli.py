@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as exc:
         print(f"reacthuman loop: {exc}", file=sys.stderr)
         return 2
-    from reacthuman.control.spine import Spine, default_config as spine_config
+    from reacthuman.spine.spine import Spine, default_config as spine_config
     from reacthuman.evaluation.closed_loop import run_closed_episode_with_path
     from reacthuman.evaluation.episode import run_episode
     from reacthuman.sim_bridge.body import Body, graph_config

@@ -31,7 +31,7 @@ from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS as g
 from reacthuman.evaluation.manifest import revision
 from reacthuman.evaluation.episode import ControlTicks, simulate_window
-from reacthuman.control.spine import Spine, default_config as spine_config
+from reacthuman.spine.spine import Spine, default_config as spine_config
 from reacthuman.sim_bridge.body import Body, graph_config
 from reacthuman.scenes.dataset import read_spec
 import multiprocessing

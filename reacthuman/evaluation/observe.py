@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from reacthuman.brain.observation import Observation, TrackSample
-from reacthuman.plan import Pose2D
+from reacthuman.plan.plan import Pose2D
 from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.mass_centre import arm_world_m, centre_local_m
 from reacthuman.scenes.spec import SceneSpec

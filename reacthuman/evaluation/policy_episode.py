@@ -23,15 +23,15 @@ import numpy as np
 
 from reacthuman.brain.base import BrainDecision
 from reacthuman.brain.schema import MAX_KEYFRAMES
-from reacthuman.control.robot_state import RobotState
+from reacthuman.spine.robot_state import RobotState
 from reacthuman.evaluation.episode import ControlTicks, EpisodeResult, score, simulate_window
-from reacthuman.plan import Keyframe, Plan
+from reacthuman.plan.plan import Keyframe, Plan
 from reacthuman.policy.base import Policy, PolicyAction, PolicyObservation, Proprioception, action_to_plan
 from reacthuman.policy.schedule import CommandQueue, policy_schedule
 from reacthuman.scenes.spec import SceneSpec
 
 if TYPE_CHECKING:
-    from reacthuman.control.spine import Spine
+    from reacthuman.spine.spine import Spine
     from reacthuman.sim_bridge.body import Body
 
 MODALITY = "policy"

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.recording.episode_files import BAG_DROPPED, EpisodeFolder
 from reacthuman.core.bag import BagError, read_bag
 from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, missing

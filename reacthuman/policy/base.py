@@ -8,7 +8,7 @@ t + `reaction_delay_s` (a configured budget by default, so rows stay a function 
 time as an option).
 
 Frames are the brain's frames (the same views and size, rendered by the same body); actions are in the plan's
-robot frame (`reacthuman.plan`): base velocity vx, vy (m/s) and yaw rate (rad/s); hand targets as offsets
+robot frame (`reacthuman.plan.plan`): base velocity vx, vy (m/s) and yaw rate (rad/s); hand targets as offsets
 from each hand's rest position (m); knee_bend in [0, 0.5].
 """
 
@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from reacthuman.brain.schema import HAND_OFFSET_LIMIT_M, KNEE_BEND_LIMIT, WALK_CMD_LIMIT
-from reacthuman.plan import Keyframe, Plan
+from reacthuman.plan.plan import Keyframe, Plan
 
 VIEWS = ("egocentric", "closeup", "overhead")
 LATENCY_MODES = ("budget", "measured")

@@ -1,4 +1,4 @@
-"""The policy slot in the node graph (ROS-free, like `reacthuman.graph`): the policy node's contract, the
+"""The policy slot in the node graph (ROS-free, like `reacthuman.ros_contract`): the policy node's contract, the
 topics it adds, and the launch arguments a policy's graph takes.
 
 A policy graph is the evaluation graph with the brain replaced by the policy node (launch/policy.launch.yaml):
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from reacthuman import graph
-from reacthuman.graph import M, NodeContract
+from reacthuman import ros_contract as graph
+from reacthuman.ros_contract import M, NodeContract
 
 POLICY_COMMAND = "/reacthuman/policy_command"
 POLICY_NAMESPACE = "/reacthuman/policy"

@@ -25,7 +25,7 @@ import struct
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 
 ONCE_TOPICS = (graph.SCENE, graph.GROUND_TRUTH, graph.OBSERVATION, graph.FREEZE_STATE, graph.OUTCOME, graph.SCORE)
 BODY_TICK_TOPICS = (graph.CLOCK, graph.JOINT_STATES, graph.BASE_STATE, graph.HAND_POSITIONS)

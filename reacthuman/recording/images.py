@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.core.bag import deserialize, read_bag
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from reacthuman.plan_path import PlanGeometry
+from reacthuman.plan.plan_path import PlanGeometry
 from reacthuman.recording import ros_msgs as rm
 from reacthuman.recording.tf_tree import WORLD_FRAME, scene_frame
 from reacthuman.recording.urdf import quat_rotate

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from reacthuman import graph
+from reacthuman import ros_contract as graph
 from reacthuman.recording import ros_msgs as rm
 from reacthuman.recording import urdf
 

@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 from PIL import Image as PILImage
 
-from reacthuman import graph
-from reacthuman.plan import Pose2D
-from reacthuman.plan_path import plan_geometry
+from reacthuman import ros_contract as graph
+from reacthuman.plan.plan import Pose2D
+from reacthuman.plan.plan_path import plan_geometry
 from reacthuman.recording import markers, ros_msgs, tf_tree, urdf
 from reacthuman.core.bag import BagError, BagWriter, bag_info, read_bag, typestore
 from reacthuman.recording.images import rgb8_pixels

@@ -1,7 +1,7 @@
 """ReactHuman scene generator (ROS-free): natural language or (family, seed) -> labelled SceneSpec.
 
 Frames and units everywhere: world frame, z up, floor z = 0, metres, seconds, kg, radians; the observer's
-pose is a Pose2D (reacthuman/plan.py). Public API:
+pose is a Pose2D (reacthuman/plan/plan.py). Public API:
 
 - FAMILIES, SPEED_FAMILIES, GRAVITY_FAMILIES; OBJECTS (catalogue); ROOM_TYPES
 - sample_spec(family, seed, **opts) -> SceneSpec           stage 2 only, unlabelled, pure, no simulator

@@ -149,7 +149,7 @@ def execution_extras(spec: "SceneSpec", deflected: bool) -> dict[str, bool]:  # 
     """The ledger fields beside the scored ones that say what the body could and did do: the scorer node and
     the in-process episode both write exactly these, so their ledgers agree field for field.
     physically_unreachable separates "the model chose wrong" from "no plan of this body could succeed"
-    (reacthuman.scoring.outcomes); deflected is a hand touch that did not hold the object."""
+    (reacthuman.reporting.outcomes); deflected is a hand touch that did not hold the object."""
     return {"physically_unreachable": not scene_feasibility(spec).reachable, "deflected": bool(deflected)}
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from reacthuman.scenes.envelope import BodyEnvelope, PathVerdict, path_verdict
 from reacthuman.scenes.envelope import default_config as envelope_config
-from reacthuman.plan import Action
+from reacthuman.plan.plan import Action
 from reacthuman.scenes.builders import rotate
 from reacthuman.scenes.catalog import ObjectEntry, spec_object
 from reacthuman.scenes.genesis_sim import Track

@@ -2,7 +2,7 @@
 
 Frames and units: one world frame, metres, seconds, kilograms, radians. z is up and the floor is the plane
 z = 0; the observer stands on the floor at (observer.x_m, observer.y_m) facing yaw (0 = world +x), the
-same Pose2D convention as reacthuman/plan.py. Quaternions are (w, x, y, z). A body's `pos`/`quat` place its
+same Pose2D convention as reacthuman/plan/plan.py. Quaternions are (w, x, y, z). A body's `pos`/`quat` place its
 frame in the world; its geoms are placed in the body frame. Velocities are world-frame (linear m/s,
 angular rad/s). Joints (hinges) are expressed in the body frame (`pos`, `axis`).
 
@@ -17,7 +17,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
-from reacthuman.plan import Action, Pose2D
+from reacthuman.plan.plan import Action, Pose2D
 
 SCHEMA_VERSION = 1
 SHAPES = ("box", "sphere", "cylinder", "capsule")

@@ -1,8 +1,8 @@
-"""Scoring of ReactHuman decisions (paper sec. 4) and the run report. ROS-free.
+"""Scoring of ReactHuman decisions (paper sec. 4), one decision at a time. ROS-free.
 
 Per decision: `score_decision(meta, truth, observer, reply, outcome=None) -> DecisionRecord`, appended to
-RUN_DIR/ledger.jsonl by `LedgerWriter`. Per run: `reacthuman report RUN_DIR` (`report_cli.main`).
-Importing this package does not import matplotlib; only the report modules do.
+RUN_DIR/ledger.jsonl by `LedgerWriter`. The report of a run is `reacthuman.reporting`'s. Importing this
+package does not import matplotlib.
 """
 
 from reacthuman.scoring.decision import score_decision

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from reacthuman.brain.schema import plan_from_dict, plan_to_dict
-from reacthuman.classifier import classify_plan
-from reacthuman.plan import Action, Plan, Pose2D
+from reacthuman.plan.classifier import classify_plan
+from reacthuman.plan.plan import Action, Plan, Pose2D
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label import label
 from reacthuman.scenes.spec import GroundTruth, ObserverSpec, SceneSpec

@@ -1,6 +1,6 @@
 """score_decision: one model reply on one scene -> one ledger row (DecisionRecord).
 
-The action is what the plan's motion would make the body do (`reacthuman.classifier.classify_plan`), with
+The action is what the plan's motion would make the body do (`reacthuman.plan.classifier.classify_plan`), with
 the hazard direction taken from the true impact point, else the object's position at the freeze, else
 straight ahead (`metrics.hazard_robot_xy`; the source is recorded in `hazard_source`). The metric rules are
 documented in `reacthuman.scoring.metrics` (SAA, safety, d_end, HDE) and `reacthuman.scoring.intent` (AIA).
@@ -16,8 +16,8 @@ action, SAA 0, unsafe by R1, distance metrics and AIA undefined; its raw text is
 
 from __future__ import annotations
 
-from reacthuman.classifier import classify_plan
-from reacthuman.plan import Pose2D
+from reacthuman.plan.classifier import classify_plan
+from reacthuman.plan.plan import Pose2D
 from reacthuman.scoring.inputs import ExecutedOutcome, ModelReply, SceneMeta, ScoringTruth
 from reacthuman.scoring.intent import action_intent_alignment
 from reacthuman.scoring.ledger import RAW_TEXT_MAX_CHARS, DecisionRecord

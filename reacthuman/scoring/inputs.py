@@ -8,7 +8,7 @@ freeze (used for the classifier's hazard direction when the scene has no impact 
 objects, the object id of the genuine look-alike (for the adversarial analysis).
 
 All positions are world frame, metres (the spec's frame); the observer's `Pose2D` maps them to the
-freeze-time robot frame of `reacthuman.plan`.
+freeze-time robot frame of `reacthuman.plan.plan`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
-from reacthuman.plan import Action, Plan
+from reacthuman.plan.plan import Action, Plan
 from reacthuman.scenes.catalog import OBJECTS
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from reacthuman.plan import Action
+from reacthuman.plan.plan import Action
 
 GOAL_OF_ACTION: dict[Action, str] = {Action.CATCH: "catch", Action.DODGE: "evade", Action.NO_ACTION: "stay"}
 NEGATION_WINDOW = 3

@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 from reacthuman.core.jsonl import JsonlAppender
 from reacthuman.core.records import LedgerError, parse_lines, record_from_dict, record_to_dict
-from reacthuman.plan import Action
+from reacthuman.plan.plan import Action
 from reacthuman.scoring.metrics import RULES
 
 LEDGER_NAME = "ledger.jsonl"
@@ -62,7 +62,7 @@ class DecisionRecord:
     looks_like: str | None = None
     correct_action: str | None = None
     dangerous: bool | None = None
-    action: str | None = None  # derived from the plan by reacthuman.classifier
+    action: str | None = None  # derived from the plan by reacthuman.plan.classifier
     hazard_source: str | None = None
     plan_parse_ok: bool | None = None
     parse_error: str | None = None

@@ -35,8 +35,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from reacthuman.plan import Action, Plan, Pose2D
-from reacthuman.plan_path import final_base_pose, full_hand_path_robot
+from reacthuman.plan.plan import Action, Plan, Pose2D
+from reacthuman.plan.plan_path import final_base_pose, full_hand_path_robot
 
 Vec3 = tuple[float, float, float]
 RULES: tuple[str, ...] = ("R1", "R2", "R3", "R4")

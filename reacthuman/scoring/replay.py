@@ -14,8 +14,8 @@ from typing import Any
 from reacthuman.brain.base import Brain, BrainDecision
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_from_dict, plan_to_dict
-from reacthuman.plan import Plan
-from reacthuman.scoring.aggregate import select_decisions
+from reacthuman.plan.plan import Plan
+from reacthuman.reporting.aggregate import select_decisions
 from reacthuman.scoring.ledger import DecisionRecord, read_ledger, scrub_secrets
 
 PLAN_FIELD = "plan"  # the ledger column holding the committed plan (null for an unparseable reply)

@@ -1,1 +1,0 @@
-"""`reacthuman bench`: every stage measured against its own limit (the command is reacthuman.bench.cli)."""

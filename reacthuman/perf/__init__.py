@@ -1,0 +1,1 @@
+"""`reacthuman bench`: every stage measured against its own limit (the command is reacthuman.perf.cli)."""
