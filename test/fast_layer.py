@@ -47,6 +47,7 @@ BEYOND_LIGHT_INSTALL = {
 # well under a minute. Modules that simulate for long (the InteractiveWorld controls bench, PhysMent's scene
 # checks) stay in the full layer only.
 FAST_MODULES = frozenset({
+    "test_deprecated_paths",
     "test_fast_layer_guard",
     "test_policy_slot",
     "test_physment_authors_cells",

@@ -1,0 +1,15 @@
+"""Deprecated import path: `reacthuman.bench.transport` is `reacthuman.perf.transport`
+(this alias is removed in the next release)."""
+
+import importlib
+import runpy
+import sys
+import warnings
+
+ALIAS_OF = "reacthuman.perf.transport"
+
+if __name__ == "__main__":
+    runpy.run_module(ALIAS_OF, run_name="__main__", alter_sys=True)
+else:
+    warnings.warn(f"{__name__} is a deprecated import path: import {ALIAS_OF}", DeprecationWarning, stacklevel=2)
+    sys.modules[__name__] = importlib.import_module(ALIAS_OF)
