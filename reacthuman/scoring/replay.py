@@ -15,7 +15,6 @@ from reacthuman.brain.base import Brain, BrainDecision
 from reacthuman.brain.observation import Observation
 from reacthuman.brain.schema import plan_from_dict, plan_to_dict
 from reacthuman.plan.plan import Plan
-from reacthuman.reporting.aggregate import select_decisions
 from reacthuman.scoring.ledger import DecisionRecord, read_ledger, scrub_secrets
 
 PLAN_FIELD = "plan"  # the ledger column holding the committed plan (null for an unparseable reply)
@@ -55,7 +54,11 @@ def decision_of_row(record: DecisionRecord) -> BrainDecision:
 def stored_decisions(run_dir: str | os.PathLike[str]) -> list[DecisionRecord]:
     """The decision of each (scene, model) of a run that stores plans: its last scored row with a plan (the
     decide row, or the executed row that superseded it; both hold the same decision)."""
-    return select_decisions(r for r in read_ledger(run_dir) if PLAN_FIELD in r.extras).scored
+    last: dict[tuple[str, str], DecisionRecord] = {}
+    for record in read_ledger(run_dir):
+        if record.scored and PLAN_FIELD in record.extras:
+            last[record.key] = record
+    return [last[key] for key in sorted(last)]  # the report's order (reporting.aggregate.select_decisions)
 
 
 class ReplayBrain(Brain):
