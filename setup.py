@@ -10,9 +10,14 @@ PACKAGE = "reacthuman"
 
 NODES = ["scene_generator", "body", "spine", "brain", "policy", "scorer", "episode_manager", "robot_bridge"]
 INTERACTIVEWORLD_NODES = ["world", "human", "assistant", "judge", "recorder"]
+
+
 def _requirements(name: str) -> list[str]:
-    return [line.strip() for line in Path(__file__).with_name(name).read_text().splitlines()
-            if line.strip() and not line.startswith("#")]
+    return [
+        line.strip()
+        for line in Path(__file__).with_name(name).read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
 
 
 # The light install's requirements (decide on an exported dataset, no simulator): one list, read here and by its test.
@@ -23,14 +28,16 @@ TEST_FAST = CLIENT + _requirements("requirements-fast.txt")
 setup(
     name=PACKAGE,
     version="0.1.0",
-    packages=find_packages(include=["reacthuman", "reacthuman.*", "physment", "physment.*",
-                                    "interactiveworld", "interactiveworld.*"])
+    packages=find_packages(
+        include=["reacthuman", "reacthuman.*", "physment", "physment.*", "interactiveworld", "interactiveworld.*"]
+    )
     + ["reacthuman.nodes", "reacthuman.sim_bridge"],
     package_dir={"reacthuman.nodes": "nodes", "reacthuman.sim_bridge": "sim_bridge"},
     include_package_data=True,
-    package_data={"physment": ["scenes/*/*.json", "scenes/*/*.xml", "README.md", "authors/*.yaml"],
-                  "interactiveworld": ["tasks/*.json", "bench/templates.yaml", "bench/templates.schema.json",
-                                       "README.md"]},
+    package_data={
+        "physment": ["scenes/*/*.json", "scenes/*/*.xml", "README.md", "authors/*.yaml"],
+        "interactiveworld": ["tasks/*.json", "bench/templates.yaml", "bench/templates.schema.json", "README.md"],
+    },
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
         (f"share/{PACKAGE}", ["package.xml"]),

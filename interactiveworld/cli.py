@@ -34,18 +34,34 @@ from interactiveworld.bench.taskgen import generate
 # Every command names its assistants with the suite's `--models` grammar; the old flags are hidden aliases.
 ASSISTANTS = ModelsOption(REFERENCE_ASSISTANTS, aliases=("--assistant",))
 MATRIX_ASSISTANTS = ModelsOption(REFERENCE_ASSISTANTS, aliases=("--assistants",))
-HUMAN = ModelsOption(REFERENCE_HUMANS, flag="--human", default="scripted",
-                     help=models_help(REFERENCE_HUMANS, lead="the simulated human (one entry)"))
-HUMANS = ModelsOption(REFERENCE_HUMANS, flag="--humans", default="scripted",
-                      help=models_help(REFERENCE_HUMANS, lead="comma-separated humans, each paired with every model"))
-JUDGE = ModelsOption({}, flag="--judge", required=False,
-                     help=f"also grade with the frozen LLM judge: a model preset or {EXPLICIT_FORM} (beside the key facts)")
+HUMAN = ModelsOption(
+    REFERENCE_HUMANS,
+    flag="--human",
+    default="scripted",
+    help=models_help(REFERENCE_HUMANS, lead="the simulated human (one entry)"),
+)
+HUMANS = ModelsOption(
+    REFERENCE_HUMANS,
+    flag="--humans",
+    default="scripted",
+    help=models_help(REFERENCE_HUMANS, lead="comma-separated humans, each paired with every model"),
+)
+JUDGE = ModelsOption(
+    {},
+    flag="--judge",
+    required=False,
+    help=f"also grade with the frozen LLM judge: a model preset or {EXPLICIT_FORM} (beside the key facts)",
+)
 
 
 def _add_view(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--assistant-view", choices=("frames", "none"), default="frames",
-                        help="none: a model assistant runs with its frames withheld (the perception ablation); a "
-                             "model known to take no images is refused unless this says none")
+    parser.add_argument(
+        "--assistant-view",
+        choices=("frames", "none"),
+        default="frames",
+        help="none: a model assistant runs with its frames withheld (the perception ablation); a "
+        "model known to take no images is refused unless this says none",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,10 +78,18 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--only", default="", help="only task ids starting with this")
     r.add_argument("--limit", type=int, default=None)
     r.add_argument("--bags", action="store_true", help="also record each episode as rosbag2 in RUN_DIR/bags/")
-    r.add_argument("--body", choices=("capsule", "cmu"), default="capsule",
-                   help="the human's body: primitives capsules or dm_control's CMU humanoid")
-    r.add_argument("--executor", default="local", choices=("local", "ray"),
-                   help="local: in this process; ray: episodes on Ray workers (--workers of them), same results")
+    r.add_argument(
+        "--body",
+        choices=("capsule", "cmu"),
+        default="capsule",
+        help="the human's body: primitives capsules or dm_control's CMU humanoid",
+    )
+    r.add_argument(
+        "--executor",
+        default="local",
+        choices=("local", "ray"),
+        help="local: in this process; ray: episodes on Ray workers (--workers of them), same results",
+    )
     r.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
     r.add_argument("--workers", type=int, default=2, help="Ray workers (with --executor ray)")
     r.add_argument("--retries", type=int, default=2, help="retries of an episode whose Ray worker was lost")
@@ -83,13 +107,18 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--tasks", type=Path, default=default_tasks_dir())
     ASSISTANTS.add_to(st)
     JUDGE.add_to(st)
-    st.add_argument("--out", type=Path, required=True, help="folder of static.jsonl (with several models: OUT/<model>/ each)")
+    st.add_argument(
+        "--out", type=Path, required=True, help="folder of static.jsonl (with several models: OUT/<model>/ each)"
+    )
     t = sub.add_parser("tasks", help="task packs")
     tsub = t.add_subparsers(dest="tcmd", required=True)
     for verb in ("release", "validate"):
-        v = tsub.add_parser(verb, help="the release controls on every pack in DIR (oracle, no help, incorrect help, "
-                            "early help) per family; refuses a pack or family that fails one" +
-                            ("" if verb == "release" else " (as release)"))
+        v = tsub.add_parser(
+            verb,
+            help="the release controls on every pack in DIR (oracle, no help, incorrect help, "
+            "early help) per family; refuses a pack or family that fails one"
+            + ("" if verb == "release" else " (as release)"),
+        )
         v.add_argument("dir", type=Path, nargs="?", default=default_tasks_dir())
     g = tsub.add_parser("generate", help="build, admit and freeze the 120 tasks")
     g.add_argument("--out", type=Path, default=default_tasks_dir())
@@ -116,8 +145,10 @@ def _release(folder: Path) -> int:
         print(f"REFUSED {line}")
     for line in rel.refused_families:
         print(f"REFUSED task set: {line}")
-    print(f"{len(packs) - len(rel.refused_packs)}/{len(packs)} tasks pass every control; "
-          f"{'released' if rel.released else 'NOT released'}")
+    print(
+        f"{len(packs) - len(rel.refused_packs)}/{len(packs)} tasks pass every control; "
+        f"{'released' if rel.released else 'NOT released'}"
+    )
     return 0 if rel.released else 1
 
 
@@ -162,28 +193,39 @@ def _run_one(args: argparse.Namespace, assistant: str, human: str, out: Path) ->
 
     render = None if args.render == "auto" else args.render == "yes"
     if args.executor == "local":
-        rows = run_tasks(args.tasks, assistant, human, out, args.memory, render, args.only, args.limit,
-                         args.bags, args.body)
+        rows = run_tasks(
+            args.tasks, assistant, human, out, args.memory, render, args.only, args.limit, args.bags, args.body
+        )
         print(f"ran {len(rows)} episodes -> {out / 'results.jsonl'}")
         return 0
 
-    settings = RunSettings(assistant, human, args.memory, default_render(assistant, human, render), args.bags, args.body)
+    settings = RunSettings(
+        assistant, human, args.memory, default_render(assistant, human, render), args.bags, args.body
+    )
     try:
-        rows, failed = run_tasks_on_ray(args.tasks, settings, out, PoolPlan(args.workers, args.retries, args.ray_address),
-                                        args.only, args.limit)
+        rows, failed = run_tasks_on_ray(
+            args.tasks, settings, out, PoolPlan(args.workers, args.retries, args.ray_address), args.only, args.limit
+        )
     except RuntimeError as exc:  # the Ray executor ran out of workers
         print(f"interactiveworld: {exc}", file=sys.stderr)
         return 1
     print(f"ran {len(rows)} episodes on Ray -> {out / 'results.jsonl'}")
     if failed:
-        print(f"interactiveworld: {len(failed)} episode(s) lost with their Ray workers; run the same command again "
-              "to finish", file=sys.stderr)
+        print(
+            f"interactiveworld: {len(failed)} episode(s) lost with their Ray workers; run the same command again "
+            "to finish",
+            file=sys.stderr,
+        )
     return 1 if failed else 0
 
 
 def _matrix(args: argparse.Namespace) -> None:
-    assistants = [a for a, _ in _with_view([(agent_name(spec), None) for spec in MATRIX_ASSISTANTS.parse(args)],
-                                           args.assistant_view)]
+    assistants = [
+        a
+        for a, _ in _with_view(
+            [(agent_name(spec), None) for spec in MATRIX_ASSISTANTS.parse(args)], args.assistant_view
+        )
+    ]
     humans = [agent_name(spec) for spec in HUMANS.parse(args)]
     print(matrix_table(run_matrix(args.tasks, assistants, humans, args.out, args.only, args.limit)), end="")
 
@@ -193,9 +235,11 @@ def _static(args: argparse.Namespace) -> None:
     judge_name = agent_name(judge) if judge else ""
     for assistant, out in folders:
         rows = run_static(args.tasks, assistant, out, judge_name)
-        extra = (f"; judge {judge_name}: {sum(r['judge_correct'] for r in rows)}/{len(rows)}" if judge else "")
-        print(f"{assistant}: static accuracy (key facts) {sum(r['correct'] for r in rows)}/{len(rows)}{extra} "
-              f"-> {out / 'static.jsonl'}")
+        extra = f"; judge {judge_name}: {sum(r['judge_correct'] for r in rows)}/{len(rows)}" if judge else ""
+        print(
+            f"{assistant}: static accuracy (key facts) {sum(r['correct'] for r in rows)}/{len(rows)}{extra} "
+            f"-> {out / 'static.jsonl'}"
+        )
 
 
 def _ros_episode(args: argparse.Namespace) -> None:
@@ -207,8 +251,12 @@ def _ros_episode(args: argparse.Namespace) -> None:
 
     task = args.tasks / f"{args.task}.json"
     load_pack(task)  # a bad pack: one line, before ROS loads
-    print(json.dumps(run_ros_episode(task, spec.name, human, args.bag, body=args.body,
-                                      assistant_view=args.assistant_view), sort_keys=True))
+    print(
+        json.dumps(
+            run_ros_episode(task, spec.name, human, args.bag, body=args.body, assistant_view=args.assistant_view),
+            sort_keys=True,
+        )
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

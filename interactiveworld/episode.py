@@ -13,8 +13,14 @@ from interactiveworld.actions.knowledge import HumanKnowledge
 from interactiveworld.actions.parser import ParseFailure, parse_command, parse_speech
 from interactiveworld.actions.primitives import FAILURE_CODES
 from interactiveworld.actions.result import ActionResult
-from interactiveworld.agents.base import (HUMAN_COMMANDS_PER_TURN, AssistantBrief, AssistantObservation, Frame,
-                                          HumanView, select_frames)
+from interactiveworld.agents.base import (
+    HUMAN_COMMANDS_PER_TURN,
+    AssistantBrief,
+    AssistantObservation,
+    Frame,
+    HumanView,
+    select_frames,
+)
 from interactiveworld.bench.taskpack import TaskPack
 from interactiveworld.world.predicates import evaluate
 from interactiveworld.world.cache import build_world
@@ -115,8 +121,9 @@ class Episode:
     def execute(self, text: str) -> ActionResult:
         parsed = parse_command(text, self.catalog)
         if isinstance(parsed, ParseFailure):
-            return ActionResult("?", ok=False, code=parsed.code,
-                                message=f"cannot do '{text}': {FAILURE_CODES[parsed.code]}")
+            return ActionResult(
+                "?", ok=False, code=parsed.code, message=f"cannot do '{text}': {FAILURE_CODES[parsed.code]}"
+            )
         return self.executor.run(parsed)
 
     def run_opening(self) -> list[dict]:
@@ -163,7 +170,9 @@ def _with_notices(speech: str, noticed: list[str]) -> str:
     return heard if speech == "(waits)" else f"{speech} {heard}"
 
 
-def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path=None, body: str = "capsule") -> EpisodeResult:
+def run_episode(
+    pack: TaskPack, assistant, human, render: bool = False, bag_path=None, body: str = "capsule"
+) -> EpisodeResult:
     """bag_path: also record the episode as a rosbag2 folder there (speech, frames when rendering, verdict).
     body: the human's body, "capsule" (primitives) or "cmu" (dm_control's CMU humanoid)."""
     start = time.monotonic()
@@ -193,8 +202,16 @@ def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path
             human_frames = [] if pack.blind else list(ep.pending)
             ep.pending = []
             reply = assistant.act(obs)
-            res.trace.append({"turn": turn, "role": "assistant", "mode": reply.mode, "text": reply.text,
-                              "frames": len(obs.frames), "commands": _said(reply.text, ep.catalog) if reply.mode == "speak" else []})
+            res.trace.append(
+                {
+                    "turn": turn,
+                    "role": "assistant",
+                    "mode": reply.mode,
+                    "text": reply.text,
+                    "frames": len(obs.frames),
+                    "commands": _said(reply.text, ep.catalog) if reply.mode == "speak" else [],
+                }
+            )
             if reply.error:
                 res.voided, res.void_reason = True, f"backend: {reply.error}"
                 break
@@ -204,8 +221,9 @@ def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path
                 break
             if reply.mode == "speak":
                 ep.hear(reply.text)
-            view = HumanView(pack.blind, select_frames(human_frames), visible_names(ep.world, ep.catalog, ep.knowledge),
-                             last_results)
+            view = HumanView(
+                pack.blind, select_frames(human_frames), visible_names(ep.world, ep.catalog, ep.knowledge), last_results
+            )
             decision = human.decide(reply.text if reply.mode == "speak" else None, view)
             if decision.error:
                 res.voided, res.void_reason = True, f"executor: {decision.error}"
@@ -217,8 +235,15 @@ def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path
             last_results = tuple(r.message for r in results)
             if ep.bag:
                 ep.bag.speech(ep.world.machine.clock_s, "human", speech)
-            res.trace.append({"turn": turn, "role": "human", "speech": speech, "from_assistant": decision.from_assistant,
-                              "actions": [{"command": t, **r.to_json()} for t, r in zip(decision.commands, results)]})
+            res.trace.append(
+                {
+                    "turn": turn,
+                    "role": "human",
+                    "speech": speech,
+                    "from_assistant": decision.from_assistant,
+                    "actions": [{"command": t, **r.to_json()} for t, r in zip(decision.commands, results)],
+                }
+            )
         if not res.voided:
             res.goals_final = [evaluate(g, ep.world) for g in pack.goals]
             scored = [ok for ok, before in zip(res.goals_final, res.goals_at_handoff) if not before]
@@ -226,8 +251,15 @@ def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path
             res.passed = bool(scored) and all(scored)
             res.digest = ep.world.digest()
             if ep.bag:
-                ep.bag.judge(ep.world.machine.clock_s, {"task_id": pack.task_id, "passed": res.passed,
-                                                        "completion": res.completion, "goals": res.goals_final})
+                ep.bag.judge(
+                    ep.world.machine.clock_s,
+                    {
+                        "task_id": pack.task_id,
+                        "passed": res.passed,
+                        "completion": res.completion,
+                        "goals": res.goals_final,
+                    },
+                )
                 ep.bag.close()
                 ep.bag = None
     except Exception as exc:  # a simulator or wiring failure voids the run; it is never the assistant's fault
@@ -240,4 +272,3 @@ def run_episode(pack: TaskPack, assistant, human, render: bool = False, bag_path
             ep.close()
     res.wall_s = round(time.monotonic() - start, 3)
     return res
-

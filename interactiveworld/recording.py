@@ -29,8 +29,9 @@ class EpisodeBag:
         ns = max(int(round(t_s * 1e9)), self._last_ns + 1)
         self._last_ns = ns
         T = self.store.types
-        header = T["std_msgs/msg/Header"](stamp=T["builtin_interfaces/msg/Time"](sec=ns // 10**9, nanosec=ns % 10**9),
-                                          frame_id="human_eye")
+        header = T["std_msgs/msg/Header"](
+            stamp=T["builtin_interfaces/msg/Time"](sec=ns // 10**9, nanosec=ns % 10**9), frame_id="human_eye"
+        )
         return ns, header
 
     def _write(self, topic: str, msgtype: str, ns: int, msg) -> None:
@@ -38,18 +39,29 @@ class EpisodeBag:
 
     def speech(self, t_s: float, speaker: str, text: str) -> None:
         ns, header = self._stamp(t_s)
-        self._write(SPEECH_TOPIC, SPEECH_TYPE, ns, self.store.types[SPEECH_TYPE](header=header, speaker=speaker, text=text))
+        self._write(
+            SPEECH_TOPIC, SPEECH_TYPE, ns, self.store.types[SPEECH_TYPE](header=header, speaker=speaker, text=text)
+        )
 
     def frame(self, t_s: float, image: np.ndarray) -> None:
         ns, header = self._stamp(t_s)
         h, w, _ = image.shape
-        msg = self.store.types[IMAGE_TYPE](header=header, height=h, width=w, encoding="rgb8", is_bigendian=0,
-                                           step=3 * w, data=np.ascontiguousarray(image, dtype=np.uint8).reshape(-1))
+        msg = self.store.types[IMAGE_TYPE](
+            header=header,
+            height=h,
+            width=w,
+            encoding="rgb8",
+            is_bigendian=0,
+            step=3 * w,
+            data=np.ascontiguousarray(image, dtype=np.uint8).reshape(-1),
+        )
         self._write(EYE_TOPIC, IMAGE_TYPE, ns, msg)
 
     def judge(self, t_s: float, verdict: dict) -> None:
         ns, _ = self._stamp(t_s)
-        self._write(JUDGE_TOPIC, STRING_TYPE, ns, self.store.types[STRING_TYPE](data=json.dumps(verdict, sort_keys=True)))
+        self._write(
+            JUDGE_TOPIC, STRING_TYPE, ns, self.store.types[STRING_TYPE](data=json.dumps(verdict, sort_keys=True))
+        )
 
     def close(self) -> Path:
         return self.writer.close()

@@ -21,19 +21,37 @@ REPORT, STATE, JUDGE = "/interactiveworld/world/report", "/interactiveworld/worl
 SPEECH_TYPE, IMAGE_TYPE, JSON_TYPE = "reacthuman_msgs/msg/Speech", "sensor_msgs/msg/Image", "std_msgs/msg/String"
 QOS_DEPTH = 200
 
-WORLD = NodeContract("interactiveworld_world", "interactiveworld_world_node",
-                     publishes={EYE: IMAGE_TYPE, REPORT: JSON_TYPE, STATE: JSON_TYPE}, subscribes={COMMANDS: JSON_TYPE},
-                     summary="owns the simulator: runs the opening, executes the human's commands, publishes frames "
-                     "and reports")
-HUMAN = NodeContract("interactiveworld_human", "interactiveworld_human_node", publishes={SPEECH: SPEECH_TYPE, COMMANDS: JSON_TYPE},
-                     subscribes={REPORT: JSON_TYPE, SPEECH: SPEECH_TYPE, EYE: IMAGE_TYPE},
-                     summary="speaks the world's reports; turns the assistant's speech into commands")
-ASSISTANT = NodeContract("interactiveworld_assistant", "interactiveworld_assistant_node", publishes={SPEECH: SPEECH_TYPE},
-                         subscribes={EYE: IMAGE_TYPE, SPEECH: SPEECH_TYPE, REPORT: JSON_TYPE},
-                         summary="sees first-person frames and hears the human; answers with speech, silence or done")
-JUDGE_NODE = NodeContract("interactiveworld_judge", "interactiveworld_judge_node",
-                          publishes={JUDGE: JSON_TYPE}, subscribes={STATE: JSON_TYPE},
-                          summary="reads the world's final state, never the assistant's claims, and publishes the verdict")
-RECORDER = NodeContract("interactiveworld_recorder", "interactiveworld_recorder_node",
-                        subscribes={SPEECH: SPEECH_TYPE, EYE: IMAGE_TYPE, COMMANDS: JSON_TYPE, JUDGE: JSON_TYPE},
-                        summary="records the loop's topics as raw CDR into a rosbag2 folder")
+WORLD = NodeContract(
+    "interactiveworld_world",
+    "interactiveworld_world_node",
+    publishes={EYE: IMAGE_TYPE, REPORT: JSON_TYPE, STATE: JSON_TYPE},
+    subscribes={COMMANDS: JSON_TYPE},
+    summary="owns the simulator: runs the opening, executes the human's commands, publishes frames and reports",
+)
+HUMAN = NodeContract(
+    "interactiveworld_human",
+    "interactiveworld_human_node",
+    publishes={SPEECH: SPEECH_TYPE, COMMANDS: JSON_TYPE},
+    subscribes={REPORT: JSON_TYPE, SPEECH: SPEECH_TYPE, EYE: IMAGE_TYPE},
+    summary="speaks the world's reports; turns the assistant's speech into commands",
+)
+ASSISTANT = NodeContract(
+    "interactiveworld_assistant",
+    "interactiveworld_assistant_node",
+    publishes={SPEECH: SPEECH_TYPE},
+    subscribes={EYE: IMAGE_TYPE, SPEECH: SPEECH_TYPE, REPORT: JSON_TYPE},
+    summary="sees first-person frames and hears the human; answers with speech, silence or done",
+)
+JUDGE_NODE = NodeContract(
+    "interactiveworld_judge",
+    "interactiveworld_judge_node",
+    publishes={JUDGE: JSON_TYPE},
+    subscribes={STATE: JSON_TYPE},
+    summary="reads the world's final state, never the assistant's claims, and publishes the verdict",
+)
+RECORDER = NodeContract(
+    "interactiveworld_recorder",
+    "interactiveworld_recorder_node",
+    subscribes={SPEECH: SPEECH_TYPE, EYE: IMAGE_TYPE, COMMANDS: JSON_TYPE, JUDGE: JSON_TYPE},
+    summary="records the loop's topics as raw CDR into a rosbag2 folder",
+)

@@ -36,8 +36,15 @@ def _overrides(**values) -> list[Parameter]:
     return [Parameter(name, value=value) for name, value in values.items()]
 
 
-def run_ros_episode(task: str | Path, assistant="oracle", human="scripted", bag_path: Path | None = None,
-                    timeout_s: float = 300.0, body: str = "capsule", assistant_view: str = "frames") -> dict:
+def run_ros_episode(
+    task: str | Path,
+    assistant="oracle",
+    human="scripted",
+    bag_path: Path | None = None,
+    timeout_s: float = 300.0,
+    body: str = "capsule",
+    assistant_view: str = "frames",
+) -> dict:
     """One episode through the node graph, its nodes composed in this process and configured by their ROS
     parameters; returns the judge's verdict (raises TimeoutError if none, ValueError for a refused parameter).
     task: a task pack file or a task id (the nodes' `task`). assistant, human: an entry of the `--models` grammar
@@ -49,13 +56,24 @@ def run_ros_episode(task: str | Path, assistant="oracle", human="scripted", bag_
     nodes = []
     try:
         nodes.append(WorldNode(parameter_overrides=_overrides(task=str(task), body=body, autostart=False)))
-        specs = {"assistant": assistant if isinstance(assistant, str) else "oracle",
-                 "human": human if isinstance(human, str) else "scripted"}  # an object: the default, unused
-        nodes.append(HumanNode(None if isinstance(human, str) else human,
-                               parameter_overrides=_overrides(task=str(task), human=specs["human"])))
-        nodes.append(AssistantNode(None if isinstance(assistant, str) else assistant,
-                                   parameter_overrides=_overrides(task=str(task), assistant=specs["assistant"],
-                                                                         assistant_view=assistant_view)))
+        specs = {
+            "assistant": assistant if isinstance(assistant, str) else "oracle",
+            "human": human if isinstance(human, str) else "scripted",
+        }  # an object: the default, unused
+        nodes.append(
+            HumanNode(
+                None if isinstance(human, str) else human,
+                parameter_overrides=_overrides(task=str(task), human=specs["human"]),
+            )
+        )
+        nodes.append(
+            AssistantNode(
+                None if isinstance(assistant, str) else assistant,
+                parameter_overrides=_overrides(
+                    task=str(task), assistant=specs["assistant"], assistant_view=assistant_view
+                ),
+            )
+        )
         nodes.append(JudgeNode())
         if bag_path is not None:
             nodes.append(RecorderNode(parameter_overrides=_overrides(bag_path=str(bag_path))))
@@ -75,8 +93,13 @@ def _spin_episode(nodes: list[ContractNode], timeout_s: float) -> dict:
     try:
         deadline = time.monotonic() + timeout_s
         # let discovery match every endpoint before the first message (reliable QoS keeps the rest)
-        while not (world.count_subscribers(REPORT) and world.count_subscribers(EYE) and world.count_publishers(COMMANDS)
-                   and judge.count_publishers(STATE) and human.count_publishers(SPEECH) >= 2):
+        while not (
+            world.count_subscribers(REPORT)
+            and world.count_subscribers(EYE)
+            and world.count_publishers(COMMANDS)
+            and judge.count_publishers(STATE)
+            and human.count_publishers(SPEECH) >= 2
+        ):
             if time.monotonic() > deadline:
                 raise TimeoutError("the node graph did not connect")
             ex.spin_once(timeout_sec=0.05)

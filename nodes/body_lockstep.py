@@ -68,11 +68,14 @@ class LockstepSource:
         deadline_s = time.monotonic() + self.reply_timeout_s
         while not self._arrived.wait(max(0.0, min(RESEND_S, deadline_s - time.monotonic()))):
             if time.monotonic() >= deadline_s:
-                raise LockstepLost(f"no joint command from the spine within {self.reply_timeout_s:g} s at "
-                                   f"t={sim_time_s:.3f} s ({self.resent} ticks sent again so far)")
+                raise LockstepLost(
+                    f"no joint command from the spine within {self.reply_timeout_s:g} s at "
+                    f"t={sim_time_s:.3f} s ({self.resent} ticks sent again so far)"
+                )
             self.resent += 1
-            self.node.get_logger().warning(f"tick t={sim_time_s:.3f} s sent again: no joint command for it "
-                                           f"within {RESEND_S:.0f} s")
+            self.node.get_logger().warning(
+                f"tick t={sim_time_s:.3f} s sent again: no joint command for it within {RESEND_S:.0f} s"
+            )
             self.publish_state(stamp)
         return conv.joint_command_from_msg(self._reply)
 
@@ -94,10 +97,16 @@ class LockstepSource:
         for name, h in snap.hazards.items():
             hazard = ObjectState(name=name)
             hazard.header.stamp, hazard.header.frame_id = stamp, graph.WORLD_FRAME
-            hazard.pose = Pose(position=conv.point(h.pos_m), orientation=Quaternion(
-                w=float(h.quat_wxyz[0]), x=float(h.quat_wxyz[1]), y=float(h.quat_wxyz[2]), z=float(h.quat_wxyz[3])))
-            hazard.twist = Twist(linear=Vector3(**dict(zip("xyz", map(float, h.lin_vel_mps)))),
-                                 angular=Vector3(**dict(zip("xyz", map(float, h.ang_vel_radps)))))
+            hazard.pose = Pose(
+                position=conv.point(h.pos_m),
+                orientation=Quaternion(
+                    w=float(h.quat_wxyz[0]), x=float(h.quat_wxyz[1]), y=float(h.quat_wxyz[2]), z=float(h.quat_wxyz[3])
+                ),
+            )
+            hazard.twist = Twist(
+                linear=Vector3(**dict(zip("xyz", map(float, h.lin_vel_mps)))),
+                angular=Vector3(**dict(zip("xyz", map(float, h.ang_vel_radps)))),
+            )
             pub[graph.HAZARD_STATE].publish(hazard)
         pub[graph.HAND_POSITIONS].publish(hands)
         pub[graph.BASE_STATE].publish(base)

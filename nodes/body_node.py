@@ -43,26 +43,46 @@ class BodyNode(ContractNode):
         self._scenes: "queue.Queue" = queue.Queue()
         self._plans: "queue.Queue" = queue.Queue()
         self._started_ns = time.time_ns()
-        super().__init__("body", {graph.SCENE: self._on_scene, graph.PLAN: self._plans.put,
-                                  graph.JOINT_COMMAND: lambda m: self.lockstep.on_command(m)})
+        super().__init__(
+            "body",
+            {
+                graph.SCENE: self._on_scene,
+                graph.PLAN: self._plans.put,
+                graph.JOINT_COMMAND: lambda m: self.lockstep.on_command(m),
+            },
+        )
         d = self.declare
         g = graph_config()
         engine = d("engine", g.engine, "physics engine: genesis or mujoco", one_of("genesis", "mujoco"))
-        body = self.declare_config(g, {
-            "observation_window_s": "seconds simulated from t0 before time freezes",
-            "frame_width_px": "brain-view frame width (the scenes' cameras render 1280x720 at most)",
-            "frame_height_px": "brain-view frame height",
-            "frame_count": "frames per view over the window",
-            "horizon_s": "execution ends at rest or this many sim seconds after the freeze",
-        })
+        body = self.declare_config(
+            g,
+            {
+                "observation_window_s": "seconds simulated from t0 before time freezes",
+                "frame_width_px": "brain-view frame width (the scenes' cameras render 1280x720 at most)",
+                "frame_height_px": "brain-view frame height",
+                "frame_count": "frames per view over the window",
+                "horizon_s": "execution ends at rest or this many sim seconds after the freeze",
+            },
+        )
         freeze = self.declare_config(g.freeze, {"plan_timeout_s": "wall seconds to wait for a plan while frozen"})
-        decimation = self.declare_config(spine_config(), {
-            "policy_decimation": "physics steps per control tick (must match the spine's policy_decimation)",
-        }, names={"policy_decimation": "control_decimation"}).policy_decimation
+        decimation = self.declare_config(
+            spine_config(),
+            {
+                "policy_decimation": "physics steps per control tick (must match the spine's policy_decimation)",
+            },
+            names={"policy_decimation": "control_decimation"},
+        ).policy_decimation
         self.video_dir = d("video_dir", "", "write execution videos here (third-person and egocentric); empty: none")
-        lockstep_timeout_s = d("lockstep_timeout_s", 60.0, "wall seconds a control tick waits for the spine's command "
-                               "(resent every 2 s meanwhile) before the episode fails", positive)
-        self.body = Body(replace(body, engine=engine, freeze=freeze, video=replace(g.video, enabled=bool(self.video_dir))))
+        lockstep_timeout_s = d(
+            "lockstep_timeout_s",
+            60.0,
+            "wall seconds a control tick waits for the spine's command "
+            "(resent every 2 s meanwhile) before the episode fails",
+            positive,
+        )
+        self.body = Body(
+            replace(body, engine=engine, freeze=freeze, video=replace(g.video, enabled=bool(self.video_dir)))
+        )
         self.lockstep = LockstepSource(self, self.body, decimation, reply_timeout_s=lockstep_timeout_s)
         policy_hz = d("policy_hz", 0.0, "a policy's graph: render the policy's views at its rate; 0: a brain's graph")
         views = d("policy_views", "egocentric", "a policy's graph: the views it asks for (comma-separated)")
@@ -139,8 +159,12 @@ class BodyNode(ContractNode):
 
     def _publish_window(self, spec: SceneSpec, window: Window) -> None:
         stamp = sim_stamp(self.body.sim_time_s)
-        msg = ObservationWindow(scene_id=spec.scene_id, t0_s=spec.t0_s, frame_times_s=[f.t_s for f in window.frames],
-                                observer_pose=[spec.observer.x_m, spec.observer.y_m, spec.observer.yaw_rad])
+        msg = ObservationWindow(
+            scene_id=spec.scene_id,
+            t0_s=spec.t0_s,
+            frame_times_s=[f.t_s for f in window.frames],
+            observer_pose=[spec.observer.x_m, spec.observer.y_m, spec.observer.yaw_rad],
+        )
         msg.header.stamp = stamp
         cams = {c.name: c for c in spec.cameras}
         for name in window.frames[0].images if window.frames else ():
@@ -153,16 +177,22 @@ class BodyNode(ContractNode):
         obs = window.observation(with_images=False)
         msg.observation_json = conv.observation_json(obs.track, obs.object_look, obs.room)
         self.pub[graph.OBSERVATION].publish(msg)
-        self.pub[graph.FREEZE_STATE].publish(conv.freeze_state_msg(spec.scene_id, stamp, window.freeze_position_m,
-                                                                   window.freeze_velocity_mps))
+        self.pub[graph.FREEZE_STATE].publish(
+            conv.freeze_state_msg(spec.scene_id, stamp, window.freeze_position_m, window.freeze_velocity_mps)
+        )
 
 
 def camera_info(image, fov_deg: float, stamp, frame_id: str) -> CameraInfo:
     """Pinhole intrinsics from the vertical field of view (MuJoCo/Genesis cameras' convention)."""
     f = image.height / (2.0 * math.tan(math.radians(fov_deg) / 2.0))
     cx, cy = image.width / 2.0, image.height / 2.0
-    info = CameraInfo(width=image.width, height=image.height, distortion_model="plumb_bob",
-                      k=[f, 0.0, cx, 0.0, f, cy, 0.0, 0.0, 1.0], p=[f, 0.0, cx, 0.0, 0.0, f, cy, 0.0, 0.0, 0.0, 1.0, 0.0])
+    info = CameraInfo(
+        width=image.width,
+        height=image.height,
+        distortion_model="plumb_bob",
+        k=[f, 0.0, cx, 0.0, f, cy, 0.0, 0.0, 1.0],
+        p=[f, 0.0, cx, 0.0, 0.0, f, cy, 0.0, 0.0, 0.0, 1.0, 0.0],
+    )
     info.d = [0.0] * 5
     info.r = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
     info.header.stamp, info.header.frame_id = stamp, frame_id
@@ -172,15 +202,25 @@ def camera_info(image, fov_deg: float, stamp, frame_id: str) -> CameraInfo:
 def outcome_msg(o, stamp) -> ExecutedOutcome:
     nan = math.nan
     msg = ExecutedOutcome(
-        scene_id=o.scene_id, plan_received=o.plan_received, plan_late=o.plan_late,
-        controller_fault=o.controller_fault is not None, caught=o.caught, deflected=o.deflected,
-        hand_contact=o.hand_contact, catch_time_s=float(o.catch_time_s) if o.catch_time_s is not None else nan,
+        scene_id=o.scene_id,
+        plan_received=o.plan_received,
+        plan_late=o.plan_late,
+        controller_fault=o.controller_fault is not None,
+        caught=o.caught,
+        deflected=o.deflected,
+        hand_contact=o.hand_contact,
+        catch_time_s=float(o.catch_time_s) if o.catch_time_s is not None else nan,
         struck=o.struck,
-        strike_impulse_ns=float(o.strike_impulse_ns), strike_link=o.strike_link or "",
-        min_hand_object_distance_m=float(o.min_hand_object_distance_m), min_distance_time_s=float(o.min_distance_time_s),
+        strike_impulse_ns=float(o.strike_impulse_ns),
+        strike_link=o.strike_link or "",
+        min_hand_object_distance_m=float(o.min_hand_object_distance_m),
+        min_distance_time_s=float(o.min_distance_time_s),
         clearance_from_impact_m=float(o.clearance_from_impact_m) if o.clearance_from_impact_m is not None else nan,
-        fell=o.fell, final_left_hand=conv.point(o.final_left_hand_m), final_right_hand=conv.point(o.final_right_hand_m),
-        sim_duration_s=float(o.end_time_s))
+        fell=o.fell,
+        final_left_hand=conv.point(o.final_left_hand_m),
+        final_right_hand=conv.point(o.final_right_hand_m),
+        sim_duration_s=float(o.end_time_s),
+    )
     msg.header.stamp = stamp
     return msg
 

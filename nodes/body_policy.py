@@ -18,8 +18,7 @@ class PolicyFrames:
     def __init__(self, node, lockstep: LockstepSource, policy_hz: float, views: tuple[str, ...]) -> None:
         self.node, self.lockstep, self.policy_hz, self.views = node, lockstep, policy_hz, views
         ty = msg_type(next(iter(POLICY_IMAGES.values())))
-        self.pub = {v: node.create_publisher(ty, policy_image_topic(v), qos_for(policy_image_topic(v)))
-                    for v in views}
+        self.pub = {v: node.create_publisher(ty, policy_image_topic(v), qos_for(policy_image_topic(v))) for v in views}
         self.schedule: PolicySchedule | None = None
 
     def start(self, spec) -> None:

@@ -31,20 +31,39 @@ class BrainNode(ContractNode):
         self.brain = None  # rclpy destroys a node refused half way: destroy_node must not need the brain
         super().__init__("brain", {graph.OBSERVATION: self._on_observation, graph.GROUND_TRUTH: self._on_truth})
         self.model = self.declare("model", "local", "model preset, openai-compatible:<id>@<url>, or reference brain")
-        self.modality = self.declare("modality", DEFAULT_MODALITY, "what an LLM brain is shown (a text-only model falls back to "
-                                     "state_text, the privileged-state ablation)", one_of(*MODALITIES))
+        self.modality = self.declare(
+            "modality",
+            DEFAULT_MODALITY,
+            "what an LLM brain is shown (a text-only model falls back to state_text, the privileged-state ablation)",
+            one_of(*MODALITIES),
+        )
         self.seed = self.declare("seed", 0, "seed of the `random` reference brain")
         # The ground truth is latched at the announcement, seconds before the window ends; a loaded machine
         # can still deliver it after the observation.
-        self.truth_wait_s = self.declare("truth_wait_s", 60.0, "wall seconds a brain that reads the ground truth "
-                                         "(the oracle) waits for it after the observation", positive)
-        self.model_options = self.declare("model_options", "", "the model's options (vision=true&max_tokens=...; "
-                                          "reacthuman.core.presets.MODEL_OPTIONS), without the leading '?'")
-        self.plans = self.declare("plans", "", "a decide run folder: publish the plans it stored for this model "
-                                  "(`reacthuman eval --plans`) instead of asking the model")
+        self.truth_wait_s = self.declare(
+            "truth_wait_s",
+            60.0,
+            "wall seconds a brain that reads the ground truth (the oracle) waits for it after the observation",
+            positive,
+        )
+        self.model_options = self.declare(
+            "model_options",
+            "",
+            "the model's options (vision=true&max_tokens=...; "
+            "reacthuman.core.presets.MODEL_OPTIONS), without the leading '?'",
+        )
+        self.plans = self.declare(
+            "plans",
+            "",
+            "a decide run folder: publish the plans it stored for this model "
+            "(`reacthuman eval --plans`) instead of asking the model",
+        )
         entry = f"{self.model}?{self.model_options}" if self.model_options else self.model
-        self.brain = (ReplayBrain(self.plans, self.model) if self.plans
-                      else make_brain(entry, modality=self.modality, seed=self.seed))
+        self.brain = (
+            ReplayBrain(self.plans, self.model)
+            if self.plans
+            else make_brain(entry, modality=self.modality, seed=self.seed)
+        )
         self._lock = threading.Lock()  # one decision at a time; observations arrive once per episode
         tune_allocator()  # the 10 MB observation per episode gets its own mapping: see memory_log
         self.modality = getattr(self.brain, "modality", self.modality)
@@ -60,9 +79,11 @@ class BrainNode(ContractNode):
     def _truth_for(self, scene_id: str) -> dict | None:
         with self._truth_arrived:
             if self.brain.needs_ground_truth and not self._truth_arrived.wait_for(
-                    lambda: scene_id in self._truth, timeout=self.truth_wait_s):
-                raise RuntimeError(f"no ground truth for {scene_id} within {self.truth_wait_s:.0f} s "
-                                   f"(brain '{self.model}' reads it)")
+                lambda: scene_id in self._truth, timeout=self.truth_wait_s
+            ):
+                raise RuntimeError(
+                    f"no ground truth for {scene_id} within {self.truth_wait_s:.0f} s (brain '{self.model}' reads it)"
+                )
             return self._truth.get(scene_id)
 
     def _on_observation(self, msg) -> None:
@@ -93,8 +114,9 @@ class BrainNode(ContractNode):
             plan = conv.decision_to_msg(decision, msg.scene_id, ReactionPlan())
             plan.header.stamp = msg.header.stamp
             self.pub[graph.PLAN].publish(plan)
-            self.get_logger().info(f"{msg.scene_id}: plan published (parse_ok={decision.parse_ok}, "
-                                   f"{decision.latency_s:.2f} s)")
+            self.get_logger().info(
+                f"{msg.scene_id}: plan published (parse_ok={decision.parse_ok}, {decision.latency_s:.2f} s)"
+            )
 
     def destroy_node(self) -> None:
         if self.brain is not None:

@@ -8,8 +8,15 @@ import math
 
 import numpy as np
 from geometry_msgs.msg import Point, Vector3
-from reacthuman_msgs.msg import (BaseState, ExecutedOutcome, FreezeState, GroundTruth, HandKeyframe, ObservationWindow,
-                                 ReactionPlan)
+from reacthuman_msgs.msg import (
+    BaseState,
+    ExecutedOutcome,
+    FreezeState,
+    GroundTruth,
+    HandKeyframe,
+    ObservationWindow,
+    ReactionPlan,
+)
 from reacthuman_msgs.msg import JointCommand as JointCommandMsg
 from sensor_msgs.msg import Image, JointState
 
@@ -38,8 +45,13 @@ def image_to_array(img: Image) -> np.ndarray:
 
 
 def array_to_image(array: np.ndarray, stamp=None, frame_id: str = "") -> Image:
-    img = Image(height=int(array.shape[0]), width=int(array.shape[1]), encoding="rgb8", is_bigendian=0,
-                step=int(array.shape[1]) * 3)
+    img = Image(
+        height=int(array.shape[0]),
+        width=int(array.shape[1]),
+        encoding="rgb8",
+        is_bigendian=0,
+        step=int(array.shape[1]) * 3,
+    )
     img.data = np.ascontiguousarray(array, dtype=np.uint8).tobytes()
     if stamp is not None:
         img.header.stamp = stamp
@@ -56,8 +68,15 @@ def plan_from_msg(msg: ReactionPlan) -> Plan | None:
     if not msg.parse_ok or msg.api_error:
         return None
     keyframes = tuple(Keyframe(k.t_s, xyz(k.left_hand), xyz(k.right_hand), k.knee_bend) for k in msg.keyframes)
-    return Plan(msg.object_identified, msg.intent, msg.confidence, tuple(float(v) for v in msg.walking_cmd),
-                msg.walking_duration_s, msg.catch_duration_s, keyframes)
+    return Plan(
+        msg.object_identified,
+        msg.intent,
+        msg.confidence,
+        tuple(float(v) for v in msg.walking_cmd),
+        msg.walking_duration_s,
+        msg.catch_duration_s,
+        keyframes,
+    )
 
 
 def plan_to_msg(plan: Plan | None, msg: ReactionPlan) -> ReactionPlan:
@@ -67,20 +86,38 @@ def plan_to_msg(plan: Plan | None, msg: ReactionPlan) -> ReactionPlan:
     msg.object_identified, msg.intent, msg.confidence = plan.object_identified, plan.intent, plan.confidence
     msg.walking_cmd = [float(v) for v in plan.walking_cmd]
     msg.walking_duration_s, msg.catch_duration_s = plan.walking_duration_s, plan.catch_duration_s
-    msg.keyframes = [HandKeyframe(t_s=k.t_s, left_hand=point(k.left_hand), right_hand=point(k.right_hand),
-                                  knee_bend=k.knee_bend) for k in plan.keyframes]
+    msg.keyframes = [
+        HandKeyframe(t_s=k.t_s, left_hand=point(k.left_hand), right_hand=point(k.right_hand), knee_bend=k.knee_bend)
+        for k in plan.keyframes
+    ]
     return msg
 
 
 def plan_msg_to_dict(msg: ReactionPlan) -> dict:
     return {
-        "scene_id": msg.scene_id, "model": msg.model, "parse_ok": msg.parse_ok, "parse_error": msg.parse_error,
-        "api_error": msg.api_error, "object_identified": msg.object_identified, "intent": msg.intent,
-        "confidence": msg.confidence, "walking_cmd": list(msg.walking_cmd),
-        "walking_duration": msg.walking_duration_s, "catch_duration": msg.catch_duration_s,
-        "keyframes": [{"t": k.t_s, "left_hand": list(xyz(k.left_hand)), "right_hand": list(xyz(k.right_hand)),
-                       "knee_bend": k.knee_bend} for k in msg.keyframes],
-        "latency_s": msg.latency_s, "prompt_tokens": msg.prompt_tokens, "completion_tokens": msg.completion_tokens,
+        "scene_id": msg.scene_id,
+        "model": msg.model,
+        "parse_ok": msg.parse_ok,
+        "parse_error": msg.parse_error,
+        "api_error": msg.api_error,
+        "object_identified": msg.object_identified,
+        "intent": msg.intent,
+        "confidence": msg.confidence,
+        "walking_cmd": list(msg.walking_cmd),
+        "walking_duration": msg.walking_duration_s,
+        "catch_duration": msg.catch_duration_s,
+        "keyframes": [
+            {
+                "t": k.t_s,
+                "left_hand": list(xyz(k.left_hand)),
+                "right_hand": list(xyz(k.right_hand)),
+                "knee_bend": k.knee_bend,
+            }
+            for k in msg.keyframes
+        ],
+        "latency_s": msg.latency_s,
+        "prompt_tokens": msg.prompt_tokens,
+        "completion_tokens": msg.completion_tokens,
     }
 
 
@@ -100,10 +137,15 @@ def outcome_msg_to_dict(msg: ExecutedOutcome) -> dict:
 
 def observation_json(track, object_look: str, room: str) -> str:
     """The non-image part of an observation window (track samples are reacthuman.brain TrackSample)."""
-    return json.dumps({
-        "track": [{"t_s": s.t_s, "position_m": list(s.position_m), "velocity_mps": list(s.velocity_mps)} for s in track],
-        "object_look": object_look, "room": room,
-    })
+    return json.dumps(
+        {
+            "track": [
+                {"t_s": s.t_s, "position_m": list(s.position_m), "velocity_mps": list(s.velocity_mps)} for s in track
+            ],
+            "object_look": object_look,
+            "room": room,
+        }
+    )
 
 
 def freeze_state_msg(scene_id: str, stamp, position_m, velocity_mps) -> FreezeState:
@@ -118,11 +160,18 @@ def freeze_state_msg(scene_id: str, stamp, position_m, velocity_mps) -> FreezeSt
 
 def observation_from_msg(msg: ObservationWindow, ground_truth: dict | None = None):
     extra = json.loads(msg.observation_json or "{}")
-    track = tuple(TrackSample(s["t_s"], tuple(s["position_m"]), tuple(s["velocity_mps"])) for s in extra.get("track", []))
+    track = tuple(
+        TrackSample(s["t_s"], tuple(s["position_m"]), tuple(s["velocity_mps"])) for s in extra.get("track", [])
+    )
     return Observation(
-        scene_id=msg.scene_id, frame_times_s=tuple(msg.frame_times_s), images=observation_frames(msg), track=track,
-        object_look=extra.get("object_look", ""), room=extra.get("room", ""),
-        observer_pose=Pose2D(*(float(v) for v in msg.observer_pose)), ground_truth=ground_truth,
+        scene_id=msg.scene_id,
+        frame_times_s=tuple(msg.frame_times_s),
+        images=observation_frames(msg),
+        track=track,
+        object_look=extra.get("object_look", ""),
+        room=extra.get("room", ""),
+        observer_pose=Pose2D(*(float(v) for v in msg.observer_pose)),
+        ground_truth=ground_truth,
     )
 
 
@@ -155,13 +204,21 @@ def ground_truth_msg(spec, stamp) -> GroundTruth:
     """A labelled SceneSpec's ground truth as the message the scene generator publishes; ground_truth_dict
     reads it back into what `reacthuman.evaluation.episode.ground_truth_dict` gives in process."""
     gt = spec.ground_truth
-    msg = GroundTruth(scene_id=spec.scene_id, correct_action=gt.correct_action, dangerous=gt.dangerous,
-                      has_impact_point=gt.impact_point is not None, time_to_floor_s=_nan_if_none(gt.time_to_floor_s),
-                      impact_time_s=_nan_if_none(gt.impact_time_s), speed_band=gt.speed_band, adversarial=gt.adversarial,
-                      has_body_reachable=gt.body_reachable is not None, body_reachable=bool(gt.body_reachable),
-                      has_intercept_point=gt.intercept_point is not None,
-                      intercept_time_s=_nan_if_none(gt.intercept_time_s),
-                      clear_step=[] if gt.clear_step is None else [float(v) for v in gt.clear_step])
+    msg = GroundTruth(
+        scene_id=spec.scene_id,
+        correct_action=gt.correct_action,
+        dangerous=gt.dangerous,
+        has_impact_point=gt.impact_point is not None,
+        time_to_floor_s=_nan_if_none(gt.time_to_floor_s),
+        impact_time_s=_nan_if_none(gt.impact_time_s),
+        speed_band=gt.speed_band,
+        adversarial=gt.adversarial,
+        has_body_reachable=gt.body_reachable is not None,
+        body_reachable=bool(gt.body_reachable),
+        has_intercept_point=gt.intercept_point is not None,
+        intercept_time_s=_nan_if_none(gt.intercept_time_s),
+        clear_step=[] if gt.clear_step is None else [float(v) for v in gt.clear_step],
+    )
     if gt.impact_point is not None:
         msg.impact_point = point(gt.impact_point)
     if gt.intercept_point is not None:
@@ -172,10 +229,13 @@ def ground_truth_msg(spec, stamp) -> GroundTruth:
 
 def ground_truth_dict(msg: GroundTruth) -> dict:
     return {
-        "correct_action": msg.correct_action, "dangerous": msg.dangerous,
+        "correct_action": msg.correct_action,
+        "dangerous": msg.dangerous,
         "impact_point": tuple(xyz(msg.impact_point)) if msg.has_impact_point else None,
-        "time_to_floor_s": _none_if_nan(msg.time_to_floor_s), "impact_time_s": _none_if_nan(msg.impact_time_s),
-        "speed_band": msg.speed_band, "adversarial": msg.adversarial,
+        "time_to_floor_s": _none_if_nan(msg.time_to_floor_s),
+        "impact_time_s": _none_if_nan(msg.impact_time_s),
+        "speed_band": msg.speed_band,
+        "adversarial": msg.adversarial,
         "intercept_point": tuple(xyz(msg.intercept_point)) if msg.has_intercept_point else None,
         "intercept_time_s": _none_if_nan(msg.intercept_time_s),
         "clear_step": tuple(msg.clear_step) if len(msg.clear_step) else None,
@@ -199,12 +259,19 @@ def decision_from_msg(msg: ReactionPlan):
     """The brain's decision as the scorer receives it: `decision_to_msg` undone, so the scorer builds its reply
     with the core's `reply_of`, as the in-process episode does (zero tokens travel as 0 and come back None)."""
 
-    return BrainDecision(brain=msg.model, plan=plan_from_msg(msg), raw_text=msg.raw_text, parse_ok=msg.parse_ok,
-                         parse_error=msg.parse_error or None,
-                         api_error=(msg.api_error_message or "api error") if msg.api_error else None,
-                         latency_s=msg.latency_s, prompt_tokens=msg.prompt_tokens or None,
-                         completion_tokens=msg.completion_tokens or None, modality=msg.modality,
-                         truncated=msg.truncated)
+    return BrainDecision(
+        brain=msg.model,
+        plan=plan_from_msg(msg),
+        raw_text=msg.raw_text,
+        parse_ok=msg.parse_ok,
+        parse_error=msg.parse_error or None,
+        api_error=(msg.api_error_message or "api error") if msg.api_error else None,
+        latency_s=msg.latency_s,
+        prompt_tokens=msg.prompt_tokens or None,
+        completion_tokens=msg.completion_tokens or None,
+        modality=msg.modality,
+        truncated=msg.truncated,
+    )
 
 
 def no_reply(reason: str):
@@ -216,21 +283,37 @@ def no_reply(reason: str):
 def executed_outcome_from_msg(msg: ExecutedOutcome):
     """What the scorer reads of the outcome, through the builder the in-process episode uses."""
 
-    return ScoringOutcome.from_sim_outcome({
-        "caught": msg.caught, "struck": msg.struck, "fell": msg.fell, "strike_impulse_ns": msg.strike_impulse_ns,
-        "final_left_hand_m": xyz(msg.final_left_hand), "final_right_hand_m": xyz(msg.final_right_hand),
-        "min_hand_object_distance_m": msg.min_hand_object_distance_m})
+    return ScoringOutcome.from_sim_outcome(
+        {
+            "caught": msg.caught,
+            "struck": msg.struck,
+            "fell": msg.fell,
+            "strike_impulse_ns": msg.strike_impulse_ns,
+            "final_left_hand_m": xyz(msg.final_left_hand),
+            "final_right_hand_m": xyz(msg.final_right_hand),
+            "min_hand_object_distance_m": msg.min_hand_object_distance_m,
+        }
+    )
 
 
-def score_episode_msgs(spec, plan: ReactionPlan | None, freeze_xyz: tuple[float, float, float] | None,
-                       outcome: ExecutedOutcome, model: str):
+def score_episode_msgs(
+    spec, plan: ReactionPlan | None, freeze_xyz: tuple[float, float, float] | None, outcome: ExecutedOutcome, model: str
+):
     """The decision record of one episode from its messages (the scorer node and `reacthuman rescore`);
     `freeze_xyz` is the hazard at the freeze (`object_at_freeze` of its FreezeState)."""
 
-    reply = reply_of(decision_from_msg(plan)) if plan is not None else no_reply("no plan arrived before the freeze timeout")
-    return score_episode(spec, plan.model if plan is not None else model, reply, freeze_xyz,
-                         executed_outcome_from_msg(outcome), outcome.deflected,
-                         (plan.modality or None) if plan is not None else None)
+    reply = (
+        reply_of(decision_from_msg(plan)) if plan is not None else no_reply("no plan arrived before the freeze timeout")
+    )
+    return score_episode(
+        spec,
+        plan.model if plan is not None else model,
+        reply,
+        freeze_xyz,
+        executed_outcome_from_msg(outcome),
+        outcome.deflected,
+        (plan.modality or None) if plan is not None else None,
+    )
 
 
 def stamp_ns(stamp) -> int:
@@ -250,14 +333,27 @@ def robot_state_from_msgs(joints: JointState, base: BaseState, names: tuple[str,
     else:
         q, dq = list(joints.position), list(joints.velocity)
     o, w, p, v = base.pose.orientation, base.imu.angular_velocity, base.pose.position, base.twist.linear
-    return RobotState(q=tuple(q), dq=tuple(dq), base_quat_wxyz=(o.w, o.x, o.y, o.z), base_ang_vel_body=(w.x, w.y, w.z),
-                      base_pos_world=(p.x, p.y, p.z), base_lin_vel_world=(v.x, v.y, v.z),
-                      stamp_s=stamp_ns(joints.header.stamp) / 1e9)
+    return RobotState(
+        q=tuple(q),
+        dq=tuple(dq),
+        base_quat_wxyz=(o.w, o.x, o.y, o.z),
+        base_ang_vel_body=(w.x, w.y, w.z),
+        base_pos_world=(p.x, p.y, p.z),
+        base_lin_vel_world=(v.x, v.y, v.z),
+        stamp_s=stamp_ns(joints.header.stamp) / 1e9,
+    )
 
 
 def joint_command_to_msg(cmd, stamp) -> JointCommandMsg:
-    msg = JointCommandMsg(mode=int(cmd.mode), name=list(cmd.names), q=list(cmd.q), dq=list(cmd.dq), kp=list(cmd.kp),
-                          kd=list(cmd.kd), tau=list(cmd.tau))
+    msg = JointCommandMsg(
+        mode=int(cmd.mode),
+        name=list(cmd.names),
+        q=list(cmd.q),
+        dq=list(cmd.dq),
+        kp=list(cmd.kp),
+        kd=list(cmd.kd),
+        tau=list(cmd.tau),
+    )
     msg.header.stamp = stamp
     return msg
 
@@ -265,5 +361,13 @@ def joint_command_to_msg(cmd, stamp) -> JointCommandMsg:
 def joint_command_from_msg(msg: JointCommandMsg):
     """Raises ValueError for NaN/inf or mismatched lengths (the body records a controller fault)."""
 
-    return JointCommand(names=tuple(msg.name), q=tuple(msg.q), dq=tuple(msg.dq), kp=tuple(msg.kp), kd=tuple(msg.kd),
-                        tau=tuple(msg.tau), mode=Mode(msg.mode), stamp_s=stamp_ns(msg.header.stamp) / 1e9)
+    return JointCommand(
+        names=tuple(msg.name),
+        q=tuple(msg.q),
+        dq=tuple(msg.dq),
+        kp=tuple(msg.kp),
+        kd=tuple(msg.kd),
+        tau=tuple(msg.tau),
+        mode=Mode(msg.mode),
+        stamp_s=stamp_ns(msg.header.stamp) / 1e9,
+    )

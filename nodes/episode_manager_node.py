@@ -31,8 +31,14 @@ from reacthuman_msgs.srv import GenerateScene
 from reacthuman import ros_contract as graph
 from reacthuman.recording.episode_files import EpisodeFolder
 from reacthuman.evaluation.episode_goal import GoalScope
-from reacthuman.evaluation.memory_log import (ARENA_MAX, MMAP_THRESHOLD_KIB, AllocationTracer, heap_stats, release_memory,
-                                              tune_allocator)
+from reacthuman.evaluation.memory_log import (
+    ARENA_MAX,
+    MMAP_THRESHOLD_KIB,
+    AllocationTracer,
+    heap_stats,
+    release_memory,
+    tune_allocator,
+)
 from reacthuman.nodes import conversions as conv
 from reacthuman.nodes.episode_recorder import EpisodeRecorder
 from reacthuman.nodes.runtime import ContractNode, msg_type, one_of, positive, recorder_qos, run
@@ -52,30 +58,59 @@ class EpisodeManagerNode(ContractNode):
         self._done = threading.Event()
         self._fault: graph.EpisodeFault | None = None  # a node gave up on the episode in flight
         topics = graph.NODES["episode_manager"].subscribes
-        super().__init__("episode_manager", {t: (lambda raw, t=t: self._on_raw(t, raw)) for t in topics}, raw=True,
-                         qos=recorder_qos)
+        super().__init__(
+            "episode_manager", {t: (lambda raw, t=t: self._on_raw(t, raw)) for t in topics}, raw=True, qos=recorder_qos
+        )
         self.run_dir = Path(self.declare("run_dir", "runs/adhoc", "run folder: episodes/<model>/<scene_id>/ go here"))
         self.scope = GoalScope(
             scenes_dir=self.declare("scenes_dir", "", "the scene generator's scenes folder: a goal for another fails"),
-            model=self.declare("model", "", "the brain's model: a goal for another fails"))
+            model=self.declare("model", "", "the brain's model: a goal for another fails"),
+        )
         self.timeout_s = self.declare("episode_timeout_s", 900.0, "wall seconds one episode may take", positive)
-        self.announce_timeout_s = self.declare("announce_timeout_s", ANNOUNCE_TIMEOUT_S, "wall seconds to wait for the "
-                                               "scene generator's answer before the episode fails", positive)
+        self.announce_timeout_s = self.declare(
+            "announce_timeout_s",
+            ANNOUNCE_TIMEOUT_S,
+            "wall seconds to wait for the scene generator's answer before the episode fails",
+            positive,
+        )
         self.complete_timeout_s = self.declare(
-            "bag_complete_timeout_s", 60.0, "wall seconds after the score for the rest of the episode to reach the bag",
-            positive)
-        cameras = self.declare("record_camera_topics", False,
-                               "also record /camera/<view>/image_raw (the same frames are in the observation)")
-        self.keep_bags = self.declare("keep_bags", "all", "all, or failures: drop the bag of a safe, correct episode",
-                                      one_of("all", "failures"))
-        self.trim_memory = self.declare("trim_memory", True, "return freed memory to the OS after each episode "
-                                        "(malloc_trim): without it resident memory climbs with the arenas' high-water marks")
-        tune_allocator(self.declare("malloc_mmap_threshold_kib", MMAP_THRESHOLD_KIB, "allocations this large get their own mapping, "
-                                    "returned to the OS when freed (fixed: glibc's adaptive threshold climbs)", positive),
-                       self.declare("malloc_arena_max", ARENA_MAX, "glibc malloc arenas at most (one per thread by default)",
-                                    positive))
-        trace = self.declare("trace_memory", False, "trace allocations (tracemalloc) and log, after each episode, resident "
-                             "and traced memory and the sites that grew to RUN_DIR/logs/episode_manager_memory.jsonl")
+            "bag_complete_timeout_s",
+            60.0,
+            "wall seconds after the score for the rest of the episode to reach the bag",
+            positive,
+        )
+        cameras = self.declare(
+            "record_camera_topics",
+            False,
+            "also record /camera/<view>/image_raw (the same frames are in the observation)",
+        )
+        self.keep_bags = self.declare(
+            "keep_bags", "all", "all, or failures: drop the bag of a safe, correct episode", one_of("all", "failures")
+        )
+        self.trim_memory = self.declare(
+            "trim_memory",
+            True,
+            "return freed memory to the OS after each episode "
+            "(malloc_trim): without it resident memory climbs with the arenas' high-water marks",
+        )
+        tune_allocator(
+            self.declare(
+                "malloc_mmap_threshold_kib",
+                MMAP_THRESHOLD_KIB,
+                "allocations this large get their own mapping, "
+                "returned to the OS when freed (fixed: glibc's adaptive threshold climbs)",
+                positive,
+            ),
+            self.declare(
+                "malloc_arena_max", ARENA_MAX, "glibc malloc arenas at most (one per thread by default)", positive
+            ),
+        )
+        trace = self.declare(
+            "trace_memory",
+            False,
+            "trace allocations (tracemalloc) and log, after each episode, resident "
+            "and traced memory and the sites that grew to RUN_DIR/logs/episode_manager_memory.jsonl",
+        )
         self.tracer = AllocationTracer(self.run_dir / "logs" / "episode_manager_memory.jsonl") if trace else None
         skip = frozenset() if cameras else frozenset(graph.image_topic(v) for v in graph.VIEWS)
         self.recorder = EpisodeRecorder(skip_topics=skip)
@@ -141,9 +176,14 @@ class EpisodeManagerNode(ContractNode):
             if self.keep_bags == "failures" and row.get("safe") and row.get("saa"):
                 folder.drop_bag("kept only for failures (keep_bags=failures): this episode was safe and correct")
             obs, plan, outcome = (self._seen.get(t) for t in (graph.OBSERVATION, graph.PLAN, graph.OUTCOME))
-            folder.finish(spec_json, conv.plan_msg_to_dict(plan) if plan else None, plan.raw_text if plan else "",
-                          conv.observation_frames(obs) if obs and folder.keeps_frames else {},
-                          conv.outcome_msg_to_dict(outcome) if outcome else None, row)
+            folder.finish(
+                spec_json,
+                conv.plan_msg_to_dict(plan) if plan else None,
+                plan.raw_text if plan else "",
+                conv.observation_frames(obs) if obs and folder.keeps_frames else {},
+                conv.outcome_msg_to_dict(outcome) if outcome else None,
+                row,
+            )
             result.ok, result.score = True, score
             handle.succeed()
         except Exception as exc:  # an infrastructure failure: reported to the caller, which retries
@@ -175,10 +215,13 @@ class EpisodeManagerNode(ContractNode):
         obs, outcome = self._seen.get(graph.OBSERVATION), self._seen.get(graph.OUTCOME)
         if obs is None or outcome is None:
             return None
-        return EpisodeEnd(outcome_stamp_ns=conv.stamp_ns(outcome.header.stamp),
-                          plan_expected=outcome.plan_received or outcome.plan_late,
-                          controller_fault=outcome.controller_fault,
-                          frames_per_view={v.view_name: len(v.frames) for v in obs.views}, hazard_count=hazard_count)
+        return EpisodeEnd(
+            outcome_stamp_ns=conv.stamp_ns(outcome.header.stamp),
+            plan_expected=outcome.plan_received or outcome.plan_late,
+            controller_fault=outcome.controller_fault,
+            frames_per_view={v.view_name: len(v.frames) for v in obs.views},
+            hazard_count=hazard_count,
+        )
 
     def _await_complete_bag(self, scene_id: str, hazard_count: int) -> None:
         """Hold the bag open until it holds every message of the episode (see the module docstring)."""
@@ -186,8 +229,10 @@ class EpisodeManagerNode(ContractNode):
         while lacks := self.recorder.missing(self._episode_end(hazard_count)):
             self._check_running()
             if time.monotonic() > deadline:
-                raise TimeoutError(f"episode {scene_id}: the bag still lacks {'; '.join(lacks)} "
-                                   f"{self.complete_timeout_s:.0f} s after the score")
+                raise TimeoutError(
+                    f"episode {scene_id}: the bag still lacks {'; '.join(lacks)} "
+                    f"{self.complete_timeout_s:.0f} s after the score"
+                )
             time.sleep(0.05)
 
     def _announce(self, scene_id: str) -> str:
@@ -196,8 +241,9 @@ class EpisodeManagerNode(ContractNode):
         try:
             response = self.generate.call(GenerateScene.Request(scene_id=scene_id), timeout_sec=self.announce_timeout_s)
         except TimeoutError:
-            raise RuntimeError(f"the scene generator did not answer for {scene_id} within "
-                               f"{self.announce_timeout_s:g} s") from None
+            raise RuntimeError(
+                f"the scene generator did not answer for {scene_id} within {self.announce_timeout_s:g} s"
+            ) from None
         if not response.ok:
             raise RuntimeError(f"scene generator: {response.error}")
         return response.spec_json

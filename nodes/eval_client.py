@@ -74,14 +74,25 @@ class EpisodeClient:
             self.executor.spin_once(timeout_sec=0.1)
         return future.result()
 
-    def run(self, scene_id: str, scenes_dir: str, model: str, accept_deadline: float, deadline: float,
-            on_phase: Callable[[str], None] | None = None) -> tuple[bool, dict | None, str] | None:
+    def run(
+        self,
+        scene_id: str,
+        scenes_dir: str,
+        model: str,
+        accept_deadline: float,
+        deadline: float,
+        on_phase: Callable[[str], None] | None = None,
+    ) -> tuple[bool, dict | None, str] | None:
         """(ok, score record, error) of one episode, None when the goal was rejected; raises TimeoutError or
         RuntimeError (the graph died). `scenes_dir` and `model` must be those the graph was launched with:
         the episode manager fails any other goal at once, saying why in `error`."""
         goal = RunEpisode.Goal(scene_id=scene_id, scenes_dir=scenes_dir, model=model)
-        handle = self._wait(self.client.send_goal_async(
-            goal, feedback_callback=(lambda fb: on_phase(fb.feedback.phase)) if on_phase else None), accept_deadline)
+        handle = self._wait(
+            self.client.send_goal_async(
+                goal, feedback_callback=(lambda fb: on_phase(fb.feedback.phase)) if on_phase else None
+            ),
+            accept_deadline,
+        )
         if not handle.accepted:
             return None
         result = self._wait(handle.get_result_async(), deadline).result

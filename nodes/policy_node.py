@@ -45,22 +45,33 @@ class PolicyNode(ContractNode):
         self.scene_id, self.schedule, self.stepper = "", None, None  # the callbacks' scene
         self._scene, self._schedule = "", None  # the worker's scene (it follows the callbacks' in order)
         self._lock = threading.Lock()
-        callbacks = {graph.SCENE: self._on_scene, graph.JOINT_STATES: self._keep("joints"),
-                     graph.BASE_STATE: self._keep("base"), graph.HAND_POSITIONS: self._keep("hands"),
-                     graph.OUTCOME: lambda m: self._work.put(("outcome", m))}
+        callbacks = {
+            graph.SCENE: self._on_scene,
+            graph.JOINT_STATES: self._keep("joints"),
+            graph.BASE_STATE: self._keep("base"),
+            graph.HAND_POSITIONS: self._keep("hands"),
+            graph.OUTCOME: lambda m: self._work.put(("outcome", m)),
+        }
         callbacks |= {policy_image_topic(v): self._keep(v) for v in graph.VIEWS}
         super().__init__(POLICY_NODE, callbacks)
         self.model = self.declare("model", "image_servo", "registered policy or policy:<module>:<Class>")
-        policy_hz = self.declare("policy_hz", 10.0, "the graph's policy rate (the body and spine tick with it)", positive)
+        policy_hz = self.declare(
+            "policy_hz", 10.0, "the graph's policy rate (the body and spine tick with it)", positive
+        )
         views = parse_views(self.declare("policy_views", "egocentric", "the views the body renders for the policy"))
-        self.decimation = self.declare("control_decimation", spine_config().policy_decimation,
-                                       "physics steps per control tick (must match the spine's policy_decimation)")
+        self.decimation = self.declare(
+            "control_decimation",
+            spine_config().policy_decimation,
+            "physics steps per control tick (must match the spine's policy_decimation)",
+        )
         self.policy = load_policy(self.model)
         config = self.policy.config
         if config.policy_hz != policy_hz or config.views != views:
-            raise ValueError(f"policy {self.model!r} ticks at {config.policy_hz:g} Hz on {views_text(config.views)}, "
-                             f"the graph at {policy_hz:g} Hz on {views_text(views)} (launch it with "
-                             f"policy_hz:={config.policy_hz:g} policy_views:={views_text(config.views)})")
+            raise ValueError(
+                f"policy {self.model!r} ticks at {config.policy_hz:g} Hz on {views_text(config.views)}, "
+                f"the graph at {policy_hz:g} Hz on {views_text(views)} (launch it with "
+                f"policy_hz:={config.policy_hz:g} policy_views:={views_text(config.views)})"
+            )
         self.views = views
         threading.Thread(target=self._worker, daemon=True).start()
         self.get_logger().info(f"policy '{self.model}' ready ({config.policy_hz:g} Hz, {views_text(views)})")
@@ -85,6 +96,7 @@ class PolicyNode(ContractNode):
                 tick[part] = msg
                 if all(k in tick for k in ("joints", "base", "hands", *self.views)):
                     self._work.put(("tick", (self.scene_id, ns, self._inbox.pop(ns))))
+
         return on
 
     def _worker(self) -> None:
@@ -115,8 +127,13 @@ class PolicyNode(ContractNode):
         state = conv.robot_state_from_msgs(joints, base, G1_JOINT_NAMES)
         step = round(stamp_ns * 1e-9 / self._schedule.dt_s)
         images = {v: conv.image_to_array(tick[v]) for v in self.views}
-        action, delay_s = self.stepper.tick(self._schedule.t_s(step), state, conv.xyz(base.pose.position),
-                                            (conv.xyz(hands.left), conv.xyz(hands.right)), images)
+        action, delay_s = self.stepper.tick(
+            self._schedule.t_s(step),
+            state,
+            conv.xyz(base.pose.position),
+            (conv.xyz(hands.left), conv.xyz(hands.right)),
+            images,
+        )
         msg = conv.plan_to_msg(self.stepper.plan(action), ReactionPlan())
         msg.header.stamp = joints.header.stamp
         msg.scene_id, msg.model, msg.modality, msg.parse_ok = self._scene, self.policy.name, MODALITY, True

@@ -23,14 +23,22 @@ from reacthuman.sim_bridge.unitree_bridge import G1LowLevelLink, default_config 
 class RobotBridgeNode(ContractNode):
     def __init__(self) -> None:
         super().__init__("robot_bridge", {graph.JOINT_COMMAND: self._on_command})
-        link = self.declare_config(bridge_config(), {
-            "network_interface": "NIC wired to the G1 (e.g. enp3s0); lo for a simulator on loopback",
-            "domain_id": "CycloneDDS domain of the robot (the G1 talks on 0)",
-            "clock": "stamp states on arrival (receipt, the real robot) or by tick (a simulator)",
-        }, names={"domain_id": "dds_domain"})
-        watchdog = self.declare_config(watchdog_config(), {
-            "timeout_s": "joint-command silence (s) after which the robot is damped",
-        }, names={"timeout_s": "command_timeout_s"})
+        link = self.declare_config(
+            bridge_config(),
+            {
+                "network_interface": "NIC wired to the G1 (e.g. enp3s0); lo for a simulator on loopback",
+                "domain_id": "CycloneDDS domain of the robot (the G1 talks on 0)",
+                "clock": "stamp states on arrival (receipt, the real robot) or by tick (a simulator)",
+            },
+            names={"domain_id": "dds_domain"},
+        )
+        watchdog = self.declare_config(
+            watchdog_config(),
+            {
+                "timeout_s": "joint-command silence (s) after which the robot is damped",
+            },
+            names={"timeout_s": "command_timeout_s"},
+        )
         self.watchdog = CommandWatchdog(G1_JOINT_NAMES, watchdog)
         self.link = G1LowLevelLink(link, on_state=self._on_state)
 

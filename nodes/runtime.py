@@ -42,8 +42,14 @@ RELIABLE = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 # machine: a deep writer history keeps a slow reader from losing samples the writer has overwritten.
 STREAM = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
 _LATCHED_TOPICS = {graph.SCENE, graph.GROUND_TRUTH, graph.EPISODE_FAULT}
-_STREAM_TOPICS = {graph.CLOCK, graph.JOINT_STATES, graph.BASE_STATE, graph.HAND_POSITIONS, graph.HAZARD_STATE,
-                  graph.JOINT_COMMAND}
+_STREAM_TOPICS = {
+    graph.CLOCK,
+    graph.JOINT_STATES,
+    graph.BASE_STATE,
+    graph.HAND_POSITIONS,
+    graph.HAZARD_STATE,
+    graph.JOINT_COMMAND,
+}
 C = TypeVar("C")  # a config dataclass (declare_config)
 
 
@@ -72,9 +78,15 @@ class ContractNode(Node):
     With raw=True callbacks receive the serialized bytes (for recording); `qos` gives each topic's QoS.
     """
 
-    def __init__(self, contract: str | graph.NodeContract, callbacks: dict[str, Callable[[Any], None]] | None = None,
-                 raw: bool = False, qos: Callable[[str], QoSProfile] = qos_for, *,
-                 parameter_overrides: list | None = None) -> None:
+    def __init__(
+        self,
+        contract: str | graph.NodeContract,
+        callbacks: dict[str, Callable[[Any], None]] | None = None,
+        raw: bool = False,
+        qos: Callable[[str], QoSProfile] = qos_for,
+        *,
+        parameter_overrides: list | None = None,
+    ) -> None:
         # a name in reacthuman.ros_contract, or a contract another system declares (physment.ros_contract)
         self.contract = graph.contract(contract) if isinstance(contract, str) else contract
         # parameter_overrides: rclpy's (Parameter values), for nodes composed in one process (InteractiveWorld's)
@@ -88,8 +100,9 @@ class ContractNode(Node):
         self._read_at_start: set[str] = set()
         self.add_on_set_parameters_callback(self._on_set_parameters)
 
-    def declare(self, name: str, default: Any, description: str,
-                validate: Callable[[Any], str | None] | None = None) -> Any:
+    def declare(
+        self, name: str, default: Any, description: str, validate: Callable[[Any], str | None] | None = None
+    ) -> Any:
         """Declare a parameter with its description; `validate` returns a reason string to refuse a value.
         The node reads it here, once: a later set is refused (see _on_set_parameters)."""
         value = self.declare_parameter(name, default, ParameterDescriptor(description=description)).value
@@ -105,9 +118,12 @@ class ContractNode(Node):
         config/*.yaml). A value is refused when the dataclass refuses it: its __post_init__ message, which
         names the field, is the reason. Returns `defaults` with the declared values."""
         names = names or {}
-        values = {field: self.declare(names.get(field, field), getattr(defaults, field), description,
-                                      _accepted_by(defaults, field))
-                  for field, description in descriptions.items()}
+        values = {
+            field: self.declare(
+                names.get(field, field), getattr(defaults, field), description, _accepted_by(defaults, field)
+            )
+            for field, description in descriptions.items()
+        }
         return replace(defaults, **values)
 
     def report_fault(self, scene_id: str, reason: str) -> None:
@@ -122,19 +138,23 @@ class ContractNode(Node):
         # accepting a later value would report a change that never happens.
         for p in params:
             if p.name in self._read_at_start:
-                return SetParametersResult(successful=False, reason=(
-                    f"parameter '{p.name}' is read once at start: restart the node with -p {p.name}:=VALUE"))
+                return SetParametersResult(
+                    successful=False,
+                    reason=(f"parameter '{p.name}' is read once at start: restart the node with -p {p.name}:=VALUE"),
+                )
         return SetParametersResult(successful=True)
 
 
 def _accepted_by(config: Any, field: str) -> Callable[[Any], str | None]:
     """A parameter validator: None when `config` with `field` set to the value is valid, else why not."""
+
     def check(value: Any) -> str | None:
         try:
             replace(config, **{field: value})
         except (TypeError, ValueError) as exc:
             return str(exc)
         return None
+
     return check
 
 
@@ -213,8 +233,9 @@ def _spin(node: Node, executor: Executor) -> None:
         executor.spin_once(timeout_sec=SPIN_POLL_S)
 
 
-def run(factory: Callable[[], Node], args: list[str] | None = None,
-        executor_factory: Callable[[], Executor] | None = None) -> int:
+def run(
+    factory: Callable[[], Node], args: list[str] | None = None, executor_factory: Callable[[], Executor] | None = None
+) -> int:
     """Standard main: init, spin until Ctrl-C / SIGTERM / external shutdown, clean up. Returns the exit code.
     The process never outlives its parent by more than ORPHAN_GRACE_S, nor a SIGINT, a SIGTERM or the start of
     its shutdown by EXIT_GRACE_S."""

@@ -54,13 +54,27 @@ class SceneGeneratorNode(ContractNode):
         finally:
             if client is not None:
                 client.close()
-        return generate_spec(sel.family, seed, object_id=sel.object_id, room=sel.room, hints=sel.hints,
-                             planner=sel.planner, description=description, sourced=sel.sourced)
+        return generate_spec(
+            sel.family,
+            seed,
+            object_id=sel.object_id,
+            room=sel.room,
+            hints=sel.hints,
+            planner=sel.planner,
+            description=description,
+            sourced=sel.sourced,
+        )
 
     def announce(self, spec: SceneSpec) -> None:
         stamp = self.get_clock().now().to_msg()
-        scene = SceneAnnouncement(scene_id=spec.scene_id, seed=int(spec.seed), family=spec.family,
-                                  object_name=spec.object_id, room=spec.room, spec_json=spec.to_json())
+        scene = SceneAnnouncement(
+            scene_id=spec.scene_id,
+            seed=int(spec.seed),
+            family=spec.family,
+            object_name=spec.object_id,
+            room=spec.room,
+            spec_json=spec.to_json(),
+        )
         scene.header.stamp = stamp
         self.pub[graph.GROUND_TRUTH].publish(conv.ground_truth_msg(spec, stamp))
         self.pub[graph.SCENE].publish(scene)

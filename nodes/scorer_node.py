@@ -24,9 +24,13 @@ class ScorerNode(ContractNode):
 
     def __init__(self) -> None:
         self._episodes: dict[str, dict[str, object]] = {}
-        super().__init__("scorer", {t: self._keep(t) for t in (graph.SCENE, graph.PLAN, graph.FREEZE_STATE, graph.OUTCOME)})
+        super().__init__(
+            "scorer", {t: self._keep(t) for t in (graph.SCENE, graph.PLAN, graph.FREEZE_STATE, graph.OUTCOME)}
+        )
         self.model = self.declare("model", "", "model name recorded when no plan arrives")
-        run_dir = self.declare("ledger_dir", "", "append each decision to <ledger_dir>/ledger.jsonl; empty: publish only")
+        run_dir = self.declare(
+            "ledger_dir", "", "append each decision to <ledger_dir>/ledger.jsonl; empty: publish only"
+        )
         self.ledger = LedgerWriter(run_dir) if run_dir else None
 
     def _keep(self, topic: str):
@@ -36,17 +40,21 @@ class ScorerNode(ContractNode):
             while len(self._episodes) > self.KEEP_SCENES:
                 self._episodes.pop(next(iter(self._episodes)))
             self._maybe_score(msg.scene_id)
+
         return on
 
     def _maybe_score(self, scene_id: str) -> None:
         seen = self._episodes[scene_id]
-        scene, freeze, plan, outcome = (seen.get(t) for t in (graph.SCENE, graph.FREEZE_STATE, graph.PLAN, graph.OUTCOME))
+        scene, freeze, plan, outcome = (
+            seen.get(t) for t in (graph.SCENE, graph.FREEZE_STATE, graph.PLAN, graph.OUTCOME)
+        )
         if scene is None or outcome is None or freeze is None or (plan is None and outcome.plan_received):
             return
         del self._episodes[scene_id]
         try:
-            record = conv.score_episode_msgs(SceneSpec.from_json(scene.spec_json), plan, conv.object_at_freeze(freeze),
-                                             outcome, self.model)
+            record = conv.score_episode_msgs(
+                SceneSpec.from_json(scene.spec_json), plan, conv.object_at_freeze(freeze), outcome, self.model
+            )
         except Exception as exc:  # noqa: BLE001 (an episode it cannot score fails at once, saying why)
             self.report_fault(scene_id, f"scoring failed: {type(exc).__name__}: {exc}")
             return

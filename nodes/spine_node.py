@@ -37,25 +37,42 @@ from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 class SpineNode(ContractNode):
     def __init__(self) -> None:
         self._joints = self._base = None
-        super().__init__("spine", {graph.SCENE: self._on_scene, graph.PLAN: self._on_plan,
-                                   graph.JOINT_STATES: self._on_joints, graph.BASE_STATE: self._on_base})
-        self.spine = Spine(self.declare_config(default_config(), {
-            "state_timeout_s": "robot-state silence (sim s) that drops to damping",
-            "policy_decimation": "physics steps per control tick (240 Hz physics)",
-            "base_position_feedback": "walk to the planned displacement using the base's world position (off on a "
-                                      "robot without odometry: the plan's command is passed through)",
-        }))
+        super().__init__(
+            "spine",
+            {
+                graph.SCENE: self._on_scene,
+                graph.PLAN: self._on_plan,
+                graph.JOINT_STATES: self._on_joints,
+                graph.BASE_STATE: self._on_base,
+            },
+        )
+        self.spine = Spine(
+            self.declare_config(
+                default_config(),
+                {
+                    "state_timeout_s": "robot-state silence (sim s) that drops to damping",
+                    "policy_decimation": "physics steps per control tick (240 Hz physics)",
+                    "base_position_feedback": "walk to the planned displacement using the base's world position (off on a "
+                    "robot without odometry: the plan's command is passed through)",
+                },
+            )
+        )
         self.scene_id, self.plan_scene = "", ""
         self._answered: tuple[int, object] | None = None  # (stamp ns, JointCommand) of the last tick answered
         self._ticks = 0  # ticks answered in this scene
         self._inject = injected("spine")  # off unless a fault campaign sets it (reacthuman.evaluation.fault_injection)
-        self.policy_hz = self.declare("policy_hz", 0.0, "a policy's graph: the policy's rate (its commands come on "
-                                      f"{POLICY_COMMAND}); 0: a brain's graph (one plan per episode)")
+        self.policy_hz = self.declare(
+            "policy_hz",
+            0.0,
+            "a policy's graph: the policy's rate (its commands come on "
+            f"{POLICY_COMMAND}); 0: a brain's graph (one plan per episode)",
+        )
         self.commands: CommandQueue | None = None  # the policy's commands of the current scene
         if self.policy_hz > 0:
             ty = POLICY_NODE.publishes[POLICY_COMMAND]
-            self.subs.append(self.create_subscription(msg_type(ty), POLICY_COMMAND, self._on_command,
-                                                      qos_for(POLICY_COMMAND)))
+            self.subs.append(
+                self.create_subscription(msg_type(ty), POLICY_COMMAND, self._on_command, qos_for(POLICY_COMMAND))
+            )
 
     def _on_scene(self, msg) -> None:
         self.scene_id, self.plan_scene = msg.scene_id, ""
@@ -63,8 +80,9 @@ class SpineNode(ContractNode):
         self.spine.reset(None)  # stand until the plan arrives
         if self.policy_hz > 0:
             spec = SceneSpec.from_json(msg.spec_json)
-            self.commands = CommandQueue(policy_schedule(spec.t0_s, spec.dt_s, self.spine.config.policy_decimation,
-                                                         self.policy_hz))
+            self.commands = CommandQueue(
+                policy_schedule(spec.t0_s, spec.dt_s, self.spine.config.policy_decimation, self.policy_hz)
+            )
 
     def _on_command(self, msg) -> None:
         if self.commands is None or msg.scene_id != self.scene_id:
@@ -136,8 +154,9 @@ class SpineNode(ContractNode):
             state = conv.robot_state_from_msgs(joints, base, G1_JOINT_NAMES)
             command = self.spine.command(state.stamp_s, state)
         except Exception as exc:  # noqa: BLE001 (any controller failure ends the episode, said at once)
-            self.report_fault(self.scene_id, f"the controller raised at t={stamp_ns / 1e9:.3f} s: "
-                                             f"{type(exc).__name__}: {exc}")
+            self.report_fault(
+                self.scene_id, f"the controller raised at t={stamp_ns / 1e9:.3f} s: {type(exc).__name__}: {exc}"
+            )
             return
         msg = conv.joint_command_to_msg(command, joints.header.stamp)
         self._answered = (stamp_ns, msg)

@@ -35,12 +35,18 @@ ACK_TIMEOUT_S = 10.0
 def frames(width: int, height: int) -> dict[str, list[np.ndarray]]:
     """Incompressible frames (no transport compresses, but nothing should profit from flat images)."""
     rng = np.random.default_rng(0)
-    return {v: [rng.integers(0, 256, (height, width, 3), dtype=np.uint8) for _ in range(FRAMES_PER_VIEW)] for v in VIEWS}
+    return {
+        v: [rng.integers(0, 256, (height, width, 3), dtype=np.uint8) for _ in range(FRAMES_PER_VIEW)] for v in VIEWS
+    }
 
 
 def window_msg(images: dict[str, list[np.ndarray]], seq: int) -> ObservationWindow:
-    msg = ObservationWindow(scene_id=f"bench_{seq}", t0_s=0.0, frame_times_s=[0.15 * i for i in range(FRAMES_PER_VIEW)],
-                            observer_pose=[0.0, 0.0, 0.0])
+    msg = ObservationWindow(
+        scene_id=f"bench_{seq}",
+        t0_s=0.0,
+        frame_times_s=[0.15 * i for i in range(FRAMES_PER_VIEW)],
+        observer_pose=[0.0, 0.0, 0.0],
+    )
     for name, arrays in images.items():
         msg.views.append(ViewSequence(view_name=name, frames=[conv.array_to_image(a, None, name) for a in arrays]))
     return msg
@@ -59,8 +65,9 @@ def _echo(mode: str) -> int:
                 seq = 0  # raw bytes are not parsed: the acknowledgement only says a window arrived
             ack.publish(UInt32(data=seq))
 
-        node.create_subscription(ObservationWindow, graph.OBSERVATION, on_window, qos_for(graph.OBSERVATION),
-                                 raw=(mode == "raw"))
+        node.create_subscription(
+            ObservationWindow, graph.OBSERVATION, on_window, qos_for(graph.OBSERVATION), raw=(mode == "raw")
+        )
         rclpy.spin(node)
     return 0
 

@@ -82,7 +82,7 @@ def parse_tool_calls(text: str) -> tuple[list[dict], str | None]:
         calls = _calls_of(value)
         if calls:
             return calls, None
-    return [], "no tool call found (expected a JSON array or {\"tool_calls\": [...]})"
+    return [], 'no tool call found (expected a JSON array or {"tool_calls": [...]})'
 
 
 def _strip_json(text: str) -> str:
@@ -117,12 +117,23 @@ def reasoning_of(text: str) -> str:
 def reply_schema(max_calls: int = 4, names: tuple[str, ...] | None = None) -> dict:
     """JSON schema for models without native tools: every call typed per tool and every string bounded, so
     a grammar-constrained small model always produces a usable reply and cannot ramble to max_tokens."""
-    return response_format("physment_reply", {
-        "type": "object", "required": ["reasoning", "tool_calls"], "additionalProperties": False,
-        "properties": {
-            "reasoning": {"type": "string", "maxLength": 300},
-            "tool_calls": {"type": "array", "minItems": 1, "maxItems": max_calls,
-                           "items": {"anyOf": [call_schema(t) for t in tools_named(names)]}}}})
+    return response_format(
+        "physment_reply",
+        {
+            "type": "object",
+            "required": ["reasoning", "tool_calls"],
+            "additionalProperties": False,
+            "properties": {
+                "reasoning": {"type": "string", "maxLength": 300},
+                "tool_calls": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": max_calls,
+                    "items": {"anyOf": [call_schema(t) for t in tools_named(names)]},
+                },
+            },
+        },
+    )
 
 
 _TOOLS_UNSUPPORTED = ("tool", "function")
@@ -136,8 +147,14 @@ class ModelAgent:
     - 'auto' (default): 'json' for presets that enforce schemas (the embedded model), else 'native', falling
       back to 'json' for the rest of the run if the server rejects the tools parameter."""
 
-    def __init__(self, client: Any, name: str, tool_mode: str = "auto", max_tokens: int | None = 512,
-                 tools: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        name: str,
+        tool_mode: str = "auto",
+        max_tokens: int | None = 512,
+        tools: tuple[str, ...] | None = None,
+    ) -> None:
         if tool_mode not in ("auto", "native", "json", "text"):
             raise ValueError(f"tool_mode must be auto, native, json or text, got {tool_mode!r}")
         if tool_mode == "auto":
@@ -160,8 +177,11 @@ class ModelAgent:
         elif self.tool_mode == "json" and self._enforces_schema(self.client):
             kwargs["response_format"] = reply_schema(names=self.tools)
         res = self.client.chat(messages, **kwargs)
-        rejected = res.api_error and res.http_status in (400, 404, 422, 500, 501) and \
-            any(w in res.api_error.lower() for w in _TOOLS_UNSUPPORTED)
+        rejected = (
+            res.api_error
+            and res.http_status in (400, 404, 422, 500, 501)
+            and any(w in res.api_error.lower() for w in _TOOLS_UNSUPPORTED)
+        )
         if self.tool_mode == "native" and rejected:
             self.tool_mode = "json"  # this server has no tool calling: JSON in the text from now on
             return self._request(messages)
@@ -169,15 +189,24 @@ class ModelAgent:
 
     def act(self, messages: list[dict], last_results: list[ToolResult]) -> AgentTurn:
         res = self._request(messages)
-        turn = AgentTurn(text=res.text or "", calls=[], latency_s=res.latency_s, prompt_tokens=res.prompt_tokens,
-                         completion_tokens=res.completion_tokens, retries=res.retries, model_id=res.model_id,
-                         api_error=res.api_error)
+        turn = AgentTurn(
+            text=res.text or "",
+            calls=[],
+            latency_s=res.latency_s,
+            prompt_tokens=res.prompt_tokens,
+            completion_tokens=res.completion_tokens,
+            retries=res.retries,
+            model_id=res.model_id,
+            api_error=res.api_error,
+        )
         if res.api_error:
             return turn
         if res.tool_calls:
             turn.native = True
-            turn.calls = [{"name": c.get("name", ""), "arguments": c.get("arguments", c.get("raw_arguments"))}
-                          for c in res.tool_calls]
+            turn.calls = [
+                {"name": c.get("name", ""), "arguments": c.get("arguments", c.get("raw_arguments"))}
+                for c in res.tool_calls
+            ]
         else:
             turn.calls, turn.parse_error = parse_tool_calls(turn.text)
         return turn
@@ -209,12 +238,18 @@ class OracleAgent:
             return AgentTurn(text="", calls=[], parse_error=self._error or "no reference solution")
         try:
             if last_results:
-                calls = self._solver.send([r.result if r.ok else {"error": r.result.get("error")}
-                                           for r in last_results])
+                calls = self._solver.send(
+                    [r.result if r.ok else {"error": r.result.get("error")} for r in last_results]
+                )
             else:
                 calls = next(self._solver)
         except StopIteration:
             return AgentTurn(text="", calls=[], parse_error="reference solution ended without an answer")
-        text = json.dumps({"reasoning": "reference solution", "tool_calls":
-                           [{"tool": c["name"], "arguments": c["arguments"]} for c in calls]}, default=float)
+        text = json.dumps(
+            {
+                "reasoning": "reference solution",
+                "tool_calls": [{"tool": c["name"], "arguments": c["arguments"]} for c in calls],
+            },
+            default=float,
+        )
         return AgentTurn(text=text, calls=calls, model_id="oracle")

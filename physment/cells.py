@@ -37,15 +37,27 @@ MODALITY_SUFFIX = {"standard": "", "object_creation": " + Creation", "hidden_obj
 SCENE_MANIPULATION = "Scene Manipulation"
 # the paper's 13 cells, in its table order
 CATEGORIES: tuple[str, ...] = tuple(
-    f"{d} {c}{MODALITY_SUFFIX[m]}" for m in ("standard", "object_creation", "hidden_objects")
-    for d in DIFFICULTIES for c in CONCEPTS) + (SCENE_MANIPULATION,)
+    f"{d} {c}{MODALITY_SUFFIX[m]}"
+    for m in ("standard", "object_creation", "hidden_objects")
+    for d in DIFFICULTIES
+    for c in CONCEPTS
+) + (SCENE_MANIPULATION,)
 EASY_MAX_INTERVENTIONS = 3
 
 # read from the task alone (reasoning texts name the means, e.g. a force to push with, not the concept asked);
 # a plain "force" is the usual experimental means, so it does not count as Newton's laws
 CONCEPT_WORDS: dict[str, tuple[str, ...]] = {
-    "kinematics": ("projectile", "launch", "how far", "distance", "at what time", "how long", "acceleration",
-                   "trajectory", "range"),
+    "kinematics": (
+        "projectile",
+        "launch",
+        "how far",
+        "distance",
+        "at what time",
+        "how long",
+        "acceleration",
+        "trajectory",
+        "range",
+    ),
     "newton": ("newton", "net force", "tension", "normal force", "mass", "heavier", "lighter"),
     "rotation": ("torque", "angular", "rotat", "inertia", "spin", "roll"),
     "energy": ("energy", "work done", "potential", "kinetic", "power"),
@@ -53,14 +65,23 @@ CONCEPT_WORDS: dict[str, tuple[str, ...]] = {
     "oscillation": ("period", "oscillat", "pendulum", "spring", "frequency", "amplitude"),
     "friction": ("friction", "slide", "sliding", "slip", "rough"),
 }
-_CREATION_RE = re.compile(r"\b(creat\w*|add (?:a|an|another|one|two)\b|introduc\w*|spawn\w*|new (?:object|body|ball|"
-                          r"block|sphere|box|mass|cube))", re.IGNORECASE)
-_MANIPULATION_RE = re.compile(r"\b(move (?:the |object|it)|reposition\w*|teleport\w*|attach\w*|delete\w*|"
-                              r"remove (?:the|object)|change (?:the )?position|relocat\w*|raise (?:the|it)|"
-                              r"lift (?:the|it))", re.IGNORECASE)
-_ADAPTIVE_RE = re.compile(r"\b(threshold|critical|minimum|maximum|smallest|largest|least|until|repeat\w*|"
-                          r"binary search|again|iterat\w*|onset|begins? to|at what time|how many seconds|"
-                          r"first (?:touch|hit|reach)\w*|period|what constant|static friction)\b", re.IGNORECASE)
+_CREATION_RE = re.compile(
+    r"\b(creat\w*|add (?:a|an|another|one|two)\b|introduc\w*|spawn\w*|new (?:object|body|ball|"
+    r"block|sphere|box|mass|cube))",
+    re.IGNORECASE,
+)
+_MANIPULATION_RE = re.compile(
+    r"\b(move (?:the |object|it)|reposition\w*|teleport\w*|attach\w*|delete\w*|"
+    r"remove (?:the|object)|change (?:the )?position|relocat\w*|raise (?:the|it)|"
+    r"lift (?:the|it))",
+    re.IGNORECASE,
+)
+_ADAPTIVE_RE = re.compile(
+    r"\b(threshold|critical|minimum|maximum|smallest|largest|least|until|repeat\w*|"
+    r"binary search|again|iterat\w*|onset|begins? to|at what time|how many seconds|"
+    r"first (?:touch|hit|reach)\w*|period|what constant|static friction)\b",
+    re.IGNORECASE,
+)
 _WHICH_RE = re.compile(r"\b(which|identify|determine whether|compare)\b", re.IGNORECASE)
 _OBJECT_BODY_RE = re.compile(r"^object_(\d+)$")
 
@@ -80,7 +101,9 @@ class Cell:
         if self.concepts not in CONCEPTS:
             raise ValueError(f"concepts must be one of {CONCEPTS}, got {self.concepts!r}")
         if self.modality not in (*MODALITY_SUFFIX, "scene_manipulation"):
-            raise ValueError(f"modality must be one of {(*MODALITY_SUFFIX, 'scene_manipulation')}, got {self.modality!r}")
+            raise ValueError(
+                f"modality must be one of {(*MODALITY_SUFFIX, 'scene_manipulation')}, got {self.modality!r}"
+            )
 
     @property
     def category(self) -> str:
@@ -97,7 +120,7 @@ def parse_category(category: str) -> tuple[str, str, str]:
     for cat in CATEGORIES[:-1]:
         if cat.lower() == text.lower():
             d, c = cat.split(" + ")[0].split()
-            suffix = cat[len(f"{d} {c}"):]
+            suffix = cat[len(f"{d} {c}") :]
             return d, c, next(m for m, s in MODALITY_SUFFIX.items() if s == suffix)
     raise ValueError(f"category {category!r} is not one of: {', '.join(CATEGORIES)}")
 
@@ -140,11 +163,12 @@ def infer_cell(scene: Scene, declared_problem_type: bool = True) -> tuple[Cell, 
     flagged = sorted(o.object_id for o in scene.objects if o.hidden)
     if unlisted or flagged:
         modality = "hidden_objects"
-        why["modality"] = (f"MJCF bodies not in the object list: {unlisted}" if unlisted
-                           else f"objects marked hidden: {flagged}")
-    elif (m := _CREATION_RE.search(scene.task)):
+        why["modality"] = (
+            f"MJCF bodies not in the object list: {unlisted}" if unlisted else f"objects marked hidden: {flagged}"
+        )
+    elif m := _CREATION_RE.search(scene.task):
         modality, why["modality"] = "object_creation", f"task says {m.group(0)!r}"
-    elif (m := _MANIPULATION_RE.search(scene.task)):
+    elif m := _MANIPULATION_RE.search(scene.task):
         modality, why["modality"] = "scene_manipulation", f"task says {m.group(0)!r}"
     else:
         modality, why["modality"] = "standard", "no hidden body, no creation or manipulation asked"
@@ -153,14 +177,15 @@ def infer_cell(scene: Scene, declared_problem_type: bool = True) -> tuple[Cell, 
     parts = as_list(scene.answer)
     concepts = "Multi" if len(groups) >= 2 else "Single"
     why["concepts"] = f"concept groups named in the task: {groups or ['none']}" + (
-        f"; answer has {len(parts)} parts" if parts is not None else "")
+        f"; answer has {len(parts)} parts" if parts is not None else ""
+    )
     ref = scene.extra.get("reference_solution")
     if isinstance(ref, dict) and isinstance(ref.get("interventions"), int):
         difficulty = "Hard" if ref["interventions"] > EASY_MAX_INTERVENTIONS else "Easy"
         why["difficulty"] = f"reference solution has {ref['interventions']} interventions"
     elif parts is not None and len(parts) >= 3:
         difficulty, why["difficulty"] = "Hard", f"answer has {len(parts)} parts"
-    elif (m := _ADAPTIVE_RE.search(scene.task)):
+    elif m := _ADAPTIVE_RE.search(scene.task):
         difficulty, why["difficulty"] = "Hard", f"task asks for an adaptive loop ({m.group(0)!r})"
     else:
         difficulty, why["difficulty"] = "Easy", "a short fixed measurement sequence suffices"
@@ -186,14 +211,19 @@ def declared_cell(scene: Scene) -> Cell | None:
 @dataclasses.dataclass(frozen=True)
 class MapEntry:
     """One line of a cell map: the axes, and the problem type when the map gives one."""
+
     difficulty: str
     concepts: str
     modality: str
     problem_type: str | None = None
 
     def cell(self, scene: Scene) -> Cell:
-        return Cell(self.problem_type or infer_problem_type(scene, scene.problem_type_declared), self.difficulty,
-                    self.concepts, self.modality)
+        return Cell(
+            self.problem_type or infer_problem_type(scene, scene.problem_type_declared),
+            self.difficulty,
+            self.concepts,
+            self.modality,
+        )
 
 
 def cell_options(cell_map: str | Path | None) -> tuple[dict[int, MapEntry] | None, str]:
@@ -241,6 +271,7 @@ CELL_MAP_WORDS = ("authors", "inferred")
 @dataclasses.dataclass(frozen=True)
 class AuthorsRange:
     """One of the authors' cells: scene numbers first..last, their name for it, and our 13-cell equivalent."""
+
     first: int
     last: int
     name: str
@@ -251,8 +282,9 @@ class AuthorsRange:
 def authors_cells() -> tuple[tuple[AuthorsRange, ...], dict[int, str]]:
     """(the authors' cell ranges, their published scenes' name fingerprints) from physment/authors/cells.yaml."""
     data = yaml.safe_load(AUTHORS_CELLS_FILE.read_text(encoding="utf-8"))
-    ranges = tuple(AuthorsRange(int(r["first"]), int(r["last"]), str(r["name"]), str(r["category"]))
-                   for r in data["ranges"])
+    ranges = tuple(
+        AuthorsRange(int(r["first"]), int(r["last"]), str(r["name"]), str(r["category"])) for r in data["ranges"]
+    )
     for r in ranges:
         parse_category(r.category)  # a typo in the shipped file fails loudly here
     return ranges, {int(k): str(v) for k, v in data["scenes"].items()}
@@ -272,7 +304,9 @@ def is_authors_scene(scene: Scene) -> bool:
     return authors_cells()[1].get(scene.number) == name_fingerprint(scene.name)
 
 
-def assign_cells(scenes: list[Scene], cell_map: dict[int, MapEntry] | None = None, authors: str = "auto") -> list[Scene]:
+def assign_cells(
+    scenes: list[Scene], cell_map: dict[int, MapEntry] | None = None, authors: str = "auto"
+) -> list[Scene]:
     """Set each scene's category, problem type and `category_source` (map > metadata > authors > inferred).
 
     `authors`: "auto" gives the authors' published scenes their own cells (by number, as their code does),
@@ -300,8 +334,9 @@ def assign_cells(scenes: list[Scene], cell_map: dict[int, MapEntry] | None = Non
         scene.problem_type = cell.problem_type
         scene.extra["category_source"] = source
         if source != "metadata":  # declared axes stay as written (Scene Manipulation keeps its Easy/Hard)
-            scene.extra.update(category=cell.category, difficulty=cell.difficulty, concepts=cell.concepts,
-                               modality=cell.modality)
+            scene.extra.update(
+                category=cell.category, difficulty=cell.difficulty, concepts=cell.concepts, modality=cell.modality
+            )
         if why:
             scene.extra["category_evidence"] = why
     return scenes

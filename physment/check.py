@@ -96,15 +96,19 @@ def _simulation_problems(lab: Lab, cfg: CheckConfig) -> list[str]:
         c = d.contact[i]
         if c.dist < -cfg.penetration_tol_m:
             b1, b2 = m.geom_bodyid[c.geom1], m.geom_bodyid[c.geom2]
-            pair = (mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b1) or f"body {b1}",
-                    mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b2) or f"body {b2}")
+            pair = (
+                mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b1) or f"body {b1}",
+                mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b2) or f"body {b2}",
+            )
             deepest[pair] = max(deepest.get(pair, 0.0), -c.dist)
     out += [f"{a} and {b} start interpenetrating by {depth * 1000:.1f} mm" for (a, b), depth in deepest.items()]
     steps = max(1, int(round(cfg.settle_s / m.opt.timestep)))
     for k in range(steps):
         mujoco.mj_step(m, d)
-        if not (np.all(np.isfinite(d.qpos)) and np.all(np.isfinite(d.qvel))) or d.warning[
-                mujoco.mjtWarning.mjWARN_BADQACC].number > 0:
+        if (
+            not (np.all(np.isfinite(d.qpos)) and np.all(np.isfinite(d.qvel)))
+            or d.warning[mujoco.mjtWarning.mjWARN_BADQACC].number > 0
+        ):
             out.append(f"explodes: non-finite state after {(k + 1) * m.opt.timestep:.3g} s")
             return out
     speed = np.abs(d.qvel).max() if m.nv else 0.0
@@ -125,7 +129,7 @@ def check_folder_scene(folder: Path, cfg: CheckConfig) -> list[str]:
         return problems + [f"scene{scene.number}.xml is not XML ({exc})"]
     for obj in scene.objects:
         if f"object_{obj.object_id}" not in bodies:
-            problems.append(f"object {obj.object_id} ({obj.name}) has no <body name=\"object_{obj.object_id}\">")
+            problems.append(f'object {obj.object_id} ({obj.name}) has no <body name="object_{obj.object_id}">')
     problems += _permission_problems(scene, bodies)
     try:
         lab = Lab(scene.xml_text, assets_dir=str(scene.folder))

@@ -1,13 +1,13 @@
 """`physment <command>`: run, report, check, scenes build|verify|list.
 
-    physment run --scenes physment/scenes --models local --budget 5 --out runs/pm1
-    physment run --models oracle,local --budget 5 --out runs/pm1      # one model after another, one run folder
-    physment run --scenes Scenes/ --protocol paper --models pm-gpt-5.5 --budget 10 --out runs/pm1
-    physment run --models local --budget 5 --out runs/pm1 --executor ray [--workers 2] [--ray-address HOST:6379]
-    physment check Scenes/
-    physment report runs/pm1
-    physment scenes build [--out physment/scenes]
-    physment scenes verify [--scenes physment/scenes] [--all-budgets]
+physment run --scenes physment/scenes --models local --budget 5 --out runs/pm1
+physment run --models oracle,local --budget 5 --out runs/pm1      # one model after another, one run folder
+physment run --scenes Scenes/ --protocol paper --models pm-gpt-5.5 --budget 10 --out runs/pm1
+physment run --models local --budget 5 --out runs/pm1 --executor ray [--workers 2] [--ray-address HOST:6379]
+physment check Scenes/
+physment report runs/pm1
+physment scenes build [--out physment/scenes]
+physment scenes verify [--scenes physment/scenes] [--all-budgets]
 """
 
 from __future__ import annotations
@@ -67,59 +67,108 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--budget", type=int, required=True, help="iterations I_max (paper: 5, 10, 15, 20)")
     run.add_argument("--out", type=Path, required=True, help="run folder (results.jsonl, transcripts/)")
     run.add_argument("--prompting", default="zero-shot", choices=("zero-shot", "one-shot", "few-shot"))
-    run.add_argument("--tool-mode", default="auto", choices=("auto", "native", "json", "text"),
-                     help="auto: typed JSON for schema-enforcing presets (the local model), else native tool calls")
+    run.add_argument(
+        "--tool-mode",
+        default="auto",
+        choices=("auto", "native", "json", "text"),
+        help="auto: typed JSON for schema-enforcing presets (the local model), else native tool calls",
+    )
     run.add_argument("--all-scenes", action="store_true", help="also scenes assigned only to larger budgets")
     run.add_argument("--limit", type=int, default=None, help="at most this many scenes")
-    run.add_argument("--max-tokens", type=int, default=None,
-                     help="output-token limit per reply (default: strict 512; paper: the preset's own max_tokens)")
+    run.add_argument(
+        "--max-tokens",
+        type=int,
+        default=None,
+        help="output-token limit per reply (default: strict 512; paper: the preset's own max_tokens)",
+    )
     run.add_argument("--brief-api", action="store_true", help="tool signatures only in the prompt (small contexts)")
-    run.add_argument("--protocol", default="strict", choices=("strict", "paper"),
-                     help="strict (default): this project's; paper: Eq. 4, untrimmed context, every scene at "
-                          "every budget, the paper's 26 tools")
-    run.add_argument("--tools", default=None,
-                     help="ours, or authors[:-switch,...] (their tool semantics; default under --protocol paper on "
-                          "their published scenes)")
-    run.add_argument("--matcher", default=None, choices=("strict", "paper", "authors"),
-                     help="which verdict is `correct` (default: the protocol's); rows record all three")
-    run.add_argument("--dialogue", default=None, choices=("ours", "authors", "authors-early"),
-                     help="whose prompt, call format and loop: authors = their zero-shot prompt, JSON tool-call "
-                          "arrays in the reply text, an answer ends the episode (default under --protocol paper "
-                          "on their published scenes); authors-early: their prompt before late February 2026")
-    run.add_argument("--cell-map", default=None,
-                     help="YAML/JSON file: scene id -> category (overrides metadata and inference); `authors`: the "
-                          "authors' number ranges for every undeclared scene; `inferred`: inference only")
+    run.add_argument(
+        "--protocol",
+        default="strict",
+        choices=("strict", "paper"),
+        help="strict (default): this project's; paper: Eq. 4, untrimmed context, every scene at "
+        "every budget, the paper's 26 tools",
+    )
+    run.add_argument(
+        "--tools",
+        default=None,
+        help="ours, or authors[:-switch,...] (their tool semantics; default under --protocol paper on "
+        "their published scenes)",
+    )
+    run.add_argument(
+        "--matcher",
+        default=None,
+        choices=("strict", "paper", "authors"),
+        help="which verdict is `correct` (default: the protocol's); rows record all three",
+    )
+    run.add_argument(
+        "--dialogue",
+        default=None,
+        choices=("ours", "authors", "authors-early"),
+        help="whose prompt, call format and loop: authors = their zero-shot prompt, JSON tool-call "
+        "arrays in the reply text, an answer ends the episode (default under --protocol paper "
+        "on their published scenes); authors-early: their prompt before late February 2026",
+    )
+    run.add_argument(
+        "--cell-map",
+        default=None,
+        help="YAML/JSON file: scene id -> category (overrides metadata and inference); `authors`: the "
+        "authors' number ranges for every undeclared scene; `inferred`: inference only",
+    )
     _ray_options(run)
     chk = sub.add_parser("check", help="lint a scene folder: one line per problem, naming the scene")
     chk.add_argument("scenes", type=Path)
     chk.add_argument("--cells", action="store_true", help="also list each scene's cell and where it came from")
-    chk.add_argument("--cell-map", default=None, help="scene id -> category overrides, or authors / inferred "
-                                                       "(implies --cells)")
-    res = sub.add_parser("rescore-authors", help="grade the authors' logged final answers with each matcher "
-                                                 "beside their manual_grading_summary.csv (Table 2)")
+    chk.add_argument(
+        "--cell-map", default=None, help="scene id -> category overrides, or authors / inferred (implies --cells)"
+    )
+    res = sub.add_parser(
+        "rescore-authors",
+        help="grade the authors' logged final answers with each matcher "
+        "beside their manual_grading_summary.csv (Table 2)",
+    )
     res.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
     res.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
     res.add_argument("--json", type=Path, default=None, help="write model folder -> budget -> matcher -> accuracy %%")
-    prm = sub.add_parser("prompts-authors", help="hold our --dialogue authors first prompt against the first "
-                         "prompt of every logged episode under TESTRESULTS_DIR/iterations_*")
+    prm = sub.add_parser(
+        "prompts-authors",
+        help="hold our --dialogue authors first prompt against the first "
+        "prompt of every logged episode under TESTRESULTS_DIR/iterations_*",
+    )
     prm.add_argument("results_dir", type=Path)
     prm.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
-    prm.add_argument("--git", type=Path, default=None,
-                     help="their repository's git dir: build each prompt from the scene as committed before its log")
+    prm.add_argument(
+        "--git",
+        type=Path,
+        default=None,
+        help="their repository's git dir: build each prompt from the scene as committed before its log",
+    )
     prm.add_argument("--json", type=Path, default=None, help="write the counts per class")
-    rpl = sub.add_parser("replay", help="re-execute the authors' logged tool calls under their tool semantics and "
-                                        "compare each result with the logged one")
+    rpl = sub.add_parser(
+        "replay",
+        help="re-execute the authors' logged tool calls under their tool semantics and "
+        "compare each result with the logged one",
+    )
     rpl.add_argument("results_dir", type=Path, help="the authors' TestResults/ folder")
     rpl.add_argument("--scenes", type=Path, default=None, help="their Scenes/ (default: beside TESTRESULTS_DIR)")
-    rpl.add_argument("--git", type=Path, default=None,
-                     help="their repository's git directory: each episode replays the scene as committed before "
-                          "its log's time stamp")
+    rpl.add_argument(
+        "--git",
+        type=Path,
+        default=None,
+        help="their repository's git directory: each episode replays the scene as committed before "
+        "its log's time stamp",
+    )
     rpl.add_argument("--tools", default="authors", help="authors, or authors:-switch,... (physment.authors.tools)")
-    rpl.add_argument("--json", type=Path, default=None, help="write the summary (calls, reproduced, per tool, "
-                                                             "per scene, mismatches)")
-    rpl.add_argument("--mujoco", default=None, metavar="VERSION",
-                     help="also replay under this MuJoCo release in a managed environment (the authors ran 3.3.3); "
-                          "its figures lead, this environment's are reported beside them")
+    rpl.add_argument(
+        "--json", type=Path, default=None, help="write the summary (calls, reproduced, per tool, per scene, mismatches)"
+    )
+    rpl.add_argument(
+        "--mujoco",
+        default=None,
+        metavar="VERSION",
+        help="also replay under this MuJoCo release in a managed environment (the authors ran 3.3.3); "
+        "its figures lead, this environment's are reported beside them",
+    )
     rep = sub.add_parser("report", help="write the report of a run folder")
     rep.add_argument("run_dir", type=Path)
     rep.add_argument("--out", type=Path, default=None)
@@ -131,8 +180,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _ray_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--executor", default="local", choices=("local", "ray"),
-                        help="local: in this process; ray: episodes on Ray workers (--workers of them), same results")
+    parser.add_argument(
+        "--executor",
+        default="local",
+        choices=("local", "ray"),
+        help="local: in this process; ray: episodes on Ray workers (--workers of them), same results",
+    )
     parser.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
     parser.add_argument("--workers", type=int, default=2, help="Ray workers (with --executor ray)")
     parser.add_argument("--retries", type=int, default=2, help="retries of an episode whose Ray worker was lost")
@@ -153,12 +206,24 @@ def _config(args: argparse.Namespace, spec: ModelSpec) -> "RunConfig":
     transcripts carry the model's name), as separate `physment run` calls on the folder would."""
 
     # rows name the model without its ?options, as ReactHuman's do; the client is built from the entry with them
-    return RunConfig(scenes=args.scenes, agent=spec.name, agent_options=spec.entry.partition("?")[2] if spec.is_llm else "",
-                     budget=args.budget, out=args.out,
-                     prompting=args.prompting, tool_mode=args.tool_mode, all_scenes=args.all_scenes,
-                     limit=args.limit, max_tokens=args.max_tokens, brief_api=args.brief_api,
-                     protocol=args.protocol, tools=args.tools, matcher=args.matcher, cell_map=args.cell_map,
-                     dialogue=args.dialogue)
+    return RunConfig(
+        scenes=args.scenes,
+        agent=spec.name,
+        agent_options=spec.entry.partition("?")[2] if spec.is_llm else "",
+        budget=args.budget,
+        out=args.out,
+        prompting=args.prompting,
+        tool_mode=args.tool_mode,
+        all_scenes=args.all_scenes,
+        limit=args.limit,
+        max_tokens=args.max_tokens,
+        brief_api=args.brief_api,
+        protocol=args.protocol,
+        tools=args.tools,
+        matcher=args.matcher,
+        cell_map=args.cell_map,
+        dialogue=args.dialogue,
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -190,10 +255,15 @@ def _run_one(cfg: "RunConfig", plan: "PoolPlan | None") -> int:
         print(f"skipped {line}", file=sys.stderr)
     correct = sum(r.correct for r in rows)
     strict, paper = sum(bool(r.correct_strict) for r in rows), sum(bool(r.correct_paper) for r in rows)
-    print(f"{cfg.agent}: {len(rows)} episode(s) run ({cfg.protocol} protocol), {correct} correct (strict {strict}, "
-          f"paper Eq. 4 {paper}); {len(cfg.skipped)} scene(s) skipped; results in {cfg.out / 'results.jsonl'}")
+    print(
+        f"{cfg.agent}: {len(rows)} episode(s) run ({cfg.protocol} protocol), {correct} correct (strict {strict}, "
+        f"paper Eq. 4 {paper}); {len(cfg.skipped)} scene(s) skipped; results in {cfg.out / 'results.jsonl'}"
+    )
     if failed:
-        print(f"{len(failed)} episode(s) lost with their Ray workers; run the same command again to finish", file=sys.stderr)
+        print(
+            f"{len(failed)} episode(s) lost with their Ray workers; run the same command again to finish",
+            file=sys.stderr,
+        )
     return 1 if failed else 0
 
 
@@ -204,8 +274,10 @@ def _check(args: argparse.Namespace) -> int:
     if args.cells or args.cell_map is not None:
         scenes, _ = load_scenes_lenient(args.scenes)
         for s in assign_cells(scenes, *cell_options(args.cell_map)):
-            print(f"{s.scene_id}\t{s.extra['category']}\t{s.problem_type}\t{s.extra['category_source']}"
-                  + (f"\t{s.extra['authors_category']}" if s.extra.get("authors_category") else ""))
+            print(
+                f"{s.scene_id}\t{s.extra['category']}\t{s.problem_type}\t{s.extra['category_source']}"
+                + (f"\t{s.extra['authors_category']}" if s.extra.get("authors_category") else "")
+            )
     print(f"{'OK' if not problems else 'PROBLEMS'}: {n} scene(s), {len(problems)} problem(s)")
     return 0 if not problems else 1
 
@@ -243,8 +315,10 @@ def _prompts_authors(args: argparse.Namespace) -> int:
         found = check_prompts(args.results_dir, args.scenes, args.git).to_json()
     except LogError as exc:
         return _fail(str(exc))
-    print(f"first prompts of {found['episodes']} logged episodes: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(found["classes"].items(), key=lambda kv: -kv[1])))
+    print(
+        f"first prompts of {found['episodes']} logged episodes: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(found["classes"].items(), key=lambda kv: -kv[1]))
+    )
     print("identical, per dialogue: " + ", ".join(f"{k} {v}" for k, v in found["identical_by_dialogue"].items()))
     if args.json is not None:
         atomic_write_text(args.json, json.dumps(found, indent=1) + "\n")
@@ -265,9 +339,11 @@ def _replay(args: argparse.Namespace) -> int:
         except EngineError as exc:
             return _fail(str(exc))
         out = {**managed, "beside": {k: out[k] for k in ("mujoco", "calls", "reproduced", "same_scene")}}
-        print(f"under MuJoCo {managed['mujoco']} (managed environment): {managed['reproduced']} of {managed['calls']} "
-              f"reproduced ({100.0 * managed['reproduced'] / max(managed['calls'], 1):.1f} %); same scene "
-              f"{managed['same_scene']['reproduced']} of {managed['same_scene']['calls']}")
+        print(
+            f"under MuJoCo {managed['mujoco']} (managed environment): {managed['reproduced']} of {managed['calls']} "
+            f"reproduced ({100.0 * managed['reproduced'] / max(managed['calls'], 1):.1f} %); same scene "
+            f"{managed['same_scene']['reproduced']} of {managed['same_scene']['calls']}"
+        )
     if args.json is not None:
         atomic_write_text(args.json, json.dumps(out, indent=1) + "\n")
         print(f"wrote {args.json}")

@@ -47,7 +47,9 @@ class EpisodeConfig:
     trim_context: bool = True  # False: the cumulative context with nothing dropped (the paper's)
     tools: tuple[str, ...] = TOOL_NAMES
     tool_semantics: frozenset[str] | None = None  # None: ours; else the authors' switches on (physment.authors)
-    dialogue: str = "ours"  # ours | authors | authors-early: whose prompt, call format and loop (physment.authors.dialogue)
+    dialogue: str = (
+        "ours"  # ours | authors | authors-early: whose prompt, call format and loop (physment.authors.dialogue)
+    )
 
     def __post_init__(self) -> None:
         if self.protocol not in PROTOCOLS:
@@ -66,8 +68,9 @@ class EpisodeConfig:
         if self.dialogue != "ours" and self.tool_semantics is None:
             raise ValueError("the authors' dialogue lists their tools: it needs their tool semantics (--tools authors)")
         if self.dialogue != "ours" and self.prompting != "zero-shot":
-            raise ValueError(f"the authors' dialogue is their zero-shot prompt; prompting {self.prompting!r} "
-                             "needs --dialogue ours")
+            raise ValueError(
+                f"the authors' dialogue is their zero-shot prompt; prompting {self.prompting!r} needs --dialogue ours"
+            )
         if self.context_chars_max < 2000:
             raise ValueError(f"context_chars_max must be >= 2000, got {self.context_chars_max}")
 
@@ -108,13 +111,15 @@ def _results_message(results: list[ToolResult], note: str | None, k: int, budget
 
 
 def _assistant_message(turn: AgentTurn) -> dict:
-    content = turn.text or json.dumps({"tool_calls": [{"tool": c["name"], "arguments": c["arguments"]}
-                                                      for c in turn.calls]}, default=float)
+    content = turn.text or json.dumps(
+        {"tool_calls": [{"tool": c["name"], "arguments": c["arguments"]} for c in turn.calls]}, default=float
+    )
     return {"role": "assistant", "content": content}
 
 
-def _our_loop(scene: Scene, agent: Agent, toolbox: ToolBox, config: EpisodeConfig
-              ) -> tuple[str, str, list[dict], int | None]:
+def _our_loop(
+    scene: Scene, agent: Agent, toolbox: ToolBox, config: EpisodeConfig
+) -> tuple[str, str, list[dict], int | None]:
     """Our prompt, native or JSON tool calls, our results message: (prompt, system prompt, turns, the
     iteration that answered)."""
     prompt = build_prompt(toolbox, config.budget, config.prompting, config.brief_api, tuple(config.tools))
@@ -144,12 +149,23 @@ def _our_loop(scene: Scene, agent: Agent, toolbox: ToolBox, config: EpisodeConfi
                 break
         if len(turn.calls) > MAX_CALLS_PER_TURN and answer_iteration is None:
             note = f"Only the first {MAX_CALLS_PER_TURN} tool calls of a reply are run."
-        turns.append({"iteration": k, "text": turn.text, "reasoning": turn.reasoning, "native": turn.native,
-                      "parse_error": turn.parse_error, "api_error": turn.api_error,
-                      "calls_proposed": len(turn.calls), "latency_s": turn.latency_s,
-                      "prompt_tokens": turn.prompt_tokens, "completion_tokens": turn.completion_tokens,
-                      "retries": turn.retries, "model_id": turn.model_id,
-                      "results": [r.as_dict() for r in results]})
+        turns.append(
+            {
+                "iteration": k,
+                "text": turn.text,
+                "reasoning": turn.reasoning,
+                "native": turn.native,
+                "parse_error": turn.parse_error,
+                "api_error": turn.api_error,
+                "calls_proposed": len(turn.calls),
+                "latency_s": turn.latency_s,
+                "prompt_tokens": turn.prompt_tokens,
+                "completion_tokens": turn.completion_tokens,
+                "retries": turn.retries,
+                "model_id": turn.model_id,
+                "results": [r.as_dict() for r in results],
+            }
+        )
         if answer_iteration is not None:
             break
         messages += [_assistant_message(turn), _results_message(results, note, k, config.budget)]
@@ -160,21 +176,42 @@ def _our_loop(scene: Scene, agent: Agent, toolbox: ToolBox, config: EpisodeConfi
 def run_episode(scene: Scene, agent: Agent, config: EpisodeConfig) -> tuple[EpisodeRecord, dict]:
     """(results row, transcript) for one scene, agent and budget."""
     allowed = None if config.tools == TOOL_NAMES else tuple(config.tools)
-    toolbox = (ToolBox(scene, allowed=allowed) if config.tool_semantics is None
-               else AuthorsToolBox(scene, config.tool_semantics, allowed=allowed))
+    toolbox = (
+        ToolBox(scene, allowed=allowed)
+        if config.tool_semantics is None
+        else AuthorsToolBox(scene, config.tool_semantics, allowed=allowed)
+    )
     start = time.monotonic()
     if config.dialogue != "ours":
-        ep = run_dialogue(scene, agent, toolbox, config.budget, config.dialogue,  # type: ignore[arg-type]
-                          lambda m: _trim(m, config.context_chars_max) if config.trim_context else list(m))
+        ep = run_dialogue(
+            scene,
+            agent,
+            toolbox,
+            config.budget,
+            config.dialogue,  # type: ignore[arg-type]
+            lambda m: _trim(m, config.context_chars_max) if config.trim_context else list(m),
+        )
         prompt, system, turns, answer_iteration = ep.prompt, ep.system, ep.turns, ep.answer_iteration
     else:
         prompt, system, turns, answer_iteration = _our_loop(scene, agent, toolbox, config)
     row = score_episode(scene, toolbox, turns, config, answer_iteration)
-    row.update(agent=agent.name, prompting=config.prompting, wall_s=round(time.monotonic() - start, 3),
-               model_id=next((t["model_id"] for t in turns if t["model_id"]), ""))
-    transcript = {"scene": scene.scene_id, "agent": agent.name, "budget": config.budget,
-                  "prompting": config.prompting, "dialogue": config.dialogue, "prompt": prompt, "system": system,
-                  "turns": turns, "result": row}
+    row.update(
+        agent=agent.name,
+        prompting=config.prompting,
+        wall_s=round(time.monotonic() - start, 3),
+        model_id=next((t["model_id"] for t in turns if t["model_id"]), ""),
+    )
+    transcript = {
+        "scene": scene.scene_id,
+        "agent": agent.name,
+        "budget": config.budget,
+        "prompting": config.prompting,
+        "dialogue": config.dialogue,
+        "prompt": prompt,
+        "system": system,
+        "turns": turns,
+        "result": row,
+    }
     return EpisodeRecord.from_dict(row), transcript
 
 
@@ -188,8 +225,9 @@ def tolerances(scene: Scene) -> tuple[float, float]:
     return float(tol.get("abs", ABS_TOL)), float(tol.get("rel", REL_TOL))
 
 
-def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: EpisodeConfig,
-                  answer_iteration: int | None) -> dict:
+def score_episode(
+    scene: Scene, toolbox: ToolBox, turns: list[dict], config: EpisodeConfig, answer_iteration: int | None
+) -> dict:
     abs_tol, rel_tol = tolerances(scene)
     categorical = scene.problem_type in ("comparison", "observation")
     answered = answer_iteration is not None
@@ -204,16 +242,33 @@ def score_episode(scene: Scene, toolbox: ToolBox, turns: list[dict], config: Epi
     synonyms = scene.extra.get("answer_synonyms")
     rule = None if strict or not answered else regrade(predicted, scene.answer, names, synonyms)
     classes = normalisation_classes(predicted, scene.answer, names, synonyms) if answered else {}
-    row = {"scene": scene.scene_id, "scene_number": scene.number, "category": scene.category,
-           "category_source": scene.extra.get("category_source", "metadata"),
-           "authors_category": scene.extra.get("authors_category"), "timestep_s": toolbox.lab.timestep_s,
-           "tools": "ours" if config.tool_semantics is None else tools_name(config.tool_semantics),
-           "topic": scene.extra.get("topic", ""), "problem_type": scene.problem_type, "budget": config.budget,
-           "protocol": config.protocol, "dialogue": config.dialogue, "answered": answered, "answer_iteration": answer_iteration,
-           "iterations_used": len(turns), "predicted": predicted, "truth": scene.answer,
-           "matcher": matcher, "correct": bool(correct), "correct_strict": bool(strict),
-           "correct_paper": bool(paper), "correct_authors": bool(authors),
-           "graded": graded, "regrade_rule": rule, "normalisation": classes,
-           "correct_after_regrade": bool(strict or rule)}
+    row = {
+        "scene": scene.scene_id,
+        "scene_number": scene.number,
+        "category": scene.category,
+        "category_source": scene.extra.get("category_source", "metadata"),
+        "authors_category": scene.extra.get("authors_category"),
+        "timestep_s": toolbox.lab.timestep_s,
+        "tools": "ours" if config.tool_semantics is None else tools_name(config.tool_semantics),
+        "topic": scene.extra.get("topic", ""),
+        "problem_type": scene.problem_type,
+        "budget": config.budget,
+        "protocol": config.protocol,
+        "dialogue": config.dialogue,
+        "answered": answered,
+        "answer_iteration": answer_iteration,
+        "iterations_used": len(turns),
+        "predicted": predicted,
+        "truth": scene.answer,
+        "matcher": matcher,
+        "correct": bool(correct),
+        "correct_strict": bool(strict),
+        "correct_paper": bool(paper),
+        "correct_authors": bool(authors),
+        "graded": graded,
+        "regrade_rule": rule,
+        "normalisation": classes,
+        "correct_after_regrade": bool(strict or rule),
+    }
     row.update(episode_metrics(scene, turns, config.budget, answer_iteration, graded))
     return row

@@ -21,13 +21,32 @@ import re
 from physment.scene import Scene
 from physment.scoring import as_list, as_number
 
-INTERVENTIONS = ("step", "apply_force", "apply_torque", "set_velocity", "move_object", "change_position",
-                 "create_objects", "delete_objects", "attach_objects", "reset_sim")
-MASS_TOOLS = ("compute_force", "get_kinetic_energy", "get_potential_energy", "get_rotational_energy",
-              "get_momentum", "get_angular_momentum")
+INTERVENTIONS = (
+    "step",
+    "apply_force",
+    "apply_torque",
+    "set_velocity",
+    "move_object",
+    "change_position",
+    "create_objects",
+    "delete_objects",
+    "attach_objects",
+    "reset_sim",
+)
+MASS_TOOLS = (
+    "compute_force",
+    "get_kinetic_energy",
+    "get_potential_energy",
+    "get_rotational_energy",
+    "get_momentum",
+    "get_angular_momentum",
+)
 _KG_RE = re.compile(r"(\d+(?:\.\d+)?)\s*kg\b", re.IGNORECASE)
-_ANOMALY_RE = re.compile(r"\b(contradict\w*|inconsistent|anomal\w*|unexpected\w*|should(?: not|n't)? .{0,40}\bbut\b|"
-                         r"however, (?:my|the) (?:simulation|measurement))", re.IGNORECASE)
+_ANOMALY_RE = re.compile(
+    r"\b(contradict\w*|inconsistent|anomal\w*|unexpected\w*|should(?: not|n't)? .{0,40}\bbut\b|"
+    r"however, (?:my|the) (?:simulation|measurement))",
+    re.IGNORECASE,
+)
 
 
 def _shape(value: object) -> str:
@@ -37,8 +56,9 @@ def _shape(value: object) -> str:
     return "number" if as_number(value) is not None else "text"
 
 
-def failure_modes(scene: Scene, turns: list[dict], budget: int, answer_iteration: int | None, graded: float,
-                  stepped_time_s: float) -> list[str]:
+def failure_modes(
+    scene: Scene, turns: list[dict], budget: int, answer_iteration: int | None, graded: float, stepped_time_s: float
+) -> list[str]:
     if graded >= 1.0 and answer_iteration is not None:
         return []
     tags: list[str] = []

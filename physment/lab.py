@@ -118,8 +118,8 @@ class Lab:
         ids = []
         for b in range(self.model.nbody):
             name = mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_BODY, b) or ""
-            if name.startswith(OBJECT_PREFIX) and name[len(OBJECT_PREFIX):].isdigit():
-                ids.append(name[len(OBJECT_PREFIX):])
+            if name.startswith(OBJECT_PREFIX) and name[len(OBJECT_PREFIX) :].isdigit():
+                ids.append(name[len(OBJECT_PREFIX) :])
         return sorted(ids, key=int)
 
     def body_id(self, object_id: object) -> int:
@@ -163,8 +163,9 @@ class Lab:
         self._forward()
         return n
 
-    def add_wrench(self, object_id: object, force_n: np.ndarray, torque_nm: np.ndarray,
-                   duration_s: float | None) -> int | None:
+    def add_wrench(
+        self, object_id: object, force_n: np.ndarray, torque_nm: np.ndarray, duration_s: float | None
+    ) -> int | None:
         """Queue a force/torque at the body's centre of mass; returns the number of steps it lasts."""
         bid = self.body_id(object_id)
         steps = None if duration_s is None else self.steps_for(duration_s)
@@ -214,8 +215,7 @@ class Lab:
         added back to get the kinematic acceleration: a free-falling body reads g, not 0."""
         mujoco.mj_rnePostConstraint(self.model, self.data)
         res = np.zeros(6)
-        mujoco.mj_objectAcceleration(self.model, self.data, mujoco.mjtObj.mjOBJ_BODY,
-                                     self.body_id(object_id), res, 0)
+        mujoco.mj_objectAcceleration(self.model, self.data, mujoco.mjtObj.mjOBJ_BODY, self.body_id(object_id), res, 0)
         return res[3:] + self.gravity, res[:3].copy()
 
     def mass(self, object_id: object) -> float:
@@ -258,24 +258,26 @@ class Lab:
     def _free(self, object_id: object) -> tuple[int, int]:
         adr = self.free_joint_adr(object_id)
         if adr is None:
-            raise LabError(f"object {normalize_object_id(object_id)} has no free joint: it cannot be moved "
-                           "or given a velocity directly (apply a force or torque instead)")
+            raise LabError(
+                f"object {normalize_object_id(object_id)} has no free joint: it cannot be moved "
+                "or given a velocity directly (apply a force or torque instead)"
+            )
         return adr
 
     def set_velocity(self, object_id: object, linear: np.ndarray, angular: np.ndarray | None) -> None:
         _, dof = self._free(object_id)
-        self.data.qvel[dof:dof + 3] = linear
+        self.data.qvel[dof : dof + 3] = linear
         if angular is not None:  # free-joint angular velocity is stored in the body frame
             rot = np.zeros(9)
             mujoco.mju_quat2Mat(rot, self.quaternion(object_id))
-            self.data.qvel[dof + 3:dof + 6] = rot.reshape(3, 3).T @ angular
+            self.data.qvel[dof + 3 : dof + 6] = rot.reshape(3, 3).T @ angular
         self._forward()
 
     def move(self, object_id: object, new_pos: np.ndarray) -> None:
         """Teleport the body origin to new_pos, keeping orientation; the object is left at rest."""
         qadr, dof = self._free(object_id)
-        self.data.qpos[qadr:qadr + 3] = new_pos
-        self.data.qvel[dof:dof + 6] = 0.0
+        self.data.qpos[qadr : qadr + 3] = new_pos
+        self.data.qvel[dof : dof + 6] = 0.0
         self._forward()
 
     def _rebuild(self) -> None:
@@ -292,10 +294,12 @@ class Lab:
         ids = [int(i) for i in self.object_ids()] + [int(i) for i in self.start_pos]
         return str(max(ids, default=0) + 1)
 
-    def create(self, shape: str, size: list[float], pos: np.ndarray, density_kg_m3: float,
-               rgba: list[float]) -> str:
-        shapes = {"sphere": (mujoco.mjtGeom.mjGEOM_SPHERE, 1), "box": (mujoco.mjtGeom.mjGEOM_BOX, 3),
-                  "cylinder": (mujoco.mjtGeom.mjGEOM_CYLINDER, 2)}
+    def create(self, shape: str, size: list[float], pos: np.ndarray, density_kg_m3: float, rgba: list[float]) -> str:
+        shapes = {
+            "sphere": (mujoco.mjtGeom.mjGEOM_SPHERE, 1),
+            "box": (mujoco.mjtGeom.mjGEOM_BOX, 3),
+            "cylinder": (mujoco.mjtGeom.mjGEOM_CYLINDER, 2),
+        }
         if shape not in shapes:
             raise LabError(f"shape must be one of {sorted(shapes)}, got {shape!r}")
         gtype, nsize = shapes[shape]
@@ -308,8 +312,9 @@ class Lab:
         oid = self.next_object_id()
         body = self.spec.worldbody.add_body(name=OBJECT_PREFIX + oid, pos=list(map(float, pos)))
         body.add_freejoint(name=f"{OBJECT_PREFIX}{oid}_joint")
-        body.add_geom(type=gtype, size=list(size) + [0.0] * (3 - nsize), density=float(density_kg_m3),
-                      rgba=list(map(float, rgba)))
+        body.add_geom(
+            type=gtype, size=list(size) + [0.0] * (3 - nsize), density=float(density_kg_m3), rgba=list(map(float, rgba))
+        )
         self._rebuild()
         self._created_ids.append(oid)
         self.start_pos[oid] = self.position(oid).copy()
@@ -345,8 +350,13 @@ class Lab:
         data[3:6] = relpos
         data[6:10] = relquat
         data[10] = 1.0  # torquescale
-        self.spec.add_equality(type=mujoco.mjtEq.mjEQ_WELD, objtype=mujoco.mjtObj.mjOBJ_BODY,
-                               name1=OBJECT_PREFIX + a, name2=OBJECT_PREFIX + b, data=data,
-                               name=f"attach_{a}_{b}_{len(self.spec.equalities)}")
+        self.spec.add_equality(
+            type=mujoco.mjtEq.mjEQ_WELD,
+            objtype=mujoco.mjtObj.mjOBJ_BODY,
+            name1=OBJECT_PREFIX + a,
+            name2=OBJECT_PREFIX + b,
+            data=data,
+            name=f"attach_{a}_{b}_{len(self.spec.equalities)}",
+        )
         self.spec.add_exclude(bodyname1=OBJECT_PREFIX + a, bodyname2=OBJECT_PREFIX + b)
         self._rebuild()

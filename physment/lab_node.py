@@ -36,7 +36,10 @@ class LabNode(ContractNode):
         super().__init__(LAB)
         scene = self.declare("scene", "", "a Scene<N> folder to load at start; empty: none until load_scene")
         handlers = {name: self._tool_handler(name) for name in TOOL_NAMES} | {
-            CALL: self._tool_handler(None), LOAD_SCENE: self._load_scene, PROMPT: self._prompt}
+            CALL: self._tool_handler(None),
+            LOAD_SCENE: self._load_scene,
+            PROMPT: self._prompt,
+        }
         for name in self.contract.services:
             self.create_service(CallTool, name, handlers[name])
         if scene:
@@ -50,8 +53,14 @@ class LabNode(ContractNode):
         with self._lock:
             self.toolbox = ToolBox(scene)
             lab = self.toolbox.lab
-            return {"scene": scene.scene_id, "task": scene.task, "problem_type": scene.problem_type,
-                    "objects": self.toolbox.known_ids(), "timestep_s": lab.timestep_s, "gravity": list(lab.gravity)}
+            return {
+                "scene": scene.scene_id,
+                "task": scene.task,
+                "problem_type": scene.problem_type,
+                "objects": self.toolbox.known_ids(),
+                "timestep_s": lab.timestep_s,
+                "gravity": list(lab.gravity),
+            }
 
     @staticmethod
     def _respond(response, ok: bool, result: dict):
@@ -80,6 +89,7 @@ class LabNode(ContractNode):
                     return self._respond(response, False, {"error": "no scene loaded (call load_scene)"})
                 res = self.toolbox.call(name, args)
             return self._respond(response, res.ok, res.result)
+
         return handle
 
     def _load_scene(self, request, response):
@@ -99,6 +109,7 @@ class LabNode(ContractNode):
         except ValueError as exc:
             return self._respond(response, False, {"error": str(exc)})
         return self._respond(response, True, {"prompt": text})
+
 
 def main(args: list[str] | None = None) -> int:
     return run(LabNode, args)

@@ -16,8 +16,14 @@ from physment.failures import failure_modes
 from physment.scene import Scene
 from physment.scoring import embedded_numbers
 
-WEIGHTS = {"correctness": 0.40, "efficiency": 0.15, "groundedness": 0.15, "validity": 0.10,
-           "diversity": 0.10, "generalisation": 0.10}
+WEIGHTS = {
+    "correctness": 0.40,
+    "efficiency": 0.15,
+    "groundedness": 0.15,
+    "validity": 0.10,
+    "diversity": 0.10,
+    "generalisation": 0.10,
+}
 # categories no worked example covers: the agent meets them without a demonstration
 HELD_OUT_CATEGORIES = ("Hard Multi", "Hard Single + Hidden", "Hard Multi + Creation", "Scene Manipulation")
 GROUNDING_REL_TOL = 0.01
@@ -45,8 +51,11 @@ def _is_assertion(x: float) -> bool:
 
 
 def _traceable(x: float, seen: list[float]) -> bool:
-    return any(abs(x - s) <= GROUNDING_REL_TOL * max(abs(s), 1e-9) + 1e-9 or
-               (abs(x) > 0 and abs(abs(x) - abs(s)) <= GROUNDING_REL_TOL * abs(s)) for s in seen)
+    return any(
+        abs(x - s) <= GROUNDING_REL_TOL * max(abs(s), 1e-9) + 1e-9
+        or (abs(x) > 0 and abs(abs(x) - abs(s)) <= GROUNDING_REL_TOL * abs(s))
+        for s in seen
+    )
 
 
 def groundedness(turns: list[dict], given: list[float] | None = None) -> float:
@@ -79,21 +88,24 @@ def diversity(turns: list[dict]) -> float:
     return 1.0 - (top - 1) / (len(bigrams) - 1)
 
 
-def episode_metrics(scene: Scene, turns: list[dict], budget: int, answer_iteration: int | None,
-                    graded: float) -> dict:
+def episode_metrics(scene: Scene, turns: list[dict], budget: int, answer_iteration: int | None, graded: float) -> dict:
     calls = [r for t in turns for r in t.get("results", [])]
     unusable = sum(1 for t in turns if not t.get("results") and not t.get("api_error"))
     invalid = sum(1 for r in calls if not r["ok"]) + unusable
     total = len(calls) + unusable
-    stepped = sum(r["result"].get("steps", 0) * r["result"].get("timestep_s", 0.0)
-                  for r in calls if r["ok"] and r["tool"] == "step")
+    stepped = sum(
+        r["result"].get("steps", 0) * r["result"].get("timestep_s", 0.0)
+        for r in calls
+        if r["ok"] and r["tool"] == "step"
+    )
     out = {
         "correctness": graded,
         "efficiency": 0.0 if answer_iteration is None else 1.0 - answer_iteration / budget,
         "groundedness": groundedness(turns, embedded_numbers(scene.task)),
         "validity": (total - invalid) / total if total else 0.0,
         "diversity": diversity(turns),
-        "tool_calls": len(calls), "invalid_calls": invalid,
+        "tool_calls": len(calls),
+        "invalid_calls": invalid,
         "parse_failures": sum(1 for t in turns if t.get("parse_error")),
         "api_errors": sum(1 for t in turns if t.get("api_error")),
         "stepped_time_s": round(stepped, 6),
@@ -106,8 +118,10 @@ def final_score(rows: list[dict], held_out: tuple[str, ...] = HELD_OUT_CATEGORIE
     """Mean dimensions over a group of episodes, G' over its held-out categories, and the Final Score."""
     if not rows:
         return {}
-    mean = {k: sum(float(r[k]) for r in rows) / len(rows)
-            for k in ("correctness", "efficiency", "groundedness", "validity", "diversity")}
+    mean = {
+        k: sum(float(r[k]) for r in rows) / len(rows)
+        for k in ("correctness", "efficiency", "groundedness", "validity", "diversity")
+    }
     held = [r for r in rows if r.get("category") in held_out]
     mean["generalisation"] = sum(bool(r["correct"]) for r in held) / len(held) if held else math.nan
     # a group without held-out scenes has no G': its weight is spread over the others, not scored as 0

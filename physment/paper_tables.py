@@ -45,11 +45,17 @@ def accuracy_by_budget(rows: list[dict], field: str, which: str) -> Table:
         cells = [_acc(by_b.get(b, []), field) for b in budgets]
         present = [c for c in cells if c is not None]
         body.append([model, *cells, sum(present) / len(present) if present else None])
-    return Table(f"accuracy_{which}", f"Overall accuracy per model and iteration budget ({which} matcher)", cols,
-                 body, formats={c: "pct" for c in cols[1:]}, best={"mean": "max"},
-                 note="Eq. 4: |p - t| <= abs + 0.05 |t|, or the normalised prediction contained in the truth."
-                 if which == "paper" else "Strict: tolerance for numbers, exact match after normalisation "
-                 "otherwise, no substring matching.")
+    return Table(
+        f"accuracy_{which}",
+        f"Overall accuracy per model and iteration budget ({which} matcher)",
+        cols,
+        body,
+        formats={c: "pct" for c in cols[1:]},
+        best={"mean": "max"},
+        note="Eq. 4: |p - t| <= abs + 0.05 |t|, or the normalised prediction contained in the truth."
+        if which == "paper"
+        else "Strict: tolerance for numbers, exact match after normalisation otherwise, no substring matching.",
+    )
 
 
 def category_table(rows: list[dict]) -> Table:
@@ -61,10 +67,19 @@ def category_table(rows: list[dict]) -> Table:
         by_cat = _groups(rs, lambda r: r["category"])
         body.append([model] + [_acc(by_cat[c], "correct") if c in by_cat else None for c in cats])
     inferred = sum(r["category_source"] == "inferred" for r in rows)
-    note = f"{inferred} of {len(rows)} episodes are of scenes whose category was inferred from content." \
-        if inferred else ""
-    return Table("categories", "Accuracy per category (averaged over budgets)", ["model"] + cats, body,
-                 formats={c: "pct" for c in cats}, note=note)
+    note = (
+        f"{inferred} of {len(rows)} episodes are of scenes whose category was inferred from content."
+        if inferred
+        else ""
+    )
+    return Table(
+        "categories",
+        "Accuracy per category (averaged over budgets)",
+        ["model"] + cats,
+        body,
+        formats={c: "pct" for c in cats},
+        note=note,
+    )
 
 
 def dimensions_table(rows: list[dict]) -> Table:
@@ -74,15 +89,30 @@ def dimensions_table(rows: list[dict]) -> Table:
     for model, rs in _groups(rows, model_label).items():
         per_budget = [final_score(b) for b in _groups(rs, lambda r: int(r["budget"])).values()]
         mean = {k: _mean([s[k] for s in per_budget]) for k in (*DIMENSIONS, "final_score")}
-        body.append([model, len(per_budget), _acc(rs, "correct"), _acc(rs, "correct_paper"),
-                     _acc(rs, "correct_strict"), *(mean[k] for k in DIMENSIONS), mean["final_score"]])
+        body.append(
+            [
+                model,
+                len(per_budget),
+                _acc(rs, "correct"),
+                _acc(rs, "correct_paper"),
+                _acc(rs, "correct_strict"),
+                *(mean[k] for k in DIMENSIONS),
+                mean["final_score"],
+            ]
+        )
     fmts = {c: "f2" for c in ("C", "E", "G", "V", "R", "G'", "FS")}
     fmts.update({"budgets": "int", "Acc (run)": "pct", "Acc (paper)": "pct", "Acc (strict)": "pct"})
-    return Table("dimensions", "Per-model scores across the six dimensions, averaged over iteration budgets",
-                 cols, body, formats=fmts, best={"Acc (run)": "max", "FS": "max"},
-                 note="C correctness (graded), E efficiency 1 - k/I_max, G groundedness, V action validity, "
-                      f"R reasoning diversity, G' held-out category accuracy ({', '.join(HELD_OUT_CATEGORIES)}); "
-                      "FS = 100 (0.40 C + 0.15 E + 0.15 G + 0.10 V + 0.10 R + 0.10 G').")
+    return Table(
+        "dimensions",
+        "Per-model scores across the six dimensions, averaged over iteration budgets",
+        cols,
+        body,
+        formats=fmts,
+        best={"Acc (run)": "max", "FS": "max"},
+        note="C correctness (graded), E efficiency 1 - k/I_max, G groundedness, V action validity, "
+        f"R reasoning diversity, G' held-out category accuracy ({', '.join(HELD_OUT_CATEGORIES)}); "
+        "FS = 100 (0.40 C + 0.15 E + 0.15 G + 0.10 V + 0.10 R + 0.10 G').",
+    )
 
 
 def normalisation_table(rows: list[dict]) -> Table:
@@ -91,12 +121,22 @@ def normalisation_table(rows: list[dict]) -> Table:
     body = []
     for model, rs in _groups(rows, model_label).items():
         failed = [r for r in rs if r.get("answered") and not r["correct_strict"]]
-        hits = {rule: [r for r in failed if (r["normalisation"] or {}).get(rule) or r.get("regrade_rule") == rule]
-                for rule in REGRADE_RULES}
-        body.append([model] + [len(hits[rule]) for rule in REGRADE_RULES] +
-                    [len({r["scene"] for r in hits[rule]}) for rule in REGRADE_RULES])
-    return Table("normalisation", "Strict failures in each answer-normalisation class", cols, body,
-                 formats={c: "int" for c in cols[1:]})
+        hits = {
+            rule: [r for r in failed if (r["normalisation"] or {}).get(rule) or r.get("regrade_rule") == rule]
+            for rule in REGRADE_RULES
+        }
+        body.append(
+            [model]
+            + [len(hits[rule]) for rule in REGRADE_RULES]
+            + [len({r["scene"] for r in hits[rule]}) for rule in REGRADE_RULES]
+        )
+    return Table(
+        "normalisation",
+        "Strict failures in each answer-normalisation class",
+        cols,
+        body,
+        formats={c: "int" for c in cols[1:]},
+    )
 
 
 def _mean(values: list[float]) -> float | None:

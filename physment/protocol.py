@@ -25,8 +25,15 @@ STRICT_MAX_TOKENS = 512
 # which verdict a run's `correct` is: ours, the paper's Eq. 4, the authors' code (physment.authors.matcher)
 MATCHERS = ("strict", "paper", "authors")
 # the presets (config/models.yaml) of the paper's main-table models, in its table order
-PAPER_MODELS = ("pm-gpt-5.5", "pm-claude-opus-4.7", "pm-gemini-3.1-pro", "pm-kimi-k2.5", "pm-glm-5",
-                "pm-deepseek-r1", "pm-qwen3.5")
+PAPER_MODELS = (
+    "pm-gpt-5.5",
+    "pm-claude-opus-4.7",
+    "pm-gemini-3.1-pro",
+    "pm-kimi-k2.5",
+    "pm-glm-5",
+    "pm-deepseek-r1",
+    "pm-qwen3.5",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,8 +56,9 @@ class Protocol:
 
 
 PROTOCOLS: dict[str, Protocol] = {
-    "strict": Protocol("strict", "strict", trim_context=True, all_scenes=False, tools=TOOL_NAMES,
-                       max_tokens=STRICT_MAX_TOKENS),
+    "strict": Protocol(
+        "strict", "strict", trim_context=True, all_scenes=False, tools=TOOL_NAMES, max_tokens=STRICT_MAX_TOKENS
+    ),
     "paper": Protocol("paper", "paper", trim_context=False, all_scenes=True, tools=PAPER_TOOLS, max_tokens=None),
 }
 DEFAULT_PROTOCOL = "strict"

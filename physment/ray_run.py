@@ -16,8 +16,16 @@ import tempfile
 from pathlib import Path
 
 from physment.lab import LabError
-from physment.runner import (RunConfig, RunError, episode_config, episode_row, make_agent, pending_scenes, record_episode,
-                             write_invocation)
+from physment.runner import (
+    RunConfig,
+    RunError,
+    episode_config,
+    episode_row,
+    make_agent,
+    pending_scenes,
+    record_episode,
+    write_invocation,
+)
 from physment.scene import Scene, problem_line
 from reacthuman.core.ray_cluster import check_model, executor_info, node_info
 from reacthuman.core.ray_pool import PoolPlan, QuietSink, extract_folder, pack_folders, run_tasks
@@ -57,8 +65,9 @@ class PhysMentActor:
         folder = self.root / task.scene.folder.name
         extract_folder(task.files, task.scene.folder.name, folder)
         try:
-            row, rel, transcript = episode_row(self.cfg, dataclasses.replace(task.scene, folder=folder), self.agent,
-                                               self.ep_cfg)
+            row, rel, transcript = episode_row(
+                self.cfg, dataclasses.replace(task.scene, folder=folder), self.agent, self.ep_cfg
+            )
         except LabError as exc:  # the scene's MJCF does not compile: reported by name, as a local run does
             return {"ok": True, "error": "", "skipped": problem_line(folder, exc)}
         finally:
@@ -86,8 +95,9 @@ class _Sink(QuietSink):
 
     def started(self, info: dict) -> None:
         if not self.invoked:  # the tool mode is the worker agent's (a local run writes its own agent's)
-            write_invocation(self.cfg, info.get("tool_mode"), self.todo,
-                             executor_info("ray", self.plan.workers, self.plan.address))
+            write_invocation(
+                self.cfg, info.get("tool_mode"), self.todo, executor_info("ray", self.plan.workers, self.plan.address)
+            )
             self.invoked = True
 
     def accept(self, task: SceneTask, out: dict) -> None:

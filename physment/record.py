@@ -94,8 +94,16 @@ class EpisodeRecord:
         semantics, which matcher decides `correct` and whose dialogue are part of it (a rerun with another
         --tools, --matcher or --dialogue runs its own episodes); rows written before these were recorded ran
         ours, under the protocol's matcher."""
-        return (self.scene, self.agent, self.budget, self.prompting, self.protocol, self.tools or "ours",
-                self.matcher or PROTOCOLS[self.protocol].matcher, self.dialogue or "ours")
+        return (
+            self.scene,
+            self.agent,
+            self.budget,
+            self.prompting,
+            self.protocol,
+            self.tools or "ours",
+            self.matcher or PROTOCOLS[self.protocol].matcher,
+            self.dialogue or "ours",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return record_to_dict(self)
@@ -112,6 +120,7 @@ def _upgraded(row: dict[str, Any]) -> dict[str, Any]:
     out = dict(row)
     out.setdefault("correct_strict", bool(out.get("correct")))
     if "correct_paper" not in out:
-        out["correct_paper"] = bool(out.get("answered")) and paper_correct(out.get("predicted"), out.get("truth"),
-                                                                            ABS_TOL, REL_TOL)
+        out["correct_paper"] = bool(out.get("answered")) and paper_correct(
+            out.get("predicted"), out.get("truth"), ABS_TOL, REL_TOL
+        )
     return out

@@ -10,7 +10,9 @@ CALL_TOOL = "reacthuman_msgs/srv/CallTool"
 CALL, LOAD_SCENE, PROMPT = "call", "load_scene", "prompt"
 
 LAB = NodeContract(
-    "physment_lab", "physment-lab-node", namespace="physment",
+    "physment_lab",
+    "physment-lab-node",
+    namespace="physment",
     services={name: CALL_TOOL for name in (*TOOL_NAMES, CALL, LOAD_SCENE, PROMPT)},
     summary="the MuJoCo lab of one scene at a time; an agent runs an episode through its tool services",
 )

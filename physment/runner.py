@@ -36,6 +36,8 @@ INVOCATIONS_FILE = "invocations.jsonl"  # one line per `physment run` on this fo
 
 class RunError(ValueError):
     """A run that cannot start (unknown model, missing key); the message says which."""
+
+
 _SAFE_RE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -79,8 +81,10 @@ class RunConfig:
         if self.dialogue not in (None, "ours") and self.tools == "ours":
             raise ValueError("--dialogue authors lists their tools: it cannot run with --tools ours")
         if self.dialogue not in (None, "ours") and self.prompting != "zero-shot":
-            raise ValueError(f"--dialogue {self.dialogue} is their zero-shot prompt; --prompting {self.prompting} "
-                             "needs --dialogue ours")
+            raise ValueError(
+                f"--dialogue {self.dialogue} is their zero-shot prompt; --prompting {self.prompting} "
+                "needs --dialogue ours"
+            )
         if self.max_tokens is not None and int(self.max_tokens) < 1:
             raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
         if self.cell_map is not None and str(self.cell_map) not in CELL_MAP_WORDS and not Path(self.cell_map).is_file():
@@ -123,8 +127,13 @@ def make_agent(cfg: RunConfig) -> Iterator[Any]:
     except (ValueError, FileNotFoundError) as exc:
         raise RunError(f"agent {cfg.agent!r}: {exc}") from exc
     with client:
-        yield ModelAgent(client, cfg.agent, tool_mode=cfg.tool_mode, max_tokens=effective_max_tokens(cfg),
-                         tools=PROTOCOLS[cfg.protocol].tools)
+        yield ModelAgent(
+            client,
+            cfg.agent,
+            tool_mode=cfg.tool_mode,
+            max_tokens=effective_max_tokens(cfg),
+            tools=PROTOCOLS[cfg.protocol].tools,
+        )
 
 
 def effective_max_tokens(cfg: RunConfig) -> int | None:
@@ -143,8 +152,12 @@ def selected_scenes(cfg: RunConfig, skipped: list[str] | None = None) -> list[Sc
     if not (cfg.all_scenes or PROTOCOLS[cfg.protocol].all_scenes):
         skipped = [s.scene_id for s in scenes if cfg.budget < min(s.budgets)]
         if skipped:
-            LOG.info("budget %d is below the smallest budget of %d scene(s) (--all-scenes runs them too); "
-                     "skipped: %s", cfg.budget, len(skipped), ", ".join(skipped[:10]) + (" ..." if len(skipped) > 10 else ""))
+            LOG.info(
+                "budget %d is below the smallest budget of %d scene(s) (--all-scenes runs them too); skipped: %s",
+                cfg.budget,
+                len(skipped),
+                ", ".join(skipped[:10]) + (" ..." if len(skipped) > 10 else ""),
+            )
         scenes = [s for s in scenes if cfg.budget >= min(s.budgets)]
     return scenes[: cfg.limit] if cfg.limit else scenes
 
@@ -175,46 +188,86 @@ def scene_dialogue(cfg: RunConfig, scene: Scene) -> str:
     published scenes under the paper protocol, zero-shot, with their tool semantics; else ours."""
     if cfg.dialogue is not None:
         return cfg.dialogue
-    theirs = cfg.protocol == "paper" and cfg.prompting == "zero-shot" and is_authors_scene(scene) \
+    theirs = (
+        cfg.protocol == "paper"
+        and cfg.prompting == "zero-shot"
+        and is_authors_scene(scene)
         and scene_tools(cfg, scene) is not None
+    )
     return "authors" if theirs else "ours"
 
 
 def episode_key(cfg: RunConfig, scene: Scene) -> tuple:
     """The key (EpisodeRecord.key) the row of this scene's episode will have."""
     switches = scene_tools(cfg, scene)
-    return (scene.scene_id, cfg.agent, cfg.budget, cfg.prompting, cfg.protocol,
-            "ours" if switches is None else tools_name(switches), cfg.matcher or PROTOCOLS[cfg.protocol].matcher,
-            scene_dialogue(cfg, scene))
+    return (
+        scene.scene_id,
+        cfg.agent,
+        cfg.budget,
+        cfg.prompting,
+        cfg.protocol,
+        "ours" if switches is None else tools_name(switches),
+        cfg.matcher or PROTOCOLS[cfg.protocol].matcher,
+        scene_dialogue(cfg, scene),
+    )
 
 
 def episode_config(cfg: RunConfig):
-    return protocol_config(cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api,
-                           matcher=cfg.matcher)
+    return protocol_config(
+        cfg.protocol, budget=cfg.budget, prompting=cfg.prompting, brief_api=cfg.brief_api, matcher=cfg.matcher
+    )
 
 
 def write_invocation(cfg: RunConfig, tool_mode: str | None, episodes: int, executor: dict | None = None) -> None:
     with open(cfg.out / INVOCATIONS_FILE, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                             "agent": cfg.agent, "agent_options": cfg.agent_options, "tool_mode": tool_mode,
-                             "budget": cfg.budget, "prompting": cfg.prompting, "scenes": str(cfg.scenes),
-                             "protocol": cfg.protocol, "matcher": cfg.matcher, "tools": cfg.tools,
-                             "dialogue": cfg.dialogue, "episodes_to_run": episodes,
-                             "max_tokens": effective_max_tokens(cfg), "skipped_scenes": cfg.skipped,
-                             "executor": executor or {"name": "local", "workers": 1}}) + "\n")
+        fh.write(
+            json.dumps(
+                {
+                    "utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                    "agent": cfg.agent,
+                    "agent_options": cfg.agent_options,
+                    "tool_mode": tool_mode,
+                    "budget": cfg.budget,
+                    "prompting": cfg.prompting,
+                    "scenes": str(cfg.scenes),
+                    "protocol": cfg.protocol,
+                    "matcher": cfg.matcher,
+                    "tools": cfg.tools,
+                    "dialogue": cfg.dialogue,
+                    "episodes_to_run": episodes,
+                    "max_tokens": effective_max_tokens(cfg),
+                    "skipped_scenes": cfg.skipped,
+                    "executor": executor or {"name": "local", "workers": 1},
+                }
+            )
+            + "\n"
+        )
 
 
 def episode_row(cfg: RunConfig, scene: Scene, agent: Any, ep_cfg) -> tuple[EpisodeRecord, Path, dict]:
     """One episode: (its results row, the transcript's path under the run folder, the transcript).
     Raises LabError when the scene's MJCF does not compile."""
-    record, transcript = run_episode(scene, agent, dataclasses.replace(ep_cfg, tool_semantics=scene_tools(cfg, scene),
-                                                                       dialogue=scene_dialogue(cfg, scene)))
+    record, transcript = run_episode(
+        scene,
+        agent,
+        dataclasses.replace(ep_cfg, tool_semantics=scene_tools(cfg, scene), dialogue=scene_dialogue(cfg, scene)),
+    )
     proto_dir = [] if cfg.protocol == DEFAULT_PROTOCOL else [cfg.protocol]  # strict keeps the old layout
     # an explicit --tools/--matcher/--dialogue is part of the episode's key, so of its transcript's path too
-    chosen = [safe_name(f"{name}-{value}") for name, value in
-              (("tools", cfg.tools), ("matcher", cfg.matcher), ("dialogue", cfg.dialogue)) if value is not None]
-    rel = Path("transcripts", safe_name(cfg.agent), f"b{cfg.budget}", cfg.prompting, *proto_dir, *chosen,
-               f"{scene.scene_id}.json")
+    chosen = [
+        safe_name(f"{name}-{value}")
+        for name, value in (("tools", cfg.tools), ("matcher", cfg.matcher), ("dialogue", cfg.dialogue))
+        if value is not None
+    ]
+    rel = Path(
+        "transcripts",
+        safe_name(cfg.agent),
+        f"b{cfg.budget}",
+        cfg.prompting,
+        *proto_dir,
+        *chosen,
+        f"{scene.scene_id}.json",
+    )
     return dataclasses.replace(record, agent=cfg.agent, transcript=str(rel)), rel, transcript
 
 
@@ -222,8 +275,15 @@ def record_episode(cfg: RunConfig, record: EpisodeRecord, rel: Path, transcript:
     """The transcript first, then the row: a row in results.jsonl always has its transcript."""
     write_atomic(cfg.out / rel, json.dumps(transcript, indent=1, default=float) + "\n")
     append_row(cfg.out, record.to_dict())
-    LOG.info("%s %s b%d: %s (predicted %r, truth %r)", cfg.agent, record.scene, cfg.budget,
-             "correct" if record.correct else "wrong", record.predicted, record.truth)
+    LOG.info(
+        "%s %s b%d: %s (predicted %r, truth %r)",
+        cfg.agent,
+        record.scene,
+        cfg.budget,
+        "correct" if record.correct else "wrong",
+        record.predicted,
+        record.truth,
+    )
 
 
 def run(cfg: RunConfig) -> list[EpisodeRecord]:

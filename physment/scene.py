@@ -154,8 +154,10 @@ def literal_field(value: object, field: str, path: Path | str) -> object:
     try:
         return ast.literal_eval(value.strip())
     except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
-        raise SceneError(f"{path}: field '{field}' is a string that is neither JSON nor a Python literal "
-                         f"({type(exc).__name__}: {exc})") from exc
+        raise SceneError(
+            f"{path}: field '{field}' is a string that is neither JSON nor a Python literal "
+            f"({type(exc).__name__}: {exc})"
+        ) from exc
 
 
 def parse_scene(meta: dict, xml_text: str, number: int, folder: Path, json_path: Path | str = "<scene>") -> Scene:
@@ -184,16 +186,33 @@ def parse_scene(meta: dict, xml_text: str, number: int, folder: Path, json_path:
         raw = _permissions_for(perms, key, oid, json_path)
         canon, hidden = _canonical_permissions(raw)
         objects.append(SceneObject(oid, name, canon, hidden, dict(raw)))
-    known = {"metadata", "answer", "expected_behavior", "reasoning", "number_of_objects", "objects",
-             "object_permissions"}
+    known = {
+        "metadata",
+        "answer",
+        "expected_behavior",
+        "reasoning",
+        "number_of_objects",
+        "objects",
+        "object_permissions",
+    }
     extra = {k: v for k, v in meta.items() if k not in known}
     extra.update({k: v for k, v in md.items() if k not in ("scene_name", "task", "problem_type", "description")})
-    return Scene(number=number, folder=folder, name=str(md.get("scene_name", folder.name)), task=str(task),
-                 problem_type=problem_type, description=str(md.get("description", "")),
-                 answer=meta["answer"], expected_behavior=str(meta.get("expected_behavior", "")),
-                 reasoning=str(meta.get("reasoning", "")), objects=objects,
-                 xml_text=xml_text, extra=extra,
-                 problem_type_declared=declared_type, source=meta)
+    return Scene(
+        number=number,
+        folder=folder,
+        name=str(md.get("scene_name", folder.name)),
+        task=str(task),
+        problem_type=problem_type,
+        description=str(md.get("description", "")),
+        answer=meta["answer"],
+        expected_behavior=str(meta.get("expected_behavior", "")),
+        reasoning=str(meta.get("reasoning", "")),
+        objects=objects,
+        xml_text=xml_text,
+        extra=extra,
+        problem_type_declared=declared_type,
+        source=meta,
+    )
 
 
 def scene_folders(root: str | Path) -> list[Path]:

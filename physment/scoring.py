@@ -63,8 +63,9 @@ def _scalar_correct(predicted: object, truth: object, abs_tol: float, rel_tol: f
     return normalize_text(predicted) == normalize_text(truth)
 
 
-def element_scores(predicted: object, truth: object, abs_tol: float = ABS_TOL, rel_tol: float = REL_TOL,
-                   categorical: bool = False) -> list[bool]:
+def element_scores(
+    predicted: object, truth: object, abs_tol: float = ABS_TOL, rel_tol: float = REL_TOL, categorical: bool = False
+) -> list[bool]:
     """Per-element correctness against a list truth (position by position), or one element otherwise."""
     truth_list = as_list(truth)
     if truth_list is None:
@@ -72,19 +73,23 @@ def element_scores(predicted: object, truth: object, abs_tol: float = ABS_TOL, r
     pred_list = as_list(predicted)
     if pred_list is None:
         pred_list = [predicted] if len(truth_list) == 1 else []
-    return [i < len(pred_list) and _scalar_correct(pred_list[i], t, abs_tol, rel_tol, categorical)
-            for i, t in enumerate(truth_list)]
+    return [
+        i < len(pred_list) and _scalar_correct(pred_list[i], t, abs_tol, rel_tol, categorical)
+        for i, t in enumerate(truth_list)
+    ]
 
 
-def score_answer(predicted: object, truth: object, abs_tol: float = ABS_TOL, rel_tol: float = REL_TOL,
-                 categorical: bool = False) -> float:
+def score_answer(
+    predicted: object, truth: object, abs_tol: float = ABS_TOL, rel_tol: float = REL_TOL, categorical: bool = False
+) -> float:
     """Graded correctness in [0, 1]: the fraction of list elements within tolerance."""
     scores = element_scores(predicted, truth, abs_tol, rel_tol, categorical)
     return sum(scores) / len(scores) if scores else 0.0
 
 
-def is_correct(predicted: object, truth: object, abs_tol: float = ABS_TOL, rel_tol: float = REL_TOL,
-               categorical: bool = False) -> bool:
+def is_correct(
+    predicted: object, truth: object, abs_tol: float = ABS_TOL, rel_tol: float = REL_TOL, categorical: bool = False
+) -> bool:
     """Strict pass/fail: every element correct (and a list answer of the right length)."""
     pred_list, truth_list = as_list(predicted), as_list(truth)
     if truth_list is not None and pred_list is not None and len(pred_list) != len(truth_list):
@@ -134,8 +139,15 @@ def rule_trivial_rounding(predicted: object, truth: object) -> bool:
 # categorical truth -> phrases that describe the same observation
 CONCEPT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "stops": ("stops", "comes to rest", "comes to a stop", "halts", "stands still", "at rest"),
-    "reverses": ("reverses", "bounces back", "rebounds", "moves backward", "moves backwards",
-                 "reverses direction", "slows, stops, and reverses"),
+    "reverses": (
+        "reverses",
+        "bounces back",
+        "rebounds",
+        "moves backward",
+        "moves backwards",
+        "reverses direction",
+        "slows, stops, and reverses",
+    ),
     "continues": ("continues", "keeps moving", "continues forward", "moves forward", "follows"),
     "slides": ("slides", "slips", "starts sliding", "begins to slide"),
     "stays": ("stays", "does not move", "remains at rest", "stays put", "stationary"),
@@ -145,8 +157,9 @@ CONCEPT_SYNONYMS: dict[str, tuple[str, ...]] = {
 _NEGATION_RE = re.compile(r"\b(?:not|no|never|doesn't|does not|don't|won't|isn't|without)\s+(?:\w+\s+)?$")
 
 
-def rule_conceptual_description(predicted: object, truth: object,
-                                synonyms: dict[str, tuple[str, ...]] | None = None) -> bool:
+def rule_conceptual_description(
+    predicted: object, truth: object, synonyms: dict[str, tuple[str, ...]] | None = None
+) -> bool:
     """A description using one of the truth's phrases as whole words, not negated."""
     if isinstance(predicted, (list, dict)) or as_number(truth) is not None:
         return False
@@ -156,7 +169,7 @@ def rule_conceptual_description(predicted: object, truth: object,
     text = normalize_text(predicted)
     for phrase in phrases:
         for match in re.finditer(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text):
-            if not _NEGATION_RE.search(text[:match.start()]):
+            if not _NEGATION_RE.search(text[: match.start()]):
                 return True
     return False
 
@@ -183,20 +196,30 @@ def rule_partial_formatting(predicted: object, truth: object) -> bool:
 REGRADE_RULES = ("object_id_alias", "trivial_rounding", "conceptual_description", "partial_formatting")
 
 
-def normalisation_classes(predicted: object, truth: object, object_names: dict[str, str] | None = None,
-                          synonyms: dict[str, tuple[str, ...]] | None = None) -> dict[str, bool]:
+def normalisation_classes(
+    predicted: object,
+    truth: object,
+    object_names: dict[str, str] | None = None,
+    synonyms: dict[str, tuple[str, ...]] | None = None,
+) -> dict[str, bool]:
     """Every one of the four pre-registered classes the answer falls into (not only the first), recorded per
     answer so a report can count each class whatever matcher decided the verdict."""
     if predicted is None:
         return {rule: False for rule in REGRADE_RULES}
-    return {"object_id_alias": rule_object_id_alias(predicted, truth, object_names),
-            "trivial_rounding": rule_trivial_rounding(predicted, truth),
-            "conceptual_description": rule_conceptual_description(predicted, truth, synonyms),
-            "partial_formatting": rule_partial_formatting(predicted, truth)}
+    return {
+        "object_id_alias": rule_object_id_alias(predicted, truth, object_names),
+        "trivial_rounding": rule_trivial_rounding(predicted, truth),
+        "conceptual_description": rule_conceptual_description(predicted, truth, synonyms),
+        "partial_formatting": rule_partial_formatting(predicted, truth),
+    }
 
 
-def regrade(predicted: object, truth: object, object_names: dict[str, str] | None = None,
-            synonyms: dict[str, tuple[str, ...]] | None = None) -> str | None:
+def regrade(
+    predicted: object,
+    truth: object,
+    object_names: dict[str, str] | None = None,
+    synonyms: dict[str, tuple[str, ...]] | None = None,
+) -> str | None:
     """The first regrade rule under which a strictly-failed answer passes, or None."""
     if predicted is None:
         return None

@@ -16,8 +16,11 @@ from physment.scene import Scene
 from physment.toolspec import check_args
 
 LOG = logging.getLogger(__name__)
-_GEOM_NAMES = {int(v): k[len("mjGEOM_"):].lower() for k, v in vars(mujoco.mjtGeom).items() if k.startswith("mjGEOM_")
-               and isinstance(v, mujoco.mjtGeom)}
+_GEOM_NAMES = {
+    int(v): k[len("mjGEOM_") :].lower()
+    for k, v in vars(mujoco.mjtGeom).items()
+    if k.startswith("mjGEOM_") and isinstance(v, mujoco.mjtGeom)
+}
 
 
 def _r(x: float | np.ndarray, ndigits: int = 6) -> object:
@@ -143,24 +146,45 @@ class ToolBox:
 
     def _t_get_velocity(self, object_id: str) -> dict:
         lin, ang = self.lab.velocity(self._oid(object_id))
-        return {"object_id": object_id, "linear_velocity_m_s": _r(lin), "speed_m_s": _r(np.linalg.norm(lin)),
-                "angular_velocity_rad_s": _r(ang), "frame": "world", **self._clock()}
+        return {
+            "object_id": object_id,
+            "linear_velocity_m_s": _r(lin),
+            "speed_m_s": _r(np.linalg.norm(lin)),
+            "angular_velocity_rad_s": _r(ang),
+            "frame": "world",
+            **self._clock(),
+        }
 
     def _t_get_acceleration(self, object_id: str) -> dict:
         lin, ang = self.lab.acceleration(self._oid(object_id))
-        return {"object_id": object_id, "linear_acceleration_m_s2": _r(lin),
-                "angular_acceleration_rad_s2": _r(ang), "frame": "world", **self._clock()}
+        return {
+            "object_id": object_id,
+            "linear_acceleration_m_s2": _r(lin),
+            "angular_acceleration_rad_s2": _r(ang),
+            "frame": "world",
+            **self._clock(),
+        }
 
     def _t_get_position(self, object_id: str) -> dict:
         oid = self._oid(object_id)
-        return {"object_id": oid, "position_m": _r(self.lab.position(oid)),
-                "quaternion_wxyz": _r(self.lab.quaternion(oid)), "frame": "world", **self._clock()}
+        return {
+            "object_id": oid,
+            "position_m": _r(self.lab.position(oid)),
+            "quaternion_wxyz": _r(self.lab.quaternion(oid)),
+            "frame": "world",
+            **self._clock(),
+        }
 
     def _t_get_displacement(self, object_id: str) -> dict:
         oid = self._oid(object_id)
         d = self.lab.position(oid) - self.lab.start_pos[oid]
-        return {"object_id": oid, "displacement_m": _r(d), "distance_m": _r(np.linalg.norm(d)),
-                "frame": "world", **self._clock()}
+        return {
+            "object_id": oid,
+            "displacement_m": _r(d),
+            "distance_m": _r(np.linalg.norm(d)),
+            "frame": "world",
+            **self._clock(),
+        }
 
     def _t_get_parameters(self, object_id: str) -> dict:
         return self.parameters(self._oid(object_id))
@@ -171,11 +195,18 @@ class ToolBox:
         _, omega = self.lab.velocity(oid)
         inertia = self.lab.inertia_world(oid)
         net = inertia @ ang_acc + np.cross(omega, inertia @ omega)
-        return {"object_id": oid, "net_torque_nm": _r(net), "applied_torque_nm": _r(self.lab.active_torque(oid)),
-                "about": "centre of mass", "frame": "world", **self._clock()}
+        return {
+            "object_id": oid,
+            "net_torque_nm": _r(net),
+            "applied_torque_nm": _r(self.lab.active_torque(oid)),
+            "about": "centre of mass",
+            "frame": "world",
+            **self._clock(),
+        }
 
-    def _t_set_velocity(self, object_id: str, velocity_vector: np.ndarray,
-                        angular_velocity_vector: np.ndarray | None = None) -> dict:
+    def _t_set_velocity(
+        self, object_id: str, velocity_vector: np.ndarray, angular_velocity_vector: np.ndarray | None = None
+    ) -> dict:
         oid = self._oid(object_id)
         self.lab.set_velocity(oid, velocity_vector, angular_velocity_vector)
         return {"object_id": oid, "linear_velocity_m_s": _r(self.lab.velocity(oid)[0]), **self._clock()}
@@ -185,8 +216,7 @@ class ToolBox:
         self.lab.move(oid, np.array([x, y, z]))
         return {"object_id": oid, "position_m": _r(self.lab.position(oid)), **self._clock()}
 
-    def _t_change_position(self, object_id: str, dx: float, dy: float, dz: float,
-                           in_world_frame: bool = True) -> dict:
+    def _t_change_position(self, object_id: str, dx: float, dy: float, dz: float, in_world_frame: bool = True) -> dict:
         oid = self._oid(object_id)
         delta = np.array([dx, dy, dz])
         if not in_world_frame:
@@ -194,15 +224,26 @@ class ToolBox:
             mujoco.mju_quat2Mat(rot, self.lab.quaternion(oid))
             delta = rot.reshape(3, 3) @ delta
         self.lab.move(oid, self.lab.position(oid) + delta)
-        return {"object_id": oid, "position_m": _r(self.lab.position(oid)), "moved_by_m": _r(delta),
-                "frame": "world", **self._clock()}
+        return {
+            "object_id": oid,
+            "position_m": _r(self.lab.position(oid)),
+            "moved_by_m": _r(delta),
+            "frame": "world",
+            **self._clock(),
+        }
 
     def _t_detect_collision(self, obj1_id: str, obj2_id: str) -> dict:
         contacts = self.lab.contacts_between(self._oid(obj1_id), self._oid(obj2_id))
         touching = [c for c in contacts if c[0] <= 0.0]
         normal = sum(float(abs(np.dot(f, f) ** 0.5)) for _, f in touching)
-        return {"obj1_id": obj1_id, "obj2_id": obj2_id, "colliding": bool(touching), "contacts": len(touching),
-                "total_contact_force_n": _r(normal), **self._clock()}
+        return {
+            "obj1_id": obj1_id,
+            "obj2_id": obj2_id,
+            "colliding": bool(touching),
+            "contacts": len(touching),
+            "total_contact_force_n": _r(normal),
+            **self._clock(),
+        }
 
     def _t_get_center_of_mass(self) -> dict:
         ids = [i for i in self.known_ids() if self.lab.mass(i) > 0]
@@ -210,8 +251,13 @@ class ToolBox:
         if masses.sum() <= 0:
             raise LabError("no object with mass in the scene")
         com = sum(m * self.lab.com_position(i) for m, i in zip(masses, ids)) / masses.sum()
-        return {"center_of_mass_m": _r(com), "total_mass_kg": _r(masses.sum()), "objects": ids,
-                "frame": "world", **self._clock()}
+        return {
+            "center_of_mass_m": _r(com),
+            "total_mass_kg": _r(masses.sum()),
+            "objects": ids,
+            "frame": "world",
+            **self._clock(),
+        }
 
     def _mass(self, mass: float) -> float:
         if mass <= 0:
@@ -231,8 +277,13 @@ class ToolBox:
         grav = self.lab.gravity
         up = -grav / np.linalg.norm(grav) if np.any(grav) else np.array([0.0, 0.0, 1.0])
         h = float(self.lab.com_position(self._oid(object_id)) @ up)  # along the scene's own "up"
-        return {"object_id": object_id, "potential_energy_j": _r(self._mass(mass) * g * h), "height_m": _r(h),
-                "gravity_m_s2": g, **self._clock()}
+        return {
+            "object_id": object_id,
+            "potential_energy_j": _r(self._mass(mass) * g * h),
+            "height_m": _r(h),
+            "gravity_m_s2": g,
+            **self._clock(),
+        }
 
     def _scaled_inertia(self, oid: str, mass: float) -> np.ndarray:
         model_mass = self.lab.mass(oid)
@@ -253,8 +304,13 @@ class ToolBox:
     def _t_get_angular_momentum(self, object_id: str, mass: float) -> dict:
         oid = self._oid(object_id)
         _, w = self.lab.velocity(oid)
-        return {"object_id": oid, "angular_momentum_kg_m2_s": _r(self._scaled_inertia(oid, mass) @ w),
-                "about": "centre of mass", "frame": "world", **self._clock()}
+        return {
+            "object_id": oid,
+            "angular_momentum_kg_m2_s": _r(self._scaled_inertia(oid, mass) @ w),
+            "about": "centre of mass",
+            "frame": "world",
+            **self._clock(),
+        }
 
     def _t_quat_to_rot_matrix(self, q: list[float]) -> dict:
         qa = np.array(q, dtype=float)
@@ -265,12 +321,25 @@ class ToolBox:
         mujoco.mju_quat2Mat(rot, qa / norm)
         return {"rotation_matrix": [_r(row) for row in rot.reshape(3, 3)]}
 
-    def _t_create_objects(self, name: str, pos: np.ndarray, density: float, rgba: list[float] | None = None,
-                          shape: str | None = None, size: list[float] | None = None) -> dict:
-        oid = self.lab.create((shape or "sphere").strip().lower(), size or [0.1], pos, density,
-                              rgba or [0.5, 0.5, 0.5, 1.0])
-        return {"object_id": oid, "name": name, "mass_kg": _r(self.lab.mass(oid)),
-                "position_m": _r(self.lab.position(oid)), **self._clock()}
+    def _t_create_objects(
+        self,
+        name: str,
+        pos: np.ndarray,
+        density: float,
+        rgba: list[float] | None = None,
+        shape: str | None = None,
+        size: list[float] | None = None,
+    ) -> dict:
+        oid = self.lab.create(
+            (shape or "sphere").strip().lower(), size or [0.1], pos, density, rgba or [0.5, 0.5, 0.5, 1.0]
+        )
+        return {
+            "object_id": oid,
+            "name": name,
+            "mass_kg": _r(self.lab.mass(oid)),
+            "position_m": _r(self.lab.position(oid)),
+            **self._clock(),
+        }
 
     def _t_delete_objects(self, object_id: str) -> dict:
         return {"deleted": self.lab.delete(self._oid(object_id)), **self._clock()}

@@ -27,7 +27,7 @@ class ToolSpec:
     args: tuple[Arg, ...] = ()
 
 
-_OID = "object id, e.g. 1 or \"object_1\""
+_OID = 'object id, e.g. 1 or "object_1"'
 _MASS = Arg("mass", "number", "mass in kg to use in the formula")
 
 
@@ -36,74 +36,169 @@ def _o(name: str = "object_id") -> Arg:
 
 
 TOOLS: tuple[ToolSpec, ...] = (
-    ToolSpec("step", "Advance the simulation by `duration` seconds of simulated time (rounded to whole "
-             "timesteps). Returns the new simulation time in s.", (Arg("duration", "number", "seconds, 0-60"),)),
-    ToolSpec("reset_sim", "Reset the scene to its initial state: time 0, initial poses and velocities, all "
-             "applied forces and torques cleared, created objects removed, deleted objects restored."),
-    ToolSpec("apply_force", "Apply a force (N, world frame) at the object's centre of mass for `duration` "
-             "seconds of simulated time (default: during the next step call only). The force stops by "
-             "itself; it takes effect only when you step.",
-             (_o(), Arg("force_vector", "vector3", "[Fx, Fy, Fz] in N, world frame"),
-              Arg("duration", "number", "seconds the force lasts", required=False))),
-    ToolSpec("apply_torque", "Apply a torque (N*m, world frame) to the object for `duration` seconds of "
-             "simulated time (default: during the next step call only).",
-             (_o(), Arg("torque_vector", "vector3", "[Tx, Ty, Tz] in N*m, world frame"),
-              Arg("duration", "number", "seconds the torque lasts", required=False))),
-    ToolSpec("get_velocity", "Linear velocity (m/s) of the object's origin and angular velocity (rad/s), "
-             "world frame.", (_o(),)),
-    ToolSpec("get_acceleration", "Linear (m/s^2) and angular (rad/s^2) acceleration at this instant, world "
-             "frame, from the simulator's dynamics (a free-falling body reads the gravity vector).", (_o(),)),
-    ToolSpec("get_position", "Position (m) of the object's origin and orientation quaternion [w, x, y, z], "
-             "world frame.", (_o(),)),
-    ToolSpec("get_displacement", "Displacement vector (m, world frame) from the object's starting position "
-             "(its position at time 0, or where it was created) and its length.", (_o(),)),
-    ToolSpec("get_parameters", "The object's attributes you are permitted to see (e.g. mass kg, shape, "
-             "size m, density kg/m^3, friction).", (_o(),)),
-    ToolSpec("get_torque", "Net torque (N*m, world frame) on the object about its centre of mass at this "
-             "instant (rate of change of its spin angular momentum), and the torque you applied.", (_o(),)),
-    ToolSpec("set_velocity", "Set the object's linear velocity (m/s, world frame); optional angular velocity "
-             "(rad/s, world frame). Only for freely moving objects.",
-             (_o(), Arg("velocity_vector", "vector3", "[vx, vy, vz] in m/s"),
-              Arg("angular_velocity_vector", "vector3", "[wx, wy, wz] in rad/s", required=False))),
-    ToolSpec("move_object", "Teleport the object's origin to (x, y, z) m in the world frame, keeping its "
-             "orientation; it is left at rest.",
-             (_o(), Arg("x", "number", "m"), Arg("y", "number", "m"), Arg("z", "number", "m"))),
-    ToolSpec("change_position", "Move the object by (dx, dy, dz) m, in the world frame or, if "
-             "in_world_frame is false, in the object's own frame; it is left at rest.",
-             (_o(), Arg("dx", "number", "m"), Arg("dy", "number", "m"), Arg("dz", "number", "m"),
-              Arg("in_world_frame", "bool", "true: world axes; false: object axes", required=False))),
-    ToolSpec("detect_collision", "Whether the two objects are in contact now, with the number of contacts "
-             "and the total normal force (N).", (_o("obj1_id"), _o("obj2_id"))),
+    ToolSpec(
+        "step",
+        "Advance the simulation by `duration` seconds of simulated time (rounded to whole "
+        "timesteps). Returns the new simulation time in s.",
+        (Arg("duration", "number", "seconds, 0-60"),),
+    ),
+    ToolSpec(
+        "reset_sim",
+        "Reset the scene to its initial state: time 0, initial poses and velocities, all "
+        "applied forces and torques cleared, created objects removed, deleted objects restored.",
+    ),
+    ToolSpec(
+        "apply_force",
+        "Apply a force (N, world frame) at the object's centre of mass for `duration` "
+        "seconds of simulated time (default: during the next step call only). The force stops by "
+        "itself; it takes effect only when you step.",
+        (
+            _o(),
+            Arg("force_vector", "vector3", "[Fx, Fy, Fz] in N, world frame"),
+            Arg("duration", "number", "seconds the force lasts", required=False),
+        ),
+    ),
+    ToolSpec(
+        "apply_torque",
+        "Apply a torque (N*m, world frame) to the object for `duration` seconds of "
+        "simulated time (default: during the next step call only).",
+        (
+            _o(),
+            Arg("torque_vector", "vector3", "[Tx, Ty, Tz] in N*m, world frame"),
+            Arg("duration", "number", "seconds the torque lasts", required=False),
+        ),
+    ),
+    ToolSpec(
+        "get_velocity",
+        "Linear velocity (m/s) of the object's origin and angular velocity (rad/s), world frame.",
+        (_o(),),
+    ),
+    ToolSpec(
+        "get_acceleration",
+        "Linear (m/s^2) and angular (rad/s^2) acceleration at this instant, world "
+        "frame, from the simulator's dynamics (a free-falling body reads the gravity vector).",
+        (_o(),),
+    ),
+    ToolSpec(
+        "get_position",
+        "Position (m) of the object's origin and orientation quaternion [w, x, y, z], world frame.",
+        (_o(),),
+    ),
+    ToolSpec(
+        "get_displacement",
+        "Displacement vector (m, world frame) from the object's starting position "
+        "(its position at time 0, or where it was created) and its length.",
+        (_o(),),
+    ),
+    ToolSpec(
+        "get_parameters",
+        "The object's attributes you are permitted to see (e.g. mass kg, shape, size m, density kg/m^3, friction).",
+        (_o(),),
+    ),
+    ToolSpec(
+        "get_torque",
+        "Net torque (N*m, world frame) on the object about its centre of mass at this "
+        "instant (rate of change of its spin angular momentum), and the torque you applied.",
+        (_o(),),
+    ),
+    ToolSpec(
+        "set_velocity",
+        "Set the object's linear velocity (m/s, world frame); optional angular velocity "
+        "(rad/s, world frame). Only for freely moving objects.",
+        (
+            _o(),
+            Arg("velocity_vector", "vector3", "[vx, vy, vz] in m/s"),
+            Arg("angular_velocity_vector", "vector3", "[wx, wy, wz] in rad/s", required=False),
+        ),
+    ),
+    ToolSpec(
+        "move_object",
+        "Teleport the object's origin to (x, y, z) m in the world frame, keeping its orientation; it is left at rest.",
+        (_o(), Arg("x", "number", "m"), Arg("y", "number", "m"), Arg("z", "number", "m")),
+    ),
+    ToolSpec(
+        "change_position",
+        "Move the object by (dx, dy, dz) m, in the world frame or, if "
+        "in_world_frame is false, in the object's own frame; it is left at rest.",
+        (
+            _o(),
+            Arg("dx", "number", "m"),
+            Arg("dy", "number", "m"),
+            Arg("dz", "number", "m"),
+            Arg("in_world_frame", "bool", "true: world axes; false: object axes", required=False),
+        ),
+    ),
+    ToolSpec(
+        "detect_collision",
+        "Whether the two objects are in contact now, with the number of contacts and the total normal force (N).",
+        (_o("obj1_id"), _o("obj2_id")),
+    ),
     ToolSpec("get_center_of_mass", "Centre of mass (m, world frame) and total mass (kg) of all known objects."),
-    ToolSpec("compute_force", "Net force F = m * a (N, world frame) on the object at this instant, using "
-             "the given mass and the measured acceleration.", (_o(), _MASS)),
-    ToolSpec("get_kinetic_energy", "Translational kinetic energy 0.5 * m * v^2 (J) of the object's centre "
-             "of mass, using the given mass.", (_o(), _MASS)),
-    ToolSpec("get_potential_energy", "Gravitational potential energy m * g * h (J), h = height (m) of the "
-             "centre of mass above the origin along the up axis (against gravity); gravity is g in m/s^2 "
-             "(default: the scene's).",
-             (_o(), _MASS, Arg("gravity", "number", "m/s^2, positive", required=False))),
-    ToolSpec("get_rotational_energy", "Rotational kinetic energy 0.5 * w . (I w) (J) about the centre of "
-             "mass, with the inertia tensor scaled to the given mass.", (_o(), _MASS)),
+    ToolSpec(
+        "compute_force",
+        "Net force F = m * a (N, world frame) on the object at this instant, using "
+        "the given mass and the measured acceleration.",
+        (_o(), _MASS),
+    ),
+    ToolSpec(
+        "get_kinetic_energy",
+        "Translational kinetic energy 0.5 * m * v^2 (J) of the object's centre of mass, using the given mass.",
+        (_o(), _MASS),
+    ),
+    ToolSpec(
+        "get_potential_energy",
+        "Gravitational potential energy m * g * h (J), h = height (m) of the "
+        "centre of mass above the origin along the up axis (against gravity); gravity is g in m/s^2 "
+        "(default: the scene's).",
+        (_o(), _MASS, Arg("gravity", "number", "m/s^2, positive", required=False)),
+    ),
+    ToolSpec(
+        "get_rotational_energy",
+        "Rotational kinetic energy 0.5 * w . (I w) (J) about the centre of "
+        "mass, with the inertia tensor scaled to the given mass.",
+        (_o(), _MASS),
+    ),
     ToolSpec("get_momentum", "Linear momentum m * v (kg*m/s, world frame) of the centre of mass.", (_o(), _MASS)),
-    ToolSpec("get_angular_momentum", "Spin angular momentum I * w (kg*m^2/s, world frame) about the centre "
-             "of mass, with the inertia tensor scaled to the given mass.", (_o(), _MASS)),
-    ToolSpec("quat_to_rot_matrix", "Rotation matrix (3x3, rows) of a unit quaternion q = [w, x, y, z].",
-             (Arg("q", "quat", "[w, x, y, z]"),)),
-    ToolSpec("create_objects", "Create a new free object and return its object id. shape: sphere (size "
-             "[radius]), box (size [half-x, half-y, half-z]) or cylinder (size [radius, half-height]); sizes "
-             "in m; density in kg/m^3; pos in m, world frame.",
-             (Arg("name", "string", "a label for the object"), Arg("pos", "vector3", "[x, y, z] in m"),
-              Arg("density", "number", "kg/m^3"), Arg("rgba", "rgba", "[r, g, b, a] in 0-1", required=False),
-              Arg("shape", "string", "sphere | box | cylinder (default sphere)", required=False),
-              Arg("size", "sizes", "metres, see above (default [0.1])", required=False))),
+    ToolSpec(
+        "get_angular_momentum",
+        "Spin angular momentum I * w (kg*m^2/s, world frame) about the centre "
+        "of mass, with the inertia tensor scaled to the given mass.",
+        (_o(), _MASS),
+    ),
+    ToolSpec(
+        "quat_to_rot_matrix",
+        "Rotation matrix (3x3, rows) of a unit quaternion q = [w, x, y, z].",
+        (Arg("q", "quat", "[w, x, y, z]"),),
+    ),
+    ToolSpec(
+        "create_objects",
+        "Create a new free object and return its object id. shape: sphere (size "
+        "[radius]), box (size [half-x, half-y, half-z]) or cylinder (size [radius, half-height]); sizes "
+        "in m; density in kg/m^3; pos in m, world frame.",
+        (
+            Arg("name", "string", "a label for the object"),
+            Arg("pos", "vector3", "[x, y, z] in m"),
+            Arg("density", "number", "kg/m^3"),
+            Arg("rgba", "rgba", "[r, g, b, a] in 0-1", required=False),
+            Arg("shape", "string", "sphere | box | cylinder (default sphere)", required=False),
+            Arg("size", "sizes", "metres, see above (default [0.1])", required=False),
+        ),
+    ),
     ToolSpec("delete_objects", "Remove the object from the scene.", (_o(),)),
-    ToolSpec("find_objects", "List every object in the scene, including ones not in the initial list "
-             "(this reveals them)."),
-    ToolSpec("attach_objects", "Rigidly attach object2 to object1 at their current relative pose (a weld); "
-             "they then move as one body.", (_o("object1_id"), _o("object2_id"))),
-    ToolSpec("answer", "Submit your final answer and end the episode: a number, an object id, a short "
-             "description, or a list of these.", (Arg("answer", "any", "your final answer"),)),
+    ToolSpec(
+        "find_objects", "List every object in the scene, including ones not in the initial list (this reveals them)."
+    ),
+    ToolSpec(
+        "attach_objects",
+        "Rigidly attach object2 to object1 at their current relative pose (a weld); they then move as one body.",
+        (_o("object1_id"), _o("object2_id")),
+    ),
+    ToolSpec(
+        "answer",
+        "Submit your final answer and end the episode: a number, an object id, a short "
+        "description, or a list of these.",
+        (Arg("answer", "any", "your final answer"),),
+    ),
 )
 
 TOOL_NAMES: tuple[str, ...] = tuple(t.name for t in TOOLS)
@@ -175,27 +270,43 @@ def check_args(name: str, arguments: object) -> dict[str, object]:
     return out
 
 
-_JSON_TYPES = {"number": {"type": "number"}, "bool": {"type": "boolean"}, "string": {"type": "string", "maxLength": 40},
-               "object_id": {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 16}]},
-               "vector3": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3},
-               "quat": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4},
-               "rgba": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4},
-               "sizes": {"type": "array", "items": {"type": "number"}, "minItems": 1, "maxItems": 3},
-               # bounded, so a grammar-constrained small model cannot ramble inside an answer
-               "any": {"anyOf": [{"type": "number"}, {"type": "string", "maxLength": 60},
-                                 {"type": "array", "items": {"type": "number"}, "maxItems": 8}]}}
+_JSON_TYPES = {
+    "number": {"type": "number"},
+    "bool": {"type": "boolean"},
+    "string": {"type": "string", "maxLength": 40},
+    "object_id": {"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 16}]},
+    "vector3": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3},
+    "quat": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4},
+    "rgba": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4},
+    "sizes": {"type": "array", "items": {"type": "number"}, "minItems": 1, "maxItems": 3},
+    # bounded, so a grammar-constrained small model cannot ramble inside an answer
+    "any": {
+        "anyOf": [
+            {"type": "number"},
+            {"type": "string", "maxLength": 60},
+            {"type": "array", "items": {"type": "number"}, "maxItems": 8},
+        ]
+    },
+}
 
 
 def arguments_schema(spec: ToolSpec) -> dict:
-    return {"type": "object", "additionalProperties": False,
-            "properties": {a.name: dict(_JSON_TYPES[a.kind], description=a.doc) for a in spec.args},
-            "required": [a.name for a in spec.args if a.required]}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {a.name: dict(_JSON_TYPES[a.kind], description=a.doc) for a in spec.args},
+        "required": [a.name for a in spec.args if a.required],
+    }
 
 
 def call_schema(spec: ToolSpec) -> dict:
     """One call {"tool": name, "arguments": {...}} of this tool, fully typed."""
-    return {"type": "object", "additionalProperties": False, "required": ["tool", "arguments"],
-            "properties": {"tool": {"const": spec.name}, "arguments": arguments_schema(spec)}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["tool", "arguments"],
+        "properties": {"tool": {"const": spec.name}, "arguments": arguments_schema(spec)},
+    }
 
 
 def tools_named(names: tuple[str, ...] | None = None) -> tuple[ToolSpec, ...]:
@@ -205,8 +316,10 @@ def tools_named(names: tuple[str, ...] | None = None) -> tuple[ToolSpec, ...]:
 
 def openai_tools(names: tuple[str, ...] | None = None) -> list[dict]:
     """The tool list in the chat-completions `tools` format."""
-    return [{"type": "function", "function": {"name": t.name, "description": t.doc,
-                                               "parameters": arguments_schema(t)}} for t in tools_named(names)]
+    return [
+        {"type": "function", "function": {"name": t.name, "description": t.doc, "parameters": arguments_schema(t)}}
+        for t in tools_named(names)
+    ]
 
 
 def api_listing(brief: bool = False, names: tuple[str, ...] | None = None) -> str:

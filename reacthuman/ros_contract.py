@@ -72,7 +72,9 @@ class StatePhase(IntEnum):
         try:
             phase = cls(value)
         except ValueError:
-            raise ValueError(f"unknown state phase {value} (known: {', '.join(f'{p.value} {p.name}' for p in cls)})") from None
+            raise ValueError(
+                f"unknown state phase {value} (known: {', '.join(f'{p.value} {p.name}' for p in cls)})"
+            ) from None
         if phase is cls.UNSET:
             raise ValueError("the state does not say its phase (BaseState.phase unset)")
         return phase
@@ -131,13 +133,15 @@ NODES: dict[str, NodeContract] = {
     c.name: c
     for c in (
         NodeContract(
-            "scene_generator", "scene_generator_node",
+            "scene_generator",
+            "scene_generator_node",
             publishes={SCENE: M + "SceneAnnouncement", GROUND_TRUTH: M + "GroundTruth"},
             services={GENERATE_SCENE_SRV: "reacthuman_msgs/srv/GenerateScene"},
             summary="plans, randomizes and labels a scene; announces it with its ground truth",
         ),
         NodeContract(
-            "body", "body_node",
+            "body",
+            "body_node",
             publishes={
                 CLOCK: "rosgraph_msgs/msg/Clock",
                 OBSERVATION: M + "ObservationWindow",
@@ -148,30 +152,46 @@ NODES: dict[str, NodeContract] = {
                 HAZARD_STATE: M + "ObjectState",
                 OUTCOME: M + "ExecutedOutcome",
                 EPISODE_FAULT: EPISODE_FAULT_TYPE,
-            } | _CAMERAS,
+            }
+            | _CAMERAS,
             subscribes={SCENE: M + "SceneAnnouncement", PLAN: M + "ReactionPlan", JOINT_COMMAND: M + "JointCommand"},
             summary="the G1 and the scene in Genesis: window, freeze, execute, outcome",
         ),
         NodeContract(
-            "spine", "spine_node",
-            publishes={JOINT_COMMAND: M + "JointCommand", CMD_VEL: "geometry_msgs/msg/Twist",
-                       EPISODE_FAULT: EPISODE_FAULT_TYPE},
-            subscribes={SCENE: M + "SceneAnnouncement", PLAN: M + "ReactionPlan",
-                        JOINT_STATES: "sensor_msgs/msg/JointState", BASE_STATE: M + "BaseState"},
+            "spine",
+            "spine_node",
+            publishes={
+                JOINT_COMMAND: M + "JointCommand",
+                CMD_VEL: "geometry_msgs/msg/Twist",
+                EPISODE_FAULT: EPISODE_FAULT_TYPE,
+            },
+            subscribes={
+                SCENE: M + "SceneAnnouncement",
+                PLAN: M + "ReactionPlan",
+                JOINT_STATES: "sensor_msgs/msg/JointState",
+                BASE_STATE: M + "BaseState",
+            },
             summary="walking policy + arm IK: plan -> joint commands",
         ),
         NodeContract(
-            "brain", "brain_node",
+            "brain",
+            "brain_node",
             publishes={PLAN: M + "ReactionPlan", EPISODE_FAULT: EPISODE_FAULT_TYPE},
             # ground truth is read only by the reference brain `oracle`; no prompt ever contains it
             subscribes={OBSERVATION: M + "ObservationWindow", GROUND_TRUTH: M + "GroundTruth"},
             summary="the evaluated model (or a reference brain): observation -> reaction plan",
         ),
         NodeContract(
-            "scorer", "scorer_node",
+            "scorer",
+            "scorer_node",
             publishes={SCORE: M + "EpisodeScore", EPISODE_FAULT: EPISODE_FAULT_TYPE},
-            subscribes={SCENE: M + "SceneAnnouncement", GROUND_TRUTH: M + "GroundTruth", PLAN: M + "ReactionPlan",
-                        FREEZE_STATE: M + "FreezeState", OUTCOME: M + "ExecutedOutcome"},
+            subscribes={
+                SCENE: M + "SceneAnnouncement",
+                GROUND_TRUTH: M + "GroundTruth",
+                PLAN: M + "ReactionPlan",
+                FREEZE_STATE: M + "FreezeState",
+                OUTCOME: M + "ExecutedOutcome",
+            },
             summary="five metrics and safety rules against exact ground truth",
         ),
     )
@@ -187,7 +207,8 @@ def _everything_published() -> dict[str, str]:
 
 # The episode manager records every published topic into the episode's bag, so it subscribes to all.
 NODES["episode_manager"] = NodeContract(
-    "episode_manager", "episode_manager_node",
+    "episode_manager",
+    "episode_manager_node",
     subscribes=_everything_published(),
     actions={RUN_EPISODE_ACTION: "reacthuman_msgs/action/RunEpisode"},
     summary="drives one episode per RunEpisode goal, records its bag, writes its folder",
@@ -198,7 +219,8 @@ NODES["episode_manager"] = NodeContract(
 # the spine (joint state in, joint commands out) through Unitree's low-level DDS interface.
 HARDWARE_NODES: dict[str, NodeContract] = {
     "robot_bridge": NodeContract(
-        "robot_bridge", "robot_bridge_node",
+        "robot_bridge",
+        "robot_bridge_node",
         publishes={JOINT_STATES: "sensor_msgs/msg/JointState", BASE_STATE: M + "BaseState"},
         subscribes={JOINT_COMMAND: M + "JointCommand"},
         summary="a real Unitree G1 over rt/lowstate and rt/lowcmd in place of the simulated body",
@@ -217,5 +239,5 @@ def mermaid_diagram() -> str:
         for topic in pub.publishes:
             for sub in NODES.values():
                 if topic in sub.subscribes and sub.name != "episode_manager":
-                    lines.append(f"  {pub.name} -- \"{topic}\" --> {sub.name}")
+                    lines.append(f'  {pub.name} -- "{topic}" --> {sub.name}')
     return "\n".join(lines)

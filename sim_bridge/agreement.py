@@ -47,7 +47,9 @@ def engine_track(engine: PhysicsEngine, spec: SceneSpec) -> EngineRun:
     set_initial_velocities(engine, spec)
     names = tuple(b.name for b in spec.bodies if b.dynamic)
     n = spec.n_steps
-    arrays = {k: np.zeros((n + 1, len(names), d), np.float32) for k, d in (("pos", 3), ("quat", 4), ("vel", 3), ("ang", 3))}
+    arrays = {
+        k: np.zeros((n + 1, len(names), d), np.float32) for k, d in (("pos", 3), ("quat", 4), ("vel", 3), ("ang", 3))
+    }
     primary = frozenset({spec.hazard_bodies[0]})
     first_contact = None
     for k in range(n + 1):
@@ -86,15 +88,23 @@ def _explain(spec: SceneSpec, a: str, ra: EngineRun, b: str, rb: EngineRun) -> s
     apart = np.flatnonzero(gap >= DIVERGE_M)
     if len(apart):
         k = int(apart[0])
-        parts = [f"hazard paths part ({DIVERGE_M * 100:.0f} cm) at t={ra.track.times_s[k]:.3f} s, "
-                 f"{gap.max():.2f} m apart at most"]
+        parts = [
+            f"hazard paths part ({DIVERGE_M * 100:.0f} cm) at t={ra.track.times_s[k]:.3f} s, "
+            f"{gap.max():.2f} m apart at most"
+        ]
     else:
         parts = [f"hazard paths stay within {gap.max() * 100:.1f} cm of each other"]
     for name, run in ((a, ra), (b, rb)):
         t = run.truth
-        contact = f"first contact t={run.first_contact[0]:.3f} s with '{run.first_contact[1]}'" if run.first_contact else "no contact"
-        parts.append(f"{name}: {t.correct_action}, {contact}, impact t={t.impact_time_s} s at {t.impact_speed_mps} m/s, "
-                     f"time to floor {t.time_to_floor_s} s, reasons {list(t.reasons) or 'none'}")
+        contact = (
+            f"first contact t={run.first_contact[0]:.3f} s with '{run.first_contact[1]}'"
+            if run.first_contact
+            else "no contact"
+        )
+        parts.append(
+            f"{name}: {t.correct_action}, {contact}, impact t={t.impact_time_s} s at {t.impact_speed_mps} m/s, "
+            f"time to floor {t.time_to_floor_s} s, reasons {list(t.reasons) or 'none'}"
+        )
     return "; ".join(parts)
 
 
@@ -122,5 +132,7 @@ def format_rows(rows: list[AgreementRow]) -> str:
         if r.explanation:
             lines.append(f"         why: {r.explanation}")
     agree = sum(r.label_agrees for r in rows)
-    lines.append(f"labels agree on {agree}/{len(rows)} scenes; times to floor on {sum(r.time_agrees for r in rows)}/{len(rows)}")
+    lines.append(
+        f"labels agree on {agree}/{len(rows)} scenes; times to floor on {sum(r.time_agrees for r in rows)}/{len(rows)}"
+    )
     return "\n".join(lines)

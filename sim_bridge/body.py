@@ -34,14 +34,33 @@ from reacthuman.core.validate import require_positive
 from reacthuman.spine.joint_command import JointCommand
 from reacthuman.scenes.mass_centre import centre_local_m
 from reacthuman.scenes.spec import SceneSpec, SpecError, window_frame_times_s
-from reacthuman.sim_bridge.engine import (BodyState, CameraSpec, PhysicsEngine, SimRobotState, make_engine,
-                                          prepare_engine, quat_rotate_inverse_wxyz, quat_rotate_wxyz,
-                                          default_config as engine_config)
+from reacthuman.sim_bridge.engine import (
+    BodyState,
+    CameraSpec,
+    PhysicsEngine,
+    SimRobotState,
+    make_engine,
+    prepare_engine,
+    quat_rotate_inverse_wxyz,
+    quat_rotate_wxyz,
+    default_config as engine_config,
+)
 from reacthuman.sim_bridge.freeze import EpisodePhase, FreezeConfig, FreezeGate, GateState, Phase, PhaseError, Verdict
-from reacthuman.sim_bridge.outcome import (Outcome, OutcomeConfig, OutcomeTracker, StepObservation, arm_links,
-                                           default_config as outcome_config)
-from reacthuman.sim_bridge.scene_setup import (hand_points, robot_spec_for, set_initial_velocities, validate_for_body,
-                                               world_for)
+from reacthuman.sim_bridge.outcome import (
+    Outcome,
+    OutcomeConfig,
+    OutcomeTracker,
+    StepObservation,
+    arm_links,
+    default_config as outcome_config,
+)
+from reacthuman.sim_bridge.scene_setup import (
+    hand_points,
+    robot_spec_for,
+    set_initial_velocities,
+    validate_for_body,
+    world_for,
+)
 from reacthuman.sim_bridge.video import VideoRecorder, VideoConfig
 
 log = logging.getLogger(__name__)
@@ -87,8 +106,13 @@ def default_config(**overrides: object) -> BodyConfig:
 # An override set over config/body.yaml (the library's defaults: the scene's camera size and window), kept here
 # rather than in a second file naming BodyConfig's fields: each value has one place, and a run changes it
 # through the body node's parameters, declared from it.
-GRAPH_BODY_DEFAULTS: dict[str, object] = {"observation_window_s": 0.6, "frame_width_px": 640, "frame_height_px": 360,
-                                          "frame_count": 5, "horizon_s": 4.0}
+GRAPH_BODY_DEFAULTS: dict[str, object] = {
+    "observation_window_s": 0.6,
+    "frame_width_px": 640,
+    "frame_height_px": 360,
+    "frame_count": 5,
+    "horizon_s": 4.0,
+}
 
 
 def graph_config(**overrides: object) -> BodyConfig:
@@ -155,8 +179,13 @@ class Body:
         self._robot_links = frozenset(engine.robot_body_names())
         self._hazards = tuple(spec.hazard_bodies)
         self._centres = {h: centre_local_m(spec, h) for h in self._hazards}  # a hinged hazard's origin is its pivot
-        self._tracker = OutcomeTracker(self.config.outcome, frozenset(self._hazards), self._robot_links,
-                                       frozenset(link for link, _ in self._hands), arm_links(self._robot_links))
+        self._tracker = OutcomeTracker(
+            self.config.outcome,
+            frozenset(self._hazards),
+            self._robot_links,
+            frozenset(link for link, _ in self._hands),
+            arm_links(self._robot_links),
+        )
         self._cmd: tuple[np.ndarray, ...] | None = None
         self._order_cache: dict[tuple[str, ...], np.ndarray] = {}
         self._fault: str | None = None
@@ -213,8 +242,9 @@ class Body:
     def render_views(self) -> FrameSet:
         """Every view of the scene as the cameras show it now (frame hooks are not called)."""
         t = self.engine.time_s
-        return FrameSet(t_s=t - self.spec.t0_s, sim_time_s=t,
-                        images={c.name: self.engine.render(c.name) for c in self.spec.cameras})
+        return FrameSet(
+            t_s=t - self.spec.t0_s, sim_time_s=t, images={c.name: self.engine.render(c.name) for c in self.spec.cameras}
+        )
 
     def simulate_window(self, command_source: CommandSource, now_s: float | None = None) -> list[FrameSet]:
         """Simulate from 0 to t0 + window under `command_source`, rendering every view at the frame times;
@@ -294,9 +324,15 @@ class Body:
 
     # --- the physics step -----------------------------------------------------------------------------
     def _control_state(self, s: SimRobotState) -> RobotState:
-        return RobotState(q=tuple(s.joint_pos_rad), dq=tuple(s.joint_vel_radps), base_quat_wxyz=tuple(s.base.quat_wxyz),
-                          base_ang_vel_body=tuple(s.gyro_radps), base_pos_world=tuple(s.base.pos_m),
-                          base_lin_vel_world=tuple(s.base.lin_vel_mps), stamp_s=self.engine.time_s)
+        return RobotState(
+            q=tuple(s.joint_pos_rad),
+            dq=tuple(s.joint_vel_radps),
+            base_quat_wxyz=tuple(s.base.quat_wxyz),
+            base_ang_vel_body=tuple(s.gyro_radps),
+            base_pos_world=tuple(s.base.pos_m),
+            base_lin_vel_world=tuple(s.base.lin_vel_mps),
+            stamp_s=self.engine.time_s,
+        )
 
     def _take_command(self, control_state: RobotState) -> None:
         try:
@@ -370,11 +406,15 @@ class Body:
         e = self.engine
         left, right, states = self._read_hands_and_hazards()
         obs = StepObservation(
-            t_s=e.time_s - self.spec.t0_s, dt_s=e.dt_s, left_hand_m=left, right_hand_m=right,
+            t_s=e.time_s - self.spec.t0_s,
+            dt_s=e.dt_s,
+            left_hand_m=left,
+            right_hand_m=right,
             hazard_pos_m={h: s.pos_m + quat_rotate_wxyz(s.quat_wxyz, self._centres[h]) for h, s in states.items()},
             hazard_speed_mps={h: float(np.linalg.norm(s.lin_vel_mps)) for h, s in states.items()},
             hazard_ang_speed_radps={h: float(np.linalg.norm(s.ang_vel_radps)) for h, s in states.items()},
-            contacts=e.contacts(frozenset(self._hazards)), base_pos_m=self._state.base.pos_m,
+            contacts=e.contacts(frozenset(self._hazards)),
+            base_pos_m=self._state.base.pos_m,
             projected_gravity=self._state.projected_gravity,
         )
         self._tracker.update(obs, lambda: np.array([e.body_state(n).pos_m for n in self._robot_links]))
@@ -384,17 +424,27 @@ class Body:
         s = self._state
         left, right, hazards = self._read_hands_and_hazards()
         return BodySnapshot(
-            sim_time_s=self.engine.time_s, robot=self._control_state(s), joint_names=self._names, base=s.base,
-            imu_gyro_radps=s.gyro_radps, imu_accel_mps2=self._accel, imu_projected_gravity=s.projected_gravity,
-            hazards=dict(hazards), left_hand_m=left, right_hand_m=right,
+            sim_time_s=self.engine.time_s,
+            robot=self._control_state(s),
+            joint_names=self._names,
+            base=s.base,
+            imu_gyro_radps=s.gyro_radps,
+            imu_accel_mps2=self._accel,
+            imu_projected_gravity=s.projected_gravity,
+            hazards=dict(hazards),
+            left_hand_m=left,
+            right_hand_m=right,
         )
 
     def outcome(self) -> Outcome:
         self._phase.require(Phase.FROZEN, Phase.EXECUTING, Phase.DONE)
         rec = self.gate.record
         return self._tracker.outcome(
-            scene_id=self.spec.scene_id, engine=self.config.engine, controller_fault=self._fault,
-            plan_received=rec.plan_received, plan_late=rec.plan_late,
+            scene_id=self.spec.scene_id,
+            engine=self.config.engine,
+            controller_fault=self._fault,
+            plan_received=rec.plan_received,
+            plan_late=rec.plan_late,
             plan_executed=rec.plan_received and self._phase.phase is not Phase.FROZEN and self._fault is None,
             wrong_scene_plans=tuple(rec.wrong_scene_ids),
         )

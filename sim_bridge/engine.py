@@ -185,9 +185,13 @@ class PhysicsEngine(abc.ABC):
     def body_mass_kg(self, name: str) -> float: ...
 
     @abc.abstractmethod
-    def set_body_velocity(self, name: str, lin_vel_mps: tuple[float, float, float],
-                          ang_vel_radps: tuple[float, float, float],
-                          quat_wxyz: tuple[float, float, float, float] | None = None) -> None:
+    def set_body_velocity(
+        self,
+        name: str,
+        lin_vel_mps: tuple[float, float, float],
+        ang_vel_radps: tuple[float, float, float],
+        quat_wxyz: tuple[float, float, float, float] | None = None,
+    ) -> None:
         """Set a free body's world-frame velocity (a scene's initial velocities: MJCF cannot carry them).
 
         The angular velocity is rotated into the body's frame (scenes.builders.to_body_frame) at `quat_wxyz`, the
@@ -208,7 +212,9 @@ class PhysicsEngine(abc.ABC):
 
     # --- cameras ----------------------------------------------------------------------------------
     @abc.abstractmethod
-    def set_camera_pose(self, name: str, pos_m: tuple[float, float, float], lookat_m: tuple[float, float, float]) -> None: ...
+    def set_camera_pose(
+        self, name: str, pos_m: tuple[float, float, float], lookat_m: tuple[float, float, float]
+    ) -> None: ...
 
     @abc.abstractmethod
     def render(self, name: str) -> np.ndarray:

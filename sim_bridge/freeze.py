@@ -113,8 +113,9 @@ class FreezeGate:
             self.state = GateState.TIMED_OUT
             self.record.timed_out = True
             self.record.wait_s = self.config.plan_timeout_s
-            log.warning("scene %s: no plan within %.1f s; resuming without one", self.scene_id,
-                        self.config.plan_timeout_s)
+            log.warning(
+                "scene %s: no plan within %.1f s; resuming without one", self.scene_id, self.config.plan_timeout_s
+            )
         return self.state
 
     def offer(self, plan_scene_id: str, now_s: float) -> Verdict:
@@ -127,8 +128,11 @@ class FreezeGate:
         if state is GateState.TIMED_OUT:
             self.record.plan_late = True
             self.record.late_by_s = now_s - self.deadline_s
-            log.warning("scene %s: plan arrived %.2f s after the timeout; recorded as late, not executed",
-                        self.scene_id, self.record.late_by_s)
+            log.warning(
+                "scene %s: plan arrived %.2f s after the timeout; recorded as late, not executed",
+                self.scene_id,
+                self.record.late_by_s,
+            )
             return Verdict.LATE
         if state is GateState.PLAN_ACCEPTED:
             self.record.duplicates += 1

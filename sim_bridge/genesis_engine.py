@@ -72,8 +72,9 @@ class GenesisEngine(PhysicsEngine):
         )
         self._world = add_mjcf_entity(scene, str(world_path))
         # The G1 keeps Genesis' default rotor inertia on any joint its model states none for, as it always has.
-        self._robot_entity = None if robot is None else add_mjcf_entity(scene, str(robot.mjcf_path),
-                                                                        model_armature_only=False)
+        self._robot_entity = (
+            None if robot is None else add_mjcf_entity(scene, str(robot.mjcf_path), model_armature_only=False)
+        )
         for cam in cameras:
             self._cameras[cam.name] = scene.add_camera(
                 res=(cam.width_px, cam.height_px), pos=cam.pos_m, lookat=cam.lookat_m, fov=cam.fov_deg, GUI=False
@@ -147,8 +148,12 @@ class GenesisEngine(PhysicsEngine):
 
     def body_state(self, name: str) -> BodyState:
         link = self._link(name)
-        return BodyState(pos_m=_np(link.get_pos()), quat_wxyz=_np(link.get_quat()), lin_vel_mps=_np(link.get_vel()),
-                         ang_vel_radps=_np(link.get_ang()))
+        return BodyState(
+            pos_m=_np(link.get_pos()),
+            quat_wxyz=_np(link.get_quat()),
+            lin_vel_mps=_np(link.get_vel()),
+            ang_vel_radps=_np(link.get_ang()),
+        )
 
     def body_mass_kg(self, name: str) -> float:
         return float(self._link(name).get_mass())
@@ -160,9 +165,13 @@ class GenesisEngine(PhysicsEngine):
             raise ValueError(f"body '{name}' has {len(joints)} joints, expected 1")
         return link.entity, joints[0]
 
-    def set_body_velocity(self, name: str, lin_vel_mps: tuple[float, float, float],
-                          ang_vel_radps: tuple[float, float, float],
-                          quat_wxyz: tuple[float, float, float, float] | None = None) -> None:
+    def set_body_velocity(
+        self,
+        name: str,
+        lin_vel_mps: tuple[float, float, float],
+        ang_vel_radps: tuple[float, float, float],
+        quat_wxyz: tuple[float, float, float, float] | None = None,
+    ) -> None:
         entity, joint = self._single_joint(name)
         if joint.n_dofs != 6:
             raise ValueError(f"body '{name}' has a hinge: set its rate with set_hinge_rate")
@@ -196,7 +205,9 @@ class GenesisEngine(PhysicsEngine):
             raise ValueError(f"no camera '{name}'")
         return cam
 
-    def set_camera_pose(self, name: str, pos_m: tuple[float, float, float], lookat_m: tuple[float, float, float]) -> None:
+    def set_camera_pose(
+        self, name: str, pos_m: tuple[float, float, float], lookat_m: tuple[float, float, float]
+    ) -> None:
         self._camera(name).set_pose(pos=np.asarray(pos_m, float), lookat=np.asarray(lookat_m, float))
 
     def render(self, name: str) -> np.ndarray:

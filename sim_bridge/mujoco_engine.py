@@ -44,6 +44,7 @@ def _ensure_headless_gl() -> None:
     if gl_context.GLContext is not None and "glfw" in gl_context.GLContext.__module__:
         gl_context.GLContext = GLContext
 
+
 WORLD_BODY = "world"
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,9 @@ class MujocoEngine(PhysicsEngine):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 if robot is not None:
-                    world.attach(mujoco.MjSpec.from_file(str(robot.mjcf_path)), frame=world.worldbody.add_frame(), prefix="")
+                    world.attach(
+                        mujoco.MjSpec.from_file(str(robot.mjcf_path)), frame=world.worldbody.add_frame(), prefix=""
+                    )
                 model = world.compile()
         finally:
             mujoco.set_mju_user_warning(previous)
@@ -94,7 +97,11 @@ class MujocoEngine(PhysicsEngine):
         self._vadr = np.array([model.jnt_dofadr[j] for j in joint_ids])
         self._limits = np.array([self._torque_limit(j) for j in joint_ids])
         root = model.body_rootid[model.jnt_bodyid[joint_ids[0]]]
-        free = [j for j in range(model.njnt) if model.jnt_bodyid[j] == root and model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE]
+        free = [
+            j
+            for j in range(model.njnt)
+            if model.jnt_bodyid[j] == root and model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE
+        ]
         if not free:
             raise ValueError(f"robot {robot.mjcf_path.name} has no free base joint")
         self._base_body = int(root)
@@ -103,8 +110,8 @@ class MujocoEngine(PhysicsEngine):
         self._robot_bodies = tuple(model.body(b).name for b in range(model.nbody) if model.body_rootid[b] == root)
         self._torques = np.zeros(len(joint_ids))
 
-        data.qpos[self._base_q:self._base_q + 3] = robot.base_pos_m
-        data.qpos[self._base_q + 3:self._base_q + 7] = robot.base_quat_wxyz()
+        data.qpos[self._base_q : self._base_q + 3] = robot.base_pos_m
+        data.qpos[self._base_q + 3 : self._base_q + 7] = robot.base_quat_wxyz()
         data.qpos[self._qadr] = robot.joint_pos_rad
         mujoco.mj_forward(model, data)
 
@@ -143,12 +150,12 @@ class MujocoEngine(PhysicsEngine):
     def robot_state(self) -> SimRobotState:
         d = self._data
         q, v = self._base_q, self._base_v
-        quat = d.qpos[q + 3:q + 7].copy()
-        gyro = d.qvel[v + 3:v + 6].copy()  # MuJoCo's free joint angular velocity is in the body frame
+        quat = d.qpos[q + 3 : q + 7].copy()
+        gyro = d.qvel[v + 3 : v + 6].copy()  # MuJoCo's free joint angular velocity is in the body frame
         base = BodyState(
-            pos_m=d.qpos[q:q + 3].copy(),
+            pos_m=d.qpos[q : q + 3].copy(),
             quat_wxyz=quat,
-            lin_vel_mps=d.qvel[v:v + 3].copy(),
+            lin_vel_mps=d.qvel[v : v + 3].copy(),
             ang_vel_radps=quat_rotate_wxyz(quat, gyro),
         )
         return SimRobotState(
@@ -174,22 +181,30 @@ class MujocoEngine(PhysicsEngine):
         bid = self._body_id(name)
         vel = np.zeros(6)
         mujoco.mj_objectVelocity(m, d, mujoco.mjtObj.mjOBJ_BODY, bid, vel, 0)  # [ang, lin], world frame
-        return BodyState(pos_m=d.xpos[bid].copy(), quat_wxyz=d.xquat[bid].copy(), lin_vel_mps=vel[3:].copy(),
-                         ang_vel_radps=vel[:3].copy())
+        return BodyState(
+            pos_m=d.xpos[bid].copy(),
+            quat_wxyz=d.xquat[bid].copy(),
+            lin_vel_mps=vel[3:].copy(),
+            ang_vel_radps=vel[:3].copy(),
+        )
 
     def body_mass_kg(self, name: str) -> float:
         return float(self._model.body_mass[self._body_id(name)])
 
-    def set_body_velocity(self, name: str, lin_vel_mps: tuple[float, float, float],
-                          ang_vel_radps: tuple[float, float, float],
-                          quat_wxyz: tuple[float, float, float, float] | None = None) -> None:
+    def set_body_velocity(
+        self,
+        name: str,
+        lin_vel_mps: tuple[float, float, float],
+        ang_vel_radps: tuple[float, float, float],
+        quat_wxyz: tuple[float, float, float, float] | None = None,
+    ) -> None:
         m, d = self._model, self._data
         jid = self._single_joint(name)
         v = m.jnt_dofadr[jid]
         if m.jnt_type[jid] == mujoco.mjtJoint.mjJNT_FREE:
             quat = quat_wxyz if quat_wxyz is not None else tuple(float(q) for q in d.xquat[m.jnt_bodyid[jid]])
-            d.qvel[v:v + 3] = lin_vel_mps
-            d.qvel[v + 3:v + 6] = to_body_frame(quat, tuple(float(w) for w in ang_vel_radps))
+            d.qvel[v : v + 3] = lin_vel_mps
+            d.qvel[v + 3 : v + 6] = to_body_frame(quat, tuple(float(w) for w in ang_vel_radps))
         else:
             raise ValueError(f"body '{name}' has a hinge: set its rate with set_hinge_rate")
         mujoco.mj_forward(m, d)
@@ -224,7 +239,9 @@ class MujocoEngine(PhysicsEngine):
         return out
 
     # --- cameras ----------------------------------------------------------------------------------
-    def set_camera_pose(self, name: str, pos_m: tuple[float, float, float], lookat_m: tuple[float, float, float]) -> None:
+    def set_camera_pose(
+        self, name: str, pos_m: tuple[float, float, float], lookat_m: tuple[float, float, float]
+    ) -> None:
         if name not in self._cameras:
             raise ValueError(f"no camera '{name}'")
         self._camera_pose[name] = (np.array(pos_m, float), np.array(lookat_m, float))

@@ -48,9 +48,22 @@ class OutcomeConfig:
     hold_contact_recent_s: float = 0.1
 
     def __post_init__(self) -> None:
-        require_positive(self, ("floor_contact_height_m", "strike_min_impulse_ns", "strike_window_s",
-                                "fall_pelvis_height_m", "rest_speed_mps", "rest_ang_speed_radps", "rest_hold_s",
-                                "catch_hold_s", "hold_contact_recent_s"), "OutcomeConfig.", allow_zero=True)
+        require_positive(
+            self,
+            (
+                "floor_contact_height_m",
+                "strike_min_impulse_ns",
+                "strike_window_s",
+                "fall_pelvis_height_m",
+                "rest_speed_mps",
+                "rest_ang_speed_radps",
+                "rest_hold_s",
+                "catch_hold_s",
+                "hold_contact_recent_s",
+            ),
+            "OutcomeConfig.",
+            allow_zero=True,
+        )
         if not 0 < self.fall_tilt_deg < 180:
             raise ValueError(f"OutcomeConfig.fall_tilt_deg must be in (0, 180), got {self.fall_tilt_deg}")
 
@@ -148,8 +161,11 @@ class OutcomeTracker:
         self._judge_holds(obs.t_s)
         if self.fall_t_s is None and self._fallen(obs):
             self.fall_t_s = obs.t_s
-        resting = all(obs.hazard_speed_mps[h] <= self.config.rest_speed_mps
-                      and obs.hazard_ang_speed_radps[h] <= self.config.rest_ang_speed_radps for h in self.hazards)
+        resting = all(
+            obs.hazard_speed_mps[h] <= self.config.rest_speed_mps
+            and obs.hazard_ang_speed_radps[h] <= self.config.rest_ang_speed_radps
+            for h in self.hazards
+        )
         if not resting:
             self.rest_since_s = None
         elif self.rest_since_s is None:
@@ -199,7 +215,9 @@ class OutcomeTracker:
         """A hand contact whose hold is not yet judged (the object neither held long enough nor dropped)."""
         if self.held_at_s is not None:
             return False
-        return any(now_s < t + self.config.catch_hold_s and h not in self.floor_t_s for h, t in self.hand_touch_s.items())
+        return any(
+            now_s < t + self.config.catch_hold_s and h not in self.floor_t_s for h, t in self.hand_touch_s.items()
+        )
 
     @property
     def first_hand_contact_s(self) -> float | None:
@@ -207,25 +225,41 @@ class OutcomeTracker:
 
     def _fallen(self, obs: StepObservation) -> bool:
         tilt_cos = -float(obs.projected_gravity[2])  # 1 upright, 0 lying
-        return (float(obs.base_pos_m[2]) < self.config.fall_pelvis_height_m
-                or tilt_cos < math.cos(math.radians(self.config.fall_tilt_deg)))
+        return float(obs.base_pos_m[2]) < self.config.fall_pelvis_height_m or tilt_cos < math.cos(
+            math.radians(self.config.fall_tilt_deg)
+        )
 
     @property
     def strike_impulse_ns(self) -> float:
         return float(sum(self.strike_impulse_by_link.values()))
 
     def at_rest(self, now_s: float) -> bool:
-        return (self.rest_since_s is not None and now_s - self.rest_since_s >= self.config.rest_hold_s
-                and not self._hold_pending(now_s))
+        return (
+            self.rest_since_s is not None
+            and now_s - self.rest_since_s >= self.config.rest_hold_s
+            and not self._hold_pending(now_s)
+        )
 
-    def outcome(self, *, scene_id: str, engine: str, controller_fault: str | None, plan_received: bool,
-                plan_late: bool, plan_executed: bool, wrong_scene_plans: tuple[str, ...]) -> Outcome:
+    def outcome(
+        self,
+        *,
+        scene_id: str,
+        engine: str,
+        controller_fault: str | None,
+        plan_received: bool,
+        plan_late: bool,
+        plan_executed: bool,
+        wrong_scene_plans: tuple[str, ...],
+    ) -> Outcome:
         if self.last is None:
             raise RuntimeError("no step was tracked: the outcome needs at least the observation window")
         obs = self.last
         impulse = self.strike_impulse_ns
-        strike_link = max(self.strike_impulse_by_link, key=self.strike_impulse_by_link.get) \
-            if self.strike_impulse_by_link else None
+        strike_link = (
+            max(self.strike_impulse_by_link, key=self.strike_impulse_by_link.get)
+            if self.strike_impulse_by_link
+            else None
+        )
         first_floor = min(self.floor_t_s.values()) if self.floor_t_s else None
         return Outcome(
             scene_id=scene_id,

@@ -6,8 +6,7 @@ what is checked.
 
 from __future__ import annotations
 
-from reacthuman.scenes.spec import (BodySpec, CameraSpec, GeomSpec, JointSpec, LightSpec, ObserverSpec,
-                                    SceneSpec)
+from reacthuman.scenes.spec import BodySpec, CameraSpec, GeomSpec, JointSpec, LightSpec, ObserverSpec, SceneSpec
 
 PROBE_FAMILY = "probe_drop"
 
@@ -20,22 +19,47 @@ def _cameras(ox: float, oy: float) -> tuple[CameraSpec, ...]:
     )
 
 
-def drop_probe(scene_id: str, *, drop_pos: tuple[float, float, float], mass_kg: float, radius_m: float,
-               shape: str = "sphere", lin_vel: tuple[float, float, float] = (0.0, 0.0, 0.0),
-               duration_s: float = 3.0) -> SceneSpec:
+def drop_probe(
+    scene_id: str,
+    *,
+    drop_pos: tuple[float, float, float],
+    mass_kg: float,
+    radius_m: float,
+    shape: str = "sphere",
+    lin_vel: tuple[float, float, float] = (0.0, 0.0, 0.0),
+    duration_s: float = 3.0,
+) -> SceneSpec:
     """An object released at `drop_pos` (world frame) next to a G1 standing at the origin facing +x."""
     size = (radius_m,) if shape == "sphere" else (radius_m, radius_m, radius_m)
     hazard = BodySpec(
-        name="hazard", pos=drop_pos, geoms=(GeomSpec(shape, size, rgba=(0.8, 0.3, 0.2, 1.0)),),
-        joint=JointSpec("free"), mass_kg=mass_kg, lin_vel=lin_vel, role="hazard", object_id=f"probe_{shape}",
+        name="hazard",
+        pos=drop_pos,
+        geoms=(GeomSpec(shape, size, rgba=(0.8, 0.3, 0.2, 1.0)),),
+        joint=JointSpec("free"),
+        mass_kg=mass_kg,
+        lin_vel=lin_vel,
+        role="hazard",
+        object_id=f"probe_{shape}",
     )
     wall = BodySpec(name="back_wall", pos=(-3.0, 0.0, 1.5), geoms=(GeomSpec("box", (0.05, 4.0, 1.5)),), role="static")
     return SceneSpec(
-        scene_id=scene_id, family=PROBE_FAMILY, object_id=hazard.object_id, room="probe", seed=0,
-        speed_band="gravity", speed_group=None, adversarial=False, observer=ObserverSpec(0.0, 0.0, 0.0),
-        hazard_bodies=("hazard",), cameras=_cameras(0.0, 0.0), bodies=(hazard, wall),
-        lights=(LightSpec((0.0, 0.0, 3.0), (0.3, 0.2, -1.0)),), t0_s=0.0, observation_window_s=0.3,
-        duration_s=duration_s, description="probe: an object dropped next to the G1",
+        scene_id=scene_id,
+        family=PROBE_FAMILY,
+        object_id=hazard.object_id,
+        room="probe",
+        seed=0,
+        speed_band="gravity",
+        speed_group=None,
+        adversarial=False,
+        observer=ObserverSpec(0.0, 0.0, 0.0),
+        hazard_bodies=("hazard",),
+        cameras=_cameras(0.0, 0.0),
+        bodies=(hazard, wall),
+        lights=(LightSpec((0.0, 0.0, 3.0), (0.3, 0.2, -1.0)),),
+        t0_s=0.0,
+        observation_window_s=0.3,
+        duration_s=duration_s,
+        description="probe: an object dropped next to the G1",
     )
 
 

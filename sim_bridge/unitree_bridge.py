@@ -107,10 +107,14 @@ def lowcmd_to_joint_command(msg: object, stamp_s: float) -> JointCommand:
     on = [1.0 if m.mode == MOTOR_ENABLE else 0.0 for m in motors]
     kp = tuple(e * float(m.kp) for e, m in zip(on, motors))
     return JointCommand(
-        names=G1_JOINT_NAMES, q=tuple(float(m.q) for m in motors), dq=tuple(float(m.dq) for m in motors),
-        kp=kp, kd=tuple(e * float(m.kd) for e, m in zip(on, motors)),
+        names=G1_JOINT_NAMES,
+        q=tuple(float(m.q) for m in motors),
+        dq=tuple(float(m.dq) for m in motors),
+        kp=kp,
+        kd=tuple(e * float(m.kd) for e, m in zip(on, motors)),
         tau=tuple(e * float(m.tau) for e, m in zip(on, motors)),
-        mode=Mode.ACTIVE if any(k > 0 for k in kp) else Mode.DAMPING, stamp_s=stamp_s,
+        mode=Mode.ACTIVE if any(k > 0 for k in kp) else Mode.DAMPING,
+        stamp_s=stamp_s,
     )
 
 
@@ -121,8 +125,11 @@ def robot_state_to_lowstate(state: RobotState, tick: int, mode_machine: int = SI
     msg.imu_state.quaternion = [float(v) for v in state.base_quat_wxyz]
     msg.imu_state.gyroscope = [float(v) for v in state.base_ang_vel_body]
     w, x, y, z = state.base_quat_wxyz
-    msg.imu_state.rpy = [math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y)),
-                         math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x)))), state.yaw_rad()]
+    msg.imu_state.rpy = [
+        math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y)),
+        math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x)))),
+        state.yaw_rad(),
+    ]
     for i in range(len(G1_JOINT_NAMES)):
         msg.motor_state[i].q = float(state.q[i])
         msg.motor_state[i].dq = float(state.dq[i])
@@ -137,9 +144,13 @@ def lowstate_to_robot_state(msg: object, stamp_s: float) -> RobotState:
     norm = math.sqrt(sum(v * v for v in quat))
     if not norm > 0:
         raise ValueError("LowState IMU quaternion is zero")
-    return RobotState(q=tuple(float(m.q) for m in motors), dq=tuple(float(m.dq) for m in motors),
-                      base_quat_wxyz=tuple(v / norm for v in quat),
-                      base_ang_vel_body=tuple(float(v) for v in msg.imu_state.gyroscope), stamp_s=stamp_s)
+    return RobotState(
+        q=tuple(float(m.q) for m in motors),
+        dq=tuple(float(m.dq) for m in motors),
+        base_quat_wxyz=tuple(v / norm for v in quat),
+        base_ang_vel_body=tuple(float(v) for v in msg.imu_state.gyroscope),
+        stamp_s=stamp_s,
+    )
 
 
 # --- endpoints --------------------------------------------------------------------------------------
@@ -175,8 +186,9 @@ class _Latest:
 class G1LowLevelLink:
     """The controller's side: latest RobotState from rt/lowstate; JointCommand out on rt/lowcmd."""
 
-    def __init__(self, config: UnitreeBridgeConfig | None = None,
-                 on_state: Callable[[RobotState, int], None] | None = None) -> None:
+    def __init__(
+        self, config: UnitreeBridgeConfig | None = None, on_state: Callable[[RobotState, int], None] | None = None
+    ) -> None:
         """on_state(state, tick), if given, is called on the DDS listener thread for every valid LowState
         (a ROS bridge node republishes from there); wait_state works either way."""
 
@@ -276,8 +288,13 @@ class SimulatedG1Endpoint:
 
 
 # --- loops ------------------------------------------------------------------------------------------
-def drive_spine(spine: "Spine", link: G1LowLevelLink, duration_s: float, first_state_timeout_s: float = 10.0,
-                state_timeout_s: float = 1.0) -> int:
+def drive_spine(
+    spine: "Spine",
+    link: G1LowLevelLink,
+    duration_s: float,
+    first_state_timeout_s: float = 10.0,
+    state_timeout_s: float = 1.0,
+) -> int:
     """The controller's loop: answer each LowState with the spine's command for it, until it has answered
     one at least duration_s (on the states' clock) after the first. Returns the number of commands sent.
     Raises TimeoutError if the robot stops talking (the robot side's watchdog then drops it to damping)."""
@@ -287,8 +304,10 @@ def drive_spine(spine: "Spine", link: G1LowLevelLink, duration_s: float, first_s
     while True:
         got = link.wait_state(seen, first_state_timeout_s if t_start is None else state_timeout_s)
         if got is None:
-            raise TimeoutError(f"no LowState on {LOWSTATE_TOPIC} (domain {link.config.domain_id}, "
-                               f"interface {link.config.network_interface})")
+            raise TimeoutError(
+                f"no LowState on {LOWSTATE_TOPIC} (domain {link.config.domain_id}, "
+                f"interface {link.config.network_interface})"
+            )
         state, _tick, stamp = got
         seen = link.states_received
         now = stamp if link.config.clock == "tick" else link.now_s()
@@ -316,9 +335,17 @@ def _first_answer(endpoint: SimulatedG1Endpoint, state: RobotState, tick: int, t
         endpoint.publish_state(state, tick)
 
 
-def serve_simulated_robot(endpoint: SimulatedG1Endpoint, watchdog: CommandWatchdog, n_steps: int, dt_s: float,
-                          read_state: Callable[[float], RobotState], apply: Callable[[JointCommand], None],
-                          step: Callable[[], None], lockstep_timeout_s: float = 2.0, first_step: int = 0) -> int:
+def serve_simulated_robot(
+    endpoint: SimulatedG1Endpoint,
+    watchdog: CommandWatchdog,
+    n_steps: int,
+    dt_s: float,
+    read_state: Callable[[float], RobotState],
+    apply: Callable[[JointCommand], None],
+    step: Callable[[], None],
+    lockstep_timeout_s: float = 2.0,
+    first_step: int = 0,
+) -> int:
     """The simulated robot's loop, one physics step at a time: publish LowState (tick = step), wait for the
     LowCmd answering it (lockstep; after lockstep_timeout_s it steps on and the watchdog decides), apply the
     watchdog's command, step. Steps are numbered from first_step (to continue an earlier call). Returns how

@@ -59,8 +59,14 @@ class VideoRecorder:
         self._engine = engine
         self._dir = tempfile.mkdtemp(prefix="reacthuman-video-")
         self._writers = {
-            name: imageio.get_writer(os.path.join(self._dir, f"{name}.mp4"), fps=config.fps, codec="libx264",
-                                     macro_block_size=8, quality=7, ffmpeg_log_level="error")
+            name: imageio.get_writer(
+                os.path.join(self._dir, f"{name}.mp4"),
+                fps=config.fps,
+                codec="libx264",
+                macro_block_size=8,
+                quality=7,
+                ffmpeg_log_level="error",
+            )
             for name in (THIRD_PERSON, EGOCENTRIC)
         }
         self._next_s: float | None = None

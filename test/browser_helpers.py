@@ -21,9 +21,22 @@ class Browser:
         assert exe, "chromium is not installed (tools/bootstrap.sh installs Debian's chromium package)"
         self._profile = tempfile.mkdtemp(prefix="chromium-")
         self.proc = subprocess.Popen(
-            [exe, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-             "--remote-debugging-port=0", "--remote-allow-origins=*", f"--user-data-dir={self._profile}",
-             "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            [
+                exe,
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-extensions",
+                "--remote-debugging-port=0",
+                "--remote-allow-origins=*",
+                f"--user-data-dir={self._profile}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         port = None
         deadline = time.monotonic() + 60
         while port is None and time.monotonic() < deadline:

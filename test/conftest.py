@@ -25,15 +25,22 @@ REQUIRED = {
 }
 # The fast layer (`-m fast`) starts no Genesis, ROS 2 graph, model server or Ray: the light install of
 # docs/testing.md is enough for it, but for the modules of BEYOND_LIGHT_INSTALL (left out by --light-install).
-FAST_REQUIRED = {"mujoco": "MuJoCo", "onnxruntime": "onnxruntime", "holosoma": "the G1 model (holosoma)",
-                 "dm_control": "the CMU humanoid (dm-control)"}
+FAST_REQUIRED = {
+    "mujoco": "MuJoCo",
+    "onnxruntime": "onnxruntime",
+    "holosoma": "the G1 model (holosoma)",
+    "dm_control": "the CMU humanoid (dm-control)",
+}
 FAST_INSTALL = "install the light install of docs/testing.md, and run `make test-fast-light` there"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--light-install", action="store_true",
-                     help="with -m fast: leave out the fast modules that need more than the light install "
-                          "(test/fast_layer.py BEYOND_LIGHT_INSTALL), naming them")
+    parser.addoption(
+        "--light-install",
+        action="store_true",
+        help="with -m fast: leave out the fast modules that need more than the light install "
+        "(test/fast_layer.py BEYOND_LIGHT_INSTALL), naming them",
+    )
 
 
 def _light(config: pytest.Config) -> bool:
@@ -45,8 +52,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     required = dict(FAST_REQUIRED) if fast else REQUIRED
     if fast and not _light(session.config):
         required.update({mod: f"for {test}" for test, mod in sorted(BEYOND_LIGHT_INSTALL.items())})
-    missing = [f"{mod} ({what})" for mod, what in required.items()
-               if mod != "rmw_fastrtps_cpp" and importlib.util.find_spec(mod) is None]
+    missing = [
+        f"{mod} ({what})"
+        for mod, what in required.items()
+        if mod != "rmw_fastrtps_cpp" and importlib.util.find_spec(mod) is None
+    ]
     if missing:
         how = FAST_INSTALL if fast else "run `make test`, which bootstraps .venv"
         raise pytest.UsageError("required components missing: " + "; ".join(missing) + " -- " + how)
@@ -92,8 +102,11 @@ def interactiveworld_control_runs() -> dict:
     from interactiveworld.bench.taskpack import default_tasks_dir, load_packs
     from interactiveworld.episode import run_episode
 
-    return {(p.task_id, name): run_episode(p, make_assistant(name, p), ScriptedHuman())
-            for p in load_packs(default_tasks_dir()) for name in ("oracle", "silent", "blind")}
+    return {
+        (p.task_id, name): run_episode(p, make_assistant(name, p), ScriptedHuman())
+        for p in load_packs(default_tasks_dir())
+        for name in ("oracle", "silent", "blind")
+    }
 
 
 # The fast layer (`make test-fast`, `pytest -m fast`): the modules listed in test/fast_layer.py, guarded so
@@ -150,4 +163,3 @@ def _fast_layer_guard(request: pytest.FixtureRequest):
     with pytest.MonkeyPatch.context() as mp:
         guard_module(request.module.__name__, mp)
         yield
-

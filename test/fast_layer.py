@@ -46,69 +46,71 @@ BEYOND_LIGHT_INSTALL = {
 # Measured under the guard: each module here passes without the heavy components, and together they run in
 # well under a minute. Modules that simulate for long (the InteractiveWorld controls bench, PhysMent's scene
 # checks) stay in the full layer only.
-FAST_MODULES = frozenset({
-    "test_deprecated_paths",
-    "test_fast_layer_guard",
-    "test_policy_slot",
-    "test_physment_authors_cells",
-    "test_physment_authors_dialogue",
-    "test_physment_authors_replay",
-    "test_graph_messages",
-    "test_body_envelope",
-    "test_too_fast_to_catch",
-    "test_dataset_strata",
-    "test_body_freeze",
-    "test_closed_loop_report",
-    "test_brain_arc",
-    "test_brain_classifier",
-    "test_brain_parse",
-    "test_brain_reference",
-    "test_code_layers",
-    "test_replay_brain",
-    "test_core_layering",
-    "test_core_config",
-    "test_core_headless",
-    "test_core_model_spec",
-    "test_core_suite",
-    "test_docs",
-    "test_episode_engine",
-    "test_model_vision",
-    "test_eval_first_render",
-    "test_eval_liveness",
-    "test_eval_lock",
-    "test_eval_worker_counts",
-    "test_fault_injection",
-    "test_interactiveworld_actions",
-    "test_interactiveworld_controls",
-    "test_interactiveworld_release",
-    "test_interactiveworld_metrics",
-    "test_interactiveworld_world",
-    "test_launch_file",
-    "test_llm_grammar",
-    "test_physment_metrics",
-    "test_physment_published_format",
-    "test_physment_scoring",
-    "test_parallel_layout",
-    "test_physment_tools",
-    "test_plan_path",
-    "test_recording_viewer",
-    "test_recording_viewer_interop",
-    "test_render_speed",
-    "test_report_episodes",
-    "test_scenes_cli",
-    "test_scenes_fixtures",
-    "test_scenes_index_rows",
-    "test_scenes_modelled",
-    "test_scenes_sourcing_plan",
-    "test_scoring_aggregate",
-    "test_scoring_decision",
-    "test_scoring_intent",
-    "test_scoring_ledger",
-    "test_scoring_metrics",
-    "test_scoring_report",
-    "test_spine_assets",
-    "test_spine_core",
-})
+FAST_MODULES = frozenset(
+    {
+        "test_deprecated_paths",
+        "test_fast_layer_guard",
+        "test_policy_slot",
+        "test_physment_authors_cells",
+        "test_physment_authors_dialogue",
+        "test_physment_authors_replay",
+        "test_graph_messages",
+        "test_body_envelope",
+        "test_too_fast_to_catch",
+        "test_dataset_strata",
+        "test_body_freeze",
+        "test_closed_loop_report",
+        "test_brain_arc",
+        "test_brain_classifier",
+        "test_brain_parse",
+        "test_brain_reference",
+        "test_code_layers",
+        "test_replay_brain",
+        "test_core_layering",
+        "test_core_config",
+        "test_core_headless",
+        "test_core_model_spec",
+        "test_core_suite",
+        "test_docs",
+        "test_episode_engine",
+        "test_model_vision",
+        "test_eval_first_render",
+        "test_eval_liveness",
+        "test_eval_lock",
+        "test_eval_worker_counts",
+        "test_fault_injection",
+        "test_interactiveworld_actions",
+        "test_interactiveworld_controls",
+        "test_interactiveworld_release",
+        "test_interactiveworld_metrics",
+        "test_interactiveworld_world",
+        "test_launch_file",
+        "test_llm_grammar",
+        "test_physment_metrics",
+        "test_physment_published_format",
+        "test_physment_scoring",
+        "test_parallel_layout",
+        "test_physment_tools",
+        "test_plan_path",
+        "test_recording_viewer",
+        "test_recording_viewer_interop",
+        "test_render_speed",
+        "test_report_episodes",
+        "test_scenes_cli",
+        "test_scenes_fixtures",
+        "test_scenes_index_rows",
+        "test_scenes_modelled",
+        "test_scenes_sourcing_plan",
+        "test_scoring_aggregate",
+        "test_scoring_decision",
+        "test_scoring_intent",
+        "test_scoring_ledger",
+        "test_scoring_metrics",
+        "test_scoring_report",
+        "test_spine_assets",
+        "test_spine_core",
+    }
+)
 
 
 class HeavyImportBlocker(importlib.abc.MetaPathFinder):
@@ -120,8 +122,10 @@ class HeavyImportBlocker(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
         top = fullname.partition(".")[0]
         if top in HEAVY_MODULES:
-            raise ImportError(f"fast-layer test {self.who} imports {top} ({HEAVY_MODULES[top]}): "
-                              f"remove its module from FAST_MODULES in test/fast_layer.py")
+            raise ImportError(
+                f"fast-layer test {self.who} imports {top} ({HEAVY_MODULES[top]}): "
+                f"remove its module from FAST_MODULES in test/fast_layer.py"
+            )
         return None
 
 
@@ -133,8 +137,10 @@ def install_blocker(who: str) -> HeavyImportBlocker:
 
 def _refuse(who: str, what: str) -> Callable[..., None]:
     def refuse(*_args: object, **_kwargs: object) -> None:
-        raise RuntimeError(f"fast-layer test {who} starts {what}: "
-                           f"remove its module from FAST_MODULES in test/fast_layer.py")
+        raise RuntimeError(
+            f"fast-layer test {who} starts {what}: remove its module from FAST_MODULES in test/fast_layer.py"
+        )
+
     return refuse
 
 
@@ -153,5 +159,6 @@ def guard_module(who: str, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(mod, name, _refuse(who, what))
     monkeypatch.setattr(sys, "meta_path", [HeavyImportBlocker(who), *sys.meta_path])
     monkeypatch.setenv(GUARD_ENV, who)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        p for p in (str(GUARD_SITE_DIR), os.environ.get("PYTHONPATH", "")) if p))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(p for p in (str(GUARD_SITE_DIR), os.environ.get("PYTHONPATH", "")) if p)
+    )

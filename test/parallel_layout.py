@@ -23,8 +23,10 @@ from xdist.scheduler import LoadScopeScheduling
 
 GRAPH_GROUP = "graph"
 # What a module's source names when it starts a graph, a DDS participant or Ray.
-_GRAPH_SOURCE = re.compile(r"\brclpy\b|\bray\b|cyclonedds|ros_domain_id|GraphClient|EpisodeClient|"
-                           r"\"launch\"|\"eval\"|\"ros-episode\"|reacthuman\.cli|spine_harness|fault_campaign")
+_GRAPH_SOURCE = re.compile(
+    r"\brclpy\b|\bray\b|cyclonedds|ros_domain_id|GraphClient|EpisodeClient|"
+    r"\"launch\"|\"eval\"|\"ros-episode\"|reacthuman\.cli|spine_harness|fault_campaign"
+)
 
 
 @lru_cache(maxsize=None)

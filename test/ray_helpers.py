@@ -22,8 +22,11 @@ def local_cluster(head_cpus: int, worker_nodes: int) -> Iterator[tuple[Cluster, 
     run at niceness 0, as a local run does, not Ray's default 15."""
     with pytest.MonkeyPatch.context() as env:
         env.setenv(WORKER_NICENESS_ENV, "0")
-        c = Cluster(initialize_head=True, connect=True,
-                    head_node_args={"num_cpus": head_cpus, "object_store_memory": NODE_BYTES, "include_dashboard": False})
+        c = Cluster(
+            initialize_head=True,
+            connect=True,
+            head_node_args={"num_cpus": head_cpus, "object_store_memory": NODE_BYTES, "include_dashboard": False},
+        )
         try:
             nodes = [c.add_node(num_cpus=1, object_store_memory=NODE_BYTES) for _ in range(worker_nodes)]
             c.wait_for_nodes()

@@ -12,8 +12,19 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 
 CUSTOM_MESSAGES = [
-    "SceneAnnouncement", "ViewSequence", "ObservationWindow", "HandKeyframe", "ReactionPlan", "GroundTruth",
-    "JointCommand", "BaseState", "ObjectState", "HandPositions", "ExecutedOutcome", "EpisodeScore", "Speech",
+    "SceneAnnouncement",
+    "ViewSequence",
+    "ObservationWindow",
+    "HandKeyframe",
+    "ReactionPlan",
+    "GroundTruth",
+    "JointCommand",
+    "BaseState",
+    "ObjectState",
+    "HandPositions",
+    "ExecutedOutcome",
+    "EpisodeScore",
+    "Speech",
 ]
 
 
@@ -59,7 +70,7 @@ def filled(cls: type, salt: int = 1):
 
 def _value(name: str, kind: str, salt: int):
     if kind.startswith("sequence<"):
-        inner = kind[len("sequence<"):-1].split(",")[0]
+        inner = kind[len("sequence<") : -1].split(",")[0]
         if inner in ("uint8", "octet"):
             return bytes([salt, 2, 3, 250])
         return [_value(name, inner, salt + i) for i in range(2)]
@@ -68,9 +79,17 @@ def _value(name: str, kind: str, salt: int):
         return [_value(name, inner, salt + i) for i in range(int(size))]
     scalars = {
         "string": lambda: f"{name}-{salt}-ünïcode",
-        "boolean": lambda: True, "float": lambda: 0.5 * salt, "double": lambda: 1.25 * salt,
-        "int32": lambda: -7 * salt, "int64": lambda: 1 << 40, "uint32": lambda: 7 * salt, "uint8": lambda: salt % 256,
-        "octet": lambda: bytes([salt % 256]), "int8": lambda: -salt, "uint16": lambda: salt, "int16": lambda: -salt,
+        "boolean": lambda: True,
+        "float": lambda: 0.5 * salt,
+        "double": lambda: 1.25 * salt,
+        "int32": lambda: -7 * salt,
+        "int64": lambda: 1 << 40,
+        "uint32": lambda: 7 * salt,
+        "uint8": lambda: salt % 256,
+        "octet": lambda: bytes([salt % 256]),
+        "int8": lambda: -salt,
+        "uint16": lambda: salt,
+        "int16": lambda: -salt,
         "uint64": lambda: 1 << 41,
     }
     if kind in scalars:

@@ -26,7 +26,10 @@ from reacthuman.spine.joint_command import JointCommand  # noqa: E402
 from reacthuman.plan.plan import Keyframe, Plan, Pose2D  # noqa: E402
 from reacthuman.sim_bridge.engine import RobotSpec, make_engine, quat_rotate_wxyz  # noqa: E402
 from reacthuman.spine.g1_assets import (  # noqa: E402
-    G1_JOINT_NAMES, default_pose_geometry, g1_mjcf_path, read_policy_metadata,
+    G1_JOINT_NAMES,
+    default_pose_geometry,
+    g1_mjcf_path,
+    read_policy_metadata,
 )
 from reacthuman.sim_bridge.scene_setup import hand_points  # noqa: E402
 
@@ -51,8 +54,13 @@ class Trace:
 class G1Harness:
     def __init__(self) -> None:
         geo = default_pose_geometry()
-        self.spec = RobotSpec(g1_mjcf_path(), G1_JOINT_NAMES, (0.0, 0.0, geo.pelvis_height_m + 0.002), 0.0,
-                              read_policy_metadata().default_pose_rad)
+        self.spec = RobotSpec(
+            g1_mjcf_path(),
+            G1_JOINT_NAMES,
+            (0.0, 0.0, geo.pelvis_height_m + 0.002),
+            0.0,
+            read_policy_metadata().default_pose_rad,
+        )
         self.engine = make_engine("genesis")
         self.engine.build(WORLD_MJCF, self.spec, ())
         self.limits = self.engine.torque_limits_nm()
@@ -71,9 +79,15 @@ class G1Harness:
 
     def state(self) -> RobotState:
         s = self.engine.robot_state()
-        return RobotState(q=tuple(s.joint_pos_rad), dq=tuple(s.joint_vel_radps), base_quat_wxyz=tuple(s.base.quat_wxyz),
-                          base_ang_vel_body=tuple(s.gyro_radps), base_pos_world=tuple(s.base.pos_m),
-                          base_lin_vel_world=tuple(s.base.lin_vel_mps), stamp_s=self.engine.time_s)
+        return RobotState(
+            q=tuple(s.joint_pos_rad),
+            dq=tuple(s.joint_vel_radps),
+            base_quat_wxyz=tuple(s.base.quat_wxyz),
+            base_ang_vel_body=tuple(s.gyro_radps),
+            base_pos_world=tuple(s.base.pos_m),
+            base_lin_vel_world=tuple(s.base.lin_vel_mps),
+            stamp_s=self.engine.time_s,
+        )
 
     def pose(self) -> Pose2D:
         s = self.state()
@@ -148,17 +162,34 @@ def dds_sim(domain: int, seconds: float, out: Path, plan: Plan | None) -> None:
 
     # the spine stamps states with tick * dt, so the sim's states carry the same clock
     n = int(round(seconds / DT_S))
-    missed = serve_simulated_robot(endpoint, watchdog, n, DT_S, lambda now: harness.state(), apply, step,
-                                   lockstep_timeout_s=20.0)
+    missed = serve_simulated_robot(
+        endpoint, watchdog, n, DT_S, lambda now: harness.state(), apply, step, lockstep_timeout_s=20.0
+    )
     end = harness.pose()
     fwd, left, _ = start.to_robot((end.x_m, end.y_m, 0.0))
-    result = {"forward_m": fwd, "left_m": left, "min_pelvis_z_m": min(zs), "max_pelvis_z_m": max(zs),
-              "missed": missed, "rejected": endpoint.commands_rejected, "timeouts": watchdog.timeouts,
-              "modes": sorted(set(modes))}
+    result = {
+        "forward_m": fwd,
+        "left_m": left,
+        "min_pelvis_z_m": min(zs),
+        "max_pelvis_z_m": max(zs),
+        "missed": missed,
+        "rejected": endpoint.commands_rejected,
+        "timeouts": watchdog.timeouts,
+        "modes": sorted(set(modes)),
+    }
     # the controller has stopped: the stream goes silent and the watchdog must drop the robot to damping
     n_after = int(round(AFTER_STOP_S / DT_S))
-    result["missed_after_stop"] = serve_simulated_robot(endpoint, watchdog, n_after, DT_S, lambda now: harness.state(),
-                                                        apply, step, lockstep_timeout_s=0.01, first_step=n)
+    result["missed_after_stop"] = serve_simulated_robot(
+        endpoint,
+        watchdog,
+        n_after,
+        DT_S,
+        lambda now: harness.state(),
+        apply,
+        step,
+        lockstep_timeout_s=0.01,
+        first_step=n,
+    )
     result["timeouts_after_stop"] = watchdog.timeouts
     result["final_mode"] = modes[-1]
     endpoint.close()

@@ -97,9 +97,11 @@ def test_goal_verdicts_and_repeats():
 
 def test_peak_memory_is_read_per_node_from_a_real_process_tree():
     """A parent with one child named like a launched node (`__node:=probe`) holding 64 MiB."""
-    child = ("import time; x = bytearray(64 * 2**20); x[::4096] = b'1' * len(x[::4096]); time.sleep(60)")
-    parent = (f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}, '--ros-args', "
-              f"'-r', '__node:=probe']); time.sleep(60)")
+    child = "import time; x = bytearray(64 * 2**20); x[::4096] = b'1' * len(x[::4096]); time.sleep(60)"
+    parent = (
+        f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}, '--ros-args', "
+        f"'-r', '__node:=probe']); time.sleep(60)"
+    )
     proc = subprocess.Popen([sys.executable, "-c", parent])
     try:
         deadline, peaks = time.monotonic() + 30, {}
@@ -119,10 +121,15 @@ def test_peak_memory_is_read_per_node_from_a_real_process_tree():
         proc.wait()
 
 
-@pytest.mark.parametrize("args, words", [(["--sections", "scoring,warp"], "unknown section(s) warp"),
-                                         (["--domain-base", "400"], "--domain-base must be in"),
-                                         (["--memory-run", "/nonexistent"], "no logs/memory.jsonl"),
-                                         (["--walking-policy", "ppo"], "--walking-policy must be one of")])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--sections", "scoring,warp"], "unknown section(s) warp"),
+        (["--domain-base", "400"], "--domain-base must be in"),
+        (["--memory-run", "/nonexistent"], "no logs/memory.jsonl"),
+        (["--walking-policy", "ppo"], "--walking-policy must be one of"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, words, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
@@ -135,8 +142,16 @@ def test_memory_per_episode_over_a_run_gives_each_node_its_slope_verdict_and_plo
     every third episode stays flat, a node that gains 4% per episode does not."""
     run = tmp_path / "run"
     for k in range(12):
-        append_sample(run, {"model": "oracle", "scene_id": f"s{k}", "domain": 1, "graph_episode": k % 3 + 1,
-                            "rss_mib": {"body": 1800.0 + 60.0 * (k % 3), "episode_manager": 100.0 * (1.04 ** k)}})
+        append_sample(
+            run,
+            {
+                "model": "oracle",
+                "scene_id": f"s{k}",
+                "domain": 1,
+                "graph_episode": k % 3 + 1,
+                "rss_mib": {"body": 1800.0 + 60.0 * (k % 3), "episode_manager": 100.0 * (1.04**k)},
+            },
+        )
     out = tmp_path / "bench.json"
     assert main(["--quick", "--sections", "memory", "--memory-run", str(run), "--json", str(out)]) == 0
     per = json.loads(out.read_text())["memory"]["per_episode"]

@@ -24,8 +24,16 @@ STAND = Plan("box", "stand", 0.5, (0.0, 0.0, 0.0), 0.0)
 
 @pytest.fixture(scope="module")
 def body():
-    b = Body(default_config(engine="mujoco", frame_count=2, frame_width_px=64, frame_height_px=48, horizon_s=1.0,
-                            freeze=FreezeConfig(plan_timeout_s=0.2)))
+    b = Body(
+        default_config(
+            engine="mujoco",
+            frame_count=2,
+            frame_width_px=64,
+            frame_height_px=48,
+            horizon_s=1.0,
+            freeze=FreezeConfig(plan_timeout_s=0.2),
+        )
+    )
     yield b
     b.close()
 
@@ -102,7 +110,9 @@ def test_command_for_other_joints_is_a_controller_fault(body):
 def test_invalid_spec_is_refused_before_simulation(body):
     good = heavy_overhead_probe()
     before = body.spec
-    clash = replace(good, bodies=good.bodies + (BodySpec("pelvis", (5.0, 5.0, 0.5), (GeomSpec("box", (0.1, 0.1, 0.1)),)),))
+    clash = replace(
+        good, bodies=good.bodies + (BodySpec("pelvis", (5.0, 5.0, 0.5), (GeomSpec("box", (0.1, 0.1, 0.1)),)),)
+    )
     with pytest.raises(SpecError, match="pelvis"):
         body.load(clash)
     broken = replace(good)

@@ -95,4 +95,6 @@ def test_the_body_engine_without_the_robot_simulates_the_labelled_track_to_the_b
     assert moved > 0.05, f"{spec.scene_id}: the hazard hardly moves, the comparison would say nothing"
     for field in ("pos", "quat", "vel", "ang_vel"):
         a, b = getattr(executed, field)[:n], getattr(labelled, field)
-        assert np.array_equal(a, b), f"{spec.scene_id} {field}: first differs at step {np.flatnonzero((a != b).any(axis=(1, 2)))[0]}"
+        assert np.array_equal(a, b), (
+            f"{spec.scene_id} {field}: first differs at step {np.flatnonzero((a != b).any(axis=(1, 2)))[0]}"
+        )

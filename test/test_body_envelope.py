@@ -146,7 +146,9 @@ def test_walks_stop_at_the_furniture_in_their_way():
     assert not path_verdict("CATCH", *tossed, freeze, room=table_ahead).reachable
     rolling = _path((2.5, 0.0, 0.1), (-1.0, 0.0, 0.0), 6.0, gravity=False)  # cleared by a step (the test below)
     assert path_verdict("DODGE", *rolling, freeze).reachable
-    assert not path_verdict("DODGE", *rolling, freeze, room=lambda ux, uy: np.zeros_like(np.asarray(ux, float))).reachable
+    assert not path_verdict(
+        "DODGE", *rolling, freeze, room=lambda ux, uy: np.zeros_like(np.asarray(ux, float))
+    ).reachable
 
 
 def test_path_verdict_dodges_by_the_step_that_keeps_the_body_off_the_path():
@@ -173,15 +175,30 @@ def test_path_verdict_dodges_by_the_step_that_keeps_the_body_off_the_path():
 
 
 def _row(scene, model, action, family, caught, struck, unreachable=False):
-    return DecisionRecord(scene_id=scene, family=family, model=model, object="ball", correct_action=action,
-                          action=action, saa=1, safe=1, caught=caught, struck=struck, fell=False,
-                          extras={"physically_unreachable": unreachable})
+    return DecisionRecord(
+        scene_id=scene,
+        family=family,
+        model=model,
+        object="ball",
+        correct_action=action,
+        action=action,
+        saa=1,
+        safe=1,
+        caught=caught,
+        struck=struck,
+        fell=False,
+        extras={"physically_unreachable": unreachable},
+    )
 
 
 def test_outcome_tables_share_catches_held_and_dodges_clear_per_action_and_family():
-    rows = [_row("a", "m", "CATCH", "object_drop", True, False), _row("b", "m", "CATCH", "rolling_ball", False, True),
-            _row("c", "m", "DODGE", "object_drop", False, False), _row("d", "m", "DODGE", "ladder_slip", False, True),
-            _row("e", "m", "DODGE", "ladder_slip", False, True, unreachable=True)]  # left out
+    rows = [
+        _row("a", "m", "CATCH", "object_drop", True, False),
+        _row("b", "m", "CATCH", "rolling_ball", False, True),
+        _row("c", "m", "DODGE", "object_drop", False, False),
+        _row("d", "m", "DODGE", "ladder_slip", False, True),
+        _row("e", "m", "DODGE", "ladder_slip", False, True, unreachable=True),
+    ]  # left out
     d = select_decisions(rows)
     by_action = outcomes_by_action_table(d)
     catch = next(r for r in by_action.rows if r[1] == "CATCH")
@@ -203,11 +220,22 @@ def test_bench_tracking_rows_judge_each_plan_against_its_goal():
     from reacthuman.perf.cli import SECTIONS
     from reacthuman.perf.table import rows
 
-    case = dict(name="reach", walking=False, hand_error_m=[0.03, 0.02], hand_error_held_m=[0.01, 0.01],
-                displacement_error_rel=None, yaw_commanded_rad=0.0, yaw_change_rad=0.05, min_pelvis_m=0.75, fell=False)
+    case = dict(
+        name="reach",
+        walking=False,
+        hand_error_m=[0.03, 0.02],
+        hand_error_held_m=[0.01, 0.01],
+        displacement_error_rel=None,
+        yaw_commanded_rad=0.0,
+        yaw_change_rad=0.05,
+        min_pelvis_m=0.75,
+        fell=False,
+    )
     walk = dict(case, name="walk", walking=True, hand_error_m=[], hand_error_held_m=[], displacement_error_rel=0.25)
-    section = {"cases": [case, walk], "summary": {"goals": {"hand_standing_m": 0.05, "hand_walking_m": 0.10,
-                                                            "displacement_rel": 0.10, "falls": 0}}}
+    section = {
+        "cases": [case, walk],
+        "summary": {"goals": {"hand_standing_m": 0.05, "hand_walking_m": 0.10, "displacement_rel": 0.10, "falls": 0}},
+    }
     report = {name: {"skipped": "not in --sections"} for name in SECTIONS}
     report["tracking"] = section
     out = {r.stage: r for r in rows(report) if r.section == "tracking"}

@@ -83,14 +83,27 @@ def test_a_ball_bouncing_off_a_hand_is_deflected_not_caught(rig, spine):
         ball = rig.engine.body_state("ball")
         left, right = rig.hands_world()
         obs = StepObservation(
-            t_s=(k + 1) * dt, dt_s=dt, left_hand_m=left, right_hand_m=right, hazard_pos_m={"ball": ball.pos_m},
+            t_s=(k + 1) * dt,
+            dt_s=dt,
+            left_hand_m=left,
+            right_hand_m=right,
+            hazard_pos_m={"ball": ball.pos_m},
             hazard_speed_mps={"ball": float(np.linalg.norm(ball.lin_vel_mps))},
             hazard_ang_speed_radps={"ball": float(np.linalg.norm(ball.ang_vel_radps))},
-            contacts=rig.engine.contacts(frozenset({"ball"})), base_pos_m=np.asarray(s.base_pos_world),
-            projected_gravity=np.asarray(s.projected_gravity()))
+            contacts=rig.engine.contacts(frozenset({"ball"})),
+            base_pos_m=np.asarray(s.base_pos_world),
+            projected_gravity=np.asarray(s.projected_gravity()),
+        )
         tracker.update(obs, lambda: np.array([rig.engine.body_state(n).pos_m for n in links]))
-    o = tracker.outcome(scene_id="throw", engine="genesis", controller_fault=None, plan_received=True,
-                        plan_late=False, plan_executed=True, wrong_scene_plans=())
+    o = tracker.outcome(
+        scene_id="throw",
+        engine="genesis",
+        controller_fault=None,
+        plan_received=True,
+        plan_late=False,
+        plan_executed=True,
+        wrong_scene_plans=(),
+    )
     assert o.hand_contact, o
     assert o.reached_floor, o  # it touched the hand, then fell to the floor
     assert o.deflected
@@ -107,8 +120,12 @@ def test_a_ball_bouncing_off_a_hand_is_deflected_not_caught(rig, spine):
 # ball, both met at the table's edge, in the normal band (their fast bands arrive too soon to catch:
 # docs/too-fast-to-catch.md). ladder_slip's seed-11 scene, here before, is marked since the judgement
 # follows the path: the ladder's foot reaches the legs.
-ORACLE_SCENES = [("furniture_tip", 11, "DODGE", None), ("surface_cascade", 11, "DODGE", None),
-                 ("multi_object", 698855685, "CATCH", "normal"), ("rolling_ball", 1198397208, "CATCH", "normal")]
+ORACLE_SCENES = [
+    ("furniture_tip", 11, "DODGE", None),
+    ("surface_cascade", 11, "DODGE", None),
+    ("multi_object", 698855685, "CATCH", "normal"),
+    ("rolling_ball", 1198397208, "CATCH", "normal"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -193,7 +210,9 @@ def test_the_window_track_has_the_swinging_bob_at_every_frame_and_ends_at_the_fr
         snap = frames.snapshot()
         to_bob = min(np.linalg.norm(h - freeze_pos) for h in (snap.left_hand_m, snap.right_hand_m))
         assert frames.outcome().min_hand_object_distance_m <= to_bob + 1e-9
-        assert frames.outcome().min_hand_object_distance_m < min(np.linalg.norm(h - pivot) for h in
-                                                                 (snap.left_hand_m, snap.right_hand_m)) - 0.3
+        assert (
+            frames.outcome().min_hand_object_distance_m
+            < min(np.linalg.norm(h - pivot) for h in (snap.left_hand_m, snap.right_hand_m)) - 0.3
+        )
     finally:
         frames.close()

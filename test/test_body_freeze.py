@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from reacthuman.sim_bridge.engine import Contact
-from reacthuman.sim_bridge.freeze import (EpisodePhase, FreezeConfig, FreezeGate, GateState, Phase, PhaseError,
-                                          Verdict)
+from reacthuman.sim_bridge.freeze import EpisodePhase, FreezeConfig, FreezeGate, GateState, Phase, PhaseError, Verdict
 from reacthuman.sim_bridge.outcome import OutcomeConfig, OutcomeTracker, StepObservation
 
 
@@ -86,12 +85,24 @@ ROBOT = frozenset({"pelvis", "torso_link", "left_wrist_yaw_link", "right_wrist_y
 HANDS = frozenset({"left_wrist_yaw_link", "right_wrist_yaw_link"})
 
 
-def obs(t: float, hazard_z: float, contacts: list[Contact], speed: float = 1.0, base_z: float = 0.75,
-        gravity=(0.0, 0.0, -1.0)) -> StepObservation:
+def obs(
+    t: float,
+    hazard_z: float,
+    contacts: list[Contact],
+    speed: float = 1.0,
+    base_z: float = 0.75,
+    gravity=(0.0, 0.0, -1.0),
+) -> StepObservation:
     return StepObservation(
-        t_s=t, dt_s=0.01, left_hand_m=np.array([0.3, 0.2, 1.0]), right_hand_m=np.array([0.3, -0.2, 1.0]),
-        hazard_pos_m={"hazard": np.array([0.3, 0.0, hazard_z])}, hazard_speed_mps={"hazard": speed},
-        hazard_ang_speed_radps={"hazard": 0.0}, contacts=contacts, base_pos_m=np.array([0.0, 0.0, base_z]),
+        t_s=t,
+        dt_s=0.01,
+        left_hand_m=np.array([0.3, 0.2, 1.0]),
+        right_hand_m=np.array([0.3, -0.2, 1.0]),
+        hazard_pos_m={"hazard": np.array([0.3, 0.0, hazard_z])},
+        hazard_speed_mps={"hazard": speed},
+        hazard_ang_speed_radps={"hazard": 0.0},
+        contacts=contacts,
+        base_pos_m=np.array([0.0, 0.0, base_z]),
         projected_gravity=np.array(gravity),
     )
 
@@ -105,8 +116,15 @@ def links() -> np.ndarray:
 
 
 def finish(tr: OutcomeTracker):
-    return tr.outcome(scene_id="s", engine="test", controller_fault=None, plan_received=True, plan_late=False,
-                      plan_executed=True, wrong_scene_plans=())
+    return tr.outcome(
+        scene_id="s",
+        engine="test",
+        controller_fault=None,
+        plan_received=True,
+        plan_late=False,
+        plan_executed=True,
+        wrong_scene_plans=(),
+    )
 
 
 def test_a_hand_touch_that_does_not_stop_it_is_deflected_and_distance_is_tracked():
@@ -195,9 +213,13 @@ def test_quaternion_rotation_matches_the_rotation_matrix():
         q = rng.normal(size=4)
         q /= np.linalg.norm(q)
         w, x, y, z = q
-        matrix = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                           [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                           [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+        matrix = np.array(
+            [
+                [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+            ]
+        )
         v = rng.normal(size=3)
         assert np.allclose(quat_rotate_wxyz(q, v), matrix @ v)
         assert np.allclose(quat_rotate_inverse_wxyz(q, v), matrix.T @ v)

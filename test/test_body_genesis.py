@@ -25,8 +25,14 @@ def reach_plan() -> Plan:
     """Both hands to chest height 0.42 m in front (robot frame), reached 0.25 s after the freeze."""
     left = tuple(t - r for t, r in zip((0.42, 0.05, 1.0), REST_LEFT_HAND_M))
     right = tuple(t - r for t, r in zip((0.42, -0.05, 1.0), REST_RIGHT_HAND_M))
-    return Plan("ball", "catch it in front", 0.9, (0.0, 0.0, 0.0), 0.0,
-                keyframes=(Keyframe(0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)), Keyframe(0.25, left, right)))
+    return Plan(
+        "ball",
+        "catch it in front",
+        0.9,
+        (0.0, 0.0, 0.0),
+        0.0,
+        keyframes=(Keyframe(0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)), Keyframe(0.25, left, right)),
+    )
 
 
 def small_body(**overrides) -> Body:

@@ -38,24 +38,37 @@ class StandInBody:
     engine = SimpleNamespace(dt_s=DT_S)
 
     def snapshot(self):
-        robot = RobotState(q=Q, dq=(0.0,) * len(Q), base_quat_wxyz=(1.0, 0.0, 0.0, 0.0),
-                           base_ang_vel_body=(0.0, 0.0, 0.2), base_pos_world=(0.5, 0.0, 0.79),
-                           base_lin_vel_world=(0.1, 0.0, 0.0))
+        robot = RobotState(
+            q=Q,
+            dq=(0.0,) * len(Q),
+            base_quat_wxyz=(1.0, 0.0, 0.0, 0.0),
+            base_ang_vel_body=(0.0, 0.0, 0.2),
+            base_pos_world=(0.5, 0.0, 0.79),
+            base_lin_vel_world=(0.1, 0.0, 0.0),
+        )
         mug = BodyState(np.array([1.0, 0.0, 1.2]), np.array([1.0, 0.0, 0.0, 0.0]), np.zeros(3), np.zeros(3))
-        return SimpleNamespace(joint_names=NAMES, robot=robot, hazards={"mug": mug},
-                               left_hand_m=np.array([0.6, 0.2, 1.0]), right_hand_m=np.array([0.6, -0.2, 1.0]))
+        return SimpleNamespace(
+            joint_names=NAMES,
+            robot=robot,
+            hazards={"mug": mug},
+            left_hand_m=np.array([0.6, 0.2, 1.0]),
+            right_hand_m=np.array([0.6, -0.2, 1.0]),
+        )
 
 
 def _lockstep(on_publish=lambda topic, msg: None, reply_timeout_s: float = 5.0) -> LockstepSource:
-    node = SimpleNamespace(pub={t: Publisher(t, on_publish) for t in graph.NODES["body"].publishes},
-                           get_logger=lambda: logging.getLogger("body"))
+    node = SimpleNamespace(
+        pub={t: Publisher(t, on_publish) for t in graph.NODES["body"].publishes},
+        get_logger=lambda: logging.getLogger("body"),
+    )
     return LockstepSource(node, StandInBody(), decimation=5, reply_timeout_s=reply_timeout_s)
 
 
 def _answer(msg, kp: float = 40.0) -> JointCommand:
     n = len(NAMES)
-    cmd = JointCommand(name=list(NAMES), q=list(msg.position), dq=[0.0] * n, kp=[kp] * n, kd=[1.0] * n,
-                       tau=[0.0] * n, mode=1)
+    cmd = JointCommand(
+        name=list(NAMES), q=list(msg.position), dq=[0.0] * n, kp=[kp] * n, kd=[1.0] * n, tau=[0.0] * n, mode=1
+    )
     cmd.header.stamp = msg.header.stamp
     return cmd
 
@@ -70,8 +83,11 @@ def test_a_tick_says_its_phase_in_the_base_state_and_each_header_names_the_frame
         lockstep.phase = phase
         lockstep.publish_state(sim_stamp(1.25))
     bases, joints = _sent(lockstep, graph.BASE_STATE), _sent(lockstep, graph.JOINT_STATES)
-    assert [b.phase for b in bases] == [BaseState.PHASE_WINDOW, BaseState.PHASE_EXECUTION,
-                                        BaseState.PHASE_EXECUTION_WITHOUT_PLAN]
+    assert [b.phase for b in bases] == [
+        BaseState.PHASE_WINDOW,
+        BaseState.PHASE_EXECUTION,
+        BaseState.PHASE_EXECUTION_WITHOUT_PLAN,
+    ]
     base, joint = bases[0], joints[0]
     assert base.header.stamp == joint.header.stamp
     assert conv.stamp_ns(base.header.stamp) == 1_250_000_000
@@ -82,7 +98,9 @@ def test_a_tick_says_its_phase_in_the_base_state_and_each_header_names_the_frame
 
 
 def test_the_phase_constants_of_the_message_are_the_cores_vocabulary():
-    constants = {name[len("PHASE_"):]: getattr(BaseState, name) for name in dir(BaseState) if name.startswith("PHASE_")}
+    constants = {
+        name[len("PHASE_") :]: getattr(BaseState, name) for name in dir(BaseState) if name.startswith("PHASE_")
+    }
     assert constants == {p.name: p.value for p in graph.StatePhase}
     assert BaseState().phase == graph.StatePhase.UNSET  # a publisher that does not set it is not answered
 
@@ -92,11 +110,13 @@ def test_a_tick_returns_the_command_of_its_own_stamp_and_ignores_any_other():
         if topic != graph.JOINT_STATES:
             return
         n = len(NAMES)
-        stale = JointCommand(name=list(NAMES), q=[9.0] * n, dq=[0.0] * n, kp=[1.0] * n, kd=[0.0] * n, tau=[0.0] * n,
-                             mode=1)
+        stale = JointCommand(
+            name=list(NAMES), q=[9.0] * n, dq=[0.0] * n, kp=[1.0] * n, kd=[0.0] * n, tau=[0.0] * n, mode=1
+        )
         stale.header.stamp.sec = 99  # another tick's answer: not this one
-        mine = JointCommand(name=list(NAMES), q=list(msg.position), dq=[0.0] * n, kp=[40.0] * n, kd=[1.0] * n,
-                            tau=[0.0] * n, mode=1)
+        mine = JointCommand(
+            name=list(NAMES), q=list(msg.position), dq=[0.0] * n, kp=[40.0] * n, kd=[1.0] * n, tau=[0.0] * n, mode=1
+        )
         mine.header.stamp = msg.header.stamp
         threading.Thread(target=lambda: (lockstep.on_command(stale), lockstep.on_command(mine))).start()
 

@@ -23,8 +23,11 @@ def _pendulum(theta_rad: float, omega_radps: float, seconds: float) -> tuple[flo
 
 
 def _sample(t_s: float, theta: float, omega: float) -> TrackSample:
-    return TrackSample(t_s, (PIVOT_M[0] + LENGTH_M * math.sin(theta), 0.0, PIVOT_M[2] - LENGTH_M * math.cos(theta)),
-                       (LENGTH_M * omega * math.cos(theta), 0.0, LENGTH_M * omega * math.sin(theta)))
+    return TrackSample(
+        t_s,
+        (PIVOT_M[0] + LENGTH_M * math.sin(theta), 0.0, PIVOT_M[2] - LENGTH_M * math.cos(theta)),
+        (LENGTH_M * omega * math.cos(theta), 0.0, LENGTH_M * omega * math.sin(theta)),
+    )
 
 
 def test_a_swing_is_fitted_and_followed_along_its_circle():
@@ -44,7 +47,9 @@ def test_a_swing_is_fitted_and_followed_along_its_circle():
 
 
 def test_a_ballistic_arc_curves_about_a_centre_below_and_is_no_swing():
-    track = [TrackSample(0.1 * i, (0.1 * i, 0.0, 2.0 - 4.905 * (0.1 * i) ** 2), (1.0, 0.0, -0.981 * i)) for i in range(6)]
+    track = [
+        TrackSample(0.1 * i, (0.1 * i, 0.0, 2.0 - 4.905 * (0.1 * i) ** 2), (1.0, 0.0, -0.981 * i)) for i in range(6)
+    ]
     assert fit_swing(track) is None
     assert fit_swing(track[:2]) is None  # too few samples to fit
 

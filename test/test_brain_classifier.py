@@ -25,7 +25,8 @@ def reach(left, right, t_s=0.4, knee=0.0) -> Keyframe:
 
 def test_page_example_step_back_with_hands_forward_low_is_dodge():
     plan = make_plan(
-        (-0.7, 0.0, 0.0), 0.7,
+        (-0.7, 0.0, 0.0),
+        0.7,
         [reach((0.10, 0.15, 0.00), (0.10, -0.15, 0.00), 0.0), reach((0.50, 0.12, -0.25), (0.50, -0.12, -0.25), 0.4)],
     )
     assert hand_reach_gain_m(plan, AHEAD_1M) >= RULE.hand_reach_min_m  # the hands alone would say catch
@@ -71,7 +72,10 @@ def test_one_hand_reaching_is_enough():
 
 
 def test_standing_with_hands_at_rest_is_no_action():
-    assert classify_plan(make_plan(keyframes=[reach(REST, REST, 0.0), reach(REST, REST, 0.5)]), AHEAD_1M) is Action.NO_ACTION
+    assert (
+        classify_plan(make_plan(keyframes=[reach(REST, REST, 0.0), reach(REST, REST, 0.5)]), AHEAD_1M)
+        is Action.NO_ACTION
+    )
     assert classify_plan(make_plan(), AHEAD_1M) is Action.NO_ACTION  # no keyframes at all
 
 

@@ -23,10 +23,20 @@ TRUTH = {"correct_action": "DODGE", "impact_point": (9.87, 6.54, 1.0), "time_to_
 
 def observation(with_images: bool = True) -> Observation:
     rng = np.random.default_rng(3)
-    images = {v: [rng.integers(0, 255, (24, 32, 3), dtype=np.uint8) for _ in TIMES] for v in VIEWS} if with_images else {}
+    images = (
+        {v: [rng.integers(0, 255, (24, 32, 3), dtype=np.uint8) for _ in TIMES] for v in VIEWS} if with_images else {}
+    )
     track = tuple(TrackSample(t, (1.1, -0.2, 1.6 - 4.905 * t * t), (0.0, 0.0, -9.81 * t)) for t in TIMES)
-    return Observation("object_drop-0042-secret", TIMES, images, track, "a blue ceramic mug", "living room",
-                       Pose2D(2.5, -1.0, math.radians(90)), TRUTH)
+    return Observation(
+        "object_drop-0042-secret",
+        TIMES,
+        images,
+        track,
+        "a blue ceramic mug",
+        "living room",
+        Pose2D(2.5, -1.0, math.radians(90)),
+        TRUTH,
+    )
 
 
 def all_text(messages) -> str:
@@ -58,11 +68,13 @@ def test_the_prompt_states_the_hands_workspace_the_ground_truth_judges_catches_w
     from reacthuman.scenes.envelope import default_config as default_envelope
 
     body, text = default_envelope(), all_text(build_messages(observation(), "state_text"))
-    stated = (f"up to about {body.arm_reach_m:g} m from the vertical line through your pelvis",
-              f"not closer than about {body.min_reach_m:g} m",
-              f"at heights from {body.crouch_hand_m:g} to {body.highest_hand_m:g} m",
-              f"down to {body.lowest_hand_m:g} m only in a deep crouch and within about {body.crouch_reach_m:g} m",
-              f"about {body.arm_travel_s:g} s to get there from rest")
+    stated = (
+        f"up to about {body.arm_reach_m:g} m from the vertical line through your pelvis",
+        f"not closer than about {body.min_reach_m:g} m",
+        f"at heights from {body.crouch_hand_m:g} to {body.highest_hand_m:g} m",
+        f"down to {body.lowest_hand_m:g} m only in a deep crouch and within about {body.crouch_reach_m:g} m",
+        f"about {body.arm_travel_s:g} s to get there from rest",
+    )
     assert all(figure in text for figure in stated)
     assert "shoulder" not in text  # the reach is told in the plan's own frame
 
@@ -108,7 +120,9 @@ def test_local_brain_commits_a_decision(local_brain):
     assert decision.api_error is None
     assert decision.brain == "local"
     assert decision.modality == "state_text"
-    assert local_brain.modality_note.startswith("is text-only (its server reports a text-only model (llama.cpp /props))")
+    assert local_brain.modality_note.startswith(
+        "is text-only (its server reports a text-only model (llama.cpp /props))"
+    )
     assert decision.raw_text.strip()
     assert decision.prompt_tokens > 100
     assert decision.completion_tokens > 0

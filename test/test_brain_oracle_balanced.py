@@ -36,11 +36,16 @@ def test_oracle_scores_saa_1_and_safe_on_every_family(balanced_set):
     labels = set()
     for spec in balanced_set:
         freeze_s = spec.observation_window_s
-        obs = build_observation(spec, (0.0, freeze_s), {"egocentric": [np.zeros((9, 16, 3), np.uint8)] * 2}, {},
-                                ground_truth_dict(spec))
+        obs = build_observation(
+            spec, (0.0, freeze_s), {"egocentric": [np.zeros((9, 16, 3), np.uint8)] * 2}, {}, ground_truth_dict(spec)
+        )
         decision = oracle.plan(obs)
-        record = score_decision(SceneMeta.from_scene_spec(spec, "oracle"), ScoringTruth.from_scene_spec(spec),
-                                spec.observer.pose(), reply_of(decision))
+        record = score_decision(
+            SceneMeta.from_scene_spec(spec, "oracle"),
+            ScoringTruth.from_scene_spec(spec),
+            spec.observer.pose(),
+            reply_of(decision),
+        )
         labels.add(spec.ground_truth.correct_action)
         assert (record.saa, record.safe) == (1, 1), (spec.scene_id, record.action, record.correct_action, record.rule)
     assert {"CATCH", "DODGE"} <= labels  # the set exercises both sides
@@ -60,8 +65,9 @@ def test_the_truth_says_what_the_body_can_do_and_the_oracle_plans_it(balanced_se
         assert gt.body_reachable is not None, spec.scene_id
         assert gt.body_reach_reason, spec.scene_id
         freeze_s = spec.observation_window_s
-        obs = build_observation(spec, (0.0, freeze_s), {"egocentric": [np.zeros((9, 16, 3), np.uint8)] * 2}, {},
-                                ground_truth_dict(spec))
+        obs = build_observation(
+            spec, (0.0, freeze_s), {"egocentric": [np.zeros((9, 16, 3), np.uint8)] * 2}, {}, ground_truth_dict(spec)
+        )
         planned = path_plan(obs, Action(gt.correct_action))
         if planned is None:
             assert not gt.body_reachable or tuple(gt.clear_step) == (0.0, 0.0), spec.scene_id

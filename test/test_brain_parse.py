@@ -104,7 +104,10 @@ def test_refusal_has_no_plan():
         (with_change(walking_duration=-1), "plan.walking_duration=-1 is outside"),
         (with_change(keyframes=[]), "plan.keyframes must have 1..6 items"),
         (with_change(intent="x" * 5000), "plan.intent is longer than"),
-        (with_change(keyframes=[{"t": 0.0, "left_hand": [0, 0, 0], "right_hand": [0, 0, 0]}]), "plan.keyframes[0] is missing knee_bend"),
+        (
+            with_change(keyframes=[{"t": 0.0, "left_hand": [0, 0, 0], "right_hand": [0, 0, 0]}]),
+            "plan.keyframes[0] is missing knee_bend",
+        ),
     ],
 )
 def test_schema_violations_name_the_field_and_clamp_nothing(data, fragment):

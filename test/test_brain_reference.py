@@ -17,7 +17,9 @@ TIMES = (0.0, 0.15, 0.3, 0.45, 0.6)
 
 
 def falling_track(x: float, y: float, z0: float, vxy=(0.0, 0.0)) -> tuple[TrackSample, ...]:
-    return tuple(TrackSample(t, (x + vxy[0] * t, y + vxy[1] * t, z0 - 4.905 * t * t), (vxy[0], vxy[1], -9.81 * t)) for t in TIMES)
+    return tuple(
+        TrackSample(t, (x + vxy[0] * t, y + vxy[1] * t, z0 - 4.905 * t * t), (vxy[0], vxy[1], -9.81 * t)) for t in TIMES
+    )
 
 
 def still_track(x: float, y: float, z: float) -> tuple[TrackSample, ...]:
@@ -84,7 +86,10 @@ def test_oracle_catch_too_far_to_walk_walks_toward_with_hands_within_reach():
     plan = make_brain("oracle").plan(obs(falling_track(4.0, 1.0, 2.0), pose=POSE, gt=gt)).plan
     assert classify_plan(plan, impact_robot[:2]) is Action.CATCH
     for t_s, left, right in planned_hand_path_robot(plan):
-        base = (plan.walking_cmd[0] * min(t_s, plan.walking_duration_s), plan.walking_cmd[1] * min(t_s, plan.walking_duration_s))
+        base = (
+            plan.walking_cmd[0] * min(t_s, plan.walking_duration_s),
+            plan.walking_cmd[1] * min(t_s, plan.walking_duration_s),
+        )
         assert math.dist(left[:2], base) <= default_envelope().arm_reach_m + 0.1
 
 
@@ -136,7 +141,9 @@ def test_heuristic_stays_for_still_or_far_objects_and_ignores_truth():
     assert classify_plan(nothing, (1.0, 0.0)) is Action.NO_ACTION
 
 
-@pytest.mark.parametrize("name, action", [("always_catch", Action.CATCH), ("always_dodge", Action.DODGE), ("freeze", Action.NO_ACTION)])
+@pytest.mark.parametrize(
+    "name, action", [("always_catch", Action.CATCH), ("always_dodge", Action.DODGE), ("freeze", Action.NO_ACTION)]
+)
 def test_fixed_dispositions(name, action):
     for track, hazard in ((falling_track(1.2, -0.3, 2.0), (1.2, -0.3)), (still_track(0.6, 0.5, 1.0), (0.6, 0.5))):
         decision = make_brain(name).plan(obs(track))

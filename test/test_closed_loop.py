@@ -20,16 +20,27 @@ from reacthuman.plan.plan import Pose2D
 from reacthuman.scenes import generate_spec
 from reacthuman.evaluation.loop_cli import main as loop_main
 from reacthuman.evaluation.rescore import main as rescore_main
-from reacthuman.scoring.closed_loop import (DecisionPoint, JudgedDecision, closed_loop_fields, load_path,
-                                            rescore_row)
+from reacthuman.scoring.closed_loop import DecisionPoint, JudgedDecision, closed_loop_fields, load_path, rescore_row
 from reacthuman.reporting.report import write_report
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.sim_bridge.body import Body, graph_config
 
 # A ball rolling toward the observer: still moving at the first re-plans, a catch at the first decisions.
 SCENE = ("rolling_ball", 0)
-FIRST_DECISION_FIELDS = ("correct_action", "action", "saa", "safe", "rule", "rules_broken", "d_end", "d_first",
-                         "d_min", "aia", "plan_parse_ok", "hazard_source")
+FIRST_DECISION_FIELDS = (
+    "correct_action",
+    "action",
+    "saa",
+    "safe",
+    "rule",
+    "rules_broken",
+    "d_end",
+    "d_first",
+    "d_min",
+    "aia",
+    "plan_parse_ok",
+    "hazard_source",
+)
 
 
 class Scripted(Brain):
@@ -75,8 +86,23 @@ def test_the_loop_command_writes_rows_that_rescore_equal_and_the_report_sets_sid
     (scenes / spec.scene_id).mkdir(parents=True)
     (scenes / spec.scene_id / "spec.json").write_text(spec.to_json())
     run = tmp_path / "run"
-    assert loop_main(["--scenes", str(scenes), "--models", "heuristic", "--out", str(run), "--loop", "closed",
-                      "--engine", "mujoco"]) == 0
+    assert (
+        loop_main(
+            [
+                "--scenes",
+                str(scenes),
+                "--models",
+                "heuristic",
+                "--out",
+                str(run),
+                "--loop",
+                "closed",
+                "--engine",
+                "mujoco",
+            ]
+        )
+        == 0
+    )
     (row,) = [json.loads(line) for line in (run / "ledger.jsonl").read_text().splitlines()]
     assert row["loop"] == "closed" and row["replans"] >= 1 and len(row["decisions"]) == row["replans"] + 1
     assert rescore_main([str(run)]) == 0
@@ -110,8 +136,9 @@ def test_a_closed_loop_episode_decides_again_on_a_later_window_of_the_same_shape
         assert obs.decision_index == k and obs.previous_plan is not None
         shift = obs.freeze_time_s - first.freeze_time_s
         assert obs.frame_times_s == pytest.approx(tuple(t + shift for t in first.frame_times_s))
-        assert {v: [f.shape for f in fs] for v, fs in obs.images.items()} == \
-               {v: [f.shape for f in fs] for v, fs in first.images.items()}
+        assert {v: [f.shape for f in fs] for v, fs in obs.images.items()} == {
+            v: [f.shape for f in fs] for v, fs in first.images.items()
+        }
         assert obs.observer_pose != first.observer_pose  # the robot's pose of that moment
         assert any(obs.images[v][-1].tobytes() != first.images[v][-1].tobytes() for v in obs.images)
         text = build_messages(obs, "state_text")[1]["content"]

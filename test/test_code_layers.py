@@ -47,9 +47,25 @@ print(json.dumps({"modules": len(edges), "cycles": comps}))
 
 
 # The light install (requirements-client.txt) has none of these; its commands' modules must import without them.
-NOT_IN_LIGHT_INSTALL = ("genesis", "quadrants", "torch", "mujoco", "imageio", "scipy", "trimesh", "fast_simplification",
-                        "rosbags", "matplotlib", "rclpy", "ray", "xllamacpp", "onnxruntime", "jsonschema",
-                        "unitree_sdk2py", "cv2")
+NOT_IN_LIGHT_INSTALL = (
+    "genesis",
+    "quadrants",
+    "torch",
+    "mujoco",
+    "imageio",
+    "scipy",
+    "trimesh",
+    "fast_simplification",
+    "rosbags",
+    "matplotlib",
+    "rclpy",
+    "ray",
+    "xllamacpp",
+    "onnxruntime",
+    "jsonschema",
+    "unitree_sdk2py",
+    "cv2",
+)
 LIGHT_COMMANDS = ("reacthuman.evaluation.decide", "reacthuman.reporting.report_cli")
 IMPORT_LIGHT = r"""
 import importlib, importlib.abc, sys
@@ -117,8 +133,14 @@ def test_no_import_cycle_between_modules() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:  # run from the view: `-c` puts the working folder first on the path
         view = make_view(Path(tmp))
-        run = subprocess.run([sys.executable, "-c", CYCLES], capture_output=True, text=True, timeout=120,
-                             env={"PYTHONPATH": str(view), "PATH": ""}, cwd=view)
+        run = subprocess.run(
+            [sys.executable, "-c", CYCLES],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={"PYTHONPATH": str(view), "PATH": ""},
+            cwd=view,
+        )
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads(run.stdout)
     assert result["modules"] > 300  # the whole tree, nodes and sim_bridge included
@@ -128,8 +150,12 @@ def test_no_import_cycle_between_modules() -> None:
 
 def test_the_counter_sees_function_imports_and_skips_type_checking_blocks() -> None:
     visitor = _FunctionImports()
-    visitor.visit(ast.parse("import a\nif TYPE_CHECKING:\n    import b\ndef f():\n    import c\n"
-                            "    if TYPE_CHECKING:\n        import d\n    return c\n"))
+    visitor.visit(
+        ast.parse(
+            "import a\nif TYPE_CHECKING:\n    import b\ndef f():\n    import c\n"
+            "    if TYPE_CHECKING:\n        import d\n    return c\n"
+        )
+    )
     assert visitor.found == [5]
 
 
@@ -138,7 +164,8 @@ def test_few_imports_inside_functions() -> None:
     total = sum(len(lines) for lines in found.values())
     assert total <= MAX_FUNCTION_IMPORTS, (
         f"{total} imports inside functions (at most {MAX_FUNCTION_IMPORTS}: only where a heavy optional dependency "
-        f"would otherwise load): {json.dumps(found)}")
+        f"would otherwise load): {json.dumps(found)}"
+    )
 
 
 def test_no_module_over_600_lines() -> None:
@@ -149,13 +176,21 @@ def test_no_module_over_600_lines() -> None:
 
 
 def test_the_light_install_s_commands_import_without_the_simulators() -> None:
-    run = subprocess.run([sys.executable, "-c", IMPORT_LIGHT, ",".join(NOT_IN_LIGHT_INSTALL), *LIGHT_COMMANDS],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", IMPORT_LIGHT, ",".join(NOT_IN_LIGHT_INSTALL), *LIGHT_COMMANDS],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
 
 
 def test_the_light_import_check_refuses_a_simulator() -> None:
-    run = subprocess.run([sys.executable, "-c", IMPORT_LIGHT, ",".join(NOT_IN_LIGHT_INSTALL), "reacthuman.sim_bridge.body"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", IMPORT_LIGHT, ",".join(NOT_IN_LIGHT_INSTALL), "reacthuman.sim_bridge.body"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode != 0
     assert "is not in the light install" in run.stderr

@@ -6,13 +6,25 @@ import json
 import subprocess
 import sys
 
-ROS_MODULES = ("rclpy", "rosidl_runtime_py", "rosidl_parser", "reacthuman_msgs", "std_msgs", "sensor_msgs",
-               "geometry_msgs", "builtin_interfaces", "rosgraph_msgs", "action_msgs", "unique_identifier_msgs")
+ROS_MODULES = (
+    "rclpy",
+    "rosidl_runtime_py",
+    "rosidl_parser",
+    "reacthuman_msgs",
+    "std_msgs",
+    "sensor_msgs",
+    "geometry_msgs",
+    "builtin_interfaces",
+    "rosgraph_msgs",
+    "action_msgs",
+    "unique_identifier_msgs",
+)
 
 # The ROS 2 side of the other two systems (their nodes live beside their cores).
 ROS_SIDE = {"interactiveworld.ros_graph", "physment.lab_node"} | {
-    f"interactiveworld.nodes.{name}" for name in ("common", "world_node", "human_node", "assistant_node",
-                                                 "judge_node", "recorder_node")}
+    f"interactiveworld.nodes.{name}"
+    for name in ("common", "world_node", "human_node", "assistant_node", "judge_node", "recorder_node")
+}
 
 IMPORT_ALL = r"""
 import importlib, importlib.abc, json, pkgutil, sys
@@ -40,23 +52,39 @@ print(json.dumps({"imported": names, "failed": failed}))
 
 
 def test_every_core_module_imports_without_ros() -> None:
-    run = subprocess.run([sys.executable, "-c", IMPORT_ALL, ",".join(ROS_MODULES)], capture_output=True, text=True,
-                         timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL, ",".join(ROS_MODULES)], capture_output=True, text=True, timeout=300
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads(run.stdout.strip().splitlines()[-1])
     imported = set(result["imported"])
     assert ROS_SIDE <= imported  # each exemption names a real module ...
     assert set(result["failed"]) == ROS_SIDE, result["failed"]  # ... that does need ROS; nothing else does
     # The walk reached the whole tree, the simulator adapters included (so the test cannot pass vacuously).
-    assert {"reacthuman.evaluation.graph_worker", "reacthuman.evaluation.rescore", "reacthuman.scoring.episode",
-            "reacthuman.sim_bridge.body", "reacthuman.core.atomic", "physment.runner", "interactiveworld.episode"} <= imported
+    assert {
+        "reacthuman.evaluation.graph_worker",
+        "reacthuman.evaluation.rescore",
+        "reacthuman.scoring.episode",
+        "reacthuman.sim_bridge.body",
+        "reacthuman.core.atomic",
+        "physment.runner",
+        "interactiveworld.episode",
+    } <= imported
     assert len(imported) > 200
 
 
 # The layers below the simulator adapters: what they compute is the same for any body, simulated or real.
-BELOW_SIM_BRIDGE = ("reacthuman.spine", "reacthuman.brain", "reacthuman.scoring", "reacthuman.scenes",
-                    "reacthuman.core", "reacthuman.plan.plan", "reacthuman.plan.plan_path", "reacthuman.spine.g1_assets",
-                    "reacthuman.spine.joint_command")
+BELOW_SIM_BRIDGE = (
+    "reacthuman.spine",
+    "reacthuman.brain",
+    "reacthuman.scoring",
+    "reacthuman.scenes",
+    "reacthuman.core",
+    "reacthuman.plan.plan",
+    "reacthuman.plan.plan_path",
+    "reacthuman.spine.g1_assets",
+    "reacthuman.spine.joint_command",
+)
 
 
 def test_the_layers_below_the_simulator_adapters_never_import_them() -> None:
@@ -73,8 +101,13 @@ def test_the_layers_below_the_simulator_adapters_never_import_them() -> None:
             continue
         checked += 1
         for node in ast.walk(ast.parse(path.read_text())):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             offenders += [f"{module}: {n}" for n in names if n.startswith("reacthuman.sim_bridge")]
     assert checked > 80, offenders
     assert not offenders, offenders

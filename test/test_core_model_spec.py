@@ -9,8 +9,16 @@ import logging
 
 import pytest
 
-from reacthuman.core.model_spec import (LLM, MODELS_LEAD, REFERENCE, ModelSpec, ModelSpecError, ModelsOption,
-                                        models_help, parse_models)
+from reacthuman.core.model_spec import (
+    LLM,
+    MODELS_LEAD,
+    REFERENCE,
+    ModelSpec,
+    ModelSpecError,
+    ModelsOption,
+    models_help,
+    parse_models,
+)
 
 REFS = {"oracle": "reads the truth", "silent": "never helps"}
 LOGGER = "reacthuman.core.model_spec"
@@ -19,7 +27,10 @@ LOGGER = "reacthuman.core.model_spec"
 def test_references_presets_and_explicit_models_parse_in_order():
     specs = parse_models(" oracle , local,openai-compatible:Qwen/Qwen3-VL-8B@http://127.0.0.1:8000/v1/ ", REFS)
     assert [(s.kind, s.name) for s in specs] == [
-        (REFERENCE, "oracle"), (LLM, "local"), (LLM, "openai-compatible:Qwen/Qwen3-VL-8B@http://127.0.0.1:8000/v1/")]
+        (REFERENCE, "oracle"),
+        (LLM, "local"),
+        (LLM, "openai-compatible:Qwen/Qwen3-VL-8B@http://127.0.0.1:8000/v1/"),
+    ]
     assert specs[0].preset is None
     assert not specs[0].is_llm
     assert specs[1].is_llm
@@ -50,13 +61,19 @@ def test_an_unknown_entry_is_one_line_naming_it_with_every_choice():
     assert "openai-compatible:<model_id>@<base_url>" in message
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("", "no model given"), (" ", "no model given"), ("oracle,,local", "an empty entry"),
-    ("oracle,", "an empty entry"), ("oracle,oracle", "'oracle' is given twice"),
-    ("local,llm:local", "'local' is given twice"),  # the alias names the same model
-    ("openai-compatible:no-url", "expected 'openai-compatible:<model_id>@<base_url>'"),
-    ("llm:oracle", "unknown model 'llm:oracle'"),  # `llm:` always meant a model, never a reference
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("", "no model given"),
+        (" ", "no model given"),
+        ("oracle,,local", "an empty entry"),
+        ("oracle,", "an empty entry"),
+        ("oracle,oracle", "'oracle' is given twice"),
+        ("local,llm:local", "'local' is given twice"),  # the alias names the same model
+        ("openai-compatible:no-url", "expected 'openai-compatible:<model_id>@<base_url>'"),
+        ("llm:oracle", "unknown model 'llm:oracle'"),  # `llm:` always meant a model, never a reference
+    ],
+)
 def test_bad_lists_are_errors(text, expected):
     with pytest.raises(ModelSpecError, match=expected) as err:
         parse_models(text, REFS)
@@ -116,6 +133,7 @@ def test_a_required_option_and_a_single_model_option():
 
 # ---- the three command lines ------------------------------------------------------------------------------
 
+
 def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return sub.choices[name]
@@ -134,16 +152,23 @@ def _parsers() -> dict[str, tuple[argparse.ArgumentParser, dict[str, str]]]:
     from reacthuman.evaluation.cli import build_parser
 
     iw = iw_parser()
-    found = {"reacthuman eval": (build_parser(), reference_brains()),
-             "physment run": (_subparser(pm_parser(), "run"), REFERENCE_AGENTS)}
+    found = {
+        "reacthuman eval": (build_parser(), reference_brains()),
+        "physment run": (_subparser(pm_parser(), "run"), REFERENCE_AGENTS),
+    }
     for command in ("run", "matrix", "static", "ros-episode"):
         found[f"interactiveworld {command}"] = (_subparser(iw, command), REFERENCE_ASSISTANTS)
     return found
 
 
 def test_every_cli_shows_the_same_models_help_and_hides_the_old_flags():
-    hidden = {"physment run": "--agent", "interactiveworld run": "--assistant", "interactiveworld static": "--assistant",
-              "interactiveworld ros-episode": "--assistant", "interactiveworld matrix": "--assistants"}
+    hidden = {
+        "physment run": "--agent",
+        "interactiveworld run": "--assistant",
+        "interactiveworld static": "--assistant",
+        "interactiveworld ros-episode": "--assistant",
+        "interactiveworld matrix": "--assistants",
+    }
     for command, (parser, references) in _parsers().items():
         text = _option_help(parser, "--models")
         assert text.startswith(MODELS_LEAD + ". An entry is a reference agent of this system"), command
@@ -176,8 +201,10 @@ def test_reacthuman_decide_takes_eval_s_grammar_and_refuses_a_bad_name_in_one_li
     args = argparse.Namespace(models=" freeze , oracle,local")
     assert [(s.kind, s.name) for s in models_option().parse(args)][:2] == [(REFERENCE, "freeze"), (REFERENCE, "oracle")]
     assert models_option().parse(args)[2].is_llm
-    for models, expected in (("freeze,gpt-9", "--models: unknown model 'gpt-9'"),
-                             ("freeze,freeze", "--models: 'freeze' is given twice")):
+    for models, expected in (
+        ("freeze,gpt-9", "--models: unknown model 'gpt-9'"),
+        ("freeze,freeze", "--models: 'freeze' is given twice"),
+    ):
         assert main(["--scenes", str(tmp_path), "--models", models, "--out", str(tmp_path / "run")]) == 2
         line = _one_error_line(capsys)
         assert line.startswith(f"reacthuman decide: {expected}"), line
@@ -201,14 +228,17 @@ def test_physment_run_refuses_a_bad_spec_in_one_line_and_keeps_the_old_flag(tmp_
     assert [s.name for s in MODELS.parse(args)] == ["local"]  # the default model, as before
 
 
-@pytest.mark.parametrize("argv, named", [
-    (["run", "--models", "oracle,gpt-9"], "--models: unknown model 'gpt-9'"),
-    (["run", "--models", "oracle", "--human", "psychic"], "--human: unknown model 'psychic'"),
-    (["run", "--models", "oracle", "--human", "scripted,local"], "--human takes one model here"),
-    (["matrix", "--models", "oracle", "--humans", "scripted,,local"], "--humans 'scripted,,local': an empty entry"),
-    (["static", "--models", "oracle", "--judge", "oracle"], "--judge: unknown model 'oracle'"),
-    (["ros-episode", "--task", "x", "--models", "oracle,silent"], "--models takes one model here, got 2"),
-])
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["run", "--models", "oracle,gpt-9"], "--models: unknown model 'gpt-9'"),
+        (["run", "--models", "oracle", "--human", "psychic"], "--human: unknown model 'psychic'"),
+        (["run", "--models", "oracle", "--human", "scripted,local"], "--human takes one model here"),
+        (["matrix", "--models", "oracle", "--humans", "scripted,,local"], "--humans 'scripted,,local': an empty entry"),
+        (["static", "--models", "oracle", "--judge", "oracle"], "--judge: unknown model 'oracle'"),
+        (["ros-episode", "--task", "x", "--models", "oracle,silent"], "--models takes one model here, got 2"),
+    ],
+)
 def test_interactiveworld_refuses_a_bad_spec_in_one_line(tmp_path, capsys, argv, named):
     from interactiveworld.cli import main
 

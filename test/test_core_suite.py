@@ -67,11 +67,15 @@ def test_reply_json_takes_a_stricter_decoder_and_a_scan_limit():
         return dict(pairs)
 
     import json
+
     strict = json.JSONDecoder(object_pairs_hook=no_duplicates)
     assert json_candidates('{"a": 1, "a": 2} {"b": 3}', decoder=strict) == [{"b": 3}]
     assert json_candidates("{}" * 10, max_starts=3) == [{}, {}, {}]
     fmt = response_format("reply", {"type": "object"})
-    assert fmt == {"type": "json_schema", "json_schema": {"name": "reply", "strict": True, "schema": {"type": "object"}}}
+    assert fmt == {
+        "type": "json_schema",
+        "json_schema": {"name": "reply", "strict": True, "schema": {"type": "object"}},
+    }
 
 
 def test_require_positive_names_the_field():
@@ -129,8 +133,16 @@ def test_physment_and_interactiveworld_ledgers_are_read_as_typed_records(tmp_pat
     from physment.runner import RESULTS_FILE, append_row, read_results as read_episodes
     from reacthuman.core.records import LedgerError
 
-    episode = {"scene": "Scene1", "budget": 5, "correct": True, "answered": True, "agent": "oracle",
-               "prompting": "zero-shot", "efficiency": 0.6, "newer_field": [1, 2]}
+    episode = {
+        "scene": "Scene1",
+        "budget": 5,
+        "correct": True,
+        "answered": True,
+        "agent": "oracle",
+        "prompting": "zero-shot",
+        "efficiency": 0.6,
+        "newer_field": [1, 2],
+    }
     append_row(tmp_path, episode)
     (record,) = read_episodes(tmp_path)
     assert record.correct
@@ -147,8 +159,9 @@ def test_physment_and_interactiveworld_ledgers_are_read_as_typed_records(tmp_pat
     with pytest.raises(LedgerError, match=r"results.jsonl line 1: budget must be a positive integer, got 0"):
         read_episodes(tmp_path)
 
-    task = TaskRecord(task_id="guidance-store-0", family="guidance", assistant="oracle", human="scripted",
-                      passed=True, completion=1.0)
+    task = TaskRecord(
+        task_id="guidance-store-0", family="guidance", assistant="oracle", human="scripted", passed=True, completion=1.0
+    )
     iw = tmp_path / "iw"
     _append(iw / "results.jsonl", {**task.to_dict(), "passed": False, "completion": 0.5})
     _append(iw / "results.jsonl", task.to_dict())  # a resumed run's later row of the same task wins

@@ -18,8 +18,10 @@ SEEDS = (0, 1, 2, 3)
 def _drawn(cfg: GenerateConfig, family: str) -> list[tuple[bool | None, list[str], str]]:
     """Each slot of the family's balanced-18 groups: its stratum, bands and the object its seed draws."""
     seeds = {s: stratum_seeds(cfg, family, s) for s in (True, False, None)}
-    return [(stratum, bands, choose_object(family, next(seeds[stratum]), cfg.adversarial_rate))
-            for stratum, bands in family_slots(cfg, family, 18)]
+    return [
+        (stratum, bands, choose_object(family, next(seeds[stratum]), cfg.adversarial_rate))
+        for stratum, bands in family_slots(cfg, family, 18)
+    ]
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -19,8 +19,7 @@ DOCS = sorted([README, ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md")])
 
 # Docs written on other branches at the time of writing, linked from the README's index before they land.
 # Once one exists, the test fails until it is taken off this list, so the list cannot outlive the merge.
-PENDING_DOCS = frozenset({
-})
+PENDING_DOCS = frozenset({})
 
 # [text](target) and ![alt](target), target without spaces; code spans are removed first.
 _LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
@@ -45,8 +44,7 @@ def _slug(heading: str) -> str:
     """GitHub's anchor for a heading: markup and punctuation dropped, lower case, spaces to hyphens."""
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).replace("`", "")
     text = text.lower()
-    kept = "".join(ch for ch in text
-                   if ch in " -_" or unicodedata.category(ch)[0] in "LN")
+    kept = "".join(ch for ch in text if ch in " -_" or unicodedata.category(ch)[0] in "LN")
     return kept.replace(" ", "-")
 
 
@@ -119,12 +117,16 @@ def test_the_link_checker_finds_a_missing_file_and_a_missing_heading(tmp_path: P
     assert "the-hands-reachable-workspace" in anchors(ROOT / "docs" / "spine-and-body.md")
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "target.md").write_text("# Title\n\n## The hands' `reachable` workspace\n\n```\n## not a heading\n```\n",
-                                    encoding="utf-8")
+    (docs / "target.md").write_text(
+        "# Title\n\n## The hands' `reachable` workspace\n\n```\n## not a heading\n```\n", encoding="utf-8"
+    )
     probe = docs / "probe.md"
-    probe.write_text("[a](target.md#no-such-heading) [b](no-such-file.md)"
-                     " [c](target.md#the-hands-reachable-workspace) [d](target.md#not-a-heading)"
-                     " `[e](inside-code.md)` [f](https://example.org/x.md) [g](../docs/target.md)\n", encoding="utf-8")
+    probe.write_text(
+        "[a](target.md#no-such-heading) [b](no-such-file.md)"
+        " [c](target.md#the-hands-reachable-workspace) [d](target.md#not-a-heading)"
+        " `[e](inside-code.md)` [f](https://example.org/x.md) [g](../docs/target.md)\n",
+        encoding="utf-8",
+    )
     assert broken_links(probe, root=tmp_path) == [
         "target.md#no-such-heading (no heading 'no-such-heading' in docs/target.md)",
         "no-such-file.md (no file docs/no-such-file.md)",
@@ -136,4 +138,6 @@ def test_the_link_checker_finds_a_missing_file_and_a_missing_heading(tmp_path: P
 def test_the_architecture_diagram_is_the_graph_contracts(doc: Path) -> None:
     blocks = re.findall(r"```mermaid\n(.*?)\n```", doc.read_text(encoding="utf-8"), flags=re.S)
     assert blocks, f"{doc.name} has no mermaid diagram"
-    assert blocks[0] == mermaid_diagram(), f"{doc.name}'s diagram differs from reacthuman.ros_contract.mermaid_diagram()"
+    assert blocks[0] == mermaid_diagram(), (
+        f"{doc.name}'s diagram differs from reacthuman.ros_contract.mermaid_diagram()"
+    )

@@ -35,11 +35,29 @@ def test_the_spine_is_asked_at_every_fifth_step_with_the_stamped_time_as_the_gra
 
 def test_the_reply_from_a_decision_equals_the_reply_from_its_message_fields():
     plan = Plan("cup", "catch it", 0.8, (0.5, 0.0, 0.0), 1.0, 0.5, (Keyframe(0.0, (0.1, 0.2, 0.3), (0.1, -0.2, 0.3)),))
-    sent = BrainDecision(brain="m", plan=plan, raw_text="{}", parse_ok=True, latency_s=1.5, prompt_tokens=10,
-                         completion_tokens=0, modality="images")
+    sent = BrainDecision(
+        brain="m",
+        plan=plan,
+        raw_text="{}",
+        parse_ok=True,
+        latency_s=1.5,
+        prompt_tokens=10,
+        completion_tokens=0,
+        modality="images",
+    )
     # what nodes/conversions.decision_from_msg rebuilds: zero token counts travel as 0 and come back None
-    received = BrainDecision(brain="m", plan=plan, raw_text="{}", parse_ok=True, parse_error=None, api_error=None,
-                             latency_s=1.5, prompt_tokens=10, completion_tokens=None, modality="images")
+    received = BrainDecision(
+        brain="m",
+        plan=plan,
+        raw_text="{}",
+        parse_ok=True,
+        parse_error=None,
+        api_error=None,
+        latency_s=1.5,
+        prompt_tokens=10,
+        completion_tokens=None,
+        modality="images",
+    )
     assert reply_of(sent) == reply_of(received)
     failed = BrainDecision(brain="m", plan=None, raw_text="x", parse_ok=False, parse_error="not JSON")
     assert reply_of(failed).parse_error == "not JSON"
@@ -47,9 +65,15 @@ def test_the_reply_from_a_decision_equals_the_reply_from_its_message_fields():
 
 
 def test_an_outcome_not_struck_has_no_strike_impulse_however_it_arrives():
-    fields = {"caught": False, "struck": False, "fell": False, "strike_impulse_ns": 0.0,
-              "final_left_hand_m": (0.1, 0.2, 0.8), "final_right_hand_m": (0.1, -0.2, 0.8),
-              "min_hand_object_distance_m": math.inf}
+    fields = {
+        "caught": False,
+        "struck": False,
+        "fell": False,
+        "strike_impulse_ns": 0.0,
+        "final_left_hand_m": (0.1, 0.2, 0.8),
+        "final_right_hand_m": (0.1, -0.2, 0.8),
+        "min_hand_object_distance_m": math.inf,
+    }
     out = ExecutedOutcome.from_sim_outcome(fields)
     assert out.strike_impulse_ns is None
     assert out.min_hand_object_m is None

@@ -22,6 +22,7 @@ def _check_alive(proc: subprocess.Popen):
     def check() -> None:
         if proc.poll() is not None:
             raise RuntimeError(f"the episode manager exited with status {proc.returncode}")
+
     return check
 
 
@@ -29,10 +30,26 @@ def test_a_goal_for_another_scenes_folder_or_model_fails_with_the_reason(ros_dom
     scenes, run_dir = tmp_path / "scenes", tmp_path / "run"
     scenes.mkdir()
     env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST")
-    manager = subprocess.Popen([sys.executable, "-c", "from reacthuman.nodes.episode_manager_node import main; main()",
-                                "--ros-args", "-p", f"scenes_dir:={scenes}", "-p", "model:=oracle",
-                                "-p", f"run_dir:={run_dir}", "-p", "announce_timeout_s:=2.0"],
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    manager = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from reacthuman.nodes.episode_manager_node import main; main()",
+            "--ros-args",
+            "-p",
+            f"scenes_dir:={scenes}",
+            "-p",
+            "model:=oracle",
+            "-p",
+            f"run_dir:={run_dir}",
+            "-p",
+            "announce_timeout_s:=2.0",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     client = EpisodeClient(ros_domain_id, _check_alive(manager))
     asked: list[str] = []
 

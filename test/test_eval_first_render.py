@@ -103,6 +103,9 @@ def test_eval_closes_the_gate_only_when_graphs_would_compile_the_renderer_togeth
     one_after_another = ["--models", "local,oracle,heuristic", "--workers", "1,local=2"]
     assert "the other 1 wait" in _gate_for(monkeypatch, False, one_after_another, todo)[1]
     assert _gate_for(monkeypatch, False, ["--models", "oracle"], {"oracle": ["a", "b"]})[0]  # one graph alone
-    assert _gate_for(monkeypatch, False, ["--models", "oracle", "--workers", "2", "--engine", "mujoco"],
-                     {"oracle": ["a", "b"]})[0]  # MuJoCo draws its own frames
-    assert _gate_for(monkeypatch, False, ["--models", "oracle", "--workers", "2"], {"oracle": ["a"]})[0]  # one scene: one graph
+    assert _gate_for(
+        monkeypatch, False, ["--models", "oracle", "--workers", "2", "--engine", "mujoco"], {"oracle": ["a", "b"]}
+    )[0]  # MuJoCo draws its own frames
+    assert _gate_for(monkeypatch, False, ["--models", "oracle", "--workers", "2"], {"oracle": ["a"]})[
+        0
+    ]  # one scene: one graph

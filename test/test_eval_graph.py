@@ -44,17 +44,25 @@ STUB_KEY_ENV = "REACTHUMAN_TEST_STUB_KEY"
 STUB_KEY = "sk-stub-" + secrets.token_hex(16)
 # Each reply is preceded by three failed requests (429, 500, a dropped connection): the client retries
 # through them and then gets a broken reply.
-BROKEN_REPLIES = ('{"object_identified": "pan", "intent": "catch", "confidence": 0.9, "walking_cmd": [0.1, 0',
-                  "I would step back and raise both arms to be safe.",
-                  '{"confidence": NaN, "walking_cmd": [1e308, 1e308, 1e308], "keyframes": []}',
-                  "\x00\x01\ufffd\u202e binary \x7f",
-                  "[" * 10000, "")
+BROKEN_REPLIES = (
+    '{"object_identified": "pan", "intent": "catch", "confidence": 0.9, "walking_cmd": [0.1, 0',
+    "I would step back and raise both arms to be safe.",
+    '{"confidence": NaN, "walking_cmd": [1e308, 1e308, 1e308], "keyframes": []}',
+    "\x00\x01\ufffd\u202e binary \x7f",
+    "[" * 10000,
+    "",
+)
 FAILURES = ("429", "500", "drop")
 
 
 def _reacthuman(*args: str, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "reacthuman.cli", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "reacthuman.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        **kw,
+    )
 
 
 class HostileEndpointStub(LoopbackEndpoint):
@@ -72,18 +80,38 @@ class HostileEndpointStub(LoopbackEndpoint):
             return EndpointReply(drop=True)
         if kind != "reply":
             return EndpointReply(int(kind), error_body(f"injected {kind}"))
-        return EndpointReply(body=chat_completion(BROKEN_REPLIES[(n // 4) % len(BROKEN_REPLIES)], model="stub",
-                                                  prompt_tokens=10, completion_tokens=5))
+        return EndpointReply(
+            body=chat_completion(
+                BROKEN_REPLIES[(n // 4) % len(BROKEN_REPLIES)], model="stub", prompt_tokens=10, completion_tokens=5
+            )
+        )
 
     @property
     def keys_seen(self) -> set[str]:
         return {r.headers.get("authorization", "") for r in self.requests}
 
     def models_yaml(self, path: Path) -> Path:
-        path.write_text(json.dumps({"defaults": {}, "presets": {STUB_MODEL: {
-            "provider": "openai-compatible", "model_id": "stub", "base_url": self.base_url,
-            "api_key_env": STUB_KEY_ENV, "key_required": True, "vision": True, "max_retries": 4, "backoff_s": 0.05,
-            "backoff_max_s": 0.2, "timeout_s": 20.0}}}))
+        path.write_text(
+            json.dumps(
+                {
+                    "defaults": {},
+                    "presets": {
+                        STUB_MODEL: {
+                            "provider": "openai-compatible",
+                            "model_id": "stub",
+                            "base_url": self.base_url,
+                            "api_key_env": STUB_KEY_ENV,
+                            "key_required": True,
+                            "vision": True,
+                            "max_retries": 4,
+                            "backoff_s": 0.05,
+                            "backoff_max_s": 0.2,
+                            "timeout_s": 20.0,
+                        }
+                    },
+                }
+            )
+        )
         return path
 
 
@@ -115,8 +143,9 @@ def run(scenes, stub, tmp_path_factory) -> Path:
     (the second model's second episode is running), then resumed to completion with the models side by side."""
     out = tmp_path_factory.mktemp("run") / "run"
     domain = str(20 + os.getpid() % 100)
-    env = dict(os.environ, REACTHUMAN_MODELS_YAML=str(stub.models_yaml(out.parent / "models.yaml")),
-               **{STUB_KEY_ENV: STUB_KEY})
+    env = dict(
+        os.environ, REACTHUMAN_MODELS_YAML=str(stub.models_yaml(out.parent / "models.yaml")), **{STUB_KEY_ENV: STUB_KEY}
+    )
     args = ("eval", "--scenes", str(scenes), "--models", ",".join(MODELS), "--out", str(out), "--domain-base", domain)
     first = _reacthuman(*args, env=env, start_new_session=True)
     deadline = time.monotonic() + 1200
@@ -138,7 +167,9 @@ def run(scenes, stub, tmp_path_factory) -> Path:
     # resumed with the two models left side by side, the body restarted before every episode after a graph's
     # first (Genesis cannot free a scene): once here, before the last model's second episode
     # always_dodge may have 2 graphs, and gets one: it has one scene left
-    second = _reacthuman(*args, "--restart-every", "1", "--models-side-by-side", "--workers", "1,always_dodge=2", env=env)
+    second = _reacthuman(
+        *args, "--restart-every", "1", "--models-side-by-side", "--workers", "1,always_dodge=2", env=env
+    )
     output, _ = second.communicate(timeout=1800)
     assert second.returncode == 0, output
     assert "resuming" in output
@@ -151,8 +182,19 @@ def run(scenes, stub, tmp_path_factory) -> Path:
 
 def test_a_graph_that_fails_to_start_is_reported_not_raised(scenes, tmp_path):
     out = tmp_path / "run"
-    proc = _reacthuman("eval", "--scenes", str(scenes), "--models", "oracle", "--out", str(out),
-                       "--startup-timeout", "0.5", "--domain-base", str(os.getpid() % 100))
+    proc = _reacthuman(
+        "eval",
+        "--scenes",
+        str(scenes),
+        "--models",
+        "oracle",
+        "--out",
+        str(out),
+        "--startup-timeout",
+        "0.5",
+        "--domain-base",
+        str(os.getpid() % 100),
+    )
     text, _ = proc.communicate(timeout=300)
     assert proc.returncode == 1, text
     assert "Traceback" not in text, text
@@ -186,8 +228,26 @@ def test_every_pair_is_decided_exactly_once_with_the_ledger_fields(run, scenes):
     expected = {(d.name, m) for d in scenes.iterdir() for m in MODELS}
     assert sorted(pairs) == sorted(expected)
     for r in rows:
-        for field in ("family", "speed_band", "speed_group", "adversarial", "action", "correct_action", "saa", "safe",
-                      "rule", "d_end", "aia", "d_min", "closing", "caught", "struck", "fell", "latency_s", "api_error"):
+        for field in (
+            "family",
+            "speed_band",
+            "speed_group",
+            "adversarial",
+            "action",
+            "correct_action",
+            "saa",
+            "safe",
+            "rule",
+            "d_end",
+            "aia",
+            "d_min",
+            "closing",
+            "caught",
+            "struck",
+            "fell",
+            "latency_s",
+            "api_error",
+        ):
             assert field in r, field
         assert r["saa"] == int(r["action"] == r["correct_action"])
     oracle = [r for r in rows if r["model"] == "oracle"]
@@ -238,8 +298,16 @@ def test_each_episode_has_a_complete_folder_and_a_standard_bag(run):
         assert (folder / "bag" / "metadata.yaml").is_file()
         assert list((folder / "bag").glob("*.mcap"))
         assert sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) < 2_000_000  # paper-scale storage
-        for topic in (graph.SCENE, graph.OBSERVATION, graph.PLAN, graph.OUTCOME, graph.SCORE, graph.CLOCK,
-                      graph.JOINT_COMMAND, graph.JOINT_STATES):
+        for topic in (
+            graph.SCENE,
+            graph.OBSERVATION,
+            graph.PLAN,
+            graph.OUTCOME,
+            graph.SCORE,
+            graph.CLOCK,
+            graph.JOINT_COMMAND,
+            graph.JOINT_STATES,
+        ):
             assert info["topics"].get(topic, {}).get("count", 0) >= 1, (folder, topic)
 
 
@@ -279,15 +347,36 @@ def test_a_bag_played_into_a_live_scorer_gives_the_same_score(run, ros_domain_id
     row = _ledger(run)[0]
     bag = run / "episodes" / row["model"] / row["scene_id"] / "bag"
     env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST")
-    scorer = subprocess.Popen([sys.executable, "-c", "from reacthuman.nodes.scorer_node import main; main()",
-                               "--ros-args", "-p", f"model:={row['model']}"], env=env)
+    scorer = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from reacthuman.nodes.scorer_node import main; main()",
+            "--ros-args",
+            "-p",
+            f"model:={row['model']}",
+        ],
+        env=env,
+    )
     client = GraphClient(ros_domain_id, "replay_test")
     scores: list[EpisodeScore] = []
     try:
         client.node.create_subscription(EpisodeScore, graph.SCORE, scores.append, 10)
         assert client.wait_for(lambda: client.node.count_publishers(graph.SCORE) > 0, 60)
-        player = _reacthuman("bag", "play", str(bag), "--rate", "0", "--domain-id", str(ros_domain_id),
-                             "--topics", graph.SCENE, graph.FREEZE_STATE, graph.PLAN, graph.OUTCOME)
+        player = _reacthuman(
+            "bag",
+            "play",
+            str(bag),
+            "--rate",
+            "0",
+            "--domain-id",
+            str(ros_domain_id),
+            "--topics",
+            graph.SCENE,
+            graph.FREEZE_STATE,
+            graph.PLAN,
+            graph.OUTCOME,
+        )
         assert client.wait_for(lambda: bool(scores), 120), player.communicate()[0]
         player.wait(timeout=60)
     finally:
@@ -324,8 +413,12 @@ def test_graph_rows_equal_in_process_episodes_to_the_bit_for_the_deterministic_b
         for row in rows:
             spec = SceneSpec.from_json((scenes / row["scene_id"] / "spec.json").read_text())
             record = run_episode(spec, make_brain(row["model"]), body, Spine(spine_config())).record.to_dict()
-            differ = [k for k in sorted(set(row) | set(record)) if k != "latency_s"
-                      and json.dumps(row.get(k), sort_keys=True) != json.dumps(record.get(k), sort_keys=True)]
+            differ = [
+                k
+                for k in sorted(set(row) | set(record))
+                if k != "latency_s"
+                and json.dumps(row.get(k), sort_keys=True) != json.dumps(record.get(k), sort_keys=True)
+            ]
             assert not differ, {k: (row.get(k), record.get(k)) for k in differ}
     finally:
         body.close()
@@ -351,7 +444,10 @@ def test_the_models_left_ran_side_by_side_and_a_finished_model_got_no_graph(run)
     manifest = json.loads((run / "manifest.json").read_text())
     assert [session["executor"]["models"] for session in manifest["sessions"]] == ["one after another", "side by side"]
     assert manifest["executor"]["models"] == "side by side"
-    assert [session["executor"].get("workers_per_model") for session in manifest["sessions"]] == [None, {"always_dodge": 2}]
+    assert [session["executor"].get("workers_per_model") for session in manifest["sessions"]] == [
+        None,
+        {"always_dodge": 2},
+    ]
 
 
 def _bags(run: Path) -> list[Path]:
@@ -369,8 +465,10 @@ def test_bags_carry_what_a_3d_viewer_needs_and_every_frame_resolves(run):
     links = {j.child for j in g1_joints()} | {j.parent for j in g1_joints()}
     for bag in _bags(run):
         messages = list(read_bag(bag))
-        counts = {t: sum(1 for m in messages if m.topic == t) for t in
-                  (TF, TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS, graph.JOINT_STATES, graph.HAZARD_STATE)}
+        counts = {
+            t: sum(1 for m in messages if m.topic == t)
+            for t in (TF, TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS, graph.JOINT_STATES, graph.HAZARD_STATE)
+        }
         assert counts[TF_STATIC] == counts[ROBOT_DESCRIPTION] == counts[SCENE_MARKERS] == 1, (bag, counts)
         # one robot /tf per control tick, one per hazard state, and the hazards' spec pose at the announcement
         assert counts[TF] == counts[graph.JOINT_STATES] + counts[graph.HAZARD_STATE] + 1, (bag, counts)
@@ -421,7 +519,9 @@ def test_the_report_shows_each_episode_in_headless_chromium(run, tmp_path):
     try:
         browser.load(files.html)
         assert browser.errors() == []
-        links = browser.evaluate("Array.from(document.querySelectorAll('#episodes a')).map(a => a.getAttribute('href'))")
+        links = browser.evaluate(
+            "Array.from(document.querySelectorAll('#episodes a')).map(a => a.getAttribute('href'))"
+        )
         assert len(links) == len(SCENES) * len(MODELS)
         for link in links:
             browser.load(files.html.parent / link)

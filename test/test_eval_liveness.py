@@ -78,4 +78,4 @@ def test_a_node_that_computes_without_beating_is_given_its_grace(spawn, tmp_path
 def test_a_node_that_is_gone_is_left_to_the_launcher(tmp_path):
     done = subprocess.run([sys.executable, "-c", "pass"])
     assert done.returncode == 0
-    assert LivenessWatch(tmp_path, hung_after_s=0.0).check({"scorer": 2 ** 22 + 7}) is None
+    assert LivenessWatch(tmp_path, hung_after_s=0.0).check({"scorer": 2**22 + 7}) is None

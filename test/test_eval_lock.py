@@ -60,14 +60,15 @@ def test_restart_policy_restarts_the_body_alone_unless_another_node_grew():
     assert grows.max_rise_mib["body"] == 60.0
     # +30: at +7.4% the body restarts, since one more episode like the largest could take it past +10%
     assert grows.due(5, {"body": 2040.0, "spine": 521.0}) == Restart(
-        "memory within one episode's rise of 10% over its warm-up level (body 2040 MiB, +60)", ("body",))
+        "memory within one episode's rise of 10% over its warm-up level (body 2040 MiB, +60)", ("body",)
+    )
     assert grows.due(1, {"body": 1850.0, "spine": 521.0}) is None  # a fresh body: no rise against the old one
     assert grows.max_rise_mib["body"] == 60.0
     whole = grows.due(2, {"body": 2020.0, "spine": 600.0})  # a node the launcher does not respawn grew too
-    assert whole == Restart("memory within one episode's rise of 10% over its warm-up level "
-                            "(body 2020 MiB, +170, spine 600 MiB, +79)", ())
+    assert whole == Restart(
+        "memory within one episode's rise of 10% over its warm-up level (body 2020 MiB, +170, spine 600 MiB, +79)", ()
+    )
     small = RestartPolicy(above_warmup_pct=10.0, reference_mib={"body": 1900.0, "brain": 108.0})
     assert small.due(3, {"body": 1900.0, "brain": 119.0}) is None  # +10.2% but 11 MiB: an allocator plateau
     with pytest.raises(ValueError, match="every_episodes must be >= 0"):
         RestartPolicy(every_episodes=-1)
-

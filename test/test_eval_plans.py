@@ -18,11 +18,26 @@ from reacthuman.llm.loopback import FixedReplyEndpoint
 from reacthuman.scenes import generate_spec
 
 SCENES = (("object_drop", 3), ("ceiling_drop", 0))  # a Dodge scene and a Catch scene (as test_eval_graph)
-EXECUTION_COLUMNS = ("caught", "struck", "fell", "strike_impulse_ns", "min_hand_object_m", "d_end_executed", "deflected")
-REPLY = json.dumps({"object_identified": "the falling object", "intent": "step back out of its way", "confidence": 0.7,
-                    "walking_cmd": [-0.4, 0.0, 0.0], "walking_duration": 1.0,
-                    "catch_duration": 0.5, "keyframes": [{"t": 0.3, "left_hand": [0.1, 0.1, 0.0],
-                    "right_hand": [0.1, -0.1, 0.0], "knee_bend": 0.1}]})
+EXECUTION_COLUMNS = (
+    "caught",
+    "struck",
+    "fell",
+    "strike_impulse_ns",
+    "min_hand_object_m",
+    "d_end_executed",
+    "deflected",
+)
+REPLY = json.dumps(
+    {
+        "object_identified": "the falling object",
+        "intent": "step back out of its way",
+        "confidence": 0.7,
+        "walking_cmd": [-0.4, 0.0, 0.0],
+        "walking_duration": 1.0,
+        "catch_duration": 0.5,
+        "keyframes": [{"t": 0.3, "left_hand": [0.1, 0.1, 0.0], "right_hand": [0.1, -0.1, 0.0], "knee_bend": 0.1}],
+    }
+)
 
 
 def _rows(run: Path) -> list[dict]:
@@ -32,8 +47,12 @@ def _rows(run: Path) -> list[dict]:
 
 def _eval_plans(*args: str) -> subprocess.CompletedProcess:
     domain = str(40 + os.getpid() % 90)
-    return subprocess.run([sys.executable, "-m", "reacthuman.cli", "eval", "--plans", *args, "--domain-base", domain],
-                          capture_output=True, text=True, timeout=1800)
+    return subprocess.run(
+        [sys.executable, "-m", "reacthuman.cli", "eval", "--plans", *args, "--domain-base", domain],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -80,14 +99,14 @@ def test_eval_plans_executes_each_stored_plan_once_without_asking_the_model(two_
     assert asked == 0, "the graph's brain asked the model again"
     rows = _rows(run)
     assert rows[: len(decided)] == decided  # append-only: the decide rows stay as written
-    executed = rows[len(decided):]
+    executed = rows[len(decided) :]
     assert sorted(r["scene_id"] for r in executed) == sorted(r["scene_id"] for r in decided)
     assert f"{len(SCENES)}/{len(SCENES)} executed plans" in output, output
 
 
 def test_an_executed_row_equals_its_decide_row_in_every_scoring_field(two_steps):
     run, decided, _, _ = two_steps
-    executed = {r["scene_id"]: r for r in _rows(run)[len(decided):]}
+    executed = {r["scene_id"]: r for r in _rows(run)[len(decided) :]}
     for row in decided:
         done = executed[row["scene_id"]]
         assert done["executed"] is True and done["caught"] is not None and done["fell"] is not None
@@ -112,12 +131,18 @@ def test_the_executed_rows_supersede_and_a_second_pass_executes_nothing(two_step
 
 def test_eval_plans_refuses_a_folder_that_is_not_a_decide_run_and_a_model_it_did_not_decide(two_steps, tmp_path):
     run = two_steps[0]
-    for args, says in (((str(tmp_path),), "is not a `reacthuman decide` run"),
-                       ((str(run), "--models", "always_dodge"), "'always_dodge' was not decided in"),
-                       ((str(run), "--executor", "ray"), "--plans runs on the local executor"),
-                       ((str(run), "--out", str(tmp_path)), "leave --out out")):
-        proc = subprocess.run([sys.executable, "-m", "reacthuman.cli", "eval", "--plans", *args],
-                              capture_output=True, text=True, timeout=300)
+    for args, says in (
+        ((str(tmp_path),), "is not a `reacthuman decide` run"),
+        ((str(run), "--models", "always_dodge"), "'always_dodge' was not decided in"),
+        ((str(run), "--executor", "ray"), "--plans runs on the local executor"),
+        ((str(run), "--out", str(tmp_path)), "leave --out out"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "reacthuman.cli", "eval", "--plans", *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert proc.returncode == 2 and says in proc.stderr and "\n" not in proc.stderr.strip(), (args, proc.stderr)
 
 
@@ -128,14 +153,33 @@ def test_a_vision_model_refusing_images_in_the_graph_stops_the_eval_in_one_line_
     server, out = FixedReplyEndpoint(REPLY, model="flaky", refuse_images_after=0), tmp_path / "run"
     model = f"openai-compatible:flaky@{server.base_url}"
     try:
-        proc = subprocess.run([sys.executable, "-m", "reacthuman.cli", "eval", "--scenes", str(scenes),
-                               "--models", f"{model}?vision=true", "--out", str(out), "--limit", "1",
-                               "--domain-base", str(40 + os.getpid() % 90)], capture_output=True, text=True, timeout=1800)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "reacthuman.cli",
+                "eval",
+                "--scenes",
+                str(scenes),
+                "--models",
+                f"{model}?vision=true",
+                "--out",
+                str(out),
+                "--limit",
+                "1",
+                "--domain-base",
+                str(40 + os.getpid() % 90),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
     finally:
         server.close()
     last = proc.stderr.strip().splitlines()[-1]
-    assert proc.returncode == 2 and last.startswith(f"reacthuman eval: model '{model}' refuses image input (HTTP 400"), \
-        proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.returncode == 2 and last.startswith(
+        f"reacthuman eval: model '{model}' refuses image input (HTTP 400"
+    ), proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "--modality state_text" in last and "0/1 decisions" in proc.stdout and "refused images" in proc.stdout
     assert len(server.bodies) == 1 and not _rows(out)  # the refused call: no row, no retry
     failures = out / "failures.jsonl"

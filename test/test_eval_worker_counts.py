@@ -23,14 +23,17 @@ def test_a_model_entry_gives_that_model_its_own_count():
     assert parse_worker_counts("local=2", MODELS) == WorkerCounts(1, {"local": 2})
 
 
-@pytest.mark.parametrize("text, message", [
-    ("0", "a count must be >= 1"),
-    ("1,local=0", "local=0: a count must be >= 1"),
-    ("two", "'two' is not a count"),
-    ("1,gpt-5.5=2", "'gpt-5.5' is not one of the models evaluated"),
-    ("1,local=2,local=3", "'local' is given twice"),
-    ("1,2", "gives the default count twice"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("0", "a count must be >= 1"),
+        ("1,local=0", "local=0: a count must be >= 1"),
+        ("two", "'two' is not a count"),
+        ("1,gpt-5.5=2", "'gpt-5.5' is not one of the models evaluated"),
+        ("1,local=2,local=3", "'local' is given twice"),
+        ("1,2", "gives the default count twice"),
+    ],
+)
 def test_bad_counts_are_refused_naming_the_entry(text, message):
     with pytest.raises(ValueError, match=message):
         parse_worker_counts(text, MODELS)
@@ -39,8 +42,9 @@ def test_bad_counts_are_refused_naming_the_entry(text, message):
 def test_eval_refuses_a_bad_count_in_one_line_before_touching_the_scenes(tmp_path, capsys):
     args = ["--scenes", str(tmp_path / "none"), "--models", "oracle", "--out", str(tmp_path / "run")]
     assert eval_cli.main([*args, "--workers", "1,local=2"]) == 2
-    assert capsys.readouterr().err.strip() == ("reacthuman eval: --workers: 'local' is not one of the models "
-                                               "evaluated (oracle)")
+    assert capsys.readouterr().err.strip() == (
+        "reacthuman eval: --workers: 'local' is not one of the models evaluated (oracle)"
+    )
     assert eval_cli.main([*args, "--workers", "oracle=2", "--executor", "ray"]) == 2
     assert "--workers MODEL=N is for the local executor" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()

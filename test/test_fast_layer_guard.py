@@ -22,8 +22,12 @@ def test_a_fast_test_cannot_start_a_heavy_component(module: str) -> None:
     # Imported earlier in a full run: the import succeeds and the entry point refuses instead.
     with pytest.raises((ImportError, RuntimeError), match="fast-layer test .*FAST_MODULES"):
         mod = __import__(module)
-        {"genesis": lambda: mod.init(), "rclpy": lambda: mod.init(), "xllamacpp": lambda: mod.Server(),
-         "ray": lambda: mod.init()}[module]()
+        {
+            "genesis": lambda: mod.init(),
+            "rclpy": lambda: mod.init(),
+            "xllamacpp": lambda: mod.Server(),
+            "ray": lambda: mod.init(),
+        }[module]()
 
 
 def test_a_child_process_of_a_fast_test_cannot_import_rclpy() -> None:
@@ -34,12 +38,16 @@ def test_a_child_process_of_a_fast_test_cannot_import_rclpy() -> None:
 
 
 def test_a_child_process_of_a_fast_test_imports_the_rest() -> None:
-    run = subprocess.run([sys.executable, "-c", "import json, numpy, reacthuman.plan.plan_path"], capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", "import json, numpy, reacthuman.plan.plan_path"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
 
 
-HIDE_SITE = '''import sys
+HIDE_SITE = """import sys
 
 HIDDEN = {"genesis", "rclpy", "ray", "xllamacpp"}
 
@@ -58,7 +66,7 @@ class Hide:
 
 
 sys.meta_path[:] = [Hide(f) for f in sys.meta_path]
-'''
+"""
 
 
 def _collect_without_heavy_components(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
@@ -68,9 +76,26 @@ def _collect_without_heavy_components(tmp_path: Path, *args: str) -> subprocess.
     here = Path(__file__).resolve().parent
     env = {k: v for k, v in os.environ.items() if k != GUARD_ENV}
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(here.parent)])
-    return subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                           "-n", "0", *args, str(Path(__file__).resolve())], capture_output=True, text=True,
-                          timeout=300, cwd=here.parent, env=env)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "0",
+            *args,
+            str(Path(__file__).resolve()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=here.parent,
+        env=env,
+    )
 
 
 def test_the_fast_layer_starts_without_the_heavy_components(tmp_path: Path) -> None:

@@ -12,12 +12,27 @@ from reacthuman.evaluation.fault_campaign import markdown, run_campaign
 
 
 def test_three_faults_lose_nothing_duplicate_nothing_and_leave_nothing(tmp_path):
-    summary = run_campaign(tmp_path / "campaign", faults=3, seed=5, domain_base=20 + os.getpid() % 100,
-                           hung_after_s=15.0, kinds=("stop", "kill"), say=lambda _text: None, timed=False)
+    summary = run_campaign(
+        tmp_path / "campaign",
+        faults=3,
+        seed=5,
+        domain_base=20 + os.getpid() % 100,
+        hung_after_s=15.0,
+        kinds=("stop", "kill"),
+        say=lambda _text: None,
+        timed=False,
+    )
     table = markdown(summary)
     assert (summary["faults"], summary["process_faults"], summary["message_faults"]) == (3, 2, 1), table
-    for measure in ("lost", "duplicated", "stalled_past_2_min", "processes_left", "differing_rows", "rescore_differs",
-                    "partial_folders"):
+    for measure in (
+        "lost",
+        "duplicated",
+        "stalled_past_2_min",
+        "processes_left",
+        "differing_rows",
+        "rescore_differs",
+        "partial_folders",
+    ):
         assert summary[measure] == 0, (measure, table)
     process = summary["runs"][0]
     assert [f["kind"] for f in process["faults"]] == ["stop", "kill"], table

@@ -16,14 +16,17 @@ def test_each_node_reads_only_its_own_faults():
     assert injected("spine", {}) == {}
 
 
-@pytest.mark.parametrize("entry, says", [
-    ("spine.drop_command=1", "unknown fault 'spine.drop_command=1'"),
-    ("drop_commands=1", "unknown fault"),
-    ("brain.drop_commands=1", "unknown fault"),
-    ("spine.drop_commands", "unknown fault"),
-    ("spine.drop_commands=many", "needs a number"),
-    ("spine.delay_command_s=-1", "must be >= 0"),
-])
+@pytest.mark.parametrize(
+    "entry, says",
+    [
+        ("spine.drop_command=1", "unknown fault 'spine.drop_command=1'"),
+        ("drop_commands=1", "unknown fault"),
+        ("brain.drop_commands=1", "unknown fault"),
+        ("spine.drop_commands", "unknown fault"),
+        ("spine.drop_commands=many", "needs a number"),
+        ("spine.delay_command_s=-1", "must be >= 0"),
+    ],
+)
 def test_a_bad_entry_is_refused_in_one_line_naming_it(entry, says):
     with pytest.raises(ValueError, match=says) as caught:
         injected("body", {INJECT_ENV: entry})  # refused whichever node reads it

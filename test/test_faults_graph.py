@@ -24,8 +24,23 @@ TIMING_FIELDS = {"latency_s"}
 
 def _eval(scenes: Path, out: Path, inject: str = "", *extra: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, **{INJECT_ENV: inject})
-    args = [sys.executable, "-m", "reacthuman.cli", "eval", "--scenes", str(scenes), "--models", "oracle",
-            "--out", str(out), "--engine", "mujoco", "--domain-base", str(20 + os.getpid() % 100), *extra]
+    args = [
+        sys.executable,
+        "-m",
+        "reacthuman.cli",
+        "eval",
+        "--scenes",
+        str(scenes),
+        "--models",
+        "oracle",
+        "--out",
+        str(out),
+        "--engine",
+        "mujoco",
+        "--domain-base",
+        str(20 + os.getpid() % 100),
+        *extra,
+    ]
     done = subprocess.run(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
     assert not run_processes(out), f"processes of the run left behind: {run_processes(out)}"
     return done
@@ -105,5 +120,7 @@ def test_a_controller_that_raises_fails_the_episode_at_once_with_its_reason(scen
     done = _eval(scenes, out, "spine.crash_at_tick=20", "--retries", "0")
     assert done.returncode == 1, done.stdout
     (gave_up,) = _failures(out)
-    assert "the spine gave up on object_drop-s3-normal: the controller raised at t=0.396 s: RuntimeError: " \
-           "injected controller crash at tick 20" in gave_up["error"], gave_up
+    assert (
+        "the spine gave up on object_drop-s3-normal: the controller raised at t=0.396 s: RuntimeError: "
+        "injected controller crash at tick 20" in gave_up["error"]
+    ), gave_up

@@ -21,8 +21,16 @@ STANDARD_TOPICS = {"/rosout", "/parameter_events"}
 
 
 def _launch(domain_id: int, *overrides: str) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(ROOT / "launch" / "eval.launch.py"),
-           "--domain-id", str(domain_id), *overrides]
+    cmd = [
+        sys.executable,
+        "-m",
+        "reacthuman.cli",
+        "launch",
+        str(ROOT / "launch" / "eval.launch.py"),
+        "--domain-id",
+        str(domain_id),
+        *overrides,
+    ]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -40,8 +48,7 @@ def _alive(pid: int) -> bool:
 
 
 def _endpoints(pairs: list, ignore: frozenset = frozenset()) -> dict[str, str]:
-    return {name: types[0] for name, types in pairs
-            if name not in STANDARD_TOPICS | ignore and "/_action/" not in name}
+    return {name: types[0] for name, types in pairs if name not in STANDARD_TOPICS | ignore and "/_action/" not in name}
 
 
 SIM_TIME = frozenset({graph.CLOCK})  # use_sim_time makes every node subscribe to /clock
@@ -62,15 +69,22 @@ def live_graph():
 def test_every_node_comes_up_with_its_declared_typed_topics(live_graph):
     _, client = live_graph
     node = client.node
-    assert client.wait_for(lambda: set(graph.NODES) <= set(node.get_node_names()), 90), \
+    assert client.wait_for(lambda: set(graph.NODES) <= set(node.get_node_names()), 90), (
         f"nodes up: {node.get_node_names()}"
+    )
     for name, contract in graph.NODES.items():
         assert client.wait_for(
-            lambda: _endpoints(node.get_publisher_names_and_types_by_node(name, "/")) == contract.publishes
-            and _endpoints(node.get_subscriber_names_and_types_by_node(name, "/"), SIM_TIME)
-            == {t: ty for t, ty in contract.subscribes.items() if t not in SIM_TIME}, 30), (
-            name, _endpoints(node.get_publisher_names_and_types_by_node(name, "/")),
-            _endpoints(node.get_subscriber_names_and_types_by_node(name, "/")))
+            lambda: (
+                _endpoints(node.get_publisher_names_and_types_by_node(name, "/")) == contract.publishes
+                and _endpoints(node.get_subscriber_names_and_types_by_node(name, "/"), SIM_TIME)
+                == {t: ty for t, ty in contract.subscribes.items() if t not in SIM_TIME}
+            ),
+            30,
+        ), (
+            name,
+            _endpoints(node.get_publisher_names_and_types_by_node(name, "/")),
+            _endpoints(node.get_subscriber_names_and_types_by_node(name, "/")),
+        )
         services = dict(node.get_service_names_and_types_by_node(name, "/"))
         for srv, srv_type in contract.services.items():
             assert services.get(srv) == [srv_type], (name, srv)

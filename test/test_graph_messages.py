@@ -39,8 +39,10 @@ def test_a_goal_runs_only_on_the_graph_of_its_scenes_folder_and_model(tmp_path):
     other = scope.refusal("s1", str(tmp_path / "other"), "oracle")
     assert "is not the folder this graph serves" in other
     assert str(scenes) in other
-    assert scope.refusal("s1", str(scenes), "always_dodge") == \
-        "the goal's model 'always_dodge' is not this graph's brain model ('oracle')"
+    assert (
+        scope.refusal("s1", str(scenes), "always_dodge")
+        == "the goal's model 'always_dodge' is not this graph's brain model ('oracle')"
+    )
     assert scope.refusal("", str(scenes), "oracle") == "the goal names no scene_id"
     assert "not the folder" in scope.refusal("s1", "", "oracle")  # no folder named is not this folder
 
@@ -56,8 +58,10 @@ def test_same_folder_resolves_links_and_never_takes_empty_for_the_current_folder
 
 
 def test_the_launch_file_gives_the_episode_manager_its_graphs_scenes_folder_and_model():
-    nodes = {n.name: dict(n.params) for n in load(LAUNCH / "eval.launch.yaml",
-                                                  {"model": "always_dodge", "scenes_dir": "/data/scenes"}).nodes}
+    nodes = {
+        n.name: dict(n.params)
+        for n in load(LAUNCH / "eval.launch.yaml", {"model": "always_dodge", "scenes_dir": "/data/scenes"}).nodes
+    }
     assert nodes["episode_manager"]["scenes_dir"] == nodes["scene_generator"]["scenes_dir"] == "/data/scenes"
     assert nodes["episode_manager"]["model"] == nodes["brain"]["model"] == "always_dodge"
 

@@ -26,8 +26,10 @@ DETECTOR = ("ceiling_drop", 1027206157, "gravity")  # a light smoke detector fal
 def scenes(sim):
     # Labelled from their simulation without the camera and view checks: these tests are about the physics'
     # ground truth, which the views never change.
-    return {key: label_spec(sample_spec(key[0], key[1], speed_band=key[2]), sim, check=False)
-            for key in (PLASTER, PLUSH, DETECTOR)}
+    return {
+        key: label_spec(sample_spec(key[0], key[1], speed_band=key[2]), sim, check=False)
+        for key in (PLASTER, PLUSH, DETECTOR)
+    }
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +93,9 @@ def test_a_shorter_arm_moves_the_impact_point_down(scenes, sim):
     short = label(spec, track, default_config(arm_reach_m=0.4))  # the detector falls about 0.36 m away
     assert short.impact_point[2] < spec.ground_truth.impact_point[2]
     assert short.impact_time_s > spec.ground_truth.impact_time_s
-    nowhere = label(spec, track, default_config(arm_reach_m=0.01, max_step_m=0.0, crouch_drop_m=0.0,
-                                                shoulder_height_m=3.5))
+    nowhere = label(
+        spec, track, default_config(arm_reach_m=0.01, max_step_m=0.0, crouch_drop_m=0.0, shoulder_height_m=3.5)
+    )
     assert (nowhere.correct_action, nowhere.impact_point, nowhere.impact_time_s) == ("NO_ACTION", None, None)
 
 

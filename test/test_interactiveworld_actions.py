@@ -16,18 +16,31 @@ from interactiveworld.world.scene import SceneSpec, SpillSpec
 from interactiveworld.world.sim import World
 
 OBJS = (
-    ObjectSpec("milk", "milk", "white", "fridge", 0), ObjectSpec("red_mug", "mug", "red", "counter", 0),
-    ObjectSpec("blue_mug", "mug", "blue", "counter", 2), ObjectSpec("egg", "egg", "white", "counter", 4),
-    ObjectSpec("pot", "pot", "gray", "stove", 0), ObjectSpec("kettle", "kettle", "white", "kitchen_table", 1),
+    ObjectSpec("milk", "milk", "white", "fridge", 0),
+    ObjectSpec("red_mug", "mug", "red", "counter", 0),
+    ObjectSpec("blue_mug", "mug", "blue", "counter", 2),
+    ObjectSpec("egg", "egg", "white", "counter", 4),
+    ObjectSpec("pot", "pot", "gray", "stove", 0),
+    ObjectSpec("kettle", "kettle", "white", "kitchen_table", 1),
     ObjectSpec("note", "note", "white", "kitchen_table", 4, text="milk goes in the fridge"),
-    ObjectSpec("cloth", "cloth", "green", "kitchen_table", 9), ObjectSpec("folder", "folder", "blue", "kitchen_table", 9, under="cloth"),
-    ObjectSpec("sponge", "sponge", "yellow", "counter", 7), ObjectSpec("keys", "keys", "yellow", "kitchen_drawer", 0),
+    ObjectSpec("cloth", "cloth", "green", "kitchen_table", 9),
+    ObjectSpec("folder", "folder", "blue", "kitchen_table", 9, under="cloth"),
+    ObjectSpec("sponge", "sponge", "yellow", "counter", 7),
+    ObjectSpec("keys", "keys", "yellow", "kitchen_drawer", 0),
 )
 
 
 def make(blind: bool = False, allowed=None, **kw) -> tuple[World, Executor]:
-    scene = SceneSpec("flat3", 3, kw.pop("objects", OBJS), spills=(SpillSpec("spill", "kitchen"),), doors_open=False,
-                      human_room=kw.pop("human_room", "kitchen"), foods=("egg",), **kw)
+    scene = SceneSpec(
+        "flat3",
+        3,
+        kw.pop("objects", OBJS),
+        spills=(SpillSpec("spill", "kitchen"),),
+        doors_open=False,
+        human_room=kw.pop("human_room", "kitchen"),
+        foods=("egg",),
+        **kw,
+    )
     w = World(scene)
     w.blind = blind
     return w, Executor(w, allowed=allowed)
@@ -191,16 +204,44 @@ def test_every_primitive_is_exercised_by_these_tests():
     import sys
 
     src = inspect.getsource(sys.modules[__name__])
-    spoken = {"navigate_to": "navigate to", "go_to_room": "go to the office", "turn_left": "turn left",
-              "turn_right": "turn right", "turn_around": "turn around", "step_forward": "step forward",
-              "step_back": "step back", "face": "face the", "look_at": "look at", "look_up": "look up",
-              "look_down": "look down", "look_around": "look around", "inspect": "inspect the", "read": "read the",
-              "search": "search the", "pick": "pick up", "place_in": "in the fridge", "place_on": "on the kitchen table",
-              "put_down": "put down", "hand_over": "give the", "uncover": "uncover", "cover": "cover the",
-              "wipe": "wipe the", "pour": "pour water", "open": "open the", "close": "close the",
-              "turn_on": "turn on", "turn_off": "turn off", "set_level": "to level", "press": "press the",
-              "fill": "fill the", "wait": "wait 2", "set_timer": "set a timer", "ask": "ask which",
-              "confirm": '"confirm"', "halt": '"halt"'}
+    spoken = {
+        "navigate_to": "navigate to",
+        "go_to_room": "go to the office",
+        "turn_left": "turn left",
+        "turn_right": "turn right",
+        "turn_around": "turn around",
+        "step_forward": "step forward",
+        "step_back": "step back",
+        "face": "face the",
+        "look_at": "look at",
+        "look_up": "look up",
+        "look_down": "look down",
+        "look_around": "look around",
+        "inspect": "inspect the",
+        "read": "read the",
+        "search": "search the",
+        "pick": "pick up",
+        "place_in": "in the fridge",
+        "place_on": "on the kitchen table",
+        "put_down": "put down",
+        "hand_over": "give the",
+        "uncover": "uncover",
+        "cover": "cover the",
+        "wipe": "wipe the",
+        "pour": "pour water",
+        "open": "open the",
+        "close": "close the",
+        "turn_on": "turn on",
+        "turn_off": "turn off",
+        "set_level": "to level",
+        "press": "press the",
+        "fill": "fill the",
+        "wait": "wait 2",
+        "set_timer": "set a timer",
+        "ask": "ask which",
+        "confirm": '"confirm"',
+        "halt": '"halt"',
+    }
     assert set(spoken) == set(BY_NAME)
     assert all(s in src for s in spoken.values())
 
@@ -251,10 +292,14 @@ def test_blind_not_allowed_blocked_unreachable():
 
 def test_parser_speech_and_normalised_names():
     _, ex = make()
-    cmds = parse_speech("Great. First, open the Fridge, then pick up the Red-Mug; and then put the red mug into the fridge!",
-                        ex.catalog)
+    cmds = parse_speech(
+        "Great. First, open the Fridge, then pick up the Red-Mug; and then put the red mug into the fridge!", ex.catalog
+    )
     assert [(c.verb, c.target, c.dest) for c in cmds] == [
-        ("open", "fridge", ""), ("pick", "red_mug", ""), ("place_in", "red_mug", "fridge")]
+        ("open", "fridge", ""),
+        ("pick", "red_mug", ""),
+        ("place_in", "red_mug", "fridge"),
+    ]
     assert parse_command("wait 2 minutes", ex.catalog).number == 120.0
     assert parse_command("go to the kitchen", ex.catalog).verb == "go_to_room"
     assert parse_command("open the refrigerator door", ex.catalog).target == "fridge"

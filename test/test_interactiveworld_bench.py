@@ -32,9 +32,18 @@ def test_120_frozen_packs_20_per_family(packs):
     assert len(packs) == 120
     assert Counter(p.family for p in packs) == {f: 20 for f in FAMILIES}
     assert all(p.content_hash == p.compute_hash() and p.oracle_actions > 0 for p in packs)
-    assert all(p.admission == {"handoff_all_false": True, "oracle_passed": True, "silent_failed": True,
-                               "wrong_failed": True, "early_failed": True, "blind_failed": p.admission["blind_failed"]}
-               for p in packs)
+    assert all(
+        p.admission
+        == {
+            "handoff_all_false": True,
+            "oracle_passed": True,
+            "silent_failed": True,
+            "wrong_failed": True,
+            "early_failed": True,
+            "blind_failed": p.admission["blind_failed"],
+        }
+        for p in packs
+    )
     assert all(p.blind for p in packs if p.family == "accessibility")
     assert all(p.private_plan and p.deadlines for p in packs if p.family == "prevention")
     templates = {f: {p.task_id.rsplit("-", 1)[0] for p in packs if p.family == f} for f in FAMILIES}
@@ -44,8 +53,11 @@ def test_120_frozen_packs_20_per_family(packs):
 
 @pytest.fixture(scope="module")
 def oracle_and_silent(packs, interactiveworld_control_runs):
-    return {(p.task_id, name): TaskRecord.of_episode(p, interactiveworld_control_runs[(p.task_id, name)], memory=False)
-            for p in packs for name in ("oracle", "silent")}
+    return {
+        (p.task_id, name): TaskRecord.of_episode(p, interactiveworld_control_runs[(p.task_id, name)], memory=False)
+        for p in packs
+        for name in ("oracle", "silent")
+    }
 
 
 def test_oracle_passes_every_task_and_silent_none(packs, oracle_and_silent):
@@ -144,11 +156,16 @@ def test_cli_run_resume_report_validate_static(tmp_path, capsys):
 
 def test_first_error_labels():
     trace = [{"turn": 0, "role": "assistant", "mode": "speak", "text": "x", "commands": []}]
-    pts = [{"cap": "memory", "check": "said", "status": "fail", "turn": 1},
-           {"cap": "perception", "check": "said", "status": "fail", "turn": 0}]
+    pts = [
+        {"cap": "memory", "check": "said", "status": "fail", "turn": 1},
+        {"cap": "perception", "check": "said", "status": "fail", "turn": 0},
+    ]
     assert first_error(pts, trace, passed=False) == "visual_misreading"
     assert first_error(pts, trace, passed=True) is None
-    assert first_error([], [{"turn": 0, "role": "assistant", "mode": "wait"}], passed=False) == "mistimed_or_missing_assistance"
+    assert (
+        first_error([], [{"turn": 0, "role": "assistant", "mode": "wait"}], passed=False)
+        == "mistimed_or_missing_assistance"
+    )
     # only an unmet goal failed: no rule says why, so no type is made up
     goal = [{"cap": "task_completion", "check": "goal", "status": "fail", "turn": 0}]
     assert first_error(goal, trace, passed=False) == "unlabelled"
@@ -162,11 +179,15 @@ def test_episode_recorded_as_rosbag2(tmp_path):
     tasks.mkdir()
     shutil.copy(default_tasks_dir() / "finding-moved-0.json", tasks)
     out = tmp_path / "run"
-    assert main(["run", "--tasks", str(tasks), "--models", "oracle", "--out", str(out), "--bags", "--render", "yes"]) == 0
+    assert (
+        main(["run", "--tasks", str(tasks), "--models", "oracle", "--out", str(out), "--bags", "--render", "yes"]) == 0
+    )
     info = bag_info(out / "bags" / "finding-moved-0")
     assert info["topics"]["/interactiveworld/human/eye"]["type"] == "sensor_msgs/msg/Image"
     assert info["topics"]["/interactiveworld/human/eye"]["count"] > 5
     speech = [deserialize(m) for m in read_bag(out / "bags" / "finding-moved-0", {"/interactiveworld/speech"})]
     assert [s.speaker for s in speech][:2] == ["human", "assistant"]
-    verdict = [json.loads(deserialize(m).data) for m in read_bag(out / "bags" / "finding-moved-0", {"/interactiveworld/judge"})]
+    verdict = [
+        json.loads(deserialize(m).data) for m in read_bag(out / "bags" / "finding-moved-0", {"/interactiveworld/judge"})
+    ]
     assert verdict == [{"completion": 1.0, "goals": [True, True], "passed": True, "task_id": "finding-moved-0"}]

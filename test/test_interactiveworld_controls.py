@@ -21,8 +21,22 @@ def test_matrix_of_controls_tabulates_pass_rate_and_mcr(tmp_path, capsys):
     for tid in ("guidance-store-0", "prevention-burner-1"):
         shutil.copy(default_tasks_dir() / f"{tid}.json", tasks)
     out = tmp_path / "mx"
-    assert main(["matrix", "--tasks", str(tasks), "--models", "oracle,silent,early", "--humans", "scripted",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "matrix",
+                "--tasks",
+                str(tasks),
+                "--models",
+                "oracle,silent,early",
+                "--humans",
+                "scripted",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     table = capsys.readouterr().out
     cells = {(c["assistant"], c["human"]): c for c in json.loads((out / "matrix.json").read_text())}
     assert cells[("oracle", "scripted")]["pass_rate"] == 1.0
@@ -43,8 +57,16 @@ def test_horizon_slope_and_bootstrap_ci():
         for n in lengths:
             h = (n - lo) / (hi - lo)
             for k in range(4):  # success falls exactly linearly from 1 to 0 with the normalised horizon
-                rows.append(TaskRecord(task_id=f"{fam}-{n}", family=fam, assistant="oracle", human="scripted",
-                                       oracle_actions=n, passed=k < round(4 * (1 - h))))
+                rows.append(
+                    TaskRecord(
+                        task_id=f"{fam}-{n}",
+                        family=fam,
+                        assistant="oracle",
+                        human="scripted",
+                        oracle_actions=n,
+                        passed=k < round(4 * (1 - h)),
+                    )
+                )
     f = fit(rows)
     assert f.n_tasks == 7
     assert abs(f.slope + 1.0) < 0.1
@@ -69,14 +91,17 @@ def test_assistant_frames_show_a_readable_note_and_history_keeps_recent_images()
     finally:
         ep.close()
     assert frame.shape == (240, 320, 3)
-    paper = (frame.min(axis=2) > 225)  # the white page fills the middle of the view ...
-    ink = (frame.max(axis=2) < 60)
+    paper = frame.min(axis=2) > 225  # the white page fills the middle of the view ...
+    ink = frame.max(axis=2) < 60
     assert paper[40:200, 100:220].mean() > 0.6
     assert 0.01 < ink[40:200, 100:220].mean() < 0.3  # ... with dark writing on it
     # holding the note up to read it put it back exactly where it lay
     assert np.allclose(ep.world.object_pos("note"), note_before, atol=1e-4)
-    h = [{"role": "user", "content": [{"type": "text", "text": "a"}, "img1", "img2"]}, {"role": "assistant", "content": "x"},
-         {"role": "user", "content": [{"type": "text", "text": "b"}, "img3"]}]
+    h = [
+        {"role": "user", "content": [{"type": "text", "text": "a"}, "img1", "img2"]},
+        {"role": "assistant", "content": "x"},
+        {"role": "user", "content": [{"type": "text", "text": "b"}, "img3"]},
+    ]
     assert keep_recent_images(h, 2)[0]["content"] == [{"type": "text", "text": "a"}, "img2"]
     assert keep_recent_images(h, 0)[0]["content"] == "a"
     grammar = command_grammar()

@@ -72,17 +72,27 @@ def test_distractor_task_fails_when_the_assistant_names_the_wrong_mug():
     place = {o.name: arrives.get(o.name, o.support).replace("_", " ") for o in mugs}
 
     def say(m: str, dest: str, verb: str) -> str:
-        return (f"The {m.replace('_', ' ')} is on the {place[m]}. "
-                f"{verb}pick up the {m.replace('_', ' ')}, then put the {m.replace('_', ' ')} in the "
-                f"{dest.replace('_', ' ')}.")
+        return (
+            f"The {m.replace('_', ' ')} is on the {place[m]}. "
+            f"{verb}pick up the {m.replace('_', ' ')}, then put the {m.replace('_', ' ')} in the "
+            f"{dest.replace('_', ' ')}."
+        )
 
-    wrong = run_episode(p, ScriptedAssistant("swapped", (None, say(other, into_cab, "Open the cabinet, then "),
-                                                         say(right, into_sink, ""))), ScriptedHuman())
+    wrong = run_episode(
+        p,
+        ScriptedAssistant(
+            "swapped", (None, say(other, into_cab, "Open the cabinet, then "), say(right, into_sink, ""))
+        ),
+        ScriptedHuman(),
+    )
     assert not wrong.passed
     assert wrong.goals_final == [False, False]
     assert all(a["ok"] for a in _human_actions(wrong))  # every command was executable: only the choice was wrong
-    right_run = run_episode(p, ScriptedAssistant("right", (None, say(right, into_cab, "Open the cabinet, then "),
-                                                           say(other, into_sink, ""))), ScriptedHuman())
+    right_run = run_episode(
+        p,
+        ScriptedAssistant("right", (None, say(right, into_cab, "Open the cabinet, then "), say(other, into_sink, ""))),
+        ScriptedHuman(),
+    )
     assert right_run.passed
 
 
@@ -96,12 +106,20 @@ def test_scripted_human_understands_lists_conjunctions_and_pronouns():
     assert ep.execute("look around").ok  # the opening is forgotten at handoff; now it sees the counter again
     human = ScriptedHuman()
     human.reset(("open the fridge", "pick up the note", "turn on the left burner"), False, ep.catalog)
-    said = ("Open the fridge, pick up the milk and put it in the fridge. Open the cabinet and put the white can in it, "
-            "then turn on the right burner and turn it off")
+    said = (
+        "Open the fridge, pick up the milk and put it in the fridge. Open the cabinet and put the white can in it, "
+        "then turn on the right burner and turn it off"
+    )
     d = human.decide(said, HumanView(False, (), (), ()))
     assert [c.lower() for c in d.commands] == [
-        "open the fridge", "pick up the milk", "put the milk in the fridge", "open the cabinet",
-        "put the white can in the cabinet", "turn on the right burner", "turn the right burner off"]
+        "open the fridge",
+        "pick up the milk",
+        "put the milk in the fridge",
+        "open the cabinet",
+        "put the white can in the cabinet",
+        "turn on the right burner",
+        "turn the right burner off",
+    ]
     assert human.plan == []  # each of its own steps was replaced by an instruction of the same kind
     results = [ep.execute(c) for c in d.commands]
     assert [r.code for r in results if not r.ok] == ["HANDS_EMPTY"]  # the can was never picked up: done as said

@@ -99,8 +99,10 @@ def test_static_variant_with_the_frozen_llm_judge_beside_the_key_facts(tmp_path)
     tasks.mkdir()
     shutil.copy(default_tasks_dir() / "guidance-store-0.json", tasks)
     for name in ("oracle", "silent"):
-        assert main(["static", "--tasks", str(tasks), "--models", name, "--judge", "local",
-                     "--out", str(tmp_path / name)]) == 0
+        assert (
+            main(["static", "--tasks", str(tasks), "--models", name, "--judge", "local", "--out", str(tmp_path / name)])
+            == 0
+        )
     oracle = json.loads((tmp_path / "oracle" / "static.jsonl").read_text())
     silent = json.loads((tmp_path / "silent" / "static.jsonl").read_text())
     assert oracle["correct"]

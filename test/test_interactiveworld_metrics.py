@@ -10,9 +10,18 @@ from interactiveworld.bench.record import TaskRecord
 
 
 def _row(family: str, goals_final, goals_at_handoff, points, voided=False) -> TaskRecord:
-    return TaskRecord(task_id=f"{family}-x-0", family=family, assistant="a", human="h", goals_final=goals_final,
-                      goals_at_handoff=goals_at_handoff, points=points, voided=voided,
-                      completion=0.0, passed=all(goals_final))
+    return TaskRecord(
+        task_id=f"{family}-x-0",
+        family=family,
+        assistant="a",
+        human="h",
+        goals_final=goals_final,
+        goals_at_handoff=goals_at_handoff,
+        points=points,
+        voided=voided,
+        completion=0.0,
+        passed=all(goals_final),
+    )
 
 
 def _pt(cap: str, check: str, status: str) -> dict:
@@ -60,8 +69,18 @@ def test_firth_logistic_has_finite_known_answers():
     assert abs(b1 - np.log(0.2 / 5)) < 1e-6
     assert abs(b0 - np.log(5)) < 1e-6
     assert firth_logit(np.array([1, 1.0]), np.array([0, 1.0])) is None
-    rows = [TaskRecord(task_id=f"finding-t{i}-0", family="finding", assistant="m", human="h", passed=i < 2,
-                       completion=float(i < 2), oracle_actions=3 + i) for i in range(4)]
+    rows = [
+        TaskRecord(
+            task_id=f"finding-t{i}-0",
+            family="finding",
+            assistant="m",
+            human="h",
+            passed=i < 2,
+            completion=float(i < 2),
+            oracle_actions=3 + i,
+        )
+        for i in range(4)
+    ]
     (curve,) = firth_curves(rows)
     assert curve.family == "finding"
     assert curve.n_episodes == 4

@@ -18,12 +18,20 @@ from interactiveworld.bench.taskpack import default_tasks_dir, load_pack
 from interactiveworld.cli import main
 from interactiveworld.episode import run_episode
 
-ONE_PER_FAMILY = ("guidance-store-0", "planning-unpack-1", "accessibility-sort-0", "decision-juice-1",
-                  "prevention-box-0", "finding-note-0")
+ONE_PER_FAMILY = (
+    "guidance-store-0",
+    "planning-unpack-1",
+    "accessibility-sort-0",
+    "decision-juice-1",
+    "prevention-box-0",
+    "finding-note-0",
+)
 
 
 def test_standin_parses_commands_like_the_scripted_human():
-    said = "The milk is on the counter. Open the fridge, then pick up the milk and put it in the fridge. Wait 2 minutes."
+    said = (
+        "The milk is on the counter. Open the fridge, then pick up the milk and put it in the fridge. Wait 2 minutes."
+    )
     assert commands_of(said) == ["open fridge", "pick up milk", "put milk in fridge", "wait 2 minutes"]
 
 
@@ -33,7 +41,8 @@ def test_model_human_prompt_has_all_36_primitives_and_the_scripted_limit():
     # one form per primitive (navigate_to and go_to_room share 'go to the X')
     assert len(PRIMITIVES) == 36
     assert all(
-        f"'{command_text(p.name, 'X', 'Y', 2 if 'N' in p.args else None)}'" in human_grammar() for p in PRIMITIVES)
+        f"'{command_text(p.name, 'X', 'Y', 2 if 'N' in p.args else None)}'" in human_grammar() for p in PRIMITIVES
+    )
     assert "'halt'" in SYSTEM
     assert "'press the X'" in SYSTEM
     assert "'set a timer for 2 seconds'" in SYSTEM
@@ -65,14 +74,44 @@ def test_assistant_view_none_sends_no_images_and_frames_are_capped(tmp_path, cap
     tasks.mkdir()
     shutil.copy(default_tasks_dir() / "guidance-store-0.json", tasks)
     with StandInServer() as server:
-        assert main(["run", "--tasks", str(tasks), "--models", server.spec, "--assistant-view", "none",
-                     "--out", str(tmp_path / "none"), "--render", "yes"]) == 0
+        assert (
+            main(
+                [
+                    "run",
+                    "--tasks",
+                    str(tasks),
+                    "--models",
+                    server.spec,
+                    "--assistant-view",
+                    "none",
+                    "--out",
+                    str(tmp_path / "none"),
+                    "--render",
+                    "yes",
+                ]
+            )
+            == 0
+        )
         blind = [r for r in server.state.requests if r.format_name == "assistant_turn"]
         assert blind
         assert all(r.n_images == 0 for r in blind)
         server.state.requests.clear()
-        assert main(["run", "--tasks", str(tasks), "--models", server.spec, "--out", str(tmp_path / "frames"),
-                     "--render", "yes"]) == 0
+        assert (
+            main(
+                [
+                    "run",
+                    "--tasks",
+                    str(tasks),
+                    "--models",
+                    server.spec,
+                    "--out",
+                    str(tmp_path / "frames"),
+                    "--render",
+                    "yes",
+                ]
+            )
+            == 0
+        )
         seen = [r for r in server.state.requests if r.format_name == "assistant_turn"]
         assert seen
         assert seen[0].n_images >= 1
@@ -93,17 +132,48 @@ def test_text_only_assistant_is_refused_unless_its_view_is_none(tmp_path, capsys
         assert "--assistant-view none" in err[0]
         assert not (tmp_path / "a" / "results.jsonl").exists()
         assert not server.state.requests
-        assert main(["run", "--tasks", str(tasks), "--models", server.spec, "--assistant-view", "none",
-                     "--out", str(tmp_path / "b")]) == 0
-        assert main(["run", "--tasks", str(tasks), "--models", "oracle", "--assistant-view", "none",
-                     "--out", str(tmp_path / "c")]) == 2
+        assert (
+            main(
+                [
+                    "run",
+                    "--tasks",
+                    str(tasks),
+                    "--models",
+                    server.spec,
+                    "--assistant-view",
+                    "none",
+                    "--out",
+                    str(tmp_path / "b"),
+                ]
+            )
+            == 0
+        )
+        assert (
+            main(
+                [
+                    "run",
+                    "--tasks",
+                    str(tasks),
+                    "--models",
+                    "oracle",
+                    "--assistant-view",
+                    "none",
+                    "--out",
+                    str(tmp_path / "c"),
+                ]
+            )
+            == 2
+        )
 
 
 def test_the_human_reads_aloud_but_does_not_list_what_it_found():
     pack = load_pack(default_tasks_dir() / "finding-note-0.json")
     drawer = next(e.dest for e in pack.scene.events if e.kind == "arrive")
-    say = (None, f"Open the {drawer.replace('_', ' ')}, then search the {drawer.replace('_', ' ')}. "
-                 "The note is on the kitchen table. Read the note.")
+    say = (
+        None,
+        f"Open the {drawer.replace('_', ' ')}, then search the {drawer.replace('_', ' ')}. "
+        "The note is on the kitchen table. Read the note.",
+    )
     from interactiveworld.agents.assistants import ScriptedAssistant
 
     res = run_episode(pack, ScriptedAssistant("look", say), ScriptedHuman())

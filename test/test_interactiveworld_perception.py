@@ -32,7 +32,7 @@ def test_labelled_carton_shows_its_colour_and_its_label():
     assert coloured.mean() > 0.15, "the carton's own colour is not seen"
     assert label.mean() > 0.05, "its white label is not seen"
     rows, cols = np.flatnonzero(label.any(axis=1)), np.flatnonzero(label.any(axis=0))
-    panel = centre[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    panel = centre[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
     assert (panel.max(axis=2) < 130).mean() > 0.03, "the label carries no writing"
 
 
@@ -48,8 +48,11 @@ def test_closed_box_hides_what_is_inside_until_the_human_opens_it():
     from interactiveworld.world.sim import World
     from interactiveworld.world.visibility import visible_objects
 
-    objs = (ObjectSpec("blue_box", "box", "blue", "kitchen_table", 0), ObjectSpec("red_mug", "mug", "red", "blue_box", 0),
-            ObjectSpec("green_mug", "mug", "green", "counter", 0))
+    objs = (
+        ObjectSpec("blue_box", "box", "blue", "kitchen_table", 0),
+        ObjectSpec("red_mug", "mug", "red", "blue_box", 0),
+        ObjectSpec("green_mug", "mug", "green", "counter", 0),
+    )
     w = World(SceneSpec("studio", 3, objs, human_room="kitchen"))
     assert w.region_of("red_mug").owner == "blue_box"
     assert not w.is_open("blue_box")
@@ -95,8 +98,10 @@ def test_mug_in_the_wrong_closed_box_fails_the_distractor_task():
 
     def fetch(mug: str):
         box, table = inside[mug].replace("_", " "), next(o.support for o in p.scene.objects if o.name == inside[mug])
-        return (f"The {box} is on the {table.replace('_', ' ')}. Open the {box}, then pick up the "
-                f"{mug.replace('_', ' ')}, then put the {mug.replace('_', ' ')} on the {dest.replace('_', ' ')}.")
+        return (
+            f"The {box} is on the {table.replace('_', ' ')}. Open the {box}, then pick up the "
+            f"{mug.replace('_', ' ')}, then put the {mug.replace('_', ' ')} on the {dest.replace('_', ' ')}."
+        )
 
     wrong = run_episode(p, ScriptedAssistant("other box", (fetch(other),)), ScriptedHuman())
     acts = [a for t in wrong.trace if t.get("role") == "human" for a in t["actions"]]
@@ -122,24 +127,41 @@ def test_catalogue_meshes_change_the_looks_only():
     from interactiveworld.world.sim import World
     from interactiveworld.world.visibility import visible_objects
 
-    objs = (ObjectSpec("red_mug", "mug", "red", "kitchen_table", 2), ObjectSpec("white_milk", "milk", "white", "kitchen_table", 4),
-            ObjectSpec("blue_book", "book", "blue", "kitchen_table", 8, text="RECIPES"),
-            ObjectSpec("black_phone", "phone", "black", "counter", 1))
+    objs = (
+        ObjectSpec("red_mug", "mug", "red", "kitchen_table", 2),
+        ObjectSpec("white_milk", "milk", "white", "kitchen_table", 4),
+        ObjectSpec("blue_book", "book", "blue", "kitchen_table", 8, text="RECIPES"),
+        ObjectSpec("black_phone", "phone", "black", "counter", 1),
+    )
     scene = SceneSpec("studio", 3, objs, human_room="kitchen")
     plain, drawn = World(scene), World(scene, meshes=True)
     m = drawn.model
-    mesh_geoms = {mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, int(m.geom_bodyid[g])) for g in range(m.ngeom)
-                  if m.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH}
+    mesh_geoms = {
+        mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, int(m.geom_bodyid[g]))
+        for g in range(m.ngeom)
+        if m.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH
+    }
     assert mesh_geoms == {"O:red_mug", "O:white_milk", "O:black_phone"}
-    assert all(m.geom_contype[g] == 0 and m.geom_conaffinity[g] == 0 for g in range(m.ngeom)
-               if m.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH)
+    assert all(
+        m.geom_contype[g] == 0 and m.geom_conaffinity[g] == 0
+        for g in range(m.ngeom)
+        if m.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH
+    )
     assert np.array_equal(m.body_mass, plain.model.body_mass)
     assert np.array_equal(m.body_inertia, plain.model.body_inertia)
     mug = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, "O:red_mug")
-    assert all(m.geom_group[g] == PROXY_GROUP for g in range(m.ngeom)
-               if m.geom_bodyid[g] == mug and m.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH)
+    assert all(
+        m.geom_group[g] == PROXY_GROUP
+        for g in range(m.ngeom)
+        if m.geom_bodyid[g] == mug and m.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH
+    )
     assert plain.digest() == drawn.digest()
-    for text in ("look at the red mug", "pick up the red mug", "put the red mug on the counter", "look at the black phone"):
+    for text in (
+        "look at the red mug",
+        "pick up the red mug",
+        "put the red mug on the counter",
+        "look at the black phone",
+    ):
         for w in (plain, drawn):
             ex = Executor(w)
             assert ex.run(parse_command(text, ex.catalog)).ok

@@ -33,8 +33,13 @@ def test_early_help_fails_where_timely_help_passes():
     assert not early.voided
     # the can arrives at the start of turn 1; said at the handoff, its instructions find nothing there
     assert any(r.get("role") == "world" for r in oracle.trace)
-    early_can = [a for r in early.trace if r.get("role") == "human" for a in r["actions"] if late.target in
-                 (a.get("target"), a.get("command", "").replace(" ", "_"))]
+    early_can = [
+        a
+        for r in early.trace
+        if r.get("role") == "human"
+        for a in r["actions"]
+        if late.target in (a.get("target"), a.get("command", "").replace(" ", "_"))
+    ]
     assert early.trace[1]["turn"] == 0
     assert not all(a["ok"] for a in early.trace[2]["actions"])
     assert early_can == [] or not all(a["ok"] for a in early_can)

@@ -92,14 +92,44 @@ def test_ros_episode_and_matrix_take_the_assistant_view(tmp_path, capsys):
     shutil.copy(default_tasks_dir() / "guidance-store-0.json", tasks)
     with StandInServer() as server:
         # the assistant node withholds the frames (its `assistant_view` parameter), as `run` does in process
-        assert main(["ros-episode", "--tasks", str(tasks), "--task", "guidance-store-0", "--models", server.spec,
-                     "--assistant-view", "none"]) == 0
+        assert (
+            main(
+                [
+                    "ros-episode",
+                    "--tasks",
+                    str(tasks),
+                    "--task",
+                    "guidance-store-0",
+                    "--models",
+                    server.spec,
+                    "--assistant-view",
+                    "none",
+                ]
+            )
+            == 0
+        )
         asked = [r for r in server.state.requests if r.format_name == "assistant_turn"]
         assert asked
         assert all(r.n_images == 0 for r in asked)
         server.state.requests.clear()
-        assert main(["matrix", "--tasks", str(tasks), "--models", server.spec, "--humans", "scripted",
-                     "--assistant-view", "none", "--out", str(tmp_path / "mx")]) == 0
+        assert (
+            main(
+                [
+                    "matrix",
+                    "--tasks",
+                    str(tasks),
+                    "--models",
+                    server.spec,
+                    "--humans",
+                    "scripted",
+                    "--assistant-view",
+                    "none",
+                    "--out",
+                    str(tmp_path / "mx"),
+                ]
+            )
+            == 0
+        )
         asked = [r for r in server.state.requests if r.format_name == "assistant_turn"]
         assert asked
         assert all(r.n_images == 0 for r in asked)

@@ -27,15 +27,19 @@ def _node(name: str, *params: str) -> subprocess.Popen:
     """The node's installed executable (its contract's, `interactiveworld_NAME_node`), started as a launch file
     starts it, with `-p` parameters, in this process's ROS domain."""
     contract = CONTRACTS[name]
-    spec = NodeSpec("reacthuman", contract.executable, contract.name,
-                    params=tuple(tuple(p.split(":=", 1)) for p in params))
+    spec = NodeSpec(
+        "reacthuman", contract.executable, contract.name, params=tuple(tuple(p.split(":=", 1)) for p in params)
+    )
     return subprocess.Popen(node_command(spec), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-@pytest.mark.parametrize("node, params, named", [
-    ("world", ("task:=/nonexistent/finding-moved-1.json",), "parameter 'task'"),
-    ("assistant", ("task:=finding-moved-1", "assistant:=nosuch"), "parameter 'assistant'"),
-])
+@pytest.mark.parametrize(
+    "node, params, named",
+    [
+        ("world", ("task:=/nonexistent/finding-moved-1.json",), "parameter 'task'"),
+        ("assistant", ("task:=finding-moved-1", "assistant:=nosuch"), "parameter 'assistant'"),
+    ],
+)
 def test_a_refused_parameter_ends_the_node_in_one_line(node, params, named):
     proc = _node(node, *params)
     out = proc.communicate(timeout=60)[0]
@@ -71,8 +75,11 @@ def test_a_world_node_started_alone_plays_the_episode_with_the_others():
     ex, nodes = SingleThreadedExecutor(), []
     try:
         assistant = [Parameter("task", value=task), Parameter("assistant", value="oracle")]
-        nodes = [HumanNode(parameter_overrides=[Parameter("task", value=task)]),
-                 AssistantNode(parameter_overrides=assistant), JudgeNode()]
+        nodes = [
+            HumanNode(parameter_overrides=[Parameter("task", value=task)]),
+            AssistantNode(parameter_overrides=assistant),
+            JudgeNode(),
+        ]
         for n in nodes:
             ex.add_node(n)
         deadline = time.monotonic() + 120

@@ -20,8 +20,12 @@ from interactiveworld.world.predicates import Predicate, evaluate
 from interactiveworld.world.scene import SceneSpec
 from interactiveworld.world.sim import World
 
-OBJS = (ObjectSpec("milk", "milk", "white", "fridge", 0), ObjectSpec("red_mug", "mug", "red", "counter", 1),
-        ObjectSpec("pot", "pot", "gray", "stove", 0), ObjectSpec("egg", "egg", "white", "pot", 0))
+OBJS = (
+    ObjectSpec("milk", "milk", "white", "fridge", 0),
+    ObjectSpec("red_mug", "mug", "red", "counter", 1),
+    ObjectSpec("pot", "pot", "gray", "stove", 0),
+    ObjectSpec("egg", "egg", "white", "pot", 0),
+)
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +186,9 @@ def test_cmu_humanoid_body_acts_and_carries():
     from interactiveworld.actions.parser import parse_command
     from interactiveworld.world.render import EyeCamera
 
-    w = World(SceneSpec("studio", 3, (ObjectSpec("red_mug", "mug", "red", "counter", 0),), human_room="living"), body="cmu")
+    w = World(
+        SceneSpec("studio", 3, (ObjectSpec("red_mug", "mug", "red", "counter", 0),), human_room="living"), body="cmu"
+    )
     assert mujoco.mj_name2id(w.model, mujoco.mjtObj.mjOBJ_BODY, "C:head") >= 0
     ex = Executor(w)
     assert ex.run(parse_command("pick up the red mug", ex.catalog)).ok

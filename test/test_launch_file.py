@@ -40,13 +40,19 @@ def test_every_node_executable_resolves_to_an_installed_entry_point():
         assert f"reacthuman.nodes.{node.name}_node" in cmd[2]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("launch: 3", "top-level 'launch:' list"),
-    ("launch:\n- group: {}\n", "unsupported launch entry 'group'"),
-    ("launch:\n- node: {pkg: reacthuman}\n", "node without 'exec'"),
-    ("launch:\n- node: {pkg: p, exec: e, param: [{name: a, value: '$(var nope)'}]}\n", "unknown launch argument '$(var nope)'"),
-    ("launch: [\n", "not valid YAML"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("launch: 3", "top-level 'launch:' list"),
+        ("launch:\n- group: {}\n", "unsupported launch entry 'group'"),
+        ("launch:\n- node: {pkg: reacthuman}\n", "node without 'exec'"),
+        (
+            "launch:\n- node: {pkg: p, exec: e, param: [{name: a, value: '$(var nope)'}]}\n",
+            "unknown launch argument '$(var nope)'",
+        ),
+        ("launch: [\n", "not valid YAML"),
+    ],
+)
 def test_malformed_launch_files_get_one_clear_error(tmp_path, text, message):
     f = tmp_path / "bad.launch.yaml"
     f.write_text(text)

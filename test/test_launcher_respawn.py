@@ -30,8 +30,12 @@ NODE = """launch:
 def _launch(tmp_path: Path, scenes_dir: str, domain: int) -> subprocess.Popen:
     f = tmp_path / "respawn.launch.yaml"
     f.write_text(NODE.format(scenes_dir=scenes_dir))
-    return subprocess.Popen([sys.executable, "-m", "reacthuman.cli", "launch", str(f), "--domain-id", str(domain)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "reacthuman.cli", "launch", str(f), "--domain-id", str(domain)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def _node_pid(launcher: subprocess.Popen, old: int | None = None, timeout_s: float = 60.0) -> int:

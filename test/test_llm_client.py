@@ -87,8 +87,11 @@ def start_status_stub(statuses: list[tuple[int, dict, dict]], final: dict) -> tu
     return LoopbackEndpoint(respond), seen
 
 
-OK_BODY = {"model": "stub-model", "choices": [{"message": {"content": "fine"}, "finish_reason": "stop"}],
-           "usage": {"prompt_tokens": 3, "completion_tokens": 1}}
+OK_BODY = {
+    "model": "stub-model",
+    "choices": [{"message": {"content": "fine"}, "finish_reason": "stop"}],
+    "usage": {"prompt_tokens": 3, "completion_tokens": 1},
+}
 
 
 def test_local_chat_returns_text_and_tokens(local_client):
@@ -103,19 +106,38 @@ def test_local_chat_returns_text_and_tokens(local_client):
 
 
 def test_local_json_schema_is_enforced(local_client):
-    schema = {"type": "object", "properties": {"fruit": {"type": "string", "maxLength": 20}}, "required": ["fruit"],
-              "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"fruit": {"type": "string", "maxLength": 20}},
+        "required": ["fruit"],
+        "additionalProperties": False,
+    }
     fmt = {"type": "json_schema", "json_schema": {"name": "fruit", "schema": schema, "strict": True}}
-    result = local_client.chat([{"role": "user", "content": "Name a fruit as JSON."}], response_format=fmt, max_tokens=40)
+    result = local_client.chat(
+        [{"role": "user", "content": "Name a fruit as JSON."}], response_format=fmt, max_tokens=40
+    )
     assert result.api_error is None
     assert isinstance(json.loads(result.text)["fruit"], str)
 
 
 def test_local_schema_goes_as_compact_grammar(local_client):
-    schema = {"type": "object", "properties": {"items": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 9},
-              "minItems": 2, "maxItems": 3}, "ok": {"type": "boolean"}}, "required": ["items", "ok"]}
+    schema = {
+        "type": "object",
+        "properties": {
+            "items": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 0, "maximum": 9},
+                "minItems": 2,
+                "maxItems": 3,
+            },
+            "ok": {"type": "boolean"},
+        },
+        "required": ["items", "ok"],
+    }
     fmt = {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}}
-    result = local_client.chat([{"role": "user", "content": "Give two digits and a flag as JSON."}], response_format=fmt, max_tokens=40)
+    result = local_client.chat(
+        [{"role": "user", "content": "Give two digits and a flag as JSON."}], response_format=fmt, max_tokens=40
+    )
     assert result.api_error is None
     assert "\n" not in result.text
     assert result.text.startswith('{"items": [')
@@ -128,7 +150,9 @@ def test_local_schema_goes_as_compact_grammar(local_client):
 def test_schema_outside_the_grammar_subset_is_sent_as_is(local_client):
     schema = {"type": "object", "properties": {"word": {"type": "string", "pattern": "^[a-z]+$"}}, "required": ["word"]}
     fmt = {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}}
-    result = local_client.chat([{"role": "user", "content": "One lowercase word as JSON."}], response_format=fmt, max_tokens=30)
+    result = local_client.chat(
+        [{"role": "user", "content": "One lowercase word as JSON."}], response_format=fmt, max_tokens=30
+    )
     assert result.api_error is None
     assert json.loads(result.text)["word"].isalpha()
 
@@ -141,7 +165,9 @@ def test_local_server_reports_text_only(local_client):
 
 def test_image_to_text_only_model_is_a_clear_error_not_retried(local_client):
     frame = np.zeros((16, 16, 3), np.uint8)
-    result = local_client.chat([{"role": "user", "content": [text_part("What is this?"), image_part(frame)]}], max_tokens=8)
+    result = local_client.chat(
+        [{"role": "user", "content": [text_part("What is this?"), image_part(frame)]}], max_tokens=8
+    )
     assert result.http_status == 500  # the real llama.cpp server's answer, in its own words
     assert result.api_error is not None
     assert "refused image input" in result.api_error
@@ -189,7 +215,9 @@ def test_gives_up_after_max_retries_with_api_error_stub_server():
     queued = [(500, {}, {"error": {"message": "boom"}})] * 5
     server, seen = start_status_stub(queued, OK_BODY)
     try:
-        with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1", max_retries=2, **FAST_RETRY) as client:
+        with make_client(
+            f"openai-compatible:m@http://127.0.0.1:{server.port}/v1", max_retries=2, **FAST_RETRY
+        ) as client:
             result = client.chat([{"role": "user", "content": "x"}])
     finally:
         server.close()
@@ -249,10 +277,27 @@ def test_paid_preset_without_key_fails_clearly_mock_paid_api(monkeypatch):
 
 
 def test_paper_presets_resolve_to_the_seven_openrouter_ids():
-    ids = {resolve_preset(n).model_id for n in ("claude-opus-4.8", "gpt-5.5", "gemini-2.5-flash", "kimi-k2.6",
-                                                 "qwen3-vl-235b", "qwen3-vl-30b", "gemma-3-27b")}
-    assert ids == {"anthropic/claude-opus-4.8", "openai/gpt-5.5", "google/gemini-2.5-flash", "moonshotai/kimi-k2.6",
-                   "qwen/qwen3-vl-235b-a22b-instruct", "qwen/qwen3-vl-30b-a3b-instruct", "google/gemma-3-27b-it"}
+    ids = {
+        resolve_preset(n).model_id
+        for n in (
+            "claude-opus-4.8",
+            "gpt-5.5",
+            "gemini-2.5-flash",
+            "kimi-k2.6",
+            "qwen3-vl-235b",
+            "qwen3-vl-30b",
+            "gemma-3-27b",
+        )
+    }
+    assert ids == {
+        "anthropic/claude-opus-4.8",
+        "openai/gpt-5.5",
+        "google/gemini-2.5-flash",
+        "moonshotai/kimi-k2.6",
+        "qwen/qwen3-vl-235b-a22b-instruct",
+        "qwen/qwen3-vl-30b-a3b-instruct",
+        "google/gemma-3-27b-it",
+    }
     assert resolve_preset("gpt-5.5").base_url.startswith("https://")
 
 
@@ -279,9 +324,19 @@ def test_models_yaml_override_must_exist(monkeypatch, tmp_path):
 
 
 def test_tool_calls_are_parsed_stub_server():
-    body = {"choices": [{"message": {"content": None, "tool_calls": [
-        {"type": "function", "function": {"name": "commit_plan", "arguments": "{\"a\": 1}"}},
-        {"type": "function", "function": {"name": "broken", "arguments": "{not json"}}]}}]}
+    body = {
+        "choices": [
+            {
+                "message": {
+                    "content": None,
+                    "tool_calls": [
+                        {"type": "function", "function": {"name": "commit_plan", "arguments": '{"a": 1}'}},
+                        {"type": "function", "function": {"name": "broken", "arguments": "{not json"}},
+                    ],
+                }
+            }
+        ]
+    }
     server, seen = start_status_stub([], body)
     try:
         with make_client(f"openai-compatible:m@http://127.0.0.1:{server.port}/v1") as client:
@@ -291,7 +346,7 @@ def test_tool_calls_are_parsed_stub_server():
         server.close()
     assert seen[0]["body"]["tools"] == tools
     assert seen[0]["body"]["max_tokens"] == 7
-    assert result.tool_calls[0] == {"name": "commit_plan", "arguments": {"a": 1}, "raw_arguments": "{\"a\": 1}"}
+    assert result.tool_calls[0] == {"name": "commit_plan", "arguments": {"a": 1}, "raw_arguments": '{"a": 1}'}
     assert result.tool_calls[1]["arguments"] == {}
     assert result.tool_calls[1]["raw_arguments"] == "{not json"
     assert result.text == ""

@@ -21,7 +21,9 @@ def test_plan_schema_has_a_grammar_naming_every_field_in_order():
 
 
 def test_non_negative_numbers_have_no_minus_and_bounded_arrays_are_bounded():
-    grammar = schema_to_gbnf({"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}, "minItems": 1, "maxItems": 3})
+    grammar = schema_to_gbnf(
+        {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}, "minItems": 1, "maxItems": 3}
+    )
     assert '"-"' not in grammar
     assert "{0,2}" in grammar
     grammar = schema_to_gbnf({"type": "array", "items": {"type": "number", "minimum": -5, "maximum": 5}})
@@ -29,13 +31,16 @@ def test_non_negative_numbers_have_no_minus_and_bounded_arrays_are_bounded():
     assert ')? "]"' in grammar  # minItems 0: the list may be empty
 
 
-@pytest.mark.parametrize("schema", [
-    {"type": "string", "pattern": "^a$"},
-    {"type": "object", "properties": {"a": {"type": "string"}}, "patternProperties": {}},
-    {"anyOf": [{"type": "string"}, {"type": "number"}]},
-    {"type": "array", "items": [{"type": "number"}]},
-    {"type": "object"},
-])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "pattern": "^a$"},
+        {"type": "object", "properties": {"a": {"type": "string"}}, "patternProperties": {}},
+        {"anyOf": [{"type": "string"}, {"type": "number"}]},
+        {"type": "array", "items": [{"type": "number"}]},
+        {"type": "object"},
+    ],
+)
 def test_unsupported_schemas_give_none(schema):
     assert schema_to_gbnf(schema) is None
 

@@ -24,13 +24,26 @@ def test_default_modality_of_eval_launch_file_and_brain_is_images():
 
 
 def _row(model: str, modality: str, scene: str, action_plan: Plan):
-    truth = ScoringTruth.from_spec({"correct_action": "DODGE", "dangerous": True, "adversarial": False,
-                                    "impact_point": [1.2, 0.1, 0.9], "time_to_floor_s": 0.7, "speed_band": "fast"},
-                                   object_at_freeze_world=(2.0, 0.0, 1.5))
-    record = score_decision(SceneMeta(scene, "thrown_object", "cricket ball", model, room="kitchen"), truth,
-                            Pose2D(0.0, 0.0, 0.0), ModelReply("{}", action_plan, latency_s=1.0, tokens=10),
-                            ExecutedOutcome(caught=False, struck=False, fell=False, final_left_hand_world=None,
-                                            final_right_hand_world=None))
+    truth = ScoringTruth.from_spec(
+        {
+            "correct_action": "DODGE",
+            "dangerous": True,
+            "adversarial": False,
+            "impact_point": [1.2, 0.1, 0.9],
+            "time_to_floor_s": 0.7,
+            "speed_band": "fast",
+        },
+        object_at_freeze_world=(2.0, 0.0, 1.5),
+    )
+    record = score_decision(
+        SceneMeta(scene, "thrown_object", "cricket ball", model, room="kitchen"),
+        truth,
+        Pose2D(0.0, 0.0, 0.0),
+        ModelReply("{}", action_plan, latency_s=1.0, tokens=10),
+        ExecutedOutcome(
+            caught=False, struck=False, fell=False, final_left_hand_world=None, final_right_hand_world=None
+        ),
+    )
     record.modality = modality
     return record
 

@@ -32,9 +32,15 @@ from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS
 VIEWS = ("egocentric", "closeup", "overhead")
 TIMES = (0.0, 0.15, 0.3, 0.45, 0.6)
 BRAIN_W, BRAIN_H = int(GRAPH_BODY_DEFAULTS["frame_width_px"]), int(GRAPH_BODY_DEFAULTS["frame_height_px"])
-PLAN = {"object_identified": "mug", "intent": "step back", "confidence": 0.8, "walking_cmd": [-0.5, 0.0, 0.0],
-        "walking_duration": 1.0, "catch_duration": 0.0,
-        "keyframes": [{"t": 0.2, "left_hand": [0.0, 0.0, 0.0], "right_hand": [0.0, 0.0, 0.0], "knee_bend": 0.0}]}
+PLAN = {
+    "object_identified": "mug",
+    "intent": "step back",
+    "confidence": 0.8,
+    "walking_cmd": [-0.5, 0.0, 0.0],
+    "walking_duration": 1.0,
+    "catch_duration": 0.0,
+    "keyframes": [{"t": 0.2, "left_hand": [0.0, 0.0, 0.0], "right_hand": [0.0, 0.0, 0.0], "knee_bend": 0.0}],
+}
 REFUSALS = {  # what real servers answer image parts to a text-only model with
     "vllm": (400, "stub is not a multimodal model None"),
     "ollama": (400, "this model does not support image input"),
@@ -48,11 +54,17 @@ class Endpoint(LoopbackEndpoint):
     """An OpenAI-compatible server on loopback. `refuse`: (status, message) for any request with image parts;
     `props_vision`: what llama.cpp's /props reports (None: no /props); `finish`: the replies' finish_reason."""
 
-    def __init__(self, refuse: tuple[int, str] | None = None, props_vision: bool | None = None,
-                 finish: str = "stop", content: str = json.dumps(PLAN)) -> None:
+    def __init__(
+        self,
+        refuse: tuple[int, str] | None = None,
+        props_vision: bool | None = None,
+        finish: str = "stop",
+        content: str = json.dumps(PLAN),
+    ) -> None:
         self.refuse, self.props_vision = refuse, props_vision
-        self.reply = chat_completion(content, model="stub", finish_reason=finish, prompt_tokens=1234,
-                                     completion_tokens=56)
+        self.reply = chat_completion(
+            content, model="stub", finish_reason=finish, prompt_tokens=1234, completion_tokens=56
+        )
         super().__init__(self._respond)
         self.url = self.base_url
 
@@ -76,8 +88,13 @@ class Endpoint(LoopbackEndpoint):
 
 
 def _image_urls(body: dict) -> list[str]:
-    return [p["image_url"]["url"] for m in body["messages"] if isinstance(m["content"], list)
-            for p in m["content"] if p.get("type") == "image_url"]
+    return [
+        p["image_url"]["url"]
+        for m in body["messages"]
+        if isinstance(m["content"], list)
+        for p in m["content"]
+        if p.get("type") == "image_url"
+    ]
 
 
 def _observation() -> Observation:
@@ -90,44 +107,71 @@ def _observation() -> Observation:
 @pytest.fixture
 def models_yaml(tmp_path, monkeypatch):
     """A models.yaml with one text-only preset at `url`; returns a function that writes it."""
+
     def write(url: str) -> None:
         path = tmp_path / "models.yaml"
-        path.write_text(json.dumps({"defaults": {"max_retries": 0}, "presets": {
-            "textonly": {"provider": "openai-compatible", "model_id": "stub", "base_url": url, "vision": False}}}))
+        path.write_text(
+            json.dumps(
+                {
+                    "defaults": {"max_retries": 0},
+                    "presets": {
+                        "textonly": {
+                            "provider": "openai-compatible",
+                            "model_id": "stub",
+                            "base_url": url,
+                            "vision": False,
+                        }
+                    },
+                }
+            )
+        )
         monkeypatch.setenv("REACTHUMAN_MODELS_YAML", str(path))
+
     return write
 
 
 # -- options ----------------------------------------------------------------------------------------------
 
+
 def test_options_on_a_model_entry_set_its_fields_and_stay_out_of_its_name(monkeypatch):
     monkeypatch.setenv("MY_KEY", "sk-test-0123456789")
-    entry = "openai-compatible:myvlm@http://127.0.0.1:9/v1?vision=true&api_key_env=MY_KEY&max_tokens=4096&temperature=0.2"
+    entry = (
+        "openai-compatible:myvlm@http://127.0.0.1:9/v1?vision=true&api_key_env=MY_KEY&max_tokens=4096&temperature=0.2"
+    )
     (spec,) = parse_models(entry, {"oracle": "reference"})
     assert spec.name == "openai-compatible:myvlm@http://127.0.0.1:9/v1"
     assert spec.entry == entry
     p = spec.preset
-    assert (p.name, p.vision, p.api_key_env, p.key_required, p.max_tokens, p.temperature) == \
-        (spec.name, True, "MY_KEY", True, 4096, 0.2)
+    assert (p.name, p.vision, p.api_key_env, p.key_required, p.max_tokens, p.temperature) == (
+        spec.name,
+        True,
+        "MY_KEY",
+        True,
+        4096,
+        0.2,
+    )
     assert p.base_url == "http://127.0.0.1:9/v1"
     assert p.model_id == "myvlm"
     assert resolve_preset("local?vision=false&max_tokens=5").max_tokens == 5
     assert split_model_options("gpt-5.5") == ("gpt-5.5", {})
 
 
-@pytest.mark.parametrize("entry, says", [
-    ("local?colour=red", "unknown option 'colour'"),
-    ("local?vision=maybe", "option vision='maybe' is not true or false"),
-    ("local?max_tokens=0", "option max_tokens='0' is not an integer >= 1"),
-    ("local?max_tokens=many", "is not an integer"),
-    ("local?temperature=9", "is not a number in [0, 2]"),
-    ("local?temperature", "option temperature needs a value"),
-    ("local?max_tokens=5&max_tokens=6", "option max_tokens is given twice"),
-    ("local?api_key=sk-abcdef0123456789", "option api_key is refused"),
-    ("local?api_key_env=sk-abcdef0123456789", "option api_key_env is not the NAME"),
-    ("oracle?vision=true", "'oracle' is a reference; it takes no options"),
-    ("local,local?max_tokens=5", "'local' is given twice"),
-])
+@pytest.mark.parametrize(
+    "entry, says",
+    [
+        ("local?colour=red", "unknown option 'colour'"),
+        ("local?vision=maybe", "option vision='maybe' is not true or false"),
+        ("local?max_tokens=0", "option max_tokens='0' is not an integer >= 1"),
+        ("local?max_tokens=many", "is not an integer"),
+        ("local?temperature=9", "is not a number in [0, 2]"),
+        ("local?temperature", "option temperature needs a value"),
+        ("local?max_tokens=5&max_tokens=6", "option max_tokens is given twice"),
+        ("local?api_key=sk-abcdef0123456789", "option api_key is refused"),
+        ("local?api_key_env=sk-abcdef0123456789", "option api_key_env is not the NAME"),
+        ("oracle?vision=true", "'oracle' is a reference; it takes no options"),
+        ("local,local?max_tokens=5", "'local' is given twice"),
+    ],
+)
 def test_bad_options_fail_in_one_line_naming_the_option(entry, says):
     with pytest.raises(ModelSpecError) as err:
         parse_models(entry, {"oracle": "reference"})
@@ -138,6 +182,7 @@ def test_bad_options_fail_in_one_line_naming_the_option(entry, says):
 
 
 # -- images unless known text-only ------------------------------------------------------------------------
+
 
 def test_deterministic_endpoint_with_vision_receives_the_three_views_at_the_brains_size():
     server = Endpoint()  # says nothing about images, as vLLM, Ollama's /v1 and OpenAI do: it gets them
@@ -237,6 +282,7 @@ def test_deterministic_endpoint_whose_server_reports_text_only_runs_on_state_tex
 
 # -- replies cut at the token limit ----------------------------------------------------------------------
 
+
 def test_deterministic_endpoint_reply_cut_at_the_token_limit_is_recorded_and_counted_as_truncated():
     cut = json.dumps(PLAN)[:60]
     server = Endpoint(finish="length", content=cut)
@@ -249,8 +295,9 @@ def test_deterministic_endpoint_reply_cut_at_the_token_limit_is_recorded_and_cou
     assert not decision.parse_ok
     assert "cut at the token limit" in decision.parse_error
     meta = SceneMeta("s1", "object_drop", "mug", decision.brain)
-    truth = ScoringTruth.from_spec({"correct_action": "CATCH", "dangerous": False, "impact_point": (0.8, 0.0, 0.6),
-                                    "adversarial": False})
+    truth = ScoringTruth.from_spec(
+        {"correct_action": "CATCH", "dangerous": False, "impact_point": (0.8, 0.0, 0.6), "adversarial": False}
+    )
     record = score_decision(meta, truth, Pose2D(0.0, 0.0, 0.0), reply_of(decision))
     row = record.to_dict()
     assert row["truncated"] is True
@@ -271,9 +318,22 @@ def test_physment_and_interactiveworld_build_their_clients_with_the_options_and_
     (spec,) = parse_models("local?max_tokens=33&temperature=0.5", {"oracle": "reference"})
     assert agent_name(spec) == "llm:local?max_tokens=33&temperature=0.5"  # the client is built from it
     assert recorded_name(agent_name(spec)) == "llm:local" and recorded_name("oracle") == "oracle"  # results name
-    args = argparse.Namespace(scenes=Path("scenes"), budget=1, out=Path("out"), prompting="zero-shot",
-                              tool_mode="native", all_scenes=False, limit=None, max_tokens=None, brief_api=False,
-                              protocol="paper", tools=None, matcher=None, cell_map=None, dialogue=None)
+    args = argparse.Namespace(
+        scenes=Path("scenes"),
+        budget=1,
+        out=Path("out"),
+        prompting="zero-shot",
+        tool_mode="native",
+        all_scenes=False,
+        limit=None,
+        max_tokens=None,
+        brief_api=False,
+        protocol="paper",
+        tools=None,
+        matcher=None,
+        cell_map=None,
+        dialogue=None,
+    )
     config = _config(args, spec)
     assert config.agent == "local"  # rows: the name
     assert config.agent_entry == "local?max_tokens=33&temperature=0.5"

@@ -44,10 +44,10 @@ def test_every_custom_message_round_trips_between_two_processes(ros_domain_id):
         for i, name in enumerate(CUSTOM_MESSAGES):
             cls = msg_class(f"reacthuman_msgs/{name}")
             pubs[name] = (node.create_publisher(cls, f"/roundtrip/{name}", 10), filled(cls, salt=i + 3))
-            node.create_subscription(cls, f"/roundtrip/{name}/echo",
-                                     lambda m, n=name: received.__setitem__(n, m), 10)
-        assert wait_for(lambda: all(p.get_subscription_count() > 0 for p, _ in pubs.values()), 30), \
+            node.create_subscription(cls, f"/roundtrip/{name}/echo", lambda m, n=name: received.__setitem__(n, m), 10)
+        assert wait_for(lambda: all(p.get_subscription_count() > 0 for p, _ in pubs.values()), 30), (
             "the echo process never subscribed"
+        )
         assert wait_for(lambda: all(node.count_publishers(f"/roundtrip/{n}/echo") > 0 for n in pubs), 30)
 
         def publish_missing() -> bool:
@@ -78,16 +78,27 @@ def test_the_graphs_brain_reads_the_ground_truth_the_in_process_one_does(body_re
     from reacthuman.scenes import sample_spec
     from reacthuman.scenes.spec import GroundTruth
 
-    gt = GroundTruth("CATCH", False, (1.0, 0.2, 0.9), 0.8, "slow", False, impact_time_s=0.7,
-                     body_reachable=body_reachable, body_reach_reason="judged",
-                     intercept_point=(0.9, 0.1, 1.0) if body_reachable else None,
-                     intercept_time_s=1.1 if body_reachable else None,
-                     clear_step=(0.0, 1.0) if body_reachable else None)
+    gt = GroundTruth(
+        "CATCH",
+        False,
+        (1.0, 0.2, 0.9),
+        0.8,
+        "slow",
+        False,
+        impact_time_s=0.7,
+        body_reachable=body_reachable,
+        body_reach_reason="judged",
+        intercept_point=(0.9, 0.1, 1.0) if body_reachable else None,
+        intercept_time_s=1.1 if body_reachable else None,
+        clear_step=(0.0, 1.0) if body_reachable else None,
+    )
     spec = sample_spec("object_drop", 3).with_ground_truth(gt)
     msg = conv.ground_truth_msg(spec, Time(sec=0, nanosec=0))
     wire = deserialize_message(serialize_message(msg), type(msg))
     assert conv.ground_truth_dict(wire) == in_process(spec)
-    before = dataclasses.replace(gt, body_reachable=None, body_reach_reason="", intercept_point=None,
-                                 intercept_time_s=None, clear_step=None)  # a scene labelled before the judgement
-    assert conv.ground_truth_dict(conv.ground_truth_msg(spec.with_ground_truth(before), Time(sec=0, nanosec=0))) \
-        == in_process(spec.with_ground_truth(before))
+    before = dataclasses.replace(
+        gt, body_reachable=None, body_reach_reason="", intercept_point=None, intercept_time_s=None, clear_step=None
+    )  # a scene labelled before the judgement
+    assert conv.ground_truth_dict(
+        conv.ground_truth_msg(spec.with_ground_truth(before), Time(sec=0, nanosec=0))
+    ) == in_process(spec.with_ground_truth(before))

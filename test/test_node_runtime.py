@@ -86,13 +86,14 @@ def test_a_parameter_set_after_start_is_refused_with_the_reason_and_the_value_ke
 
     rclpy.init(domain_id=ros_domain_id)
     try:
+
         class Node(ContractNode):
             def __init__(self) -> None:
                 super().__init__(NodeContract("read_once", "none"))
                 self.timeout_s = self.declare("timeout_s", 5.0, "seconds", positive)
 
         node = Node()
-        result, = node.set_parameters([Parameter("timeout_s", value=7.0)])
+        (result,) = node.set_parameters([Parameter("timeout_s", value=7.0)])
         assert not result.successful
         assert result.reason == "parameter 'timeout_s' is read once at start: restart the node with -p timeout_s:=VALUE"
         assert node.get_parameter("timeout_s").value == 5.0

@@ -26,11 +26,26 @@ from reacthuman.scenes import generate_spec
 SCENES = (("object_drop", 3), ("ceiling_drop", 0))  # a Dodge scene and a Catch scene (as test_eval_graph)
 MODEL = "deterministic_endpoint"
 KEY_ENV = "REACTHUMAN_TEST_OBS_SET_KEY"
-EXECUTION_COLUMNS = ("caught", "struck", "fell", "strike_impulse_ns", "min_hand_object_m", "d_end_executed", "deflected")
-REPLY = json.dumps({"object_identified": "the falling object", "intent": "step back out of its way", "confidence": 0.7,
-                    "walking_cmd": [-0.4, 0.0, 0.0], "walking_duration": 1.0,
-                    "catch_duration": 0.5, "keyframes": [{"t": 0.3, "left_hand": [0.1, 0.1, 0.0],
-                    "right_hand": [0.1, -0.1, 0.0], "knee_bend": 0.1}]})
+EXECUTION_COLUMNS = (
+    "caught",
+    "struck",
+    "fell",
+    "strike_impulse_ns",
+    "min_hand_object_m",
+    "d_end_executed",
+    "deflected",
+)
+REPLY = json.dumps(
+    {
+        "object_identified": "the falling object",
+        "intent": "step back out of its way",
+        "confidence": 0.7,
+        "walking_cmd": [-0.4, 0.0, 0.0],
+        "walking_duration": 1.0,
+        "catch_duration": 0.5,
+        "keyframes": [{"t": 0.3, "left_hand": [0.1, 0.1, 0.0], "right_hand": [0.1, -0.1, 0.0], "knee_bend": 0.1}],
+    }
+)
 
 
 class DeterministicEndpoint(FixedReplyEndpoint):
@@ -41,9 +56,24 @@ class DeterministicEndpoint(FixedReplyEndpoint):
         super().__init__(REPLY, model="deterministic", prompt_tokens=100, completion_tokens=20)
 
     def models_yaml(self, path: Path) -> Path:
-        path.write_text(json.dumps({"defaults": {}, "presets": {MODEL: {
-            "provider": "openai-compatible", "model_id": "deterministic", "vision": True, "key_required": True,
-            "base_url": self.base_url, "api_key_env": KEY_ENV, "timeout_s": 20.0}}}))
+        path.write_text(
+            json.dumps(
+                {
+                    "defaults": {},
+                    "presets": {
+                        MODEL: {
+                            "provider": "openai-compatible",
+                            "model_id": "deterministic",
+                            "vision": True,
+                            "key_required": True,
+                            "base_url": self.base_url,
+                            "api_key_env": KEY_ENV,
+                            "timeout_s": 20.0,
+                        }
+                    },
+                }
+            )
+        )
         return path
 
 
@@ -131,7 +161,11 @@ def test_the_set_holds_the_observation_the_episode_s_brain_was_handed_to_the_bit
             assert all(np.array_equal(a, b) for a, b in zip(shown.images[view], frames, strict=True)), view
         assert shown.track == handed.track
         assert len(shown.track) == 5
-        assert (shown.object_look, shown.room, shown.observer_pose) == (handed.object_look, handed.room, handed.observer_pose)
+        assert (shown.object_look, shown.room, shown.observer_pose) == (
+            handed.object_look,
+            handed.room,
+            handed.observer_pose,
+        )
         assert shown.ground_truth == handed.ground_truth
     assert actions == {"CATCH", "DODGE"}
 
@@ -143,8 +177,13 @@ def test_decide_sends_the_same_requests_and_writes_the_episode_s_row_unexecuted(
     for row in rows:
         _, episode_row, episode_body = episodes[row["scene_id"]]
         assert episode_body in bodies  # the same prompt and the same image bytes
-        images = [p for m in episode_body["messages"] if isinstance(m["content"], list)
-                  for p in m["content"] if p["type"] == "image_url"]
+        images = [
+            p
+            for m in episode_body["messages"]
+            if isinstance(m["content"], list)
+            for p in m["content"]
+            if p["type"] == "image_url"
+        ]
         assert len(images) == 15
         assert row["modality"] == "images"
         assert row["executed"] is False
@@ -158,7 +197,9 @@ def test_decide_sends_the_same_requests_and_writes_the_episode_s_row_unexecuted(
         assert row["plan_parse_ok"] is True
 
 
-def test_decide_resumes_without_asking_again_and_refuses_a_set_of_other_settings(scenes, endpoint, decided, tmp_path, capsys):
+def test_decide_resumes_without_asking_again_and_refuses_a_set_of_other_settings(
+    scenes, endpoint, decided, tmp_path, capsys
+):
     from reacthuman.evaluation.observation_set import SETTINGS, folder_of
     from reacthuman.evaluation.decide import main
 
@@ -207,7 +248,9 @@ def test_the_exported_dataset_loads_with_datasets_and_is_a_pure_function_of_the_
     row = next(r for r in loaded["test"] if r["scene_id"].startswith("object_drop"))
     window = load_window(window_path(scenes, row["scene_id"]))
     for view in ("egocentric", "closeup", "overhead"):
-        assert [np.asarray(im.convert("RGB")).tobytes() for im in row[view]] == [f.tobytes() for f in window.images[view]]
+        assert [np.asarray(im.convert("RGB")).tobytes() for im in row[view]] == [
+            f.tobytes() for f in window.images[view]
+        ]
         assert (exported / "videos" / row["scene_id"] / f"{view}.mp4").stat().st_size > 1000
     assert row["correct_action"] == "DODGE"
     assert row["state_text"].startswith("You stand in the")
@@ -225,28 +268,58 @@ def test_the_exported_dataset_loads_with_datasets_and_is_a_pure_function_of_the_
         assert (again / name).read_bytes() == (exported / name).read_bytes(), name
 
 
-def test_decide_on_the_dataset_in_a_light_environment_gives_the_scene_folder_s_rows(exported, endpoint, decided, tmp_path):
+def test_decide_on_the_dataset_in_a_light_environment_gives_the_scene_folder_s_rows(
+    exported, endpoint, decided, tmp_path
+):
     """A fresh virtual environment with the client requirements alone (no Genesis, MuJoCo or ROS 2)."""
     root = Path(__file__).resolve().parents[1]
     venv = tmp_path / "venv"
     subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
     # the documented light install: the project editable with its `client` extra (docs/observation-sets.md)
-    subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                    "-c", str(root / "requirements.lock"), "-e", f"{root}[client]"], check=True)
+    subprocess.run(
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "-c",
+            str(root / "requirements.lock"),
+            "-e",
+            f"{root}[client]",
+        ],
+        check=True,
+    )
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    absent = subprocess.run([python, "-c", "import importlib.util as u; print([m for m in ('genesis', 'mujoco', 'rclpy', "
-                             "'torch') if u.find_spec(m)])"], env=env, capture_output=True, text=True, check=True)
+    absent = subprocess.run(
+        [
+            python,
+            "-c",
+            "import importlib.util as u; print([m for m in ('genesis', 'mujoco', 'rclpy', 'torch') if u.find_spec(m)])",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert absent.stdout.strip() == "[]"
     before, run = len(endpoint.bodies), tmp_path / "run"
-    proc = subprocess.run([python, "-m", "reacthuman.cli", "decide", "--dataset", str(exported), "--models", MODEL,
-                           "--out", str(run)], env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [python, "-m", "reacthuman.cli", "decide", "--dataset", str(exported), "--models", MODEL, "--out", str(run)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = {r["scene_id"]: r for r in map(json.loads, (run / "ledger.jsonl").read_text().splitlines())}
     scene_rows, scene_bodies = decided
     for row in scene_rows:
         light = rows[row["scene_id"]]
-        assert {k: v for k, v in light.items() if k != "latency_s"} == {k: v for k, v in row.items() if k != "latency_s"}
+        assert {k: v for k, v in light.items() if k != "latency_s"} == {
+            k: v for k, v in row.items() if k != "latency_s"
+        }
     assert sorted(map(json.dumps, endpoint.bodies[before:])) == sorted(map(json.dumps, scene_bodies))
 
 

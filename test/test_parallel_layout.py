@@ -8,8 +8,15 @@ from types import SimpleNamespace
 from parallel_layout import GRAPH_GROUP, ModuleGroupScheduling, graph_group_first, module_group
 
 HERE = Path(__file__).resolve().parent
-GRAPH_MODULES = ("test_eval_graph", "test_ray_executor", "test_graph_live", "test_spine_unitree_dds",
-                 "test_interactiveworld_ros", "test_robot_bridge_mock_g1_hardware", "test_launcher_respawn")
+GRAPH_MODULES = (
+    "test_eval_graph",
+    "test_ray_executor",
+    "test_graph_live",
+    "test_spine_unitree_dds",
+    "test_interactiveworld_ros",
+    "test_robot_bridge_mock_g1_hardware",
+    "test_launcher_respawn",
+)
 IN_PROCESS_MODULES = ("test_brain_parse", "test_scenes_genesis", "test_body_engines", "test_brain_llm")
 
 
@@ -33,5 +40,10 @@ def test_the_graph_group_goes_first_and_the_rest_keeps_its_order():
     names = ["test_brain_parse", "test_eval_graph", "test_scenes_genesis", "test_graph_live", "test_brain_llm"]
     items = [SimpleNamespace(path=HERE / f"{n}.py") for n in names]
     graph_group_first(items)
-    assert [i.path.stem for i in items] == ["test_eval_graph", "test_graph_live", "test_brain_parse",
-                                            "test_scenes_genesis", "test_brain_llm"]
+    assert [i.path.stem for i in items] == [
+        "test_eval_graph",
+        "test_graph_live",
+        "test_brain_parse",
+        "test_scenes_genesis",
+        "test_brain_llm",
+    ]

@@ -48,13 +48,22 @@ def test_the_cell_map_covers_all_105_published_ids_with_their_cell_counts():
 def _scene(root: Path, n: int, name: str) -> None:
     folder = root / f"Scene{n}"
     folder.mkdir(parents=True)
-    meta = {"metadata": {"scene_name": name, "task": "What is the speed of the ball after 0.5 s?",
-                         "problem_type": "calculation"}, "answer": 4.9, "objects": {"object_1": {"name": "ball",
-                         "object_id": "1"}}, "object_permissions": {"object_1_permissions": {"body_pos": True}}}
+    meta = {
+        "metadata": {
+            "scene_name": name,
+            "task": "What is the speed of the ball after 0.5 s?",
+            "problem_type": "calculation",
+        },
+        "answer": 4.9,
+        "objects": {"object_1": {"name": "ball", "object_id": "1"}},
+        "object_permissions": {"object_1_permissions": {"body_pos": True}},
+    }
     (folder / f"scene{n}.json").write_text(json.dumps(meta))
-    (folder / f"scene{n}.xml").write_text('<mujoco><worldbody><body name="object_1" pos="0 0 5"><geom type="sphere" '
-                                          'size="0.1"/><joint name="object_1_joint" type="free"/></body></worldbody>'
-                                          '</mujoco>')
+    (folder / f"scene{n}.xml").write_text(
+        '<mujoco><worldbody><body name="object_1" pos="0 0 5"><geom type="sphere" '
+        'size="0.1"/><joint name="object_1_joint" type="free"/></body></worldbody>'
+        "</mujoco>"
+    )
 
 
 def test_their_scenes_get_their_cells_by_default_and_others_are_inferred(tmp_path):
@@ -106,11 +115,16 @@ def test_their_scenes_run_with_their_tools_under_the_paper_protocol(tmp_path):
     assert scene_tools(dataclasses.replace(cfg, tools="authors:-viewer_sync"), scene) == ALL_ON - {"viewer_sync"}
     with pytest.raises(ValueError, match="unknown tool switch"):
         RunConfig(scenes=tmp_path, agent="x", budget=5, out=tmp_path / "r", tools="authors:-nope")
-    agent = Scripted(['[{"tool": "get_position", "arguments": {"object_id": "object_1"}}]',
-                      '[{"tool": "get_position", "arguments": {"object_id": "1"}}]',
-                      '[{"tool": "answer", "arguments": {"answer": "4.9 m/s"}}]'])
-    row, transcript = run_episode(scene, agent, dataclasses.replace(episode_config(cfg), tool_semantics=ALL_ON,
-                                                                     matcher="authors"))
+    agent = Scripted(
+        [
+            '[{"tool": "get_position", "arguments": {"object_id": "object_1"}}]',
+            '[{"tool": "get_position", "arguments": {"object_id": "1"}}]',
+            '[{"tool": "answer", "arguments": {"answer": "4.9 m/s"}}]',
+        ]
+    )
+    row, transcript = run_episode(
+        scene, agent, dataclasses.replace(episode_config(cfg), tool_semantics=ALL_ON, matcher="authors")
+    )
     first, second = (t["results"][0] for t in transcript["turns"][:2])
     assert first["ok"]
     assert first["result"]["position"] == [0.0, 0.0, 5.0]  # their result keys, their numbers

@@ -52,8 +52,10 @@ def _same_up_to_float_noise(ours: str, theirs: str) -> bool:
     """The same text, numbers within 1e-6 relative or 1e-9 absolute (their MuJoCo release is not ours)."""
     if _NUMBER.sub("#", ours) != _NUMBER.sub("#", theirs):
         return False
-    return all(abs(float(a) - float(b)) <= max(1e-9, 1e-6 * abs(float(b)))
-               for a, b in zip(_NUMBER.findall(ours), _NUMBER.findall(theirs)))
+    return all(
+        abs(float(a) - float(b)) <= max(1e-9, 1e-6 * abs(float(b)))
+        for a, b in zip(_NUMBER.findall(ours), _NUMBER.findall(theirs))
+    )
 
 
 def test_our_first_prompt_for_their_scene_is_the_one_their_run_logged():
@@ -68,11 +70,17 @@ def test_our_first_prompt_for_their_scene_is_the_one_their_run_logged():
     assert early != logged
     assert "output 0. " in early
     assert "checking or logging" in early
-    computation = dataclasses.replace(scene, source={**scene.source, "metadata": {
-        **scene.source["metadata"], "problem_type": "calculation"}})
+    computation = dataclasses.replace(
+        scene, source={**scene.source, "metadata": {**scene.source["metadata"], "problem_type": "calculation"}}
+    )
     assert "rounded to the nearest thousandths place if applicable" in build_prompt(computation)
-    hidden = dataclasses.replace(scene, source={**scene.source, "object_permissions": {
-        **scene.source["object_permissions"], "object_2_permissions": {"hidden": True}}})
+    hidden = dataclasses.replace(
+        scene,
+        source={
+            **scene.source,
+            "object_permissions": {**scene.source["object_permissions"], "object_2_permissions": {"hidden": True}},
+        },
+    )
     assert "object_2" not in build_prompt(hidden).split("Mass: The mass")[0]
 
 
@@ -82,8 +90,12 @@ def test_their_logged_episode_replays_message_for_message():
     logged = json.loads((FIXTURE / "episode.json").read_text())
     scene = load_scene(FIXTURE / "Scene14")
     agent = Replies(["I'll push both.\n```json\n" + r + "\n```" for r in logged["replies"]])
-    cfg = dataclasses.replace(protocol_config("paper", budget=logged["budget"]), tool_semantics=HEADLESS,
-                              dialogue="authors", matcher="authors")
+    cfg = dataclasses.replace(
+        protocol_config("paper", budget=logged["budget"]),
+        tool_semantics=HEADLESS,
+        dialogue="authors",
+        matcher="authors",
+    )
     row, transcript = run_episode(scene, agent, cfg)
     assert agent.seen[0][0] == {"role": "system", "content": system_prompt()}
     assert agent.seen[0][1]["content"] == LOGGED_PROMPT.read_text(encoding="utf-8")
@@ -102,8 +114,9 @@ def test_their_logged_episode_replays_message_for_message():
 def test_reply_parsing_takes_the_first_json_value_as_their_extractor_did():
     fenced = 'Plan [not json].\n```json\n[{"tool": "step", "parameters": {"duration": 1}}]\n```\n[{"tool": "x"}]'
     assert parse_reply(fenced) == [{"tool": "step", "parameters": {"duration": 1}}]
-    assert parse_reply('Do {"tool": "get_position", "parameters": {"object_id": "object_1"}} now') == \
-        [{"tool": "get_position", "parameters": {"object_id": "object_1"}}]
+    assert parse_reply('Do {"tool": "get_position", "parameters": {"object_id": "object_1"}} now') == [
+        {"tool": "get_position", "parameters": {"object_id": "object_1"}}
+    ]
     # a first JSON value that is not a list of calls: their loop raised; ours answers with their invalid message
     assert parse_reply('at [0.0, 0.0, 1.0] then [{"tool": "step", "parameters": {}}]') is None
     assert parse_reply('[{"tool": "step", "arguments": {"duration": 1}}]') is None
@@ -121,17 +134,32 @@ def published(tmp_path) -> Path:
 
 def _models_yaml(tmp_path: Path, endpoint: FixedReplyEndpoint, monkeypatch) -> None:
     path = tmp_path / "models.yaml"
-    path.write_text(json.dumps({"defaults": {}, "presets": {"fixed": {
-        "provider": "openai-compatible", "model_id": "fixed", "key_required": False,
-        "base_url": endpoint.base_url, "timeout_s": 20.0}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "defaults": {},
+                "presets": {
+                    "fixed": {
+                        "provider": "openai-compatible",
+                        "model_id": "fixed",
+                        "key_required": False,
+                        "base_url": endpoint.base_url,
+                        "timeout_s": 20.0,
+                    }
+                },
+            }
+        )
+    )
     monkeypatch.setenv("REACTHUMAN_MODELS_YAML", str(path))
 
 
 def test_a_model_over_http_meets_their_dialogue_under_the_paper_protocol(published, tmp_path, monkeypatch):
     """A real HTTP round trip: the reply's JSON array holds a read and an answer; the answer ends the episode
     before the read runs, and no tool API was offered."""
-    reply = ('Block 1 has the lower friction [mu 0.2 < 1].\n```json\n[{"tool": "get_position", "parameters": '
-             '{"object_id": "object_1"}}, {"tool": "answer", "parameters": {"answer": "1"}}]\n```')
+    reply = (
+        'Block 1 has the lower friction [mu 0.2 < 1].\n```json\n[{"tool": "get_position", "parameters": '
+        '{"object_id": "object_1"}}, {"tool": "answer", "parameters": {"answer": "1"}}]\n```'
+    )
     endpoint = FixedReplyEndpoint(reply)
     try:
         _models_yaml(tmp_path, endpoint, monkeypatch)
@@ -168,9 +196,9 @@ def test_a_reply_without_calls_costs_its_iteration_and_gets_their_message(publis
     assert not row.correct
     assert endpoint.bodies[1]["messages"][-1]["content"] == invalid_message(1)
     assert endpoint.bodies[2]["messages"][-1]["content"].startswith(
-        "Previous results: Error: Invalid JSON syntax for tool(s).")
-    assert "You have 0 iterations" in \
-        endpoint.bodies[2]["messages"][-1]["content"]
+        "Previous results: Error: Invalid JSON syntax for tool(s)."
+    )
+    assert "You have 0 iterations" in endpoint.bodies[2]["messages"][-1]["content"]
 
 
 def test_a_resumed_run_keeps_other_tools_matchers_and_dialogues_apart(published, tmp_path):
@@ -180,8 +208,12 @@ def test_a_resumed_run_keeps_other_tools_matchers_and_dialogues_apart(published,
     assert [r.tools for r in first] == ["authors"]
     assert run(RunConfig(**base)) == []  # the same episode: skipped
     assert run(RunConfig(**base, tools="authors")) == []  # what the default resolved to: the same episode
-    for extra in ({"tools": "ours", "dialogue": "ours"}, {"tools": "authors:-viewer_sync"}, {"matcher": "authors"},
-                  {"dialogue": "authors-early"}):
+    for extra in (
+        {"tools": "ours", "dialogue": "ours"},
+        {"tools": "authors:-viewer_sync"},
+        {"matcher": "authors"},
+        {"dialogue": "authors-early"},
+    ):
         assert len(run(RunConfig(**base, **extra))) == 1
         assert run(RunConfig(**base, **extra)) == []
     rows = read_results(out)
@@ -189,8 +221,12 @@ def test_a_resumed_run_keeps_other_tools_matchers_and_dialogues_apart(published,
     assert len({r.key for r in rows}) == 5
     assert len({r.transcript for r in rows}) == 5
     assert {(r.tools, r.matcher, r.dialogue) for r in rows} == {
-        ("authors", "paper", "authors"), ("ours", "paper", "ours"), ("authors:-viewer_sync", "paper", "authors"),
-        ("authors", "authors", "authors"), ("authors", "paper", "authors-early")}
+        ("authors", "paper", "authors"),
+        ("ours", "paper", "ours"),
+        ("authors:-viewer_sync", "paper", "authors"),
+        ("authors", "authors", "authors"),
+        ("authors", "paper", "authors-early"),
+    }
     with pytest.raises(ValueError, match="--tools ours"):
         RunConfig(**base, tools="ours", dialogue="authors")
 
@@ -209,18 +245,34 @@ def test_model_agent_is_given_back_its_tool_mode(published):
 def test_prompts_authors_classes_each_logged_first_prompt(published, capsys):
     results = published.parent / "TestResults"
     logged = LOGGED_PROMPT.read_text(encoding="utf-8")
-    variants = {"164737": logged, "170000": logged.replace("Task: Determine which block", "Task: Find which block"),
-                "170100": "", "170200": logged.replace("***FINAL GUIDELINES***", "You have access to a Python tool "
-                                                       "that can be used.***FINAL GUIDELINES***")}
+    variants = {
+        "164737": logged,
+        "170000": logged.replace("Task: Determine which block", "Task: Find which block"),
+        "170100": "",
+        "170200": logged.replace(
+            "***FINAL GUIDELINES***", "You have access to a Python tool that can be used.***FINAL GUIDELINES***"
+        ),
+    }
     for scene, stamps in ((14, variants), (15, {"170300": logged})):
         folder = results / "iterations_05" / "some_model" / f"scene_{scene:03d}"
         folder.mkdir(parents=True)
         for stamp, prompt in stamps.items():
             (folder / f"summary_20260501T{stamp}.txt").write_text(
-                "=== Experiment Log for 14 ===\n\n" + (f"\n--- Iteration 1 ---\nLLM Input Prompt Below:\n{prompt}\n\n"
-                                                       "LLM Response Below:\n[]\n" if prompt else ""))
+                "=== Experiment Log for 14 ===\n\n"
+                + (
+                    f"\n--- Iteration 1 ---\nLLM Input Prompt Below:\n{prompt}\n\nLLM Response Below:\n[]\n"
+                    if prompt
+                    else ""
+                )
+            )
     assert main(["prompts-authors", str(results), "--scenes", str(published)]) == 0
     out = capsys.readouterr().out
-    for part in ("first prompts of 5 logged episodes", "identical 1", "scene_differs 1", "no_prompt_logged 1",
-                 "python_tool 1", "no_scene 1"):
+    for part in (
+        "first prompts of 5 logged episodes",
+        "identical 1",
+        "scene_differs 1",
+        "no_prompt_logged 1",
+        "python_tool 1",
+        "no_scene 1",
+    ):
         assert part in out, out

@@ -40,10 +40,15 @@ def _untuple(value):
 def _episodes() -> list[LoggedEpisode]:
     out = []
     for e in json.loads((FIXTURES / "episodes.json").read_text()):
-        calls = tuple(LoggedCall(i + 1, c["tool"], c["parameters"], _untuple(c["result"]), c["sim_time"])
-                      for i, c in enumerate(e["calls"]))
-        out.append(LoggedEpisode(e["model"], e["budget"], e["scene"], Path(f"summary_{e['log']}.txt"), "", None, "",
-                                 False, calls))
+        calls = tuple(
+            LoggedCall(i + 1, c["tool"], c["parameters"], _untuple(c["result"]), c["sim_time"])
+            for i, c in enumerate(e["calls"])
+        )
+        out.append(
+            LoggedEpisode(
+                e["model"], e["budget"], e["scene"], Path(f"summary_{e['log']}.txt"), "", None, "", False, calls
+            )
+        )
     return out
 
 
@@ -59,9 +64,24 @@ def test_replay_of_the_fixture_episodes_reproduces_their_logged_results(episode)
 
 def test_the_fixture_spans_the_tools():
     tools = {c.tool for e in _episodes() for c in e.calls}
-    assert {"step", "get_position", "get_velocity", "apply_force", "apply_torque", "get_acceleration",
-            "get_parameters", "detect_collision", "move_object", "set_velocity", "get_angular_momentum",
-            "get_displacement", "create_objects", "delete_objects", "find_objects", "attach_objects"} <= tools
+    assert {
+        "step",
+        "get_position",
+        "get_velocity",
+        "apply_force",
+        "apply_torque",
+        "get_acceleration",
+        "get_parameters",
+        "detect_collision",
+        "move_object",
+        "set_velocity",
+        "get_angular_momentum",
+        "get_displacement",
+        "create_objects",
+        "delete_objects",
+        "find_objects",
+        "attach_objects",
+    } <= tools
 
 
 def test_the_authors_matcher_gives_their_logged_verdicts_and_its_own_rules():
@@ -85,36 +105,57 @@ def test_the_authors_matcher_gives_their_logged_verdicts_and_its_own_rules():
 
 
 def test_each_switch_changes_what_it_names():
-    xml = ('<mujoco><worldbody><body name="object_3"><geom type="plane" size="5 5 0.1"/></body>'
-           '<body name="object_1" pos="0 0 0.1"><geom type="box" size="0.1 0.1 0.1" density="1000"/>'
-           '<joint name="object_1_joint" type="free"/></body>'
-           '<body name="object_2" pos="1 0 0.2"><geom type="sphere" size="0.1" density="1000"/>'
-           '<joint name="object_2_joint" type="free"/></body>'
-           '<body name="object_5" pos="3 0 2"><joint name="object_5_joint" type="hinge" axis="0 1 0"/>'
-           '<geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" density="1000"/>'
-           '<body name="object_6" pos="0.5 0 0"><geom type="sphere" size="0.05" density="1000"/></body></body>'
-           '</worldbody></mujoco>')
+    xml = (
+        '<mujoco><worldbody><body name="object_3"><geom type="plane" size="5 5 0.1"/></body>'
+        '<body name="object_1" pos="0 0 0.1"><geom type="box" size="0.1 0.1 0.1" density="1000"/>'
+        '<joint name="object_1_joint" type="free"/></body>'
+        '<body name="object_2" pos="1 0 0.2"><geom type="sphere" size="0.1" density="1000"/>'
+        '<joint name="object_2_joint" type="free"/></body>'
+        '<body name="object_5" pos="3 0 2"><joint name="object_5_joint" type="hinge" axis="0 1 0"/>'
+        '<geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" density="1000"/>'
+        '<body name="object_6" pos="0.5 0 0"><geom type="sphere" size="0.05" density="1000"/></body></body>'
+        "</worldbody></mujoco>"
+    )
     probes = {
-        "persistent_wrench": [("apply_force", {"object_id": "object_1", "force_vector": [50, 0, 0]}),
-                              ("step", {"duration": 0.1}), ("step", {"duration": 0.1}),
-                              ("get_velocity", {"object_id": "object_1"})],
-        "step_then_forward": [("set_velocity", {"object_id": "object_1", "velocity_vector": [1, 0, 0]}),
-                              ("step", {"duration": 0.0125}), ("get_position", {"object_id": "object_1"})],
+        "persistent_wrench": [
+            ("apply_force", {"object_id": "object_1", "force_vector": [50, 0, 0]}),
+            ("step", {"duration": 0.1}),
+            ("step", {"duration": 0.1}),
+            ("get_velocity", {"object_id": "object_1"}),
+        ],
+        "step_then_forward": [
+            ("set_velocity", {"object_id": "object_1", "velocity_vector": [1, 0, 0]}),
+            ("step", {"duration": 0.0125}),
+            ("get_position", {"object_id": "object_1"}),
+        ],
         "cvel_velocity": [("step", {"duration": 0.2}), ("get_velocity", {"object_id": "object_6"})],
-        "finite_difference_acceleration": [("get_acceleration", {"object_id": "object_1"}),
-                                           ("step", {"duration": 0.05}),
-                                           ("get_acceleration", {"object_id": "object_1"})],
+        "finite_difference_acceleration": [
+            ("get_acceleration", {"object_id": "object_1"}),
+            ("step", {"duration": 0.05}),
+            ("get_acceleration", {"object_id": "object_1"}),
+        ],
         "first_joint_displacement": [("get_displacement", {"object_id": "object_2"})],
         "unfiltered_parameters": [("get_parameters", {"object_id": "object_1"})],
-        "applied_torque_only": [("apply_torque", {"object_id": "object_1", "torque_vector": [0, 0, 1]}),
-                                ("step", {"duration": 0.05}), ("get_torque", {"object_id": "object_1"})],
+        "applied_torque_only": [
+            ("apply_torque", {"object_id": "object_1", "torque_vector": [0, 0, 1]}),
+            ("step", {"duration": 0.05}),
+            ("get_torque", {"object_id": "object_1"}),
+        ],
         "principal_inertia_world_omega": None,  # needs a rotated body: checked below
-        "contact_force_collision": [("step", {"duration": 0.3}),
-                                    ("detect_collision", {"obj1_id": "object_1", "obj2_id": "object_3"})],
-        "reload_on_edit": [("step", {"duration": 0.2}), ("find_objects", {}),
-                           ("get_position", {"object_id": "object_1"})],
-        "viewer_sync": [("apply_force", {"object_id": "object_2", "force_vector": [0, 0, 100]}),
-                        ("step", {"duration": 0.1}), ("get_position", {"object_id": "object_2"})],
+        "contact_force_collision": [
+            ("step", {"duration": 0.3}),
+            ("detect_collision", {"obj1_id": "object_1", "obj2_id": "object_3"}),
+        ],
+        "reload_on_edit": [
+            ("step", {"duration": 0.2}),
+            ("find_objects", {}),
+            ("get_position", {"object_id": "object_1"}),
+        ],
+        "viewer_sync": [
+            ("apply_force", {"object_id": "object_2", "force_vector": [0, 0, 100]}),
+            ("step", {"duration": 0.1}),
+            ("get_position", {"object_id": "object_2"}),
+        ],
     }
     assert set(probes) == set(SWITCHES)
     for switch, calls in probes.items():
@@ -125,9 +166,11 @@ def test_each_switch_changes_what_it_names():
         got_on = [on.call(t, dict(p))[0] for t, p in calls]
         got_off = [off.call(t, dict(p))[0] for t, p in calls]
         assert not same(got_on[-1], got_off[-1]), (switch, got_on[-1], got_off[-1])
-    rotated = ('<mujoco><worldbody><body name="object_1" pos="0 0 1" quat="0.92388 0.38268 0 0"><geom type="box" '
-               'size="0.1 0.3 0.5" density="1000"/><joint name="object_1_joint" type="free"/></body></worldbody>'
-               '<option gravity="0 0 0"/></mujoco>')
+    rotated = (
+        '<mujoco><worldbody><body name="object_1" pos="0 0 1" quat="0.92388 0.38268 0 0"><geom type="box" '
+        'size="0.1 0.3 0.5" density="1000"/><joint name="object_1_joint" type="free"/></body></worldbody>'
+        '<option gravity="0 0 0"/></mujoco>'
+    )
     sims = [AuthorsSim(rotated, s) for s in (ALL_ON, ALL_ON - {"principal_inertia_world_omega"})]
     for sim in sims:
         sim.data.qvel[3:6] = [0.0, 1.0, 1.0]
@@ -152,18 +195,46 @@ def test_their_errors_are_their_texts():
     assert sim.call("get_position", {"object_id": "1"})[0] == {"error": "Body with name '1' not found in the scene."}
     assert sim.call("fly", {})[0] == {"error": "Unknown tool 'fly'"}
     assert sim.call("get_position", {"object_id": "object_1", "frame": "world"})[0] == {
-        "error": "Simulator.get_position() got an unexpected keyword argument 'frame'"}
+        "error": "Simulator.get_position() got an unexpected keyword argument 'frame'"
+    }
     assert sim.call("quat_to_rot_matrix", {"q": [1, 0, 0, 0]})[0]["error"].endswith("'mju_matQuat'")
 
 
-def _write_log(root: Path, model: str, budget: int, scene: int, stamp: str, answer: str, truth: str, correct: bool,
-               results: list[dict]) -> None:
+def _write_log(
+    root: Path,
+    model: str,
+    budget: int,
+    scene: int,
+    stamp: str,
+    answer: str,
+    truth: str,
+    correct: bool,
+    results: list[dict],
+) -> None:
     folder = root / f"iterations_{budget:02d}" / model / f"scene_{scene:03d}"
     folder.mkdir(parents=True, exist_ok=True)
-    lines = [f"=== Experiment Log for {scene} ===", "", "", "--- Iteration 1 ---", "LLM Input Prompt Below:",
-             "the prompt", "", "LLM Response Below:", "a reply", "", "=== Final Experiment Summary ===", "",
-             "--- Final Answer Submitted ---", f"LLM's Final Answer: {answer}", f"Correct Answer: {truth}",
-             f"Is Correct: {correct}", "Answer Found: True", "Timeout Occurred: False", "", "--- Tool Call Results ---"]
+    lines = [
+        f"=== Experiment Log for {scene} ===",
+        "",
+        "",
+        "--- Iteration 1 ---",
+        "LLM Input Prompt Below:",
+        "the prompt",
+        "",
+        "LLM Response Below:",
+        "a reply",
+        "",
+        "=== Final Experiment Summary ===",
+        "",
+        "--- Final Answer Submitted ---",
+        f"LLM's Final Answer: {answer}",
+        f"Correct Answer: {truth}",
+        f"Is Correct: {correct}",
+        "Answer Found: True",
+        "Timeout Occurred: False",
+        "",
+        "--- Tool Call Results ---",
+    ]
     lines += [f"  [{i + 1}] {r!r}" for i, r in enumerate(results)]
     lines += ["", "--- Python Tool Status ---", "Python Tool Enabled: False"]
     (folder / f"summary_{stamp}.txt").write_text("\n".join(lines) + "\n")
@@ -173,8 +244,10 @@ def _write_log(root: Path, model: str, budget: int, scene: int, stamp: str, answ
 def test_logs_rescore_and_replay_commands(tmp_path, capsys):
     results = tmp_path / "TestResults"
     ep = json.loads((FIXTURES / "episodes.json").read_text())[0]
-    recs = [{"tool": c["tool"], "parameters": c["parameters"], "result": _untuple(c["result"]),
-             "sim_time": c["sim_time"]} for c in ep["calls"]]
+    recs = [
+        {"tool": c["tool"], "parameters": c["parameters"], "result": _untuple(c["result"]), "sim_time": c["sim_time"]}
+        for c in ep["calls"]
+    ]
     _write_log(results, "kimi_k2_5", 5, ep["scene"], "20260101T000000", "4.9 m/s", "4.905", True, recs)
     _write_log(results, "kimi_k2_5", 5, 7, "20260101T000100", "1", "10", True, [])
     (results / "manual_grading_summary.csv").write_text("iterations,Kimi_K2_5,GPT_5_4\n5,50.0,40.0\n")
@@ -206,16 +279,23 @@ def test_the_replay_entry_a_managed_engine_runs(tmp_path):
 
     results = tmp_path / "TestResults"
     ep = json.loads((FIXTURES / "episodes.json").read_text())[1]
-    recs = [{"tool": c["tool"], "parameters": c["parameters"], "result": _untuple(c["result"]),
-             "sim_time": c["sim_time"]} for c in ep["calls"]]
+    recs = [
+        {"tool": c["tool"], "parameters": c["parameters"], "result": _untuple(c["result"]), "sim_time": c["sim_time"]}
+        for c in ep["calls"]
+    ]
     _write_log(results, "glm_5", 10, ep["scene"], "20260101T000000", "1", "1", True, recs)
     scenes = tmp_path / "Scenes" / f"Scene{ep['scene']}"
     scenes.mkdir(parents=True)
     (scenes / f"scene{ep['scene']}.xml").write_text((FIXTURES / "scenes" / f"Scene{ep['scene']}.xml").read_text())
     out = tmp_path / "r.json"
     root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "-m", "physment.authors.replay", str(results), str(out)], cwd=root,
-                          capture_output=True, text=True, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [sys.executable, "-m", "physment.authors.replay", str(results), str(out)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 0, done.stderr
     summary = json.loads(out.read_text())
     assert summary["mujoco"] == mujoco.__version__
@@ -225,16 +305,20 @@ def test_the_replay_entry_a_managed_engine_runs(tmp_path):
 
 
 def test_a_model_only_mismatch_after_a_step_tells_the_scene_apart():
-    xml = ('<mujoco><worldbody><body name="object_1" pos="0 0 1"><geom type="box" size="0.1 0.1 0.1"/>'
-           '<joint name="object_1_joint" type="free"/></body></worldbody></mujoco>')
+    xml = (
+        '<mujoco><worldbody><body name="object_1" pos="0 0 1"><geom type="box" size="0.1 0.1 0.1"/>'
+        '<joint name="object_1_joint" type="free"/></body></worldbody></mujoco>'
+    )
 
     def episode(*calls):
         logged = tuple(LoggedCall(i + 1, t, p, r, None) for i, (t, p, r) in enumerate(calls))
         return LoggedEpisode("m", 5, 1, Path("summary_20260101T000000.txt"), "", None, "", False, logged)
 
     kinds = {}
-    for name, read in (("mass", ("get_parameters", {"object_id": "object_1"}, {"mass": 99.0})),
-                       ("position", ("get_position", {"object_id": "object_1"}, {"position": [9, 9, 9]}))):
+    for name, read in (
+        ("mass", ("get_parameters", {"object_id": "object_1"}, {"mass": 99.0})),
+        ("position", ("get_position", {"object_id": "object_1"}, {"position": [9, 9, 9]})),
+    ):
         summary = ReplaySummary()
         replay_episode(episode(("step", {"duration": 0.01}, None), read), xml, summary)
         kinds[name] = dict(summary.kinds)

@@ -22,8 +22,13 @@ from ros_helpers import GraphClient
 
 def _lab(domain_id: int, *ros_args: str) -> subprocess.Popen:
     env = dict(os.environ, ROS_DOMAIN_ID=str(domain_id), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST")
-    return subprocess.Popen([sys.executable, "-m", "physment.lab_node", "--ros-args", *ros_args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "physment.lab_node", "--ros-args", *ros_args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def _services(client: GraphClient, namespace: str) -> int:
@@ -53,8 +58,9 @@ def test_tools_as_services_match_the_in_process_lab(ros_domain_id):
     lab = _lab(ros_domain_id)
     client = GraphClient(ros_domain_id, "physment_test_agent")
     try:
-        assert client.wait_for(lambda: _services(client, "/physment") >= len(LAB.services), 60.0), \
+        assert client.wait_for(lambda: _services(client, "/physment") >= len(LAB.services), 60.0), (
             "the lab node's services never appeared"
+        )
         ok, facts = _call(client, "/physment/load_scene", args={"scene": str(DEFAULT_SCENES / "Scene1")})
         assert ok
         assert facts["scene"] == "Scene1"

@@ -18,22 +18,36 @@ from physment.scene import load_scene
 SCENE_FALL = DEFAULT_SCENES / "Scene1"  # free fall: speed after 0.4 s
 
 
-@pytest.mark.parametrize("text, names", [
-    ('```json\n[{"tool": "step", "arguments": {"duration": 1}}]\n```', ["step"]),
-    ('I will step. [{"name": "step", "args": {"duration": 1}}, {"tool": "get_velocity", "arguments": {"object_id": 1}}]',
-     ["step", "get_velocity"]),
-    ('{"reasoning": "r", "tool_calls": [{"tool": "answer", "arguments": "{\\"answer\\": 3}"}]}', ["answer"]),
-    ('{"tool": "find_objects"}', ["find_objects"]),
-    ('{"function": {"name": "step", "arguments": "{\\"duration\\": 2}"}}', ["step"]),
-])
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ('```json\n[{"tool": "step", "arguments": {"duration": 1}}]\n```', ["step"]),
+        (
+            'I will step. [{"name": "step", "args": {"duration": 1}}, {"tool": "get_velocity", "arguments": {"object_id": 1}}]',
+            ["step", "get_velocity"],
+        ),
+        ('{"reasoning": "r", "tool_calls": [{"tool": "answer", "arguments": "{\\"answer\\": 3}"}]}', ["answer"]),
+        ('{"tool": "find_objects"}', ["find_objects"]),
+        ('{"function": {"name": "step", "arguments": "{\\"duration\\": 2}"}}', ["step"]),
+    ],
+)
 def test_parse_tool_calls_accepts_the_usual_shapes(text, names):
     calls, error = parse_tool_calls(text)
     assert error is None
     assert [c["name"] for c in calls] == names
 
 
-@pytest.mark.parametrize("text", ["", "   ", "I think the answer is 4.", '{"reasoning": "x", "tool_calls": [', "[1, 2, 3]",
-                                  '{"reasoning": "only thoughts"}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "I think the answer is 4.",
+        '{"reasoning": "x", "tool_calls": [',
+        "[1, 2, 3]",
+        '{"reasoning": "only thoughts"}',
+    ],
+)
 def test_parse_tool_calls_reports_unusable_replies(text):
     calls, error = parse_tool_calls(text)
     assert calls == []
@@ -66,13 +80,15 @@ def fall_scene():
 
 
 def test_malformed_reply_api_error_and_bad_call_do_not_end_the_episode(fall_scene):
-    agent = ScriptedAgent([
-        "let me think about gravity",  # no tool call
-        None,  # the API failed
-        '[{"tool": "step", "arguments": {"duration": -1}}, {"tool": "teleport", "arguments": {}}]',
-        '[{"tool": "step", "arguments": {"duration": 0.4}}, {"tool": "get_velocity", "arguments": {"object_id": 1}}]',
-        '{"reasoning": "speed is 3.924 m/s", "tool_calls": [{"tool": "answer", "arguments": {"answer": 3.924}}]}',
-    ])
+    agent = ScriptedAgent(
+        [
+            "let me think about gravity",  # no tool call
+            None,  # the API failed
+            '[{"tool": "step", "arguments": {"duration": -1}}, {"tool": "teleport", "arguments": {}}]',
+            '[{"tool": "step", "arguments": {"duration": 0.4}}, {"tool": "get_velocity", "arguments": {"object_id": 1}}]',
+            '{"reasoning": "speed is 3.924 m/s", "tool_calls": [{"tool": "answer", "arguments": {"answer": 3.924}}]}',
+        ]
+    )
     row, transcript = run_episode(fall_scene, agent, EpisodeConfig(budget=5))
     assert row.answered
     assert row.correct
@@ -97,8 +113,11 @@ def test_running_out_of_budget_scores_incorrect(fall_scene):
 
 
 def test_wrong_answer_is_tagged_and_regraded(fall_scene):
-    row, _ = run_episode(fall_scene, ScriptedAgent(['[{"tool": "answer", "arguments": {"answer": "v = 3.924 m/s"}}]']),
-                         EpisodeConfig(budget=5))
+    row, _ = run_episode(
+        fall_scene,
+        ScriptedAgent(['[{"tool": "answer", "arguments": {"answer": "v = 3.924 m/s"}}]']),
+        EpisodeConfig(budget=5),
+    )
     assert not row.correct
     assert row.regrade_rule == "partial_formatting"
     assert row.correct_after_regrade
@@ -130,15 +149,36 @@ def test_runner_writes_rows_and_transcripts_and_resumes(small_scene_dir, tmp_pat
     report = write_report(out)
     text = report.read_text()
     assert "| oracle (zero-shot) | 5 | 3 | **100.0** | 100.0 | 1.00 |" in text
-    for name in ("plots/category_heatmap.png", "plots/accuracy_vs_budget.png", "tables/scores.csv",
-                 "tables/failure_modes.csv", "tables/regrade.csv", "tables/problem_types.csv", "report.html",
-                 "invocations.jsonl"):
+    for name in (
+        "plots/category_heatmap.png",
+        "plots/accuracy_vs_budget.png",
+        "tables/scores.csv",
+        "tables/failure_modes.csv",
+        "tables/regrade.csv",
+        "tables/problem_types.csv",
+        "report.html",
+        "invocations.jsonl",
+    ):
         assert (out / name).stat().st_size > 0
 
 
 def test_cli_bad_input_is_one_line_and_nonzero(tmp_path, capsys):
-    assert main(["run", "--scenes", str(tmp_path / "none"), "--models", "oracle", "--budget", "5",
-                 "--out", str(tmp_path / "r")]) == 2
+    assert (
+        main(
+            [
+                "run",
+                "--scenes",
+                str(tmp_path / "none"),
+                "--models",
+                "oracle",
+                "--budget",
+                "5",
+                "--out",
+                str(tmp_path / "r"),
+            ]
+        )
+        == 2
+    )
     assert main(["run", "--models", "oracle", "--budget", "0", "--out", str(tmp_path / "r")]) == 2
     assert main(["report", str(tmp_path / "empty")]) == 2
     assert main(["run", "--models", "no-such-model", "--budget", "5", "--out", str(tmp_path / "r2")]) == 2
@@ -185,8 +225,9 @@ def test_an_agent_that_raises_loses_the_turn_not_the_run(fall_scene):
                 raise ConnectionError("socket closed")
             return super().act(messages, last_results)
 
-    row, transcript = run_episode(fall_scene, Flaky(["x", '[{"tool": "answer", "arguments": {"answer": 1}}]']),
-                                  EpisodeConfig(budget=3))
+    row, transcript = run_episode(
+        fall_scene, Flaky(["x", '[{"tool": "answer", "arguments": {"answer": 1}}]']), EpisodeConfig(budget=3)
+    )
     assert row.api_errors == 1
     assert row.answered
     assert not row.correct

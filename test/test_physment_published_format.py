@@ -29,13 +29,17 @@ FLOOR = '<geom name="floor" type="plane" size="20 20 0.1"/>'
 
 
 def _xml(bodies: str, timestep_s: float = 0.005) -> str:
-    return (f'<mujoco>\n  <option timestep="{timestep_s}" gravity="0 0 -9.81"/>\n  <worldbody>\n    {FLOOR}\n'
-            f'{bodies}\n  </worldbody>\n</mujoco>\n')
+    return (
+        f'<mujoco>\n  <option timestep="{timestep_s}" gravity="0 0 -9.81"/>\n  <worldbody>\n    {FLOOR}\n'
+        f"{bodies}\n  </worldbody>\n</mujoco>\n"
+    )
 
 
 def _ball(oid: int, z_m: float, radius_m: float = 0.1, x_m: float = 0.0) -> str:
-    return (f'    <body name="object_{oid}" pos="{x_m} 0 {z_m}">\n      <geom type="sphere" size="{radius_m}" '
-            f'density="1000"/>\n      <joint name="object_{oid}_joint" type="free"/>\n    </body>')
+    return (
+        f'    <body name="object_{oid}" pos="{x_m} 0 {z_m}">\n      <geom type="sphere" size="{radius_m}" '
+        f'density="1000"/>\n      <joint name="object_{oid}_joint" type="free"/>\n    </body>'
+    )
 
 
 def write_scene(root: Path, n: int, json_text: str, xml_text: str) -> Path:
@@ -46,14 +50,26 @@ def write_scene(root: Path, n: int, json_text: str, xml_text: str) -> Path:
     return folder
 
 
-def published_json(task: str, answer: object, objects: dict, permissions: dict, problem_type: str | None,
-                   literal_metadata: bool = False) -> str:
+def published_json(
+    task: str,
+    answer: object,
+    objects: dict,
+    permissions: dict,
+    problem_type: str | None,
+    literal_metadata: bool = False,
+) -> str:
     md = {"scene_name": "Scene", "task": task, "description": "Work from the scene state."}
     if problem_type:
         md["problem_type"] = problem_type
-    meta = {"metadata": repr(md) if literal_metadata else md, "answer": answer, "expected_behavior": "measure",
-            "reasoning": "", "number_of_objects": str(len(objects)), "objects": objects,
-            "object_permissions": repr(permissions) if literal_metadata else permissions}
+    meta = {
+        "metadata": repr(md) if literal_metadata else md,
+        "answer": answer,
+        "expected_behavior": "measure",
+        "reasoning": "",
+        "number_of_objects": str(len(objects)),
+        "objects": objects,
+        "object_permissions": repr(permissions) if literal_metadata else permissions,
+    }
     return json.dumps(meta, indent=2)
 
 
@@ -65,30 +81,70 @@ PERM1 = {"object_1_permissions": {"geom_type": True, "body_pos": True, "geom_siz
 def published_dir(tmp_path) -> Path:
     root = tmp_path / "Scenes"
     # 7: metadata as a Python-literal string, a 0.005 s timestep, no problem type; object 2 hidden (MJCF only)
-    write_scene(root, 7, published_json("Drop the ball. What is its speed after 0.5 s?", 4.905, OBJ1, PERM1, None,
-                                        literal_metadata=True), _xml(_ball(1, 5.0) + "\n" + _ball(2, 5.0, x_m=2)))
+    write_scene(
+        root,
+        7,
+        published_json(
+            "Drop the ball. What is its speed after 0.5 s?", 4.905, OBJ1, PERM1, None, literal_metadata=True
+        ),
+        _xml(_ball(1, 5.0) + "\n" + _ball(2, 5.0, x_m=2)),
+    )
     # 8: a declared comparison that asks to create a body; the permission names an attribute the geom lacks;
     # an unlisted ground plane (as the published scenes often have) is not a hidden object
     ground = '    <body name="object_5" pos="0 0 -1"><geom type="plane" size="5 5 0.1"/></body>'
-    write_scene(root, 8, published_json("Create a second ball and say which one falls faster.", 1, OBJ1,
-                                        {"object_1_permissions": {"geom_radius": True, "body_pos": True}},
-                                        "comparison"), _xml(_ball(1, 3.0) + "\n" + ground))
+    write_scene(
+        root,
+        8,
+        published_json(
+            "Create a second ball and say which one falls faster.",
+            1,
+            OBJ1,
+            {"object_1_permissions": {"geom_radius": True, "body_pos": True}},
+            "comparison",
+        ),
+        _xml(_ball(1, 3.0) + "\n" + ground),
+    )
     # 9: JSON that does not parse; 10: MJCF that does not compile; 11: metadata literal that is not a literal
     write_scene(root, 9, '{"metadata": {"task": "x"', _xml(_ball(1, 1.0)))
-    write_scene(root, 10, published_json("Measure.", 1.0, OBJ1, PERM1, "calculation"),
-                _xml('    <body name="object_1"><geom type="nosuchshape" size="1"/></body>'))
-    write_scene(root, 11, published_json("Measure.", 1.0, OBJ1, PERM1, "calculation").replace(
-        '"metadata": {', '"metadata": "{oops", "x": {', 1), _xml(_ball(1, 1.0)))
+    write_scene(
+        root,
+        10,
+        published_json("Measure.", 1.0, OBJ1, PERM1, "calculation"),
+        _xml('    <body name="object_1"><geom type="nosuchshape" size="1"/></body>'),
+    )
+    write_scene(
+        root,
+        11,
+        published_json("Measure.", 1.0, OBJ1, PERM1, "calculation").replace(
+            '"metadata": {', '"metadata": "{oops", "x": {', 1
+        ),
+        _xml(_ball(1, 1.0)),
+    )
     # 12: two balls interpenetrating at the start; an answer key that looks like a list but is not one
-    write_scene(root, 12, published_json("Which ball moves first?", "[1, 2", {
-        "object_1": {"name": "a", "object_id": "1"}, "object_2": {"name": "b", "object_id": "2"}},
-        {}, "comparison"), _xml(_ball(1, 1.0, 0.3) + "\n" + _ball(2, 1.0, 0.3, x_m=0.2)))
+    write_scene(
+        root,
+        12,
+        published_json(
+            "Which ball moves first?",
+            "[1, 2",
+            {"object_1": {"name": "a", "object_id": "1"}, "object_2": {"name": "b", "object_id": "2"}},
+            {},
+            "comparison",
+        ),
+        _xml(_ball(1, 1.0, 0.3) + "\n" + _ball(2, 1.0, 0.3, x_m=0.2)),
+    )
     # 13: a stiff spring on a light block with a coarse explicit step: it explodes at once
-    spring = ('    <body name="object_1" pos="0.1 0 1"><joint name="object_1_joint" type="slide" axis="1 0 0" '
-              'stiffness="1e9" springref="-0.1"/><geom type="box" size="0.05 0.05 0.05" mass="0.001" '
-              'contype="0" conaffinity="0"/></body>')
-    write_scene(root, 13, published_json("What is the period?", 1.0, OBJ1, PERM1, "calculation"),
-                _xml(spring, timestep_s=0.01).replace("<option ", '<option integrator="Euler" '))
+    spring = (
+        '    <body name="object_1" pos="0.1 0 1"><joint name="object_1_joint" type="slide" axis="1 0 0" '
+        'stiffness="1e9" springref="-0.1"/><geom type="box" size="0.05 0.05 0.05" mass="0.001" '
+        'contype="0" conaffinity="0"/></body>'
+    )
+    write_scene(
+        root,
+        13,
+        published_json("What is the period?", 1.0, OBJ1, PERM1, "calculation"),
+        _xml(spring, timestep_s=0.01).replace("<option ", '<option integrator="Euler" '),
+    )
     return root
 
 
@@ -97,9 +153,13 @@ def test_published_scenes_load_with_literal_metadata_and_their_own_options(publi
     assert scene.task.startswith("Drop the ball")
     assert not scene.problem_type_declared
     assert scene.objects[0].permissions == {"shape": True, "position": True, "size": True}
-    row, transcript = run_episode(scene, Scripted(['[{"tool": "step", "arguments": {"duration": 0.5}}]',
-                                                   '[{"tool": "answer", "arguments": {"answer": 4.9}}]']),
-                                  EpisodeConfig(budget=5))
+    row, transcript = run_episode(
+        scene,
+        Scripted(
+            ['[{"tool": "step", "arguments": {"duration": 0.5}}]', '[{"tool": "answer", "arguments": {"answer": 4.9}}]']
+        ),
+        EpisodeConfig(budget=5),
+    )
     step = transcript["turns"][0]["results"][0]["result"]
     assert step["timestep_s"] == 0.005
     assert step["steps"] == 100  # the scene's own 0.005 s, not a default
@@ -153,8 +213,24 @@ def test_check_names_each_problem_and_scene(published_dir, capsys):
 
 def test_run_on_a_published_folder_skips_broken_scenes_by_name(published_dir, tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["run", "--scenes", str(published_dir), "--models", "oracle", "--budget", "5", "--protocol",
-                 "paper", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--scenes",
+                str(published_dir),
+                "--models",
+                "oracle",
+                "--budget",
+                "5",
+                "--protocol",
+                "paper",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     for n in (9, 10, 11):
         assert f"skipped Scene{n}: " in err
@@ -181,12 +257,21 @@ class Scripted:
         return AgentTurn(text=text, calls=calls, parse_error=error)
 
 
-@pytest.mark.parametrize("predicted, truth, paper, strict", [
-    (3.0, 3.1, True, True), ("3.2", 3.0, False, False), (0.0005, 0, True, True),
-    ("1", 10, False, False),  # both numbers: Eq. 4's tolerance, not containment
-    ("stop", "stops", True, False), ("object_2", 2, False, False), ("hollow", "the hollow sphere", True, False),
-    ("12.6, 25.2", [12.6, 25.2], True, False), ([12.7, 25.0], [12.6, 25.2], True, True), ("", "stops", False, False),
-])
+@pytest.mark.parametrize(
+    "predicted, truth, paper, strict",
+    [
+        (3.0, 3.1, True, True),
+        ("3.2", 3.0, False, False),
+        (0.0005, 0, True, True),
+        ("1", 10, False, False),  # both numbers: Eq. 4's tolerance, not containment
+        ("stop", "stops", True, False),
+        ("object_2", 2, False, False),
+        ("hollow", "the hollow sphere", True, False),
+        ("12.6, 25.2", [12.6, 25.2], True, False),
+        ([12.7, 25.0], [12.6, 25.2], True, True),
+        ("", "stops", False, False),
+    ],
+)
 def test_paper_matcher_is_eq4_and_strict_refuses_containment(predicted, truth, paper, strict):
     assert paper_correct(predicted, truth, ABS_TOL, REL_TOL) is paper
     assert is_correct(predicted, truth) is strict
@@ -199,8 +284,10 @@ def test_paper_protocol_tools_context_and_every_budget(tmp_path):
     assert "reset_sim" in TOOL_NAMES
     assert "reset_sim" not in api_listing(True, PAPER_TOOLS)
     scene = load_scene(DEFAULT_SCENES / "Scene1")
-    long_step = '[' + ", ".join(['{"tool": "get_position", "arguments": {"object_id": 1}}'] * 40) + ']'
-    replies = [long_step] * 4 + ['[{"tool": "reset_sim", "arguments": {}}, {"tool": "answer", "arguments": {"answer": 0}}]']
+    long_step = "[" + ", ".join(['{"tool": "get_position", "arguments": {"object_id": 1}}'] * 40) + "]"
+    replies = [long_step] * 4 + [
+        '[{"tool": "reset_sim", "arguments": {}}, {"tool": "answer", "arguments": {"answer": 0}}]'
+    ]
     results = {}
     for proto in ("strict", "paper"):
         agent = Scripted(list(replies))
@@ -217,21 +304,29 @@ def test_paper_protocol_tools_context_and_every_budget(tmp_path):
     assert paper_row.protocol == "paper"
     assert strict_row.protocol == "strict"
     # every scene at every budget under paper: scenes assigned only to larger budgets run at 5 too
-    src = [p for p in sorted(DEFAULT_SCENES.iterdir()) if json.loads(
-        (p / f"scene{p.name[5:]}.json").read_text())["budgets"][0] > 5][:1]
+    src = [
+        p
+        for p in sorted(DEFAULT_SCENES.iterdir())
+        if json.loads((p / f"scene{p.name[5:]}.json").read_text())["budgets"][0] > 5
+    ][:1]
     assert src, "the scene set has scenes assigned only to budgets above 5"
     from physment.runner import selected_scenes
+
     strict_sel = selected_scenes(RunConfig(scenes=src[0], agent="oracle", budget=5, out=tmp_path / "a"))
-    paper_sel = selected_scenes(RunConfig(scenes=src[0], agent="oracle", budget=5, out=tmp_path / "a",
-                                          protocol="paper"))
+    paper_sel = selected_scenes(
+        RunConfig(scenes=src[0], agent="oracle", budget=5, out=tmp_path / "a", protocol="paper")
+    )
     assert strict_sel == []
     assert len(paper_sel) == 1
 
 
 def _stub(reply_calls: list[dict]) -> LoopbackEndpoint:
     """A loopback endpoint answering every request with these tool calls."""
-    reply = EndpointReply(body=chat_completion(model="stub", finish_reason="tool_calls", tool_calls=reply_calls,
-                                               prompt_tokens=None, completion_tokens=None))
+    reply = EndpointReply(
+        body=chat_completion(
+            model="stub", finish_reason="tool_calls", tool_calls=reply_calls, prompt_tokens=None, completion_tokens=None
+        )
+    )
     return LoopbackEndpoint(lambda request: reply)
 
 
@@ -281,8 +376,11 @@ def test_paper_protocol_references_without_reset_reach_the_stored_keys():
     from physment.agents import OracleAgent
     from physment.scenegen.templates import paper_solvers
 
-    scenes = [s for s in load_scenes_lenient(DEFAULT_SCENES)[0]
-              if s.extra["reference_solution"]["template"] in paper_solvers()]
+    scenes = [
+        s
+        for s in load_scenes_lenient(DEFAULT_SCENES)[0]
+        if s.extra["reference_solution"]["template"] in paper_solvers()
+    ]
     assert len(scenes) == 10
     for s in scenes:
         row, transcript = run_episode(s, OracleAgent(tools=PAPER_TOOLS), protocol_config("paper", budget=20))
@@ -299,8 +397,24 @@ def test_several_models_run_one_after_another_into_one_run_folder(tmp_path, caps
     explicit = f"openai-compatible:stub-model@http://127.0.0.1:{server.port}/v1"
     out = tmp_path / "run"
     try:
-        assert main(["run", "--models", f"oracle,{explicit}", "--budget", "5", "--limit", "1", "--tool-mode", "native",
-                     "--out", str(out)]) == 0
+        assert (
+            main(
+                [
+                    "run",
+                    "--models",
+                    f"oracle,{explicit}",
+                    "--budget",
+                    "5",
+                    "--limit",
+                    "1",
+                    "--tool-mode",
+                    "native",
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
     finally:
         server.close()
     rows = read_results(out)

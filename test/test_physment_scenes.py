@@ -18,9 +18,11 @@ from physment.scenegen.build import EASY_MAX_INTERVENTIONS, generate
 from physment.scenegen.templates import all_templates
 from physment.tools import ToolBox
 
-XML = ('<mujoco><worldbody><body name="object_1" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>'
-       '<body name="object_2" pos="1 0 1"><freejoint/><geom type="box" size=".1 .1 .1" mass="2"/></body>'
-       '</worldbody></mujoco>')
+XML = (
+    '<mujoco><worldbody><body name="object_1" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>'
+    '<body name="object_2" pos="1 0 1"><freejoint/><geom type="box" size=".1 .1 .1" mass="2"/></body>'
+    "</worldbody></mujoco>"
+)
 
 
 def write(folder: Path, n: int, meta: dict, xml: str = XML) -> Path:
@@ -37,11 +39,16 @@ def committed():
 
 
 def test_loader_accepts_the_known_variants(tmp_path):
-    meta = {"metadata": {"scene_name": "v", "task": "t", "problem_type": "Comparison"}, "answer": 2,
-            "number_of_objects": 2,
-            "objects": [{"name": "ball", "object_id": 1}, {"name": "box", "object_id": "2"}],
-            "object_permissions": {"object_1": {"geom_type": True, "body_mass": False},
-                                   "2": {"type": True, "mass": True, "hidden": True}}}
+    meta = {
+        "metadata": {"scene_name": "v", "task": "t", "problem_type": "Comparison"},
+        "answer": 2,
+        "number_of_objects": 2,
+        "objects": [{"name": "ball", "object_id": 1}, {"name": "box", "object_id": "2"}],
+        "object_permissions": {
+            "object_1": {"geom_type": True, "body_mass": False},
+            "2": {"type": True, "mass": True, "hidden": True},
+        },
+    }
     s = load_scene(write(tmp_path, 7, meta))
     assert s.number == 7
     assert s.problem_type == "comparison"
@@ -53,9 +60,12 @@ def test_loader_accepts_the_known_variants(tmp_path):
     assert s.object(2).allowed("mass")
     tb = ToolBox(s)
     assert tb.known_ids() == ["1"]
-    meta2 = {"metadata": {"task": "t"}, "answer": [12.6, "25.2"],
-             "objects": {"object_1": {"name": "disk", "object_id": "1"}},
-             "object_permissions": {"object_1_permissions": {"type": True, "density": False, "size": True}}}
+    meta2 = {
+        "metadata": {"task": "t"},
+        "answer": [12.6, "25.2"],
+        "objects": {"object_1": {"name": "disk", "object_id": "1"}},
+        "object_permissions": {"object_1_permissions": {"type": True, "density": False, "size": True}},
+    }
     s2 = load_scene(write(tmp_path, 103, meta2))
     assert s2.answer == [12.6, "25.2"]
     assert s2.object(1).allowed("size")
@@ -64,10 +74,14 @@ def test_loader_accepts_the_known_variants(tmp_path):
     assert load_scene(write(tmp_path, 9, dict(meta2, answer="3.27"))).answer == "3.27"
 
 
-@pytest.mark.parametrize("meta, fragment", [
-    ({"metadata": {"task": "t"}}, "answer"), ({"answer": 1}, "task"),
-    ({"metadata": {"task": "t"}, "answer": 1, "objects": {"object_1": {"object_id": "x"}}}, "objects"),
-])
+@pytest.mark.parametrize(
+    "meta, fragment",
+    [
+        ({"metadata": {"task": "t"}}, "answer"),
+        ({"answer": 1}, "task"),
+        ({"metadata": {"task": "t"}, "answer": 1, "objects": {"object_1": {"object_id": "x"}}}, "objects"),
+    ],
+)
 def test_loader_rejects_bad_scenes_naming_the_field(tmp_path, meta, fragment):
     with pytest.raises(SceneError, match=fragment):
         load_scene(write(tmp_path, 1, meta))
@@ -78,13 +92,21 @@ def test_committed_set_covers_the_taxonomy(committed):
     templates = collections.Counter(s.extra["reference_solution"]["template"] for s in committed)
     assert len(templates) >= 40  # not re-parameterisations of a few tasks
     cats = collections.Counter(s.category for s in committed)
-    expected = {f"{d} {c}{m}" for d in ("Easy", "Hard") for c in ("Single", "Multi")
-                for m in ("", " + Creation", " + Hidden")} | {"Scene Manipulation"}
+    expected = {
+        f"{d} {c}{m}" for d in ("Easy", "Hard") for c in ("Single", "Multi") for m in ("", " + Creation", " + Hidden")
+    } | {"Scene Manipulation"}
     assert set(cats) == expected
     assert min(cats.values()) >= 5
     assert {s.problem_type for s in committed} == {"comparison", "calculation", "computation", "observation"}
-    assert {s.extra["topic"] for s in committed} == {"kinematics", "newton", "rotation", "energy", "momentum",
-                                                     "oscillation", "friction"}
+    assert {s.extra["topic"] for s in committed} == {
+        "kinematics",
+        "newton",
+        "rotation",
+        "energy",
+        "momentum",
+        "oscillation",
+        "friction",
+    }
     for s in committed:
         ref = s.extra["reference_solution"]
         assert ref["turns"] <= min(s.budgets)
@@ -122,14 +144,16 @@ def test_oracle_is_correct_on_every_scene_at_every_assigned_budget(committed):
 
 
 G = 9.81
-SPHERE = lambda r: 4.0 / 3.0 * math.pi * r ** 3  # noqa: E731
+SPHERE = lambda r: 4.0 / 3.0 * math.pi * r**3  # noqa: E731
 CLOSED_FORMS = {  # template -> params -> the textbook value the simulated answer should be close to
     "fall_speed": lambda p: G * p["t"],
     "push_mass": lambda p: p["density"] * (2 * p["half"]) ** 3,
     "slide_distance": lambda p: p["v0"] ** 2 / (2 * p["mu"] * G),
     "remove_the_wall": lambda p: p["v0"] ** 2 / (2 * p["mu"] * G),
-    "spin_up": lambda p: [p["torque"] * p["t"] / (0.5 * p["mass"] * p["radius"] ** 2),
-                          (p["torque"] * p["t"]) ** 2 / (p["mass"] * p["radius"] ** 2)],
+    "spin_up": lambda p: [
+        p["torque"] * p["t"] / (0.5 * p["mass"] * p["radius"] ** 2),
+        (p["torque"] * p["t"]) ** 2 / (p["mass"] * p["radius"] ** 2),
+    ],
     "drop_energy": lambda p: 0.5 * p["density"] * SPHERE(p["radius"]) * (G * p["t"]) ** 2,
     "momentum_transfer": lambda p: 2 * p["m1"] * p["v0"] / (p["m1"] + p["m2"]),
     "static_friction_threshold": lambda p: p["mu"] * p["mass"] * G,
@@ -178,8 +202,10 @@ def test_simulated_answers_agree_with_textbook_physics(committed):
         if isinstance(expected, (str, int)):
             assert s.answer == expected, (s.scene_id, s.answer, expected)
         else:
-            for got, want in zip(s.answer if isinstance(s.answer, list) else [s.answer],
-                                 expected if isinstance(expected, list) else [expected]):
+            for got, want in zip(
+                s.answer if isinstance(s.answer, list) else [s.answer],
+                expected if isinstance(expected, list) else [expected],
+            ):
                 assert got == pytest.approx(want, rel=0.04), (s.scene_id, got, want)
     assert len(checked) == len(CLOSED_FORMS)
 
@@ -187,17 +213,23 @@ def test_simulated_answers_agree_with_textbook_physics(committed):
 def test_hand_written_scene_with_slide_joints_and_a_tendon_runs(tmp_path):
     # the shape of the paper's hand-written scenes: static and slide-jointed bodies, a rope as a tendon,
     # counts and ids as strings, a string answer, permission keys in the MJCF attribute spelling
-    xml = ('<mujoco><option timestep="0.01"/><worldbody><body name="object_1" pos="0 0 1.5"><geom type="cylinder" '
-           'size="0.05 0.1"/></body><body name="object_2" pos="-0.2 0 1"><joint type="slide" axis="0 0 1"/>'
-           '<geom type="sphere" size="0.05" mass="0.5"/><site name="a"/></body><body name="object_3" pos="0.2 0 1.2">'
-           '<joint type="slide" axis="0 0 1"/><geom type="sphere" size="0.05" mass="1.0"/><site name="b"/></body>'
-           '<site name="p" pos="0 0 1.5"/></worldbody><tendon><spatial limited="true" range="0 1.2"><site site="a"/>'
-           '<site site="p"/><site site="b"/></spatial></tendon></mujoco>')
-    meta = {"metadata": {"scene_name": "pulley", "task": "Find the acceleration.", "problem_type": "calculation"},
-            "answer": "3.27", "number_of_objects": "3",
-            "objects": {f"object_{i}": {"name": n, "object_id": str(i)} for i, n in ((1, "pulley"), (2, "m1"), (3, "m2"))},
-            "object_permissions": {f"object_{i}_permissions": {"geom_type": True, "body_pos": True, "body_mass": i > 1}
-                                   for i in (1, 2, 3)}}
+    xml = (
+        '<mujoco><option timestep="0.01"/><worldbody><body name="object_1" pos="0 0 1.5"><geom type="cylinder" '
+        'size="0.05 0.1"/></body><body name="object_2" pos="-0.2 0 1"><joint type="slide" axis="0 0 1"/>'
+        '<geom type="sphere" size="0.05" mass="0.5"/><site name="a"/></body><body name="object_3" pos="0.2 0 1.2">'
+        '<joint type="slide" axis="0 0 1"/><geom type="sphere" size="0.05" mass="1.0"/><site name="b"/></body>'
+        '<site name="p" pos="0 0 1.5"/></worldbody><tendon><spatial limited="true" range="0 1.2"><site site="a"/>'
+        '<site site="p"/><site site="b"/></spatial></tendon></mujoco>'
+    )
+    meta = {
+        "metadata": {"scene_name": "pulley", "task": "Find the acceleration.", "problem_type": "calculation"},
+        "answer": "3.27",
+        "number_of_objects": "3",
+        "objects": {f"object_{i}": {"name": n, "object_id": str(i)} for i, n in ((1, "pulley"), (2, "m1"), (3, "m2"))},
+        "object_permissions": {
+            f"object_{i}_permissions": {"geom_type": True, "body_pos": True, "body_mass": i > 1} for i in (1, 2, 3)
+        },
+    }
     tb = ToolBox(load_scene(write(tmp_path, 10, meta, xml)))
     assert tb.call("get_parameters", {"object_id": 3}).result["mass_kg"] == 1.0
     assert "mass_kg" not in tb.call("get_parameters", {"object_id": 1}).result

@@ -4,24 +4,61 @@ from __future__ import annotations
 
 import pytest
 
-from physment.scoring import (embedded_numbers, is_correct, regrade, rule_conceptual_description,
-                              rule_object_id_alias, rule_partial_formatting, rule_trivial_rounding, score_answer)
+from physment.scoring import (
+    embedded_numbers,
+    is_correct,
+    regrade,
+    rule_conceptual_description,
+    rule_object_id_alias,
+    rule_partial_formatting,
+    rule_trivial_rounding,
+    score_answer,
+)
 
 
-@pytest.mark.parametrize("predicted, truth", [
-    ("1", 10), (1, "10"), ("2", 0.2), (2, "0.2"), ("-1.96", 1.96), (-1.96, "1.96"), ("10", 1),
-    ("0.2", 2), ("12.5 J", 12.5), ("object_2", "2"), ("stops", "reverses"), ("does not stop", "stops"),
-    ([1, 2], [1, 2, 3]), (None, 0), (True, 1), ("", "stops"), ("slow", "slows"),
-])
+@pytest.mark.parametrize(
+    "predicted, truth",
+    [
+        ("1", 10),
+        (1, "10"),
+        ("2", 0.2),
+        (2, "0.2"),
+        ("-1.96", 1.96),
+        (-1.96, "1.96"),
+        ("10", 1),
+        ("0.2", 2),
+        ("12.5 J", 12.5),
+        ("object_2", "2"),
+        ("stops", "reverses"),
+        ("does not stop", "stops"),
+        ([1, 2], [1, 2, 3]),
+        (None, 0),
+        (True, 1),
+        ("", "stops"),
+        ("slow", "slows"),
+    ],
+)
 def test_strict_matcher_rejects_false_positives(predicted, truth):
     assert not is_correct(predicted, truth)
 
 
-@pytest.mark.parametrize("predicted, truth", [
-    (3.27, "3.27"), ("3.3", 3.27), (2.837, 2.843), ("0.0005", 0), (0, 1e-12), ("-1.96", -1.96),
-    (" Stops. ", "stops"), ("2", "2"), ([12.6, 25.2], [12.6, 25.2]), ("[12.6, 25.2]", [12.6, 25.2]),
-    (1.05, 1.0), ("1e3", 1000),
-])
+@pytest.mark.parametrize(
+    "predicted, truth",
+    [
+        (3.27, "3.27"),
+        ("3.3", 3.27),
+        (2.837, 2.843),
+        ("0.0005", 0),
+        (0, 1e-12),
+        ("-1.96", -1.96),
+        (" Stops. ", "stops"),
+        ("2", "2"),
+        ([12.6, 25.2], [12.6, 25.2]),
+        ("[12.6, 25.2]", [12.6, 25.2]),
+        (1.05, 1.0),
+        ("1e3", 1000),
+    ],
+)
 def test_strict_matcher_accepts_within_tolerance(predicted, truth):
     assert is_correct(predicted, truth)
 

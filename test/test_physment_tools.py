@@ -16,10 +16,13 @@ G = 9.81
 
 
 def box(xml_body: str, objects: dict, perms: dict | None = None, options: str = 'timestep="0.002"') -> ToolBox:
-    xml = f'<mujoco><option {options}/><worldbody>{xml_body}</worldbody></mujoco>'
-    meta = {"metadata": {"scene_name": "t", "task": "t", "problem_type": "calculation"}, "answer": 0,
-            "objects": {f"object_{k}": {"name": v, "object_id": str(k)} for k, v in objects.items()},
-            "object_permissions": perms or {}}
+    xml = f"<mujoco><option {options}/><worldbody>{xml_body}</worldbody></mujoco>"
+    meta = {
+        "metadata": {"scene_name": "t", "task": "t", "problem_type": "calculation"},
+        "answer": 0,
+        "objects": {f"object_{k}": {"name": v, "object_id": str(k)} for k, v in objects.items()},
+        "object_permissions": perms or {},
+    }
     return ToolBox(parse_scene(meta, xml, 1, Path(".")))
 
 
@@ -47,8 +50,10 @@ def test_free_fall_position_velocity_acceleration():
     assert z == pytest.approx(10 - 0.5 * G, abs=0.02)
     assert ok(tb, "get_velocity", object_id=1)["linear_velocity_m_s"][2] == pytest.approx(-G, rel=1e-3)
     assert ok(tb, "get_displacement", object_id=1)["displacement_m"][2] == pytest.approx(-0.5 * G, abs=0.02)
-    m = 1000 * 4 / 3 * math.pi * 0.1 ** 3
-    assert ok(tb, "get_kinetic_energy", object_id=1, mass=m)["kinetic_energy_j"] == pytest.approx(0.5 * m * G * G, rel=2e-3)
+    m = 1000 * 4 / 3 * math.pi * 0.1**3
+    assert ok(tb, "get_kinetic_energy", object_id=1, mass=m)["kinetic_energy_j"] == pytest.approx(
+        0.5 * m * G * G, rel=2e-3
+    )
     assert ok(tb, "get_momentum", object_id=1, mass=m)["momentum_kg_m_s"][2] == pytest.approx(-m * G, rel=1e-3)
     assert ok(tb, "compute_force", object_id=1, mass=m)["net_force_n"][2] == pytest.approx(-m * G, rel=1e-6)
     pe = ok(tb, "get_potential_energy", object_id=1, mass=2.0, gravity=10.0)
@@ -57,7 +62,7 @@ def test_free_fall_position_velocity_acceleration():
 
 def test_constant_force_lasts_its_duration_and_reset_clears_it():
     tb = box(FALL, {1: "ball"}, options='timestep="0.005" gravity="0 0 0"')
-    m = 1000 * 4 / 3 * math.pi * 0.1 ** 3
+    m = 1000 * 4 / 3 * math.pi * 0.1**3
     ok(tb, "apply_force", object_id=1, force_vector=[2 * m, 0, 0], duration=1.0)
     assert ok(tb, "get_acceleration", object_id=1)["linear_acceleration_m_s2"][0] == pytest.approx(2.0, rel=1e-6)
     ok(tb, "step", duration=2.0)
@@ -77,9 +82,11 @@ def test_constant_force_lasts_its_duration_and_reset_clears_it():
 
 
 def test_elastic_collision_of_equal_masses_exchanges_velocities():
-    body = ('<body name="object_1" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" density="1000" '
-            'solref="-100000 0"/></body><body name="object_2" pos="1 0 1"><freejoint/>'
-            '<geom type="sphere" size="0.1" density="1000" solref="-100000 0"/></body>')
+    body = (
+        '<body name="object_1" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" density="1000" '
+        'solref="-100000 0"/></body><body name="object_2" pos="1 0 1"><freejoint/>'
+        '<geom type="sphere" size="0.1" density="1000" solref="-100000 0"/></body>'
+    )
     tb = box(body, {1: "a", 2: "b"}, options='timestep="0.0005" gravity="0 0 0"')
     ok(tb, "set_velocity", object_id=1, velocity_vector=[2.0, 0, 0])
     ok(tb, "step", duration=0.2)
@@ -97,8 +104,10 @@ def test_elastic_collision_of_equal_masses_exchanges_velocities():
 def test_pendulum_period_matches_small_angle_formula():
     length_m, theta0 = 1.0, 0.1
     x, z = length_m * math.sin(theta0), 2.0 - length_m * math.cos(theta0)
-    body = (f'<body name="object_1" pos="{x} 0 {z}"><joint type="hinge" axis="0 1 0" pos="{-x} 0 {2.0 - z}"/>'
-            '<geom type="sphere" size="0.01" mass="1"/></body>')
+    body = (
+        f'<body name="object_1" pos="{x} 0 {z}"><joint type="hinge" axis="0 1 0" pos="{-x} 0 {2.0 - z}"/>'
+        '<geom type="sphere" size="0.01" mass="1"/></body>'
+    )
     tb = box(body, {1: "bob"})
     crossings, prev, t = [], None, 0.0
     for _ in range(400):
@@ -118,12 +127,15 @@ def test_pendulum_period_matches_small_angle_formula():
 def test_hollow_sphere_rolls_slower_than_solid():
     angle = 0.3
     ramp = f'<geom type="plane" size="20 5 .1" euler="0 {math.degrees(angle)} 0" friction="1 0 0"/>'
+
     def ball(i, y, inertia):
         zc = 0.1 / math.cos(angle) + 0.01
-        return (f'<body name="object_{i}" pos="0 {y} {zc}"><freejoint/><geom type="sphere" size="0.1" mass="1" '
-                f'shellinertia="{inertia}"/></body>')
-    tb = box(ramp + ball(1, -1, "true") + ball(2, 1, "false"), {1: "hollow", 2: "solid"},
-             options='timestep="0.001"')
+        return (
+            f'<body name="object_{i}" pos="0 {y} {zc}"><freejoint/><geom type="sphere" size="0.1" mass="1" '
+            f'shellinertia="{inertia}"/></body>'
+        )
+
+    tb = box(ramp + ball(1, -1, "true") + ball(2, 1, "false"), {1: "hollow", 2: "solid"}, options='timestep="0.001"')
     ok(tb, "step", duration=1.0)
     d_hollow = ok(tb, "get_displacement", object_id=1)["distance_m"]
     d_solid = ok(tb, "get_displacement", object_id=2)["distance_m"]
@@ -135,25 +147,29 @@ def test_hollow_sphere_rolls_slower_than_solid():
 def test_torque_rotational_energy_and_angular_momentum():
     body = '<body name="object_1" pos="0 0 1"><freejoint/><geom type="cylinder" size="0.2 0.05" mass="2"/></body>'
     tb = box(body, {1: "disk"}, options='timestep="0.001" gravity="0 0 0"')
-    inertia = 0.5 * 2 * 0.2 ** 2
+    inertia = 0.5 * 2 * 0.2**2
     ok(tb, "apply_torque", object_id=1, torque_vector=[0, 0, 0.4], duration=1.0)
     assert ok(tb, "get_torque", object_id=1)["net_torque_nm"][2] == pytest.approx(0.4, rel=1e-6)
     ok(tb, "step", duration=1.0)
     w = ok(tb, "get_velocity", object_id=1)["angular_velocity_rad_s"][2]
     assert w == pytest.approx(0.4 / inertia, rel=1e-3)
-    assert ok(tb, "get_rotational_energy", object_id=1, mass=2)["rotational_energy_j"] == pytest.approx(0.5 * inertia * w * w, rel=1e-3)
-    assert ok(tb, "get_angular_momentum", object_id=1, mass=2)["angular_momentum_kg_m2_s"][2] == pytest.approx(0.4, rel=1e-3)
+    assert ok(tb, "get_rotational_energy", object_id=1, mass=2)["rotational_energy_j"] == pytest.approx(
+        0.5 * inertia * w * w, rel=1e-3
+    )
+    assert ok(tb, "get_angular_momentum", object_id=1, mass=2)["angular_momentum_kg_m2_s"][2] == pytest.approx(
+        0.4, rel=1e-3
+    )
 
 
 def test_create_attach_delete_and_center_of_mass():
     tb = box(FALL, {1: "ball"}, options='timestep="0.002" gravity="0 0 0"')
     made = ok(tb, "create_objects", name="cube", pos=[1, 0, 10], density=500, shape="box", size=[0.1, 0.1, 0.1])
     assert made["object_id"] == "2"
-    assert made["mass_kg"] == pytest.approx(500 * 0.2 ** 3)
+    assert made["mass_kg"] == pytest.approx(500 * 0.2**3)
     params = ok(tb, "get_parameters", object_id=2)
     assert params["density_kg_m3"] == pytest.approx(500)
     assert params["size_m"] == [0.1, 0.1, 0.1]
-    m1 = 1000 * 4 / 3 * math.pi * 0.1 ** 3
+    m1 = 1000 * 4 / 3 * math.pi * 0.1**3
     com = ok(tb, "get_center_of_mass")["center_of_mass_m"][0]
     assert com == pytest.approx(4.0 / (m1 + 4.0), rel=1e-5)
     ok(tb, "attach_objects", object1_id=1, object2_id=2)
@@ -163,7 +179,9 @@ def test_create_attach_delete_and_center_of_mass():
     v2 = ok(tb, "get_velocity", object_id=2)["linear_velocity_m_s"][2]
     # the pushed pair moves as one body: total momentum F*t, and the two keep their separation
     assert m1 * v1 + 4.0 * v2 == pytest.approx(m1 + 4.0, rel=0.01)
-    gap = np.subtract(ok(tb, "get_position", object_id=2)["position_m"], ok(tb, "get_position", object_id=1)["position_m"])
+    gap = np.subtract(
+        ok(tb, "get_position", object_id=2)["position_m"], ok(tb, "get_position", object_id=1)["position_m"]
+    )
     assert np.linalg.norm(gap) == pytest.approx(1.0, abs=0.01)
     ok(tb, "delete_objects", object_id=2)
     assert not tb.call("get_position", {"object_id": 2}).ok
@@ -173,18 +191,29 @@ def test_create_attach_delete_and_center_of_mass():
 
 def test_permissions_hidden_objects_and_bad_calls():
     body = FALL + '<body name="object_2" pos="2 0 1"><freejoint/><geom type="box" size=".1 .1 .1" mass="3"/></body>'
-    tb = box(body, {1: "ball", 2: "secret"}, {"object_1_permissions": {"body_mass": False, "geom_type": True},
-                                             "2": {"mass": True, "hidden": True}})
+    tb = box(
+        body,
+        {1: "ball", 2: "secret"},
+        {"object_1_permissions": {"body_mass": False, "geom_type": True}, "2": {"mass": True, "hidden": True}},
+    )
     p1 = ok(tb, "get_parameters", object_id=1)
     assert p1["shape"] == "sphere"
     assert "mass_kg" not in p1
     assert not tb.call("get_position", {"object_id": 2}).ok
     assert [o["object_id"] for o in ok(tb, "find_objects")["objects"]] == ["1", "2"]
     assert ok(tb, "get_parameters", object_id=2)["mass_kg"] == pytest.approx(3.0)
-    for name, args in [("step", {"duration": -1}), ("step", {}), ("apply_force", {"object_id": 1, "force_vector": [1, 2]}),
-                       ("get_velocity", {"object_id": "banana"}), ("get_velocity", {"object_id": 9}),
-                       ("nope", {}), ("step", {"duration": 1, "extra": 2}), ("step", "1"),
-                       ("quat_to_rot_matrix", {"q": [0, 0, 0, 0]}), ("create_objects", {"name": "x", "pos": [0, 0, 1], "density": -1})]:
+    for name, args in [
+        ("step", {"duration": -1}),
+        ("step", {}),
+        ("apply_force", {"object_id": 1, "force_vector": [1, 2]}),
+        ("get_velocity", {"object_id": "banana"}),
+        ("get_velocity", {"object_id": 9}),
+        ("nope", {}),
+        ("step", {"duration": 1, "extra": 2}),
+        ("step", "1"),
+        ("quat_to_rot_matrix", {"q": [0, 0, 0, 0]}),
+        ("create_objects", {"name": "x", "pos": [0, 0, 1], "density": -1}),
+    ]:
         res = tb.call(name, args)
         assert not res.ok, (name, args)
         assert res.result["error"], (name, args)
@@ -208,8 +237,12 @@ def test_step_is_deterministic_regardless_of_reads():
 def test_prompt_states_the_scenes_own_timestep_axes_and_visible_attributes():
     from physment.prompt import build_prompt
 
-    tb = box(FALL, {1: "ball"}, {"object_1_permissions": {"body_mass": True, "density": False}},
-             options='timestep="0.004" gravity="0 -9.81 0"')
+    tb = box(
+        FALL,
+        {1: "ball"},
+        {"object_1_permissions": {"body_mass": True, "density": False}},
+        options='timestep="0.004" gravity="0 -9.81 0"',
+    )
     text = build_prompt(tb, 10)
     assert "along -y, so y is up" in text
     assert "timestep: 0.004 s" in text

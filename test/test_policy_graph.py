@@ -63,9 +63,31 @@ def scenes(tmp_path_factory) -> Path:
 def run(scenes, policy_dir, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("run") / "run"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(policy_dir), os.environ.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, "-m", "reacthuman.cli", "eval", "--scenes", str(scenes), "--models", ENTRY,
-                           "--engine", "mujoco", "--out", str(out), "--domain-base", str(20 + os.getpid() % 100),
-                           "--retries", "1"], check=False, env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reacthuman.cli",
+            "eval",
+            "--scenes",
+            str(scenes),
+            "--models",
+            ENTRY,
+            "--engine",
+            "mujoco",
+            "--out",
+            str(out),
+            "--domain-base",
+            str(20 + os.getpid() % 100),
+            "--retries",
+            "1",
+        ],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return out
 
@@ -89,8 +111,12 @@ def test_graph_rows_equal_the_in_process_policy_episode_to_the_bit(run, scenes):
         for row in rows:
             spec = SceneSpec.from_json((scenes / row["scene_id"] / "spec.json").read_text())
             record = run_policy_episode(spec, load_policy(ENTRY), body, Spine(spine_config())).record.to_dict()
-            differ = [k for k in sorted(set(row) | set(record)) if k != "latency_s"
-                      and json.dumps(row.get(k), sort_keys=True) != json.dumps(record.get(k), sort_keys=True)]
+            differ = [
+                k
+                for k in sorted(set(row) | set(record))
+                if k != "latency_s"
+                and json.dumps(row.get(k), sort_keys=True) != json.dumps(record.get(k), sort_keys=True)
+            ]
             assert not differ, {k: (row.get(k), record.get(k)) for k in differ}
     finally:
         body.close()
@@ -109,7 +135,12 @@ def test_the_row_scores_what_the_body_did_under_the_policys_commands(run):
 
 
 def test_rescore_from_the_bag_equals_the_ledger(run):
-    done = subprocess.run([sys.executable, "-m", "reacthuman.cli", "rescore", str(run)], check=False, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "reacthuman.cli", "rescore", str(run)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 identical, 0 different" in done.stdout, done.stdout

@@ -12,8 +12,16 @@ import numpy as np
 import pytest
 
 from reacthuman.brain.schema import KNEE_BEND_LIMIT, WALK_CMD_LIMIT
-from reacthuman.policy import (PolicyAction, PolicyConfig, PolicyObservation, Proprioception, action_to_plan,
-                               default_config, make_policy, registered_policies)
+from reacthuman.policy import (
+    PolicyAction,
+    PolicyConfig,
+    PolicyObservation,
+    Proprioception,
+    action_to_plan,
+    default_config,
+    make_policy,
+    registered_policies,
+)
 from reacthuman.policy.image_servo import ImageServo, ImageServoConfig, moving_region
 from reacthuman.policy.lerobot_adapter import ACTION_LAYOUT, LeRobotPolicy, action_from_output
 from reacthuman.policy.graph_contract import policy_launch_args
@@ -24,8 +32,12 @@ H, W = 180, 320
 
 
 def proprio(speed_mps: float = 0.0) -> Proprioception:
-    return Proprioception(joint_q_rad=(0.0,) * 29, joint_dq_radps=(0.0,) * 29, base_xy_yaw=(0.0, 0.0, 0.0),
-                          base_velocity_mps=(speed_mps, 0.0, 0.0))
+    return Proprioception(
+        joint_q_rad=(0.0,) * 29,
+        joint_dq_radps=(0.0,) * 29,
+        base_xy_yaw=(0.0, 0.0, 0.0),
+        base_velocity_mps=(speed_mps, 0.0, 0.0),
+    )
 
 
 def disc_frame(centre_xy: tuple[int, int], radius_px: int) -> np.ndarray:
@@ -214,8 +226,10 @@ def test_eval_takes_policies_as_models_and_decide_refuses_them_in_one_line(tmp_p
     assert decide_main(["--scenes", str(tmp_path), "--models", "image_servo", "--out", str(tmp_path / "d")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "image_servo: a policy acts every control period" in err
-    assert eval_main(["--scenes", str(tmp_path), "--models", "policy:no_such_module_here:X", "--out",
-                      str(tmp_path / "e")]) == 2
+    assert (
+        eval_main(["--scenes", str(tmp_path), "--models", "policy:no_such_module_here:X", "--out", str(tmp_path / "e")])
+        == 2
+    )
     assert "cannot import module 'no_such_module_here'" in capsys.readouterr().err
     assert policy_launch_args("image_servo") == ("policy_hz:=10.0", "policy_views:=egocentric")
 

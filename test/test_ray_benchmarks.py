@@ -100,16 +100,24 @@ def test_physment_on_ray_equals_the_local_run_and_resumes(physment_runs):
     _same_transcripts(on_ray / "transcripts", local / "transcripts")
     first, resumed = _invocations(on_ray)
     assert (first["episodes_to_run"], resumed["episodes_to_run"]) == (2, 2)
-    assert resumed["executor"] == {"name": "ray", "workers": 2, "ray_version": ray.__version__,
-                                   "ray_address": first["executor"]["ray_address"]}
+    assert resumed["executor"] == {
+        "name": "ray",
+        "workers": 2,
+        "ray_version": ray.__version__,
+        "ray_address": first["executor"]["ray_address"],
+    }
     assert _invocations(local)[0]["executor"]["name"] == "local"
 
 
 def test_a_finished_physment_run_reruns_nothing_on_ray(physment_runs, cluster):
     _, on_ray, _ = physment_runs
     before = (on_ray / "results.jsonl").read_bytes()
-    assert pm_cli.main([*PM_ARGS, "--limit", "4", "--executor", "ray", "--ray-address", cluster.address,
-                        "--out", str(on_ray)]) == 0
+    assert (
+        pm_cli.main(
+            [*PM_ARGS, "--limit", "4", "--executor", "ray", "--ray-address", cluster.address, "--out", str(on_ray)]
+        )
+        == 0
+    )
     assert (on_ray / "results.jsonl").read_bytes() == before
 
 
@@ -153,8 +161,10 @@ def test_a_bad_ray_address_is_one_line_for_both_benchmarks(tmp_path, capsys):
 
 
 def test_an_unknown_model_fails_on_the_driver_in_one_line(tmp_path, capsys):
-    for main, args in ((pm_cli.main, ("run", "--models", "no-such-model", "--budget", "5")),
-                       (iw_cli.main, ("run", "--models", "no-such-model"))):
+    for main, args in (
+        (pm_cli.main, ("run", "--models", "no-such-model", "--budget", "5")),
+        (iw_cli.main, ("run", "--models", "no-such-model")),
+    ):
         status = main([*args, "--out", str(tmp_path / "run"), "--executor", "ray"])
         err = capsys.readouterr().err.strip()
         assert status == 2, err
@@ -171,7 +181,11 @@ def test_what_travels_to_the_workers_carries_no_secret(monkeypatch, tmp_path):
 
     secret = "sk-test-" + "y" * 24
     monkeypatch.setenv("OPENAI_API_KEY", secret)
-    payloads = (RunConfig(scenes=tmp_path, agent="gpt-5.5", budget=5, out=tmp_path / "run"),
-                RunSettings("llm:gpt-5.5", "llm:gpt-5.5"), PackTask("guidance-kettle-0", '{"task_id": "x"}'), PoolPlan(2))
+    payloads = (
+        RunConfig(scenes=tmp_path, agent="gpt-5.5", budget=5, out=tmp_path / "run"),
+        RunSettings("llm:gpt-5.5", "llm:gpt-5.5"),
+        PackTask("guidance-kettle-0", '{"task_id": "x"}'),
+        PoolPlan(2),
+    )
     for payload in payloads:
         assert secret.encode() not in pickle.dumps(payload)

@@ -38,8 +38,12 @@ def scene_sets(cluster, tmp_path_factory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("scenes")
     on_ray, local = root / "ray", root / "local"
     address = cluster[0].address
-    assert scenes_cli.main([*GENERATE, "--out", str(on_ray), "--executor", "ray", "--workers", "1",
-                            "--ray-address", address]) == 0
+    assert (
+        scenes_cli.main(
+            [*GENERATE, "--out", str(on_ray), "--executor", "ray", "--workers", "1", "--ray-address", address]
+        )
+        == 0
+    )
     assert scenes_cli.main([*GENERATE, "--out", str(local)]) == 0
     return on_ray, local
 
@@ -73,8 +77,18 @@ def runs(cluster, scene_sets, tmp_path_factory) -> tuple[Path, Path, list[tuple[
     c, second = cluster
     scenes = scene_sets[0]
     root = tmp_path_factory.mktemp("runs")
-    common = ["--scenes", str(scenes), "--models", MODELS, "--engine", "mujoco", "--keep-bags", "failures",
-              "--domain-base", str(20 + os.getpid() % 100)]
+    common = [
+        "--scenes",
+        str(scenes),
+        "--models",
+        MODELS,
+        "--engine",
+        "mujoco",
+        "--keep-bags",
+        "failures",
+        "--domain-base",
+        str(20 + os.getpid() % 100),
+    ]
     assert eval_cli.main([*common, "--out", str(root / "local")]) == 0
     second_id = second.node_id
     lost: list[tuple[str, str]] = []
@@ -91,8 +105,21 @@ def runs(cluster, scene_sets, tmp_path_factory) -> tuple[Path, Path, list[tuple[
 
     ray_executor.run_pairs = run_pairs_with_hook
     try:
-        status = eval_cli.main([*common, "--out", str(root / "ray"), "--executor", "ray", "--workers", "2",
-                                "--ray-address", c.address, "--restart-every", "1"])
+        status = eval_cli.main(
+            [
+                *common,
+                "--out",
+                str(root / "ray"),
+                "--executor",
+                "ray",
+                "--workers",
+                "2",
+                "--ray-address",
+                c.address,
+                "--restart-every",
+                "1",
+            ]
+        )
     finally:
         ray_executor.run_pairs = original
     assert status == 0
@@ -109,9 +136,18 @@ def test_a_removed_node_costs_only_its_episode_which_is_retried(runs):
     manifest = json.loads((on_ray / "manifest.json").read_text())
     assert manifest["status"] == "complete"
     assert manifest["counts"]["infrastructure_failures"] == 0
-    executor = {"name": "ray", "workers": 2, "ray_version": ray.__version__, "ray_address": manifest["executor"]["ray_address"]}
+    executor = {
+        "name": "ray",
+        "workers": 2,
+        "ray_version": ray.__version__,
+        "ray_address": manifest["executor"]["ray_address"],
+    }
     assert manifest["executor"] == manifest["sessions"][-1]["executor"] == executor
-    assert json.loads((local / "manifest.json").read_text())["executor"] == {"name": "local", "workers": 1, "models": "one after another"}
+    assert json.loads((local / "manifest.json").read_text())["executor"] == {
+        "name": "local",
+        "workers": 1,
+        "models": "one after another",
+    }
 
 
 def _memory_samples(run: Path) -> list[dict]:
@@ -146,7 +182,9 @@ def test_episode_folders_come_back_whole(runs):
         # --keep-bags failures, applied by the worker's graph as by a local one: the same bags kept or dropped
         assert (on_ray / rel / BAG_DROPPED).is_file() == (local / rel / BAG_DROPPED).is_file()
         kept = sorted(p.name for p in (local / rel / "bag").glob("*")) if (local / rel / "bag").is_dir() else []
-        assert kept == (sorted(p.name for p in (on_ray / rel / "bag").glob("*")) if (on_ray / rel / "bag").is_dir() else [])
+        assert kept == (
+            sorted(p.name for p in (on_ray / rel / "bag").glob("*")) if (on_ray / rel / "bag").is_dir() else []
+        )
         assert kept or (on_ray / rel / BAG_DROPPED).is_file()
     for model in MODELS.split(","):
         assert (on_ray / "logs" / f"{model}.log").stat().st_size > 0
@@ -175,8 +213,20 @@ def test_an_unreachable_cluster_is_one_line_naming_the_address(tmp_path, capsys)
     with socket.socket() as s:  # a port with nothing listening on it
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    status = eval_cli.main(["--scenes", str(tmp_path), "--models", "oracle", "--out", str(tmp_path / "run"),
-                            "--executor", "ray", "--ray-address", f"127.0.0.1:{port}"])
+    status = eval_cli.main(
+        [
+            "--scenes",
+            str(tmp_path),
+            "--models",
+            "oracle",
+            "--out",
+            str(tmp_path / "run"),
+            "--executor",
+            "ray",
+            "--ray-address",
+            f"127.0.0.1:{port}",
+        ]
+    )
     err = capsys.readouterr().err.strip()
     assert status == 2, err
     assert err.count("\n") == 0, err

@@ -58,12 +58,14 @@ def test_bag_info_cli_and_its_error(tmp_path):
     writer = BagWriter(tmp_path / "b")
     writer.write("/x", "reacthuman_msgs/msg/Speech", 5, serialize_message(filled(msg_class("reacthuman_msgs/Speech"))))
     writer.close()
-    out = subprocess.run([sys.executable, "-m", "reacthuman.cli", "bag", "info", str(tmp_path / "b")],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "reacthuman.cli", "bag", "info", str(tmp_path / "b")], capture_output=True, text=True
+    )
     assert out.returncode == 0
     assert "reacthuman_msgs/msg/Speech" in out.stdout
-    bad = subprocess.run([sys.executable, "-m", "reacthuman.cli", "bag", "info", str(tmp_path / "nope")],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "reacthuman.cli", "bag", "info", str(tmp_path / "nope")], capture_output=True, text=True
+    )
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1
     assert "not a complete rosbag2 folder" in bad.stderr

@@ -15,12 +15,24 @@ from sensor_msgs.msg import JointState
 from reacthuman import ros_contract as graph
 from reacthuman.nodes.body_lockstep import sim_stamp
 from reacthuman.core.bag import BagWriter, bag_info, read_bag
-from reacthuman.recording.completeness import (NOT_AWAITED, TICK_TOPICS, EpisodeEnd, EpisodeTally, awaited_topics,
-                                               cdr_stamp_ns, missing)
+from reacthuman.recording.completeness import (
+    NOT_AWAITED,
+    TICK_TOPICS,
+    EpisodeEnd,
+    EpisodeTally,
+    awaited_topics,
+    cdr_stamp_ns,
+    missing,
+)
 
 PERIOD_S = 5 / 240  # the body's control tick: 5 physics steps at 240 Hz
-END = EpisodeEnd(outcome_stamp_ns=int(round(12 * PERIOD_S * 1e9)), plan_expected=True, controller_fault=False,
-                 frames_per_view={"egocentric": 2}, hazard_count=1)
+END = EpisodeEnd(
+    outcome_stamp_ns=int(round(12 * PERIOD_S * 1e9)),
+    plan_expected=True,
+    controller_fault=False,
+    frames_per_view={"egocentric": 2},
+    hazard_count=1,
+)
 
 
 def _stamped(cls, t_s: float) -> bytes:
@@ -34,17 +46,30 @@ def _stamped(cls, t_s: float) -> bytes:
 
 def _full_episode(ticks: int = 12) -> list[tuple[str, bytes]]:
     """What the body, spine and the rest publish in an episode ending at tick `ticks` (not run)."""
-    messages = [(t, b"\0\1\0\0" + bytes(8)) for t in
-                (graph.SCENE, graph.GROUND_TRUTH, graph.OBSERVATION, graph.FREEZE_STATE, graph.PLAN, graph.OUTCOME,
-                 graph.SCORE,
-                 graph.camera_info_topic("egocentric"))]
+    messages = [
+        (t, b"\0\1\0\0" + bytes(8))
+        for t in (
+            graph.SCENE,
+            graph.GROUND_TRUTH,
+            graph.OBSERVATION,
+            graph.FREEZE_STATE,
+            graph.PLAN,
+            graph.OUTCOME,
+            graph.SCORE,
+            graph.camera_info_topic("egocentric"),
+        )
+    ]
     messages += [(graph.image_topic("egocentric"), b"\0\1\0\0" + bytes(8))] * 2
     for k in range(ticks):
         t = k * PERIOD_S
-        messages += [(graph.CLOCK, _stamped(Clock, t)), (graph.JOINT_STATES, _stamped(JointState, t)),
-                     (graph.JOINT_COMMAND, _stamped(JointCommand, t))]
-        messages += [(topic, _stamped(JointState, t)) for topic in
-                     (graph.BASE_STATE, graph.HAND_POSITIONS, graph.HAZARD_STATE)]  # same leading stamp layout
+        messages += [
+            (graph.CLOCK, _stamped(Clock, t)),
+            (graph.JOINT_STATES, _stamped(JointState, t)),
+            (graph.JOINT_COMMAND, _stamped(JointCommand, t)),
+        ]
+        messages += [
+            (topic, _stamped(JointState, t)) for topic in (graph.BASE_STATE, graph.HAND_POSITIONS, graph.HAZARD_STATE)
+        ]  # same leading stamp layout
     return messages
 
 
@@ -75,8 +100,11 @@ def test_the_score_before_the_rest_is_not_complete():
     messages = _full_episode()
     held_back = {graph.PLAN} | {t for t in TICK_TOPICS if t != graph.CLOCK}
     last_tick = cdr_stamp_ns(_stamped(Clock, 11 * PERIOD_S))
-    early = [(t, raw) for t, raw in messages
-             if t != graph.PLAN and not (t in held_back and t in TICK_TOPICS and cdr_stamp_ns(raw) == last_tick)]
+    early = [
+        (t, raw)
+        for t, raw in messages
+        if t != graph.PLAN and not (t in held_back and t in TICK_TOPICS and cdr_stamp_ns(raw) == last_tick)
+    ]
     lacks = missing(_tally(early), END)
     assert graph.PLAN in lacks
     assert any(graph.JOINT_STATES in x and "1 of 12 ticks, first at t=0.229 s" in x for x in lacks), lacks
@@ -96,10 +124,18 @@ def test_a_tick_lost_in_the_middle_and_a_missing_frame_are_named():
 def test_ticks_up_to_the_outcome_and_the_faulted_last_tick():
     short = _full_episode(ticks=11)  # the 12th tick (t=0.229 s, before the outcome at 0.25 s) never recorded
     assert any(x.startswith(graph.CLOCK) for x in missing(_tally(short), END))
-    faulted = EpisodeEnd(outcome_stamp_ns=int(round(11 * PERIOD_S * 1e9)), plan_expected=False, controller_fault=True,
-                         frames_per_view={"egocentric": 2}, hazard_count=1)
-    no_last_command = [(t, raw) for t, raw in _full_episode()
-                       if not (t == graph.JOINT_COMMAND and cdr_stamp_ns(raw) == faulted.outcome_stamp_ns)]
+    faulted = EpisodeEnd(
+        outcome_stamp_ns=int(round(11 * PERIOD_S * 1e9)),
+        plan_expected=False,
+        controller_fault=True,
+        frames_per_view={"egocentric": 2},
+        hazard_count=1,
+    )
+    no_last_command = [
+        (t, raw)
+        for t, raw in _full_episode()
+        if not (t == graph.JOINT_COMMAND and cdr_stamp_ns(raw) == faulted.outcome_stamp_ns)
+    ]
     assert missing(_tally(no_last_command), faulted) == []
 
 

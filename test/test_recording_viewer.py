@@ -25,19 +25,38 @@ M = "reacthuman_msgs/msg/"
 
 def _spec() -> dict:
     box = {"shape": "box", "size": [0.3, 0.4, 0.02], "pos": [0, 0, 0], "quat": [1, 0, 0, 0], "rgba": [0.5, 0.3, 0.1, 1]}
-    capsule = {"shape": "capsule", "size": [0.03, 0.1], "pos": [0, 0, 0], "quat": [0.7071, 0.7071, 0, 0],
-               "rgba": [0.9, 0.9, 0.9, 1]}
+    capsule = {
+        "shape": "capsule",
+        "size": [0.03, 0.1],
+        "pos": [0, 0, 0],
+        "quat": [0.7071, 0.7071, 0, 0],
+        "rgba": [0.9, 0.9, 0.9, 1],
+    }
     sphere = {"shape": "sphere", "size": [0.05], "rgba": [1, 0, 0, 1]}
     mug = {"shape": "cylinder", "size": [0.04, 0.05], "rgba": [1, 1, 1, 1]}
-    cams = [{"name": v, "pos": [0.5 * k, -1.0, 1.5 + k], "lookat": [0.0, 0.0, 0.5], "fov_deg": 60.0}
-            for k, v in enumerate(graph.VIEWS)]
+    cams = [
+        {"name": v, "pos": [0.5 * k, -1.0, 1.5 + k], "lookat": [0.0, 0.0, 0.5], "fov_deg": 60.0}
+        for k, v in enumerate(graph.VIEWS)
+    ]
     cams[2]["pos"] = [0.0, 0.0, 4.0]  # overhead, looking straight down: the other up-vector branch
-    return {"scene_id": "synthetic-1", "hazard_bodies": ["hazard"], "observer": {"x_m": 0.0, "y_m": 0.0, "yaw_rad": 0.0},
-            "cameras": cams, "ground_truth": {"impact_point": [0.3, 0.0, 1.0]},
-            "bodies": [{"name": "table", "pos": [1.0, 0.0, 0.7], "quat": [1, 0, 0, 0], "role": "support", "geoms": [box]},
-                       {"name": "mug", "pos": [1.0, 0.1, 0.75], "quat": [1, 0, 0, 0], "role": "prop", "geoms": [mug]},
-                       {"name": "hazard", "pos": [1.0, 0.0, 1.2], "quat": [1, 0, 0, 0], "role": "hazard",
-                        "geoms": [capsule, sphere]}]}
+    return {
+        "scene_id": "synthetic-1",
+        "hazard_bodies": ["hazard"],
+        "observer": {"x_m": 0.0, "y_m": 0.0, "yaw_rad": 0.0},
+        "cameras": cams,
+        "ground_truth": {"impact_point": [0.3, 0.0, 1.0]},
+        "bodies": [
+            {"name": "table", "pos": [1.0, 0.0, 0.7], "quat": [1, 0, 0, 0], "role": "support", "geoms": [box]},
+            {"name": "mug", "pos": [1.0, 0.1, 0.75], "quat": [1, 0, 0, 0], "role": "prop", "geoms": [mug]},
+            {
+                "name": "hazard",
+                "pos": [1.0, 0.0, 1.2],
+                "quat": [1, 0, 0, 0],
+                "role": "hazard",
+                "geoms": [capsule, sphere],
+            },
+        ],
+    }
 
 
 def _mesh_parts(visual: dict) -> list:
@@ -53,39 +72,139 @@ def _episode(spec: dict, ticks: int = 6) -> list[tuple[str, str, int, bytes]]:
     """What the recorder sees: the announcement, then per control tick the hazard, base and joint states."""
     import json
 
-    out = [(graph.SCENE, M + "SceneAnnouncement", 0, _raw(M + "SceneAnnouncement", scene_id=spec["scene_id"],
-                                                         spec_json=json.dumps(spec)))]
+    out = [
+        (
+            graph.SCENE,
+            M + "SceneAnnouncement",
+            0,
+            _raw(M + "SceneAnnouncement", scene_id=spec["scene_id"], spec_json=json.dumps(spec)),
+        )
+    ]
     rng = np.random.default_rng(3)
     for k in range(1, ticks + 1):
         t_ns = k * 20_833_333
         h = ros_msgs.header(t_ns, graph.WORLD_FRAME)
-        out.append((graph.HAZARD_STATE, M + "ObjectState", t_ns, _raw(
-            M + "ObjectState", header=ros_msgs.header(t_ns, graph.WORLD_FRAME), name="hazard",
-            pose=ros_msgs.pose((1.0, 0.0, 1.2 - 0.01 * k), (0.0, 0.0, 0.0, 1.0)))))
-        out.append((graph.HAND_POSITIONS, M + "HandPositions", t_ns, _raw(
-            M + "HandPositions", header=ros_msgs.header(t_ns, graph.WORLD_FRAME), left=ros_msgs.point((1.0, 0.3, 1.2 - 0.01 * k)),
-            right=ros_msgs.point((1.0, 0.0, 1.0 - 0.01 * k)))))
-        out.append((graph.BASE_STATE, M + "BaseState", t_ns, _raw(
-            M + "BaseState", header=h, pose=ros_msgs.pose((0.01 * k, 0.0, 0.76), (0.0, 0.0, 0.0, 1.0)),
-            phase=graph.StatePhase.EXECUTION.value)))
-        out.append((graph.JOINT_STATES, "sensor_msgs/msg/JointState", t_ns, _raw(
-            "sensor_msgs/msg/JointState", header=ros_msgs.header(t_ns, ""), name=list(G1_JOINT_NAMES),
-            position=rng.uniform(-0.3, 0.3, len(G1_JOINT_NAMES)))))
-    kf = ros_msgs.build(M + "HandKeyframe", t_s=0.5, left_hand=ros_msgs.point((0.1, 0.0, 0.2)),
-                        right_hand=ros_msgs.point((0.1, 0.0, 0.2)))
-    out.append((graph.PLAN, M + "ReactionPlan", 3 * 20_833_333, _raw(
-        M + "ReactionPlan", scene_id=spec["scene_id"], walking_cmd=np.array([0.5, 0.0, 0.0]), walking_duration_s=1.0,
-        keyframes=[kf])))
-    views = [ros_msgs.build(M + "ViewSequence", view_name=view, frames=[ros_msgs.build(
-        "sensor_msgs/msg/Image", header=ros_msgs.header(k * 20_833_333, view), height=18, width=32, encoding="rgb8",
-        step=96, data=np.full(18 * 96, 40 * k + 10 * v, np.uint8)) for k in range(1, 4)])
-        for v, view in enumerate(graph.VIEWS)]
-    out.append((graph.OBSERVATION, M + "ObservationWindow", 4 * 20_833_333, _raw(
-        M + "ObservationWindow", header=ros_msgs.header(4 * 20_833_333, ""), scene_id=spec["scene_id"], views=views)))
+        out.append(
+            (
+                graph.HAZARD_STATE,
+                M + "ObjectState",
+                t_ns,
+                _raw(
+                    M + "ObjectState",
+                    header=ros_msgs.header(t_ns, graph.WORLD_FRAME),
+                    name="hazard",
+                    pose=ros_msgs.pose((1.0, 0.0, 1.2 - 0.01 * k), (0.0, 0.0, 0.0, 1.0)),
+                ),
+            )
+        )
+        out.append(
+            (
+                graph.HAND_POSITIONS,
+                M + "HandPositions",
+                t_ns,
+                _raw(
+                    M + "HandPositions",
+                    header=ros_msgs.header(t_ns, graph.WORLD_FRAME),
+                    left=ros_msgs.point((1.0, 0.3, 1.2 - 0.01 * k)),
+                    right=ros_msgs.point((1.0, 0.0, 1.0 - 0.01 * k)),
+                ),
+            )
+        )
+        out.append(
+            (
+                graph.BASE_STATE,
+                M + "BaseState",
+                t_ns,
+                _raw(
+                    M + "BaseState",
+                    header=h,
+                    pose=ros_msgs.pose((0.01 * k, 0.0, 0.76), (0.0, 0.0, 0.0, 1.0)),
+                    phase=graph.StatePhase.EXECUTION.value,
+                ),
+            )
+        )
+        out.append(
+            (
+                graph.JOINT_STATES,
+                "sensor_msgs/msg/JointState",
+                t_ns,
+                _raw(
+                    "sensor_msgs/msg/JointState",
+                    header=ros_msgs.header(t_ns, ""),
+                    name=list(G1_JOINT_NAMES),
+                    position=rng.uniform(-0.3, 0.3, len(G1_JOINT_NAMES)),
+                ),
+            )
+        )
+    kf = ros_msgs.build(
+        M + "HandKeyframe",
+        t_s=0.5,
+        left_hand=ros_msgs.point((0.1, 0.0, 0.2)),
+        right_hand=ros_msgs.point((0.1, 0.0, 0.2)),
+    )
+    out.append(
+        (
+            graph.PLAN,
+            M + "ReactionPlan",
+            3 * 20_833_333,
+            _raw(
+                M + "ReactionPlan",
+                scene_id=spec["scene_id"],
+                walking_cmd=np.array([0.5, 0.0, 0.0]),
+                walking_duration_s=1.0,
+                keyframes=[kf],
+            ),
+        )
+    )
+    views = [
+        ros_msgs.build(
+            M + "ViewSequence",
+            view_name=view,
+            frames=[
+                ros_msgs.build(
+                    "sensor_msgs/msg/Image",
+                    header=ros_msgs.header(k * 20_833_333, view),
+                    height=18,
+                    width=32,
+                    encoding="rgb8",
+                    step=96,
+                    data=np.full(18 * 96, 40 * k + 10 * v, np.uint8),
+                )
+                for k in range(1, 4)
+            ],
+        )
+        for v, view in enumerate(graph.VIEWS)
+    ]
+    out.append(
+        (
+            graph.OBSERVATION,
+            M + "ObservationWindow",
+            4 * 20_833_333,
+            _raw(
+                M + "ObservationWindow",
+                header=ros_msgs.header(4 * 20_833_333, ""),
+                scene_id=spec["scene_id"],
+                views=views,
+            ),
+        )
+    )
     for view in graph.VIEWS:
-        out.append((graph.image_topic(view), "sensor_msgs/msg/Image", 10 * 20_833_333, _raw(
-            "sensor_msgs/msg/Image", header=ros_msgs.header(10 * 20_833_333, view), height=2, width=2,
-            encoding="rgb8", step=6, data=np.zeros(12, np.uint8))))
+        out.append(
+            (
+                graph.image_topic(view),
+                "sensor_msgs/msg/Image",
+                10 * 20_833_333,
+                _raw(
+                    "sensor_msgs/msg/Image",
+                    header=ros_msgs.header(10 * 20_833_333, view),
+                    height=2,
+                    width=2,
+                    encoding="rgb8",
+                    step=6,
+                    data=np.zeros(12, np.uint8),
+                ),
+            )
+        )
     return out
 
 
@@ -102,8 +221,12 @@ def bag(tmp_path_factory):
 def test_bag_carries_the_viewer_topics_latched_where_a_viewer_needs_it(bag):
     meta = yaml.safe_load((bag / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
     topics = {t["topic_metadata"]["name"]: t for t in meta["topics_with_message_count"]}
-    for name, msgtype in ((TF, "tf2_msgs/msg/TFMessage"), (TF_STATIC, "tf2_msgs/msg/TFMessage"),
-                          (ROBOT_DESCRIPTION, "std_msgs/msg/String"), (SCENE_MARKERS, "visualization_msgs/msg/MarkerArray")):
+    for name, msgtype in (
+        (TF, "tf2_msgs/msg/TFMessage"),
+        (TF_STATIC, "tf2_msgs/msg/TFMessage"),
+        (ROBOT_DESCRIPTION, "std_msgs/msg/String"),
+        (SCENE_MARKERS, "visualization_msgs/msg/MarkerArray"),
+    ):
         assert topics[name]["topic_metadata"]["type"] == msgtype
         assert topics[name]["topic_metadata"]["type_description_hash"] == typestore().hash_rihs01(msgtype)
     for name in (TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS):
@@ -141,8 +264,9 @@ def test_plan_markers_show_the_planned_path_and_hands_in_world(bag):
     end = path.points[-1]
     assert (end.x, end.y, end.z) == pytest.approx((0.5, 0.0, 0.0))  # 0.5 m/s for 1 s from the observer at the origin
     hand = left.points[0]  # at t = 0.5 s the base has walked 0.25 m
-    assert (hand.x, hand.y, hand.z) == pytest.approx((0.25 + REST_LEFT_HAND_M[0] + 0.1, REST_LEFT_HAND_M[1],
-                                                      REST_LEFT_HAND_M[2] + 0.2))
+    assert (hand.x, hand.y, hand.z) == pytest.approx(
+        (0.25 + REST_LEFT_HAND_M[0] + 0.1, REST_LEFT_HAND_M[1], REST_LEFT_HAND_M[2] + 0.2)
+    )
 
 
 def test_a_body_drawn_by_a_catalogue_model_is_mesh_markers_of_its_part_files():
@@ -182,8 +306,9 @@ def test_a_sampled_knife_is_drawn_by_its_prepared_mesh_files_at_its_physical_siz
         assert (m.scale.x, m.scale.y, m.scale.z, m.pose.orientation.w) == (1.0, 1.0, 1.0, 1.0)
         assert (m.pose.position.x, m.pose.position.y, m.pose.position.z) == (0.0, 0.0, 0.0)
         path = Path(m.mesh_resource.removeprefix("file://"))
-        vertices += [[float(c) for c in line.split()[1:4]] for line in path.read_text().splitlines()
-                     if line.startswith("v ")]
+        vertices += [
+            [float(c) for c in line.split()[1:4]] for line in path.read_text().splitlines() if line.startswith("v ")
+        ]
     v = np.asarray(vertices)
     extent, physical = v.max(axis=0) - v.min(axis=0), np.asarray(physical_extent_m(get_object("chefs_knife")))
     assert np.abs((v.max(axis=0) + v.min(axis=0)) / 2).max() < 0.01  # centred on the body origin
@@ -228,12 +353,21 @@ def test_viewer_config_is_validated_and_reaches_the_markers_and_frames():
     config = default_config(impact_marker_diameter_m=0.2, floor_margin_m=1.0)
     spec = _spec()
     impact = next(m for m in scene_markers(spec, config=config).markers if m.ns == "impact_point")
-    floor = [next(m for m in scene_markers(spec, config=c).markers if m.ns == "floor") for c in (config, default_config())]
+    floor = [
+        next(m for m in scene_markers(spec, config=c).markers if m.ns == "floor") for c in (config, default_config())
+    ]
     assert impact.scale.x == 0.2
     assert floor[0].scale.x - floor[1].scale.x == pytest.approx(1.0)
     rng = np.random.default_rng(0)
-    image = ros_msgs.build("sensor_msgs/msg/Image", header=ros_msgs.header(0, "overhead"), height=36, width=64,
-                           encoding="rgb8", step=192, data=rng.integers(0, 255, 36 * 192, dtype=np.uint8))
+    image = ros_msgs.build(
+        "sensor_msgs/msg/Image",
+        header=ros_msgs.header(0, "overhead"),
+        height=36,
+        width=64,
+        encoding="rgb8",
+        step=192,
+        data=rng.integers(0, 255, 36 * 192, dtype=np.uint8),
+    )
     assert len(jpeg_frame(image, 30).data) < len(jpeg_frame(image, default_config().jpeg_quality).data)
 
 
@@ -301,18 +435,39 @@ def test_a_hinged_hazards_distance_is_to_its_centre_of_mass_not_its_pivot():
     from reacthuman.recording.viewer_topics import LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE, ViewerTopics
 
     spec = _spec()
-    spec["bodies"][2] = {"name": "hazard", "pos": [1.0, 0.0, 2.0], "quat": [1, 0, 0, 0], "role": "hazard",
-                         "geoms": [{"shape": "sphere", "size": [0.1], "pos": [0.0, 0.0, -1.0], "rgba": [1, 0, 0, 1]}]}
+    spec["bodies"][2] = {
+        "name": "hazard",
+        "pos": [1.0, 0.0, 2.0],
+        "quat": [1, 0, 0, 0],
+        "role": "hazard",
+        "geoms": [{"shape": "sphere", "size": [0.1], "pos": [0.0, 0.0, -1.0], "rgba": [1, 0, 0, 1]}],
+    }
     viewer = ViewerTopics()
     scene = _raw(M + "SceneAnnouncement", scene_id=spec["scene_id"], spec_json=json.dumps(spec))
     viewer.on_message(graph.SCENE, M + "SceneAnnouncement", 0, scene)
     turned = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))  # x y z w: +90 deg about y, -z -> -x
-    extras = viewer.on_message(graph.HAZARD_STATE, M + "ObjectState", 5, _raw(
-        M + "ObjectState", header=ros_msgs.header(5, graph.WORLD_FRAME), name="hazard",
-        pose=ros_msgs.pose((1.0, 0.0, 2.0), turned)))
-    extras += viewer.on_message(graph.HAND_POSITIONS, M + "HandPositions", 5, _raw(
-        M + "HandPositions", header=ros_msgs.header(5, graph.WORLD_FRAME), left=ros_msgs.point((0.0, 0.3, 2.0)),
-        right=ros_msgs.point((1.0, 0.0, 2.0))))
+    extras = viewer.on_message(
+        graph.HAZARD_STATE,
+        M + "ObjectState",
+        5,
+        _raw(
+            M + "ObjectState",
+            header=ros_msgs.header(5, graph.WORLD_FRAME),
+            name="hazard",
+            pose=ros_msgs.pose((1.0, 0.0, 2.0), turned),
+        ),
+    )
+    extras += viewer.on_message(
+        graph.HAND_POSITIONS,
+        M + "HandPositions",
+        5,
+        _raw(
+            M + "HandPositions",
+            header=ros_msgs.header(5, graph.WORLD_FRAME),
+            left=ros_msgs.point((0.0, 0.3, 2.0)),
+            right=ros_msgs.point((1.0, 0.0, 2.0)),
+        ),
+    )
     by_topic = {e.topic: deserialize(e).data for e in extras if e.topic in (LEFT_HAND_DISTANCE, RIGHT_HAND_DISTANCE)}
     assert by_topic[LEFT_HAND_DISTANCE] == pytest.approx(0.3)
     assert by_topic[RIGHT_HAND_DISTANCE] == pytest.approx(1.0)
@@ -324,16 +479,28 @@ def test_a_recorder_that_takes_the_ticks_interleaved_still_gets_every_ticks_tf_a
     from reacthuman.recording.viewer_topics import viewer_extras
 
     ordered = _episode(_spec(), ticks=8)
-    per_tick = [m for m in ordered if m[0] in (graph.HAZARD_STATE, graph.HAND_POSITIONS, graph.BASE_STATE,
-                                                   graph.JOINT_STATES)]
+    per_tick = [
+        m for m in ordered if m[0] in (graph.HAZARD_STATE, graph.HAND_POSITIONS, graph.BASE_STATE, graph.JOINT_STATES)
+    ]
     rest = [m for m in ordered if m not in per_tick]
     # base states run two ticks and hazard states three ticks ahead of the joint states and hand positions
-    by_topic = {t: [m for m in per_tick if m[0] == t] for t in (graph.BASE_STATE, graph.HAZARD_STATE,
-                                                                  graph.JOINT_STATES, graph.HAND_POSITIONS)}
-    interleaved = rest[:1] + by_topic[graph.BASE_STATE][:2] + by_topic[graph.HAZARD_STATE][:3] + [
-        m for k in range(8) for m in (by_topic[graph.JOINT_STATES][k], by_topic[graph.HAND_POSITIONS][k])
-        + ((by_topic[graph.BASE_STATE][k + 2],) if k + 2 < 8 else ())
-        + ((by_topic[graph.HAZARD_STATE][k + 3],) if k + 3 < 8 else ())] + rest[1:]
+    by_topic = {
+        t: [m for m in per_tick if m[0] == t]
+        for t in (graph.BASE_STATE, graph.HAZARD_STATE, graph.JOINT_STATES, graph.HAND_POSITIONS)
+    }
+    interleaved = (
+        rest[:1]
+        + by_topic[graph.BASE_STATE][:2]
+        + by_topic[graph.HAZARD_STATE][:3]
+        + [
+            m
+            for k in range(8)
+            for m in (by_topic[graph.JOINT_STATES][k], by_topic[graph.HAND_POSITIONS][k])
+            + ((by_topic[graph.BASE_STATE][k + 2],) if k + 2 < 8 else ())
+            + ((by_topic[graph.HAZARD_STATE][k + 3],) if k + 3 < 8 else ())
+        ]
+        + rest[1:]
+    )
     assert sorted(interleaved) == sorted(ordered)
 
     def viewer(messages):
@@ -404,10 +571,16 @@ def test_the_egocentric_frame_is_static_at_the_standing_g1s_eyes():
     assert ego.translation == tuple(cam["pos"])
     obs = spec["observer"]
     yaw = float(obs["yaw_rad"])
-    root = urdf.Transform("world", "pelvis", (obs["x_m"], obs["y_m"], default_pose_geometry().pelvis_height_m),
-                          urdf.axis_angle_quat((0.0, 0.0, 1.0), yaw))
+    root = urdf.Transform(
+        "world",
+        "pelvis",
+        (obs["x_m"], obs["y_m"], default_pose_geometry().pelvis_height_m),
+        urdf.axis_angle_quat((0.0, 0.0, 1.0), yaw),
+    )
     stand = dict(zip(G1_JOINT_NAMES, read_policy_metadata().default_pose_rad))
-    head = urdf.link_poses(root, robot_static_transforms() + urdf.moving_transforms(urdf.g1_joints(), stand))["head_link"]
+    head = urdf.link_poses(root, robot_static_transforms() + urdf.moving_transforms(urdf.g1_joints(), stand))[
+        "head_link"
+    ]
     # The head's centre: its mass centre in head_link, read from the URDF (head_link's origin is at the waist).
     link = urdf.g1_robot_description().split('<link name="head_link">')[1].split("</link>")[0]
     com = tuple(float(c) for c in link.split('<origin xyz="')[1].split('"')[0].split())
@@ -428,11 +601,16 @@ def test_an_old_bag_completed_afterwards_equals_one_recorded_with_the_viewer_top
         writer.write(topic, msgtype, stamp, raw)
     writer.close()
     assert bag_main(["add-viewer-topics", str(old)]) == 0
-    assert [(m.topic, m.stamp_ns, m.raw) for m in read_bag(old)] == [(m.topic, m.stamp_ns, m.raw) for m in read_bag(bag)]
+    assert [(m.topic, m.stamp_ns, m.raw) for m in read_bag(old)] == [
+        (m.topic, m.stamp_ns, m.raw) for m in read_bag(bag)
+    ]
+
     def topics(path):
         meta = yaml.safe_load((path / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
-        return sorted((t["topic_metadata"]["name"], t["message_count"], str(t["topic_metadata"]["offered_qos_profiles"]))
-                      for t in meta["topics_with_message_count"])
+        return sorted(
+            (t["topic_metadata"]["name"], t["message_count"], str(t["topic_metadata"]["offered_qos_profiles"]))
+            for t in meta["topics_with_message_count"]
+        )
 
     assert topics(old) == topics(bag)  # latched QoS included
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old"]  # no scratch folder left

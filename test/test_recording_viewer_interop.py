@@ -26,7 +26,9 @@ def test_urdf_forward_kinematics_equals_mujoco_on_the_same_g1():
     joints = urdf.g1_joints()
     w, x, y, z = quat_wxyz
     root = urdf.Transform("world", urdf.root_link(joints), (0.3, -0.2, 0.8), (x, y, z, w))
-    poses = urdf.link_poses(root, urdf.static_transforms(joints) + urdf.moving_transforms(joints, dict(zip(G1_JOINT_NAMES, q))))
+    poses = urdf.link_poses(
+        root, urdf.static_transforms(joints) + urdf.moving_transforms(joints, dict(zip(G1_JOINT_NAMES, q)))
+    )
     compared = 0
     for b in range(1, model.nbody):
         name = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, b)
@@ -87,8 +89,16 @@ def _rosidl_hash(typename: str, workdir) -> str:
     return calculate_type_hash(extract_full_type_description(typename, type_map))
 
 
-@pytest.mark.parametrize("typename", ["tf2_msgs/msg/TFMessage", "visualization_msgs/msg/MarkerArray",
-                                      "geometry_msgs/msg/TransformStamped", "std_msgs/msg/String", "std_msgs/msg/Float64"])
+@pytest.mark.parametrize(
+    "typename",
+    [
+        "tf2_msgs/msg/TFMessage",
+        "visualization_msgs/msg/MarkerArray",
+        "geometry_msgs/msg/TransformStamped",
+        "std_msgs/msg/String",
+        "std_msgs/msg/Float64",
+    ],
+)
 def test_written_type_hashes_equal_rosidls(typename, tmp_path):
     assert typestore().hash_rihs01(typename) == _rosidl_hash(typename, tmp_path)
 
@@ -130,8 +140,11 @@ def test_the_foxglove_layout_and_rviz_config_name_only_recorded_topics_and_field
         elif isinstance(node, list):
             for v in node:
                 walk(v, key)
-        elif isinstance(node, str) and node.startswith("/") and key in ("topic", "imageTopic", "calibrationTopic",
-                                                                         "cameraTopic", "value"):
+        elif (
+            isinstance(node, str)
+            and node.startswith("/")
+            and key in ("topic", "imageTopic", "calibrationTopic", "cameraTopic", "value")
+        ):
             refs.append(node)
 
     walk(layout["configById"])

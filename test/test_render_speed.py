@@ -43,7 +43,10 @@ def _reference_masks(spec, r: MaskRenderer, cams) -> list:
 
     model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
     assert model.ntex > 0  # the knife and the room's surfaces are textured
-    model.vis.global_.offwidth, model.vis.global_.offheight = r.model.vis.global_.offwidth, r.model.vis.global_.offheight
+    model.vis.global_.offwidth, model.vis.global_.offheight = (
+        r.model.vis.global_.offwidth,
+        r.model.vis.global_.offheight,
+    )
     model.vis.map.znear = r.model.vis.map.znear
     assert (model.vis.quality.shadowsize, model.vis.quality.offsamples) == (4096, 4)
     data = mujoco.MjData(model)
@@ -52,7 +55,11 @@ def _reference_masks(spec, r: MaskRenderer, cams) -> list:
     drawn = []
     with mujoco.Renderer(model, r.cfg.height_px, r.cfg.width_px) as renderer:
         renderer.enable_segmentation_rendering()
-        for flag in (mujoco.mjtRndFlag.mjRND_SHADOW, mujoco.mjtRndFlag.mjRND_REFLECTION, mujoco.mjtRndFlag.mjRND_SKYBOX):
+        for flag in (
+            mujoco.mjtRndFlag.mjRND_SHADOW,
+            mujoco.mjtRndFlag.mjRND_REFLECTION,
+            mujoco.mjtRndFlag.mjRND_SKYBOX,
+        ):
             renderer.scene.flags[flag] = False
         for cam in cams:
             model.vis.global_.fovy = cam.fov_deg
@@ -79,8 +86,14 @@ def test_masks_from_the_kept_context_equal_mujoco_renderers_default_ones(knife_s
         assert before.shape == after.shape
         assert np.array_equal(before, after)
     with MaskRenderer(spec, track, cfg) as r:  # each count is the hazard's geoms' pixels in the mask
-        counts = [int(np.count_nonzero((m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM))
-                                       & np.isin(m[..., 0], sorted(r.hazard_geoms)))) for m in ours]
+        counts = [
+            int(
+                np.count_nonzero(
+                    (m[..., 1] == int(mujoco.mjtObj.mjOBJ_GEOM)) & np.isin(m[..., 0], sorted(r.hazard_geoms))
+                )
+            )
+            for m in ours
+        ]
         assert [r.pixels(cam) for cam in cams] == counts
         assert max(counts) > 0
     # the scene is seen: the masks hold geoms, so equal masks are not two blank frames
@@ -126,7 +139,10 @@ def test_the_views_after_enough_visible_ones_are_not_drawn() -> None:
 
     cfg = VisibilityConfig()
     cams = tuple(SimpleNamespace(name=n) for n in ("egocentric", "closeup", "overhead"))
-    for shown, drawn in (((900, 700, 0), ["egocentric", "closeup"]), ((900, 10, 300), ["egocentric", "closeup", "overhead"])):
+    for shown, drawn in (
+        ((900, 700, 0), ["egocentric", "closeup"]),
+        ((900, 10, 300), ["egocentric", "closeup", "overhead"]),
+    ):
         asked = []
         counts = dict(zip(("egocentric", "closeup", "overhead"), shown))
         r = SimpleNamespace(pixels=lambda c: asked.append(c.name) or counts[c.name])

@@ -18,15 +18,27 @@ from reacthuman.scoring.replay import (
 from reacthuman.brain.schema import parse_reply
 from reacthuman.scoring.ledger import DecisionRecord, LedgerWriter
 
-REPLY = ('{"object_identified": "the ball", "intent": "catch it, key sk-abcdefghijklmnop1234", "confidence": 0.7, '
-         '"walking_cmd": [0.1, -0.05, 0.0], "walking_duration": 0.8, "catch_duration": 0.6, "keyframes": '
-         '[{"t": 0.25, "left_hand": [0.31, 0.12, 0.05], "right_hand": [0.3, -0.1, 0.0], "knee_bend": 0.2}]}')
+REPLY = (
+    '{"object_identified": "the ball", "intent": "catch it, key sk-abcdefghijklmnop1234", "confidence": 0.7, '
+    '"walking_cmd": [0.1, -0.05, 0.0], "walking_duration": 0.8, "catch_duration": 0.6, "keyframes": '
+    '[{"t": 0.25, "left_hand": [0.31, 0.12, 0.05], "right_hand": [0.3, -0.1, 0.0], "knee_bend": 0.2}]}'
+)
 
 
 def _row(scene_id: str, **fields) -> DecisionRecord:
-    base = dict(scene_id=scene_id, family="object_drop", model="m", object="ball", correct_action="CATCH",
-                plan_parse_ok=True, latency_s=1.25, prompt_tokens=900, completion_tokens=40, truncated=False,
-                modality="images")
+    base = dict(
+        scene_id=scene_id,
+        family="object_drop",
+        model="m",
+        object="ball",
+        correct_action="CATCH",
+        plan_parse_ok=True,
+        latency_s=1.25,
+        prompt_tokens=900,
+        completion_tokens=40,
+        truncated=False,
+        modality="images",
+    )
     return DecisionRecord(**{**base, **fields})
 
 
@@ -37,16 +49,31 @@ def test_a_stored_plan_gives_back_the_decision_field_for_field_with_the_secret_s
     row = _row("s1", extras={PLAN_FIELD: stored, "executed": False})
     decision = decision_of_row(row)
     assert decision.plan.keyframes == plan.keyframes and decision.plan.walking_cmd == plan.walking_cmd
-    assert (decision.plan.confidence, decision.plan.walking_duration_s, decision.plan.catch_duration_s) == (0.7, 0.8, 0.6)
+    assert (decision.plan.confidence, decision.plan.walking_duration_s, decision.plan.catch_duration_s) == (
+        0.7,
+        0.8,
+        0.6,
+    )
     assert decision.plan.intent == stored["intent"] and decision.parse_ok and decision.api_error is None
-    assert (decision.brain, decision.latency_s, decision.prompt_tokens, decision.completion_tokens, decision.modality) == \
-        ("m", 1.25, 900, 40, "images")
+    assert (
+        decision.brain,
+        decision.latency_s,
+        decision.prompt_tokens,
+        decision.completion_tokens,
+        decision.modality,
+    ) == ("m", 1.25, 900, 40, "images")
     assert not is_executed(row) and is_executed(_row("s1")) and is_executed(_row("s1", extras={"executed": True}))
 
 
 def test_an_unparseable_reply_replays_as_unparseable_with_its_text_and_error():
-    row = _row("s2", plan_parse_ok=False, parse_error="reply is not JSON", raw_text="I would step back",
-               truncated=True, extras={PLAN_FIELD: None})
+    row = _row(
+        "s2",
+        plan_parse_ok=False,
+        parse_error="reply is not JSON",
+        raw_text="I would step back",
+        truncated=True,
+        extras={PLAN_FIELD: None},
+    )
     decision = decision_of_row(row)
     assert decision.plan is None and not decision.parse_ok and decision.truncated
     assert (decision.parse_error, decision.raw_text) == ("reply is not JSON", "I would step back")

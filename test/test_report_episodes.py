@@ -25,12 +25,20 @@ from test_scoring_report import _write_run
 
 W, H = 320, 180
 IMPACT = [1.2, 0.1, 0.9]
-CAMERAS = [{"name": "egocentric", "pos": [-0.3, 0.0, 1.45], "lookat": [1.5, 0.0, 0.8], "fov_deg": 70.0},
-           {"name": "closeup", "pos": [1.0, 2.0, 1.2], "lookat": [1.0, 0.0, 0.8], "fov_deg": 60.0},
-           {"name": "overhead", "pos": [0.6, 0.0, 4.2], "lookat": [0.6, 0.0, 0.5], "fov_deg": 70.0}]
-PLAN = {"walking_cmd": [0.5, 0.0, 0.4], "walking_duration": 0.8, "intent": "catch it",
-        "keyframes": [{"t": 0.0, "left_hand": [0, 0, 0], "right_hand": [0, 0, 0], "knee_bend": 0.0},
-                      {"t": 0.6, "left_hand": [0.3, -0.1, 0.2], "right_hand": [0.3, 0.1, 0.2], "knee_bend": 0.0}]}
+CAMERAS = [
+    {"name": "egocentric", "pos": [-0.3, 0.0, 1.45], "lookat": [1.5, 0.0, 0.8], "fov_deg": 70.0},
+    {"name": "closeup", "pos": [1.0, 2.0, 1.2], "lookat": [1.0, 0.0, 0.8], "fov_deg": 60.0},
+    {"name": "overhead", "pos": [0.6, 0.0, 4.2], "lookat": [0.6, 0.0, 0.5], "fov_deg": 70.0},
+]
+PLAN = {
+    "walking_cmd": [0.5, 0.0, 0.4],
+    "walking_duration": 0.8,
+    "intent": "catch it",
+    "keyframes": [
+        {"t": 0.0, "left_hand": [0, 0, 0], "right_hand": [0, 0, 0], "knee_bend": 0.0},
+        {"t": 0.6, "left_hand": [0.3, -0.1, 0.2], "right_hand": [0.3, 0.1, 0.2], "knee_bend": 0.0},
+    ],
+}
 
 
 def _spec_json(scene_id: str) -> str:
@@ -44,8 +52,9 @@ def _spec_json(scene_id: str) -> str:
     sampled = sample_spec("object_drop", 3, object_id="chefs_knife", width=W, height=H)
     cams = tuple(CameraSpec(c["name"], tuple(c["pos"]), tuple(c["lookat"]), c["fov_deg"], 1280, 720) for c in CAMERAS)
     gt = GroundTruth("CATCH", True, tuple(IMPACT), 0.5, sampled.speed_band, False)
-    return dataclasses.replace(sampled, scene_id=scene_id, cameras=cams, observer=ObserverSpec(0.0, 0.0, 0.0),
-                               ground_truth=gt).to_json()
+    return dataclasses.replace(
+        sampled, scene_id=scene_id, cameras=cams, observer=ObserverSpec(0.0, 0.0, 0.0), ground_truth=gt
+    ).to_json()
 
 
 def _episode(run, model: str, scene_id: str) -> None:
@@ -53,7 +62,7 @@ def _episode(run, model: str, scene_id: str) -> None:
     folder.mkdir(parents=True)
     (folder / "spec.json").write_text(_spec_json(scene_id))
     (folder / "plan.json").write_text(json.dumps(PLAN))
-    (folder / "raw_reply.txt").write_text("{\"intent\": \"catch it\"} <b>not html</b>")
+    (folder / "raw_reply.txt").write_text('{"intent": "catch it"} <b>not html</b>')
     (folder / "outcome.json").write_text(json.dumps({"caught": True, "struck": False, "fell": False}))
     for v, view in enumerate(c["name"] for c in CAMERAS):
         for k in range(5):
@@ -139,13 +148,17 @@ def test_overlay_scale_comes_from_the_viewer_config(tmp_path):
 
     frame = tmp_path / "overhead.png"
     Image.new("RGB", (W, H), (128, 128, 128)).save(frame)
-    spec = {"cameras": CAMERAS, "observer": {"x_m": 0.0, "y_m": 0.0, "yaw_rad": 0.0},
-            "ground_truth": {"impact_point": IMPACT}}
+    spec = {
+        "cameras": CAMERAS,
+        "observer": {"x_m": 0.0, "y_m": 0.0, "yaw_rad": 0.0},
+        "ground_truth": {"impact_point": IMPACT},
+    }
     out = draw_plan_overlay(frame, spec, PLAN, tmp_path / "plan.png", config=default_config(overlay_scale=2))
     overlay = iio.imread(out)[..., :3].astype(int)
     assert overlay.shape[:2] == (2 * H, 2 * W)
-    u, v, _ = project(CameraSpec("overhead", tuple(CAMERAS[2]["pos"]), tuple(CAMERAS[2]["lookat"]), 70.0, W, H),
-                      tuple(IMPACT))
+    u, v, _ = project(
+        CameraSpec("overhead", tuple(CAMERAS[2]["pos"]), tuple(CAMERAS[2]["lookat"]), 70.0, W, H), tuple(IMPACT)
+    )
     r, g, b = overlay[int(2 * v), int(2 * u)]
     assert r > 200
     assert g < 80
@@ -165,15 +178,19 @@ def test_report_loads_in_headless_chromium_filters_and_shows_an_episode(run, bro
     rows = browser.evaluate("document.querySelectorAll('#episodes tbody tr').length")
     assert rows == len(select_decisions(read_ledger(run)).scored)
     visible = "Array.from(document.querySelectorAll('#episodes tbody tr')).filter(r => r.style.display !== 'none')"
-    select = ("(f, v) => { const s = document.querySelector(`select[data-field=${f}]`); s.value = v;"
-              " s.dispatchEvent(new Event('change')); }")
+    select = (
+        "(f, v) => { const s = document.querySelector(`select[data-field=${f}]`); s.value = v;"
+        " s.dispatchEvent(new Event('change')); }"
+    )
     browser.evaluate(f"({select})('model', 'alpha')")
     shown = browser.evaluate(f"{visible}.map(r => r.dataset.model)")
     assert shown
     assert set(shown) == {"alpha"}
     assert len(shown) < rows
     browser.evaluate(f"({select})('family', 'object_drop')")
-    assert browser.evaluate(f"{visible}.map(r => r.dataset.family + '/' + r.dataset.model)") == ["object_drop/alpha"] * 4
+    assert (
+        browser.evaluate(f"{visible}.map(r => r.dataset.family + '/' + r.dataset.model)") == ["object_drop/alpha"] * 4
+    )
     browser.evaluate(f"({select})('model', '')")
     browser.evaluate(f"({select})('family', '')")
     assert browser.evaluate(f"{visible}.length") == rows

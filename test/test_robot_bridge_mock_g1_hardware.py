@@ -40,9 +40,22 @@ def _serve(robot: SimulatedG1Endpoint, state: RobotState, seconds: float, first_
 def test_spine_drives_the_robot_side_through_lowcmd_damped_until_an_episode_starts(ros_domain_id):
     dds_domain = 150 + os.getpid() % 50
     robot = SimulatedG1Endpoint(UnitreeBridgeConfig(network_interface="lo", domain_id=dds_domain))
-    launcher = subprocess.Popen([sys.executable, "-m", "reacthuman.cli", "launch", str(ROOT / "launch" / "robot.launch.yaml"),
-                                 "--domain-id", str(ros_domain_id), "network_interface:=lo", f"dds_domain:={dds_domain}"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    launcher = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "reacthuman.cli",
+            "launch",
+            str(ROOT / "launch" / "robot.launch.yaml"),
+            "--domain-id",
+            str(ros_domain_id),
+            "network_interface:=lo",
+            f"dds_domain:={dds_domain}",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     client = GraphClient(ros_domain_id, "hardware_test")
     standing = RobotState(q=read_policy_metadata().default_pose_rad, dq=(0.0,) * len(G1_JOINT_NAMES))
     try:

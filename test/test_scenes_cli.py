@@ -11,15 +11,18 @@ from reacthuman.scenes import sample_spec
 from reacthuman.scenes.cli import describe, main
 
 
-@pytest.mark.parametrize("argv,needle", [
-    (["generate", "--count", "-3"], "count must be a positive integer"),
-    (["generate", "--count", "2", "--families", "object_drop,teleport"], "unknown family 'teleport'"),
-    (["generate", "--balanced", "0"], "balanced must be a positive integer"),
-    (["generate", "--count", "2", "--balanced", "2"], "exactly one of --count or --balanced"),
-    (["generate", "--count", "2", "--adversarial-rate", "1.5"], "adversarial rate"),
-    (["generate", "--describe", "the weather is lovely today"], "no event family fits"),
-    (["generate", "--count", "two"], "invalid int value"),
-])
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["generate", "--count", "-3"], "count must be a positive integer"),
+        (["generate", "--count", "2", "--families", "object_drop,teleport"], "unknown family 'teleport'"),
+        (["generate", "--balanced", "0"], "balanced must be a positive integer"),
+        (["generate", "--count", "2", "--balanced", "2"], "exactly one of --count or --balanced"),
+        (["generate", "--count", "2", "--adversarial-rate", "1.5"], "adversarial rate"),
+        (["generate", "--describe", "the weather is lovely today"], "no event family fits"),
+        (["generate", "--count", "two"], "invalid int value"),
+    ],
+)
 def test_generate_bad_input(tmp_path, capsys, argv, needle) -> None:
     out = tmp_path / "ds"
     code = main(argv + ["--out", str(out)])
@@ -64,4 +67,10 @@ def test_show_prints_spec_readably(tmp_path, capsys) -> None:
 def test_plan_command_uses_the_rule_parser_without_a_model(capsys) -> None:
     assert main(["plan", "a stack of tin cans collapses in the kitchen"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out == {"family": "stack_collapse", "object_id": "tin_can", "room": "kitchen", "hints": {}, "planner": "rule"}
+    assert out == {
+        "family": "stack_collapse",
+        "object_id": "tin_can",
+        "room": "kitchen",
+        "hints": {},
+        "planner": "rule",
+    }

@@ -13,8 +13,11 @@ from reacthuman.scenes import sample_spec
 from reacthuman.scenes.meshes import prepared_parts
 from reacthuman.scenes.mjcf import scene_mjcf
 
-FIXTURED = {"stair_tumble": ("landing", "step_1"), "sliding_object": ("ramp", "ramp_post"),
-            "shelf_slide": ("shelf", "shelf_bracket")}
+FIXTURED = {
+    "stair_tumble": ("landing", "step_1"),
+    "sliding_object": ("ramp", "ramp_post"),
+    "shelf_slide": ("shelf", "shelf_bracket"),
+}
 STEPS = 480
 
 
@@ -41,8 +44,12 @@ def test_fixture_models_cover_their_boxes_and_change_no_physics(family: str) -> 
         body = bodies[name]
         assert body.visual is not None, name
         assert body.visual.package == "reacthuman", name
-        verts = np.concatenate([np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")])
-                                for p in prepared_parts(body.visual)])
+        verts = np.concatenate(
+            [
+                np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")])
+                for p in prepared_parts(body.visual)
+            ]
+        )
         drawn = (verts.max(axis=0) - verts.min(axis=0)) * np.asarray(body.visual.stretch)
         assert drawn == pytest.approx(2 * np.asarray(body.geoms[0].size), abs=1e-5), name
     assert np.array_equal(_track(spec), _track(_without_fixture_looks(spec)))
@@ -65,7 +72,7 @@ def test_the_benchmarks_primitive_twin_draws_the_same_content_without_models():
         assert not t.dressed_bodies
         assert all(b.visual is None for b in t.bodies)
     assert [b.name for b in bare.bodies] == [b.name for b in spec.bodies]
-    added = twin.bodies[len(spec.bodies):]
+    added = twin.bodies[len(spec.bodies) :]
     assert len(added) == len(spec.furnishings)
     for body, (x0, x1, y0, y1, z0, z1) in zip(added, furnishing_boxes(spec.furnishings)):
         assert body.pos == pytest.approx(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), abs=1e-4)

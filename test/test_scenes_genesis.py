@@ -51,8 +51,10 @@ def test_every_family_generates_simulates_and_labels(balanced) -> None:
 def test_label_split_of_a_balanced_set_is_reported(balanced) -> None:
     _, rows = balanced
     split = collections.Counter(r["correct_action"] for r in rows)
-    print(f"\nbalanced set (1 per family) CATCH/DODGE/NO_ACTION: {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']}"
-          " (paper, 18 per family: 141/156/9)")
+    print(
+        f"\nbalanced set (1 per family) CATCH/DODGE/NO_ACTION: {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']}"
+        " (paper, 18 per family: 141/156/9)"
+    )
     assert split["CATCH"] > 0
     assert split["DODGE"] > 0
 
@@ -106,8 +108,9 @@ def test_labelling_freezes_nothing_of_a_scene_it_built(sim) -> None:
     assert left["trimesh"] == 0, left
 
 
-@pytest.mark.parametrize("family,seed", [("multi_object", 3), ("pendulum_swing", 2), ("door_swing", 1),
-                                         ("stair_tumble", 4)])
+@pytest.mark.parametrize(
+    "family,seed", [("multi_object", 3), ("pendulum_swing", 2), ("door_swing", 1), ("stair_tumble", 4)]
+)
 def test_the_labellers_link_reads_equal_genesis_getters_to_the_bit(sim, family, seed) -> None:
     """link_state_reader views the solver's state once and computes the origin velocity as the getter does; at
     every step of free, hinged and bouncing bodies its reads are the getters' own, byte for byte."""
@@ -189,7 +192,10 @@ def test_kept_support_tables_equal_genesis_own_for_boxes_of_any_extents(sim) -> 
     assert getattr(kept, "_reacthuman", False)
     own = kept.replaces
     rng = np.random.default_rng(7)
-    for corners in (trimesh.creation.box(extents=(1, 1, 1)).vertices, trimesh.creation.box(extents=(1, 1, 1)).vertices[::-1]):
+    for corners in (
+        trimesh.creation.box(extents=(1, 1, 1)).vertices,
+        trimesh.creation.box(extents=(1, 1, 1)).vertices[::-1],
+    ):
         signs = np.sign(corners)
         for i in range(40):
             extents = np.exp(rng.uniform(np.log(0.003), np.log(30.0), 3))
@@ -217,8 +223,10 @@ def test_kernel_source_hashes_are_read_once_and_equal_quadrants_own(sim, tmp_pat
     assert getattr(kept, "_reacthuman", False)
     source = tmp_path / "kernels.py"
     source.write_text("def f():\n    return 1\n\n\ndef g():\n    return 2\n")
-    infos = [FunctionSourceInfo(function_name=n, filepath=str(source), start_lineno=a, end_lineno=b)
-             for n, a, b in (("f", 0, 1), ("g", 4, 5))]
+    infos = [
+        FunctionSourceInfo(function_name=n, filepath=str(source), start_lineno=a, end_lineno=b)
+        for n, a, b in (("f", 0, 1), ("g", 4, 5))
+    ]
     reads = []
     read_file = hasher._read_file
     hasher._read_file = lambda info: reads.append(info) or read_file(info)
@@ -251,7 +259,9 @@ def test_genesis_imports_with_a_class_frame_check_that_answers_as_quadrants_own(
     own = fast.replaces
     answers = {}
     for check in (own, fast):
-        class InAClass: here = _probe(check)  # noqa: E701 (the class statement must be the probed line)
+
+        class InAClass:
+            here = _probe(check)  # noqa: E701 (the class statement must be the probed line)
 
         namespace = {"_probe": _probe, "check": check}
         exec(compile("class FromAString: here = _probe(check)", "<string>", "exec"), namespace)
@@ -259,8 +269,13 @@ def test_genesis_imports_with_a_class_frame_check_that_answers_as_quadrants_own(
         module.write_text("class InAFile: here = _probe(check)\nat_module_level = _probe(check)\n")
         loaded = {"_probe": _probe, "check": check}
         exec(compile(module.read_text(), str(module), "exec"), loaded)  # a source file's frames
-        answers[check] = (InAClass.here, namespace["FromAString"].here, loaded["InAFile"].here,
-                          loaded["at_module_level"], check(level_of_class_stackframe=10_000))
+        answers[check] = (
+            InAClass.here,
+            namespace["FromAString"].here,
+            loaded["InAFile"].here,
+            loaded["at_module_level"],
+            check(level_of_class_stackframe=10_000),
+        )
     assert answers[own] == answers[fast] == (True, False, True, False, False)
 
 
@@ -268,8 +283,9 @@ def test_validate_reproduces_and_catches_a_single_bit(balanced, sim, tmp_path) -
     out, rows = balanced
     for r in rows[:3]:
         assert validate_scene(read_spec(os.path.join(out, r["scene_id"], "spec.json")), sim) == []
-    spec = next(read_spec(os.path.join(out, r["scene_id"], "spec.json")) for r in rows
-                if r["time_to_floor_s"] is not None)
+    spec = next(
+        read_spec(os.path.join(out, r["scene_id"], "spec.json")) for r in rows if r["time_to_floor_s"] is not None
+    )
     bits = struct.unpack("<q", struct.pack("<d", spec.ground_truth.time_to_floor_s))[0] ^ 1
     flipped = struct.unpack("<d", struct.pack("<q", bits))[0]
     bad = dataclasses.replace(spec, ground_truth=dataclasses.replace(spec.ground_truth, time_to_floor_s=flipped))
@@ -283,12 +299,19 @@ def test_validate_reproduces_and_catches_a_single_bit(balanced, sim, tmp_path) -
 def test_determinism_across_two_processes(balanced) -> None:
     out, rows = balanced
     chosen = [rows[i]["scene_id"] for i in (len(rows) - 1, 0, 7)]  # another order than the generation's
-    code = ("import sys, json; from reacthuman.scenes.genesis_sim import GenesisSimulator;"
-            "from reacthuman.scenes.dataset import read_spec; sim = GenesisSimulator();"
-            "print(json.dumps([sim.run(read_spec(p)).digest for p in sys.argv[1:]]))")
+    code = (
+        "import sys, json; from reacthuman.scenes.genesis_sim import GenesisSimulator;"
+        "from reacthuman.scenes.dataset import read_spec; sim = GenesisSimulator();"
+        "print(json.dumps([sim.run(read_spec(p)).digest for p in sys.argv[1:]]))"
+    )
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    res = subprocess.run([sys.executable, "-c", code, *[os.path.join(out, s, "spec.json") for s in chosen]],
-                         capture_output=True, text=True, env=env, timeout=900)
+    res = subprocess.run(
+        [sys.executable, "-c", code, *[os.path.join(out, s, "spec.json") for s in chosen]],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     digests = json.loads(res.stdout.strip().splitlines()[-1])
     stored = [read_spec(os.path.join(out, s, "spec.json")).ground_truth.track_sha256 for s in chosen]
@@ -302,11 +325,15 @@ def test_free_fall_time_to_floor_matches_sqrt_2h_over_g(sim) -> None:
     labelled = label_spec(spec, sim, check=False)
     h = spec.hazard.pos[2] - spec.hazard.geoms[0].size[1]  # lowest point of the upright cylinder
     expected = math.sqrt(2 * h / G_MPS2)
-    assert abs(labelled.ground_truth.time_to_floor_s - expected) <= spec.dt_s, (labelled.ground_truth.time_to_floor_s, expected)
+    assert abs(labelled.ground_truth.time_to_floor_s - expected) <= spec.dt_s, (
+        labelled.ground_truth.time_to_floor_s,
+        expected,
+    )
 
 
-@pytest.mark.parametrize("genuine,adversarial", [("house_brick", "foam_anvil"), ("apple", "steel_apple"),
-                                                 ("tin_can", "solid_steel_can")])
+@pytest.mark.parametrize(
+    "genuine,adversarial", [("house_brick", "foam_anvil"), ("apple", "steel_apple"), ("tin_can", "solid_steel_can")]
+)
 def test_adversarial_twins_get_the_label_of_their_physics(sim, genuine, adversarial) -> None:
     labels = {}
     for oid in (genuine, adversarial):

@@ -34,9 +34,9 @@ def test_the_g1_mesh_index_rows_give_numpys_arrays():
     assert m.nmesh > 20
     for i in range(m.nmesh):
         start, n = m.mesh_faceadr[i], m.mesh_facenum[i]
-        cols = [m.mesh_face[start:start + n].ravel(), m.mesh_facenormal[start:start + n].ravel()]
+        cols = [m.mesh_face[start : start + n].ravel(), m.mesh_facenormal[start : start + n].ravel()]
         if m.mesh_texcoordadr[i] != -1:
-            cols.append(m.mesh_facetexcoord[start:start + n].ravel())
+            cols.append(m.mesh_facetexcoord[start : start + n].ravel())
         _same_as_numpy(np.stack(cols, axis=1))
 
 

@@ -44,11 +44,26 @@ def _every_object_spec() -> SceneSpec:
         quat, z = _lying_pose(entry)
         pos = ((i % side) * GRID_SPACING_M, (i // side) * GRID_SPACING_M, z + 0.01)
         bodies.append(object_body(entry, f"o_{object_id}", pos, quat=quat, role="prop"))
-    cams = (CameraSpec("egocentric", (-2, -2, 2), (0, 0, 0), 60), CameraSpec("closeup", (-2, 2, 2), (0, 0, 0), 60),
-            CameraSpec("overhead", (15, 15, 40), (15, 15, 0), 60))
-    return SceneSpec(scene_id="every-object", family="object_drop", object_id="apple", room="kitchen", seed=0,
-                     speed_band="gravity", speed_group=None, adversarial=False, observer=ObserverSpec(-5, -5, 0),
-                     hazard_bodies=(bodies[0].name,), cameras=cams, bodies=tuple(bodies), duration_s=SETTLE_S)
+    cams = (
+        CameraSpec("egocentric", (-2, -2, 2), (0, 0, 0), 60),
+        CameraSpec("closeup", (-2, 2, 2), (0, 0, 0), 60),
+        CameraSpec("overhead", (15, 15, 40), (15, 15, 0), 60),
+    )
+    return SceneSpec(
+        scene_id="every-object",
+        family="object_drop",
+        object_id="apple",
+        room="kitchen",
+        seed=0,
+        speed_band="gravity",
+        speed_group=None,
+        adversarial=False,
+        observer=ObserverSpec(-5, -5, 0),
+        hazard_bodies=(bodies[0].name,),
+        cameras=cams,
+        bodies=tuple(bodies),
+        duration_s=SETTLE_S,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +109,13 @@ def test_every_object_loads_and_settles_in_mujoco(every_object) -> None:
     data = mujoco.MjData(model)
     for b in every_object.bodies:  # the mesh adds no mass: the body weighs what the catalogue says
         assert model.body_mass[model.body(b.name).id] == pytest.approx(b.mass_kg, rel=1e-12), b.name
-        visuals = [g for g in range(model.ngeom) if model.geom_bodyid[g] == model.body(b.name).id
-                   and model.geom_contype[g] == 0 and model.geom_conaffinity[g] == 0]
+        visuals = [
+            g
+            for g in range(model.ngeom)
+            if model.geom_bodyid[g] == model.body(b.name).id
+            and model.geom_contype[g] == 0
+            and model.geom_conaffinity[g] == 0
+        ]
         assert (len(visuals) > 0) == (b.visual is not None), b.name
     for _ in range(int(SETTLE_S / model.opt.timestep)):
         mujoco.mj_step(model, data)
@@ -127,7 +147,9 @@ def test_meshes_change_no_physics(every_object) -> None:
     """The same scene with and without its meshes: MuJoCo trajectories equal to the bit."""
     import mujoco
 
-    bare = dataclasses.replace(every_object, bodies=tuple(dataclasses.replace(b, visual=None) for b in every_object.bodies))
+    bare = dataclasses.replace(
+        every_object, bodies=tuple(dataclasses.replace(b, visual=None) for b in every_object.bodies)
+    )
     runs = []
     for spec in (every_object, bare):
         model = mujoco.MjModel.from_xml_string(scene_mjcf(spec))
@@ -155,8 +177,12 @@ def test_twin_renders_identically_to_its_genuine_object_while_its_mass_differs()
     genuine = sample_spec("object_drop", 3, object_id="chefs_knife")
     h = genuine.hazard
     twin_body = object_body(get_object("rubber_chefs_knife"), "hazard", h.pos, quat=h.quat, role=h.role)
-    twin = dataclasses.replace(genuine, object_id="rubber_chefs_knife", adversarial=True,
-                               bodies=tuple(twin_body if b.name == "hazard" else b for b in genuine.bodies))
+    twin = dataclasses.replace(
+        genuine,
+        object_id="rubber_chefs_knife",
+        adversarial=True,
+        bodies=tuple(twin_body if b.name == "hazard" else b for b in genuine.bodies),
+    )
     cam = CameraSpec("closeup", (h.pos[0] + 0.3, h.pos[1] + 0.3, h.pos[2] + 0.3), h.pos, 40)
     img_g, mass_g = _render(genuine, cam)
     img_t, mass_t = _render(twin, cam)
@@ -198,8 +224,16 @@ def test_catalogue_models_are_read_with_trimesh_own_loader_after_genesis_is_impo
     from reacthuman.scenes.spec import VisualMeshSpec
 
     m = get_model("BlendSwap-CC-BY#bedsideTable")
-    v = VisualMeshSpec(package=m.package, archive=m.archive, member=m.member, catalog_id=m.catalog_id, name=m.name,
-                       licence=m.licence, creator=m.creator, size_m=(0.5, 0.414, 0.48))
+    v = VisualMeshSpec(
+        package=m.package,
+        archive=m.archive,
+        member=m.member,
+        catalog_id=m.catalog_id,
+        name=m.name,
+        licence=m.licence,
+        creator=m.creator,
+        size_m=(0.5, 0.414, 0.48),
+    )
     patched = trimesh.exchange.load.mesh_loaders["obj"]
     assert "genesis" in patched.__module__, patched.__module__  # the situation this guards against
     parts = _parts_of(_extract(v))
@@ -227,8 +261,10 @@ def test_every_room_type_is_furnished_clear_of_the_event_and_the_observer() -> N
             for b in spec.bodies:
                 if b.name.startswith("wall_"):
                     continue
-                inside = box[0] - FURNISH_CLEARANCE_M < b.pos[0] < box[1] + FURNISH_CLEARANCE_M and \
-                    box[2] - FURNISH_CLEARANCE_M < b.pos[1] < box[3] + FURNISH_CLEARANCE_M
+                inside = (
+                    box[0] - FURNISH_CLEARANCE_M < b.pos[0] < box[1] + FURNISH_CLEARANCE_M
+                    and box[2] - FURNISH_CLEARANCE_M < b.pos[1] < box[3] + FURNISH_CLEARANCE_M
+                )
                 assert not inside, (room, b.name, box)
     # Drawn only: MuJoCo steps the furnished and the bare scene to the same bits.
     spec = sample_spec("object_drop", 20, room="kitchen")
@@ -254,9 +290,19 @@ def test_every_room_type_is_furnished_clear_of_the_event_and_the_observer() -> N
     top = spec.body("table")
     assert all(model.geom_group[g] == 3 for g in range(model.ngeom) if model.geom_bodyid[g] == model.body("table").id)
     counter = model.body("furnishing_0").id
-    verts_top = max(float((data.geom_xpos[g] + model.mesh_vert[model.mesh_vertadr[model.geom_dataid[g]]:][
-        :model.mesh_vertnum[model.geom_dataid[g]]] @ data.geom_xmat[g].reshape(3, 3).T)[:, 2].max())
-        for g in range(model.ngeom) if model.geom_bodyid[g] == counter)
+    verts_top = max(
+        float(
+            (
+                data.geom_xpos[g]
+                + model.mesh_vert[model.mesh_vertadr[model.geom_dataid[g]] :][
+                    : model.mesh_vertnum[model.geom_dataid[g]]
+                ]
+                @ data.geom_xmat[g].reshape(3, 3).T
+            )[:, 2].max()
+        )
+        for g in range(model.ngeom)
+        if model.geom_bodyid[g] == counter
+    )
     assert verts_top == pytest.approx(top.pos[2] + top.geoms[0].size[2], abs=0.01)
 
 
@@ -304,8 +350,11 @@ def test_provenance_is_in_the_spec_and_bad_input_is_named() -> None:
     again = SceneSpec.from_json(spec.to_json())
     v = again.hazard.visual
     assert v == spec.hazard.visual
-    assert (v.package, v.archive, v.member) == ("sweethome3d-furniture", "BlendSwap-CC-BY.sh3f",
-                                               "blendswap-cc-by/kitchenKnife/kitchenKnife.obj")
+    assert (v.package, v.archive, v.member) == (
+        "sweethome3d-furniture",
+        "BlendSwap-CC-BY.sh3f",
+        "blendswap-cc-by/kitchenKnife/kitchenKnife.obj",
+    )
     assert v.licence == "CC-BY-3.0"
     assert v.creator
     with pytest.raises(FurnitureError, match="'Nowhere#nothing' is not in the installed catalogues"):
@@ -320,9 +369,16 @@ def json_replace(text: str, old: str, new: str) -> str:
     return text.replace(old, new, 1)
 
 
-ARTICULATED_MODELLED = [("ladder_slip", "aluminium_ladder"), ("ladder_slip", "wooden_ladder"), ("door_swing", "glass_door"),
-                        ("door_swing", "wooden_door"), ("door_swing", "metal_door"), ("pendulum_swing", "punching_bag"),
-                        ("pendulum_swing", "pendant_lamp"), ("pendulum_swing", "cloth_sandbag")]
+ARTICULATED_MODELLED = [
+    ("ladder_slip", "aluminium_ladder"),
+    ("ladder_slip", "wooden_ladder"),
+    ("door_swing", "glass_door"),
+    ("door_swing", "wooden_door"),
+    ("door_swing", "metal_door"),
+    ("pendulum_swing", "punching_bag"),
+    ("pendulum_swing", "pendant_lamp"),
+    ("pendulum_swing", "cloth_sandbag"),
+]
 
 
 def _geom_box(geoms) -> tuple[np.ndarray, np.ndarray]:
@@ -330,8 +386,9 @@ def _geom_box(geoms) -> tuple[np.ndarray, np.ndarray]:
     lo, hi = [], []
     for g in geoms:
         r = g.size[0]
-        half = {"box": g.size, "sphere": (r, r, r), "cylinder": (r, r, g.size[-1]),
-                "capsule": (r, r, g.size[-1] + r)}[g.shape]
+        half = {"box": g.size, "sphere": (r, r, r), "cylinder": (r, r, g.size[-1]), "capsule": (r, r, g.size[-1] + r)}[
+            g.shape
+        ]
         lo.append(np.asarray(g.pos) - half)
         hi.append(np.asarray(g.pos) + half)
     return np.min(lo, axis=0), np.max(hi, axis=0)
@@ -347,8 +404,9 @@ def test_articulated_hazard_wears_its_model_on_its_geoms_and_keeps_its_physics(f
     body = next(b for b in spec.bodies if b.name == spec.hazard_bodies[0])
     assert body.visual is not None
     assert body.visual.member.rsplit(":", 1)[1].startswith(object_id + "@")
-    verts = np.concatenate([np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")])
-                            for p in prepared_parts(body.visual)])
+    verts = np.concatenate(
+        [np.loadtxt([ln[2:] for ln in open(p.obj_path) if ln.startswith("v ")]) for p in prepared_parts(body.visual)]
+    )
     covered = body.geoms[1:] if family == "pendulum_swing" else body.geoms  # the bob, not the rod
     lo, hi = _geom_box(covered)
     assert verts.min(axis=0) == pytest.approx(lo, abs=2e-5)
@@ -363,8 +421,9 @@ def test_articulated_hazard_wears_its_model_on_its_geoms_and_keeps_its_physics(f
             out.append(data.qpos.copy())
         return np.array(out)
 
-    bare = dataclasses.replace(spec, bodies=tuple(dataclasses.replace(b, visual=None) if b is body else b
-                                                  for b in spec.bodies))
+    bare = dataclasses.replace(
+        spec, bodies=tuple(dataclasses.replace(b, visual=None) if b is body else b for b in spec.bodies)
+    )
     assert np.array_equal(run(spec), run(bare))
     model = mujoco.MjModel.from_xml_string(scene_mjcf(spec, with_furnishings=False))
     bid = model.body(body.name).id

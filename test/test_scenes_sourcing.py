@@ -24,9 +24,21 @@ TEAPOT = "a ceramic teapot falls off the table in the kitchen"
 @pytest.fixture(scope="module")
 def teapot_scene(sim, tmp_path_factory):
     sel = plan(TEAPOT)
-    spec = label_spec(sample_spec(sel.family, 3, object_id=sel.object_id, room=sel.room, hints=sel.hints,
-                                  planner=sel.planner, description=sel.description, width=320, height=180,
-                                  sourced=sel.sourced), sim)
+    spec = label_spec(
+        sample_spec(
+            sel.family,
+            3,
+            object_id=sel.object_id,
+            room=sel.room,
+            hints=sel.hints,
+            planner=sel.planner,
+            description=sel.description,
+            width=320,
+            height=180,
+            sourced=sel.sourced,
+        ),
+        sim,
+    )
     path = tmp_path_factory.mktemp("sourced") / "spec.json"
     path.write_text(spec.to_json())
     return sel, spec, path
@@ -81,5 +93,6 @@ def test_dataset_scenes_go_through_the_description_stage(sim, tmp_path) -> None:
         assert rule_parse(spec.description).object_id == spec.object_id
         direct = sample_spec(spec.family, spec.seed, speed_band=spec.speed_band).to_dict()
         unlabelled = planned(cfg, spec.family, spec.seed, spec.speed_band).to_dict()
-        assert {k: v for k, v in unlabelled.items() if k not in ("planner", "description")} == \
-               {k: v for k, v in direct.items() if k not in ("planner", "description")}
+        assert {k: v for k, v in unlabelled.items() if k not in ("planner", "description")} == {
+            k: v for k, v in direct.items() if k not in ("planner", "description")
+        }

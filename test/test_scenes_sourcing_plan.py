@@ -48,7 +48,9 @@ def test_every_drawn_scene_reads_back_to_itself_through_the_rule_planner() -> No
     bad = []
     for family, fam in FAMILY_DEFS.items():
         keys = sorted(fam.hints)
-        for obj, room, values in itertools.product(fam.objects, fam.rooms, itertools.product(*(fam.hints[k] for k in keys))):
+        for obj, room, values in itertools.product(
+            fam.objects, fam.rooms, itertools.product(*(fam.hints[k] for k in keys))
+        ):
             hints = dict(zip(keys, values))
             sel = rule_parse(scene_description(family, obj, room, hints))
             if (sel.family, sel.object_id, sel.room, sel.hints) != (family, obj, room, hints):

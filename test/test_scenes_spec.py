@@ -12,7 +12,16 @@ import mujoco
 import numpy as np
 import pytest
 
-from reacthuman.scenes import FAMILIES, GRAVITY_FAMILIES, OBJECTS, SPEED_FAMILIES, SceneSpec, SpecError, sample_spec, scene_mjcf
+from reacthuman.scenes import (
+    FAMILIES,
+    GRAVITY_FAMILIES,
+    OBJECTS,
+    SPEED_FAMILIES,
+    SceneSpec,
+    SpecError,
+    sample_spec,
+    scene_mjcf,
+)
 from reacthuman.scenes.catalog import ADVERSARIAL_IDS, get_object
 from reacthuman.scenes.families import FAMILY_DEFS
 from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M, insert_into_worldbody
@@ -36,8 +45,16 @@ def test_taxonomy_counts() -> None:
 def test_catalogue_size_and_adversarial_twins() -> None:
     assert len(OBJECTS) >= 82
     assert len(ADVERSARIAL_IDS) >= 14
-    for required in ("foam_anvil", "steel_apple", "lead_tennis_ball", "foam_mirror", "hollow_prop_door",
-                     "foam_ceiling_panel", "lead_sandbag", "solid_steel_can"):
+    for required in (
+        "foam_anvil",
+        "steel_apple",
+        "lead_tennis_ball",
+        "foam_mirror",
+        "hollow_prop_door",
+        "foam_ceiling_panel",
+        "lead_sandbag",
+        "solid_steel_can",
+    ):
         assert required in ADVERSARIAL_IDS
     for aid in ADVERSARIAL_IDS:
         adv, twin = get_object(aid), get_object(get_object(aid).looks_like)
@@ -64,10 +81,17 @@ def test_json_round_trip_every_family(specs) -> None:
 
 
 def test_sampling_is_pure_across_processes() -> None:
-    code = ("from reacthuman.scenes import sample_spec, FAMILIES;"
-            "print(''.join(sample_spec(f, 7).to_json() for f in FAMILIES))")
-    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin"}).stdout.strip()
+    code = (
+        "from reacthuman.scenes import sample_spec, FAMILIES;"
+        "print(''.join(sample_spec(f, 7).to_json() for f in FAMILIES))"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin"},
+    ).stdout.strip()
     assert other == "".join(sample_spec(f, 7).to_json() for f in FAMILIES)
 
 
@@ -78,7 +102,12 @@ def test_speed_group_differs_only_in_speed() -> None:
         assert group[0].speed_group
         base = group[1]  # normal
         for s in group:
-            assert (s.object_id, s.room, s.observer, s.cameras) == (base.object_id, base.room, base.observer, base.cameras)
+            assert (s.object_id, s.room, s.observer, s.cameras) == (
+                base.object_id,
+                base.room,
+                base.observer,
+                base.cameras,
+            )
             ratio = BAND_FACTOR[s.speed_band]
             for b, b0 in zip(s.bodies, base.bodies):
                 assert b.geoms == b0.geoms
@@ -92,10 +121,27 @@ def test_speed_group_differs_only_in_speed() -> None:
 
 def test_malformed_spec_errors_are_one_line(specs) -> None:
     good = json.loads(specs["door_swing"][0].to_json())
-    cases = ["{not json", "[]", json.dumps({**good, "bogus": 1}), json.dumps({k: v for k, v in good.items() if k != "bodies"}),
-             json.dumps({**good, "seed": -3}), json.dumps({**good, "hazard_bodies": ["nobody"]}),
-             json.dumps({**good, "ground_truth": {"correct_action": "RUN", "dangerous": True, "impact_point": None,
-                                                  "time_to_floor_s": None, "speed_band": "fast", "adversarial": False}})]
+    cases = [
+        "{not json",
+        "[]",
+        json.dumps({**good, "bogus": 1}),
+        json.dumps({k: v for k, v in good.items() if k != "bodies"}),
+        json.dumps({**good, "seed": -3}),
+        json.dumps({**good, "hazard_bodies": ["nobody"]}),
+        json.dumps(
+            {
+                **good,
+                "ground_truth": {
+                    "correct_action": "RUN",
+                    "dangerous": True,
+                    "impact_point": None,
+                    "time_to_floor_s": None,
+                    "speed_band": "fast",
+                    "adversarial": False,
+                },
+            }
+        ),
+    ]
     for text in cases:
         with pytest.raises(SpecError) as err:
             SceneSpec.from_json(text)
@@ -112,12 +158,13 @@ def test_mjcf_loads_in_mujoco_and_leaves_observer_free(specs) -> None:
             assert set(s.hazard_bodies) <= names
             hinged = [b for b in s.bodies if b.joint is not None and b.joint.kind == "hinge"]
             assert model.njnt == sum(1 for b in s.bodies if b.dynamic)
-            assert all(
-                model.joint(f"{b.name}_hinge").type == mujoco.mjtJoint.mjJNT_HINGE for b in hinged)
+            assert all(model.joint(f"{b.name}_hinge").type == mujoco.mjtJoint.mjJNT_HINGE for b in hinged)
             mass = {b.name: b.mass_kg for b in s.bodies if b.dynamic}
             for name, m in mass.items():
                 assert model.body(name).mass[0] == pytest.approx(m, rel=1e-6)
-            assert clear_of_geometry(list(s.bodies), s.observer.x_m, s.observer.y_m), f"{f}: geometry at the observer's feet"
+            assert clear_of_geometry(list(s.bodies), s.observer.x_m, s.observer.y_m), (
+                f"{f}: geometry at the observer's feet"
+            )
             assert "observer_proxy" not in xml
             assert "observer_proxy" in scene_mjcf(s, with_observer_proxy=True)
     assert OBSERVER_CLEAR_RADIUS_M > 0.3
@@ -177,11 +224,18 @@ def test_fallback_parser_handles_every_family() -> None:
 
 
 def test_model_answers_are_checked_against_the_catalogue() -> None:
-    ok = check_answer('{"family": "door_swing", "object_id": "glass_door", "room": "hallway", '
-                      '"hints": {"surface": "", "regime": "", "support": ""}}', "d")
+    ok = check_answer(
+        '{"family": "door_swing", "object_id": "glass_door", "room": "hallway", '
+        '"hints": {"surface": "", "regime": "", "support": ""}}',
+        "d",
+    )
     assert (ok.family, ok.object_id, ok.planner) == ("door_swing", "glass_door", "llm")
-    for bad in ('{"family": "door_swing", "object_id": "apple", "room": "hallway", "hints": {}}',
-                '{"family": "teleport", "object_id": "apple", "room": "hallway", "hints": {}}', "nope", "[1]"):
+    for bad in (
+        '{"family": "door_swing", "object_id": "apple", "room": "hallway", "hints": {}}',
+        '{"family": "teleport", "object_id": "apple", "room": "hallway", "hints": {}}',
+        "nope",
+        "[1]",
+    ):
         with pytest.raises(ValueError):
             check_answer(bad, "d")
 

@@ -15,9 +15,16 @@ from reacthuman.scoring.ledger import DecisionRecord
 
 def rec(scene, model, action="CATCH", truth="CATCH", **kw):
     saa = None if action == "ERR" else int(action == truth)
-    base = dict(scene_id=scene, family=kw.pop("family", "object_drop"), model=model, object=kw.pop("object", "plate"),
-                correct_action=truth, action=None if action in ("ERR", None) else action, saa=saa,
-                safe=None if action == "ERR" else kw.pop("safe", 1))
+    base = dict(
+        scene_id=scene,
+        family=kw.pop("family", "object_drop"),
+        model=model,
+        object=kw.pop("object", "plate"),
+        correct_action=truth,
+        action=None if action in ("ERR", None) else action,
+        saa=saa,
+        safe=None if action == "ERR" else kw.pop("safe", 1),
+    )
     if action == "ERR":
         base["api_error"] = "HTTP 500"
     base.update(kw)
@@ -32,12 +39,16 @@ def cell(table, row_label, column):
 
 
 def test_api_errors_are_counted_and_the_last_scored_row_wins():
-    d = select_decisions([
-        rec("s1", "A", "ERR"), rec("s1", "A", "CATCH"),  # retried after an error
-        rec("s2", "A", "ERR"),  # lost
-        rec("s3", "B", "DODGE"), rec("s3", "B", "CATCH"),  # re-scored: the last row counts
-        rec("s3", "B", "ERR"),  # a later failed attempt does not erase the decision
-    ])
+    d = select_decisions(
+        [
+            rec("s1", "A", "ERR"),
+            rec("s1", "A", "CATCH"),  # retried after an error
+            rec("s2", "A", "ERR"),  # lost
+            rec("s3", "B", "DODGE"),
+            rec("s3", "B", "CATCH"),  # re-scored: the last row counts
+            rec("s3", "B", "ERR"),  # a later failed attempt does not erase the decision
+        ]
+    )
     assert d.models == ["A", "B"]
     assert [(r.scene_id, r.model, r.action) for r in d.scored] == [("s1", "A", "CATCH"), ("s3", "B", "CATCH")]
     assert d.api_error_rows == {"A": 2, "B": 1}
@@ -45,13 +56,15 @@ def test_api_errors_are_counted_and_the_last_scored_row_wins():
 
 
 def test_main_table_drops_missing_values_and_marks_the_best():
-    d = select_decisions([
-        rec("s1", "A", d_end=0.5, d_min=0.4, aia=1.0),
-        rec("s2", "A", "DODGE", safe=1, d_end=None, d_min=None, aia=0.5),
-        rec("s3", "A", safe=0, d_end=1.0, d_min=0.8, aia=None),
-        rec("s1", "B", "DODGE", aia=0.0),
-        rec("s2", "B", "NO_ACTION", safe=0, aia=0.0),
-    ])
+    d = select_decisions(
+        [
+            rec("s1", "A", d_end=0.5, d_min=0.4, aia=1.0),
+            rec("s2", "A", "DODGE", safe=1, d_end=None, d_min=None, aia=0.5),
+            rec("s3", "A", safe=0, d_end=1.0, d_min=0.8, aia=None),
+            rec("s1", "B", "DODGE", aia=0.0),
+            rec("s2", "B", "NO_ACTION", safe=0, aia=0.0),
+        ]
+    )
     t = main_table(d)
     assert cell(t, "A", "SAA") == pytest.approx(2 / 3)
     assert cell(t, "A", "Safety") == pytest.approx(2 / 3)
@@ -77,15 +90,17 @@ def test_ties_for_best_mark_every_tied_row():
 
 
 def test_rule_counts_and_catch_dodge_split():
-    d = select_decisions([
-        rec("s1", "A", None, safe=0, rule="R1"),
-        rec("s2", "A", "CATCH", "DODGE", safe=0, rule="R2"),
-        rec("s3", "A", "NO_ACTION", "DODGE", safe=0, rule="R3"),
-        rec("s4", "A", "NO_ACTION", "DODGE", safe=0, rule="R4"),
-        rec("s5", "A", "DODGE", "DODGE"),
-        rec("s6", "A", "CATCH", "CATCH"),
-        rec("s7", "A", "DODGE", "CATCH"),
-    ])
+    d = select_decisions(
+        [
+            rec("s1", "A", None, safe=0, rule="R1"),
+            rec("s2", "A", "CATCH", "DODGE", safe=0, rule="R2"),
+            rec("s3", "A", "NO_ACTION", "DODGE", safe=0, rule="R3"),
+            rec("s4", "A", "NO_ACTION", "DODGE", safe=0, rule="R4"),
+            rec("s5", "A", "DODGE", "DODGE"),
+            rec("s6", "A", "CATCH", "CATCH"),
+            rec("s7", "A", "DODGE", "CATCH"),
+        ]
+    )
     t = rules_table(d)
     assert [cell(t, "A", k) for k in ("R1", "R2", "R3", "R4", "violations", "decisions")] == [1, 1, 1, 1, 4, 7]
     assert cell(t, "Total", "violations") == 4
@@ -98,8 +113,13 @@ def test_rule_counts_and_catch_dodge_split():
 
 
 def test_family_table_pools_models():
-    d = select_decisions([rec("a1", "A", family="f1"), rec("a1", "B", "DODGE", family="f1"),
-                          rec("b1", "A", "DODGE", "DODGE", family="f2")])
+    d = select_decisions(
+        [
+            rec("a1", "A", family="f1"),
+            rec("a1", "B", "DODGE", family="f1"),
+            rec("b1", "A", "DODGE", "DODGE", family="f2"),
+        ]
+    )
     t = family_table(d)
     assert cell(t, "f1", "SAA") == 0.5
     assert cell(t, "f1", "decisions") == 2
@@ -108,8 +128,11 @@ def test_family_table_pools_models():
 
 def _speed_rows():
     rows = []
-    plans = {"g1": ["NO_ACTION", "CATCH", "CATCH", "CATCH"], "g2": ["NO_ACTION", "NO_ACTION", "CATCH", "DODGE"],
-             "g3": ["CATCH"] * 4}
+    plans = {
+        "g1": ["NO_ACTION", "CATCH", "CATCH", "CATCH"],
+        "g2": ["NO_ACTION", "NO_ACTION", "CATCH", "DODGE"],
+        "g3": ["CATCH"] * 4,
+    }
     for group, actions in plans.items():
         for band, action in zip(("slow", "normal", "fast", "very_fast"), actions):
             rows.append(rec(f"{group}-{band}", "A", action, speed_band=band, speed_group=group))
@@ -180,9 +203,19 @@ def test_correct_but_out_of_reach():
 
 
 def test_adversarial_against_look_alikes_and_doubt():
-    rows = [rec(f"d{i}", "A", a, "DODGE", object="steel can", adversarial=True, looks_like="tin can",
-                intent="It might actually be solid steel" if i == 0 else "catch the can")
-            for i, a in enumerate(("CATCH", "CATCH", "DODGE", "NO_ACTION"))]
+    rows = [
+        rec(
+            f"d{i}",
+            "A",
+            a,
+            "DODGE",
+            object="steel can",
+            adversarial=True,
+            looks_like="tin can",
+            intent="It might actually be solid steel" if i == 0 else "catch the can",
+        )
+        for i, a in enumerate(("CATCH", "CATCH", "DODGE", "NO_ACTION"))
+    ]
     rows += [rec("g1", "A", "CATCH", object="tin can", intent="catch"), rec("g2", "A", "DODGE", object="tin can")]
     d = select_decisions(rows)
     t = analyses.adversarial_table(d)
@@ -194,8 +227,12 @@ def test_adversarial_against_look_alikes_and_doubt():
 
 
 def test_the_tables_do_not_depend_on_the_order_episodes_finished_in():
-    rows = [rec("s2", "B", "DODGE", d_end=0.1, d_min=0.3), rec("s1", "A", d_end=0.7, d_min=0.2),
-            rec("s1", "B", d_end=0.3, d_min=0.1), rec("s2", "A", "DODGE", safe=1, d_end=0.2, d_min=0.6)]
+    rows = [
+        rec("s2", "B", "DODGE", d_end=0.1, d_min=0.3),
+        rec("s1", "A", d_end=0.7, d_min=0.2),
+        rec("s1", "B", d_end=0.3, d_min=0.1),
+        rec("s2", "A", "DODGE", safe=1, d_end=0.2, d_min=0.6),
+    ]
     first, finished_otherwise = select_decisions(rows), select_decisions(rows[::-1])
     assert first.models == finished_otherwise.models == ["A", "B"]
     assert [r.key for r in first.scored] == [r.key for r in finished_otherwise.scored]

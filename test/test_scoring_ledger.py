@@ -8,8 +8,16 @@ from reacthuman.scoring.ledger import DecisionRecord, LedgerError, LedgerWriter,
 
 
 def _rec(scene="s1", model="m", **kw):
-    base = dict(scene_id=scene, family="object_drop", model=model, object="plate", correct_action="CATCH",
-                action="CATCH", saa=1, safe=1)
+    base = dict(
+        scene_id=scene,
+        family="object_drop",
+        model=model,
+        object="plate",
+        correct_action="CATCH",
+        action="CATCH",
+        saa=1,
+        safe=1,
+    )
     base.update(kw)
     return DecisionRecord(**base)
 
@@ -89,8 +97,15 @@ def test_unknown_fields_survive_a_round_trip(tmp_path):
 
 def test_secrets_are_scrubbed_before_writing(tmp_path):
     with LedgerWriter(tmp_path) as w:
-        w.append(_rec(api_error="HTTP 401: Authorization: Bearer abcdEFGH12345678 api_key=sk-ABCDEFGH12345678",
-                      correct_action=None, action=None, saa=None, safe=None))
+        w.append(
+            _rec(
+                api_error="HTTP 401: Authorization: Bearer abcdEFGH12345678 api_key=sk-ABCDEFGH12345678",
+                correct_action=None,
+                action=None,
+                saa=None,
+                safe=None,
+            )
+        )
     text = ledger_path(tmp_path).read_text()
     assert "abcdEFGH12345678" not in text
     assert "sk-ABCDEFGH" not in text

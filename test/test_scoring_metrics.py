@@ -57,7 +57,8 @@ def test_hand_geometry_hand_computed():
     observer = Pose2D(1.0, 2.0, math.pi / 2)
     plan = _plan(
         [Keyframe(0.0, (0, 0, 0), (0, 0, 0)), Keyframe(0.4, (0.3, 0.0, -0.2), (0.1, 0.0, 0.0))],
-        walking_cmd=(0.5, 0.0, 0.0), walking_duration_s=0.4,
+        walking_cmd=(0.5, 0.0, 0.0),
+        walking_duration_s=0.4,
     )
     impact = (0.8, 3.0, 0.58)
     g = hand_geometry(plan, observer, impact)
@@ -77,8 +78,13 @@ def test_hand_geometry_hand_computed():
 def test_path_that_wanders_past_the_target_closes_in_but_ends_away():
     observer = Pose2D(0.0, 0.0, 0.0)
     impact = (0.5, 0.2, 0.78)  # 0.4 m ahead of the left rest hand
-    plan = _plan([Keyframe(0.0, (0, 0, 0), (0, 0, 0)), Keyframe(0.2, (0.4, 0, 0), (0, 0, 0)),
-                  Keyframe(0.4, (0.7, 0, 0), (0, 0, 0))])
+    plan = _plan(
+        [
+            Keyframe(0.0, (0, 0, 0), (0, 0, 0)),
+            Keyframe(0.2, (0.4, 0, 0), (0, 0, 0)),
+            Keyframe(0.4, (0.7, 0, 0), (0, 0, 0)),
+        ]
+    )
     g = hand_geometry(plan, observer, impact)
     assert g.d_first_m == pytest.approx(0.4)
     assert g.d_min_m == pytest.approx(0.0)

@@ -14,17 +14,31 @@ from reacthuman.scoring import ExecutedOutcome, LedgerWriter, ModelReply, SceneM
 from reacthuman.reporting.report_cli import main
 
 BANDS = ("slow", "normal", "fast", "very_fast")
-FAMILIES = {"object_drop": ("CATCH", False, "plate"), "thrown_object": ("DODGE", True, "cricket ball"),
-            "rolling_ball": ("CATCH", False, "rubber ball"), "furniture_tip": ("DODGE", False, "bookshelf")}
+FAMILIES = {
+    "object_drop": ("CATCH", False, "plate"),
+    "thrown_object": ("DODGE", True, "cricket ball"),
+    "rolling_ball": ("CATCH", False, "rubber ball"),
+    "furniture_tip": ("DODGE", False, "bookshelf"),
+}
 PLANS = {
-    "catch": Plan("x", "Catch it with both hands", 0.8, (0.5, 0.0, 0.0), 0.6, 0.0,
-                  (Keyframe(0.0, (0, 0, 0), (0, 0, 0)), Keyframe(0.5, (0.3, 0.0, 0.0), (0.3, 0.0, 0.0)))),
+    "catch": Plan(
+        "x",
+        "Catch it with both hands",
+        0.8,
+        (0.5, 0.0, 0.0),
+        0.6,
+        0.0,
+        (Keyframe(0.0, (0, 0, 0), (0, 0, 0)), Keyframe(0.5, (0.3, 0.0, 0.0), (0.3, 0.0, 0.0))),
+    ),
     "dodge": Plan("x", "Step back to dodge", 0.8, (-0.7, 0.0, 0.0), 0.7, 0.0, (Keyframe(0.0, (0, 0, 0), (0, 0, 0)),)),
     "freeze": Plan("x", "Stay still, it might actually be foam", 0.3, (0.0, 0.0, 0.0), 0.0, 0.0, ()),
 }
 # model -> plan per (family index + band index) so the models differ and every rule and band has data
-STYLE = {"alpha": ("catch", "catch", "dodge", "freeze"), "beta": ("dodge", "freeze", "dodge", "catch"),
-         "gamma": ("freeze", "catch", "catch", "dodge")}
+STYLE = {
+    "alpha": ("catch", "catch", "dodge", "freeze"),
+    "beta": ("dodge", "freeze", "dodge", "catch"),
+    "gamma": ("freeze", "catch", "catch", "dodge"),
+}
 
 
 def _write_run(run_dir, shift=0):
@@ -35,12 +49,25 @@ def _write_run(run_dir, shift=0):
                 for b, band in enumerate(BANDS):
                     adversarial = family == "rolling_ball" and b % 2 == 1
                     truth = ScoringTruth.from_spec(
-                        {"correct_action": truth_action, "dangerous": dangerous, "adversarial": adversarial,
-                         "impact_point": None if band == "fast" and family == "object_drop" else [1.2, 0.1, 0.9],
-                         "time_to_floor_s": 0.7, "speed_band": band},
-                        object_at_freeze_world=(2.0, 0.0, 1.5), looks_like="rubber ball" if adversarial else None)
-                    meta = SceneMeta(f"{family}-{band}", family, "steel ball" if adversarial else obj, model,
-                                     room="kitchen", speed_group=family)
+                        {
+                            "correct_action": truth_action,
+                            "dangerous": dangerous,
+                            "adversarial": adversarial,
+                            "impact_point": None if band == "fast" and family == "object_drop" else [1.2, 0.1, 0.9],
+                            "time_to_floor_s": 0.7,
+                            "speed_band": band,
+                        },
+                        object_at_freeze_world=(2.0, 0.0, 1.5),
+                        looks_like="rubber ball" if adversarial else None,
+                    )
+                    meta = SceneMeta(
+                        f"{family}-{band}",
+                        family,
+                        "steel ball" if adversarial else obj,
+                        model,
+                        room="kitchen",
+                        speed_group=family,
+                    )
                     key = styles[(f + b + shift) % 4]
                     if model == "beta" and family == "object_drop" and band == "slow":
                         reply = ModelReply("", None, api_error="HTTP 500")
@@ -48,8 +75,13 @@ def _write_run(run_dir, shift=0):
                         reply = ModelReply("no json here", None, parse_error="not JSON")
                     else:
                         reply = ModelReply("{}", PLANS[key], latency_s=1.0, tokens=100)
-                    outcome = ExecutedOutcome(caught=key == "catch", struck=key == "freeze", fell=False,
-                                              final_left_hand_world=(1.0, 0.2, 0.9), final_right_hand_world=None)
+                    outcome = ExecutedOutcome(
+                        caught=key == "catch",
+                        struck=key == "freeze",
+                        fell=False,
+                        final_left_hand_world=(1.0, 0.2, 0.9),
+                        final_right_hand_world=None,
+                    )
                     w.append(score_decision(meta, truth, observer, reply, outcome))
 
 

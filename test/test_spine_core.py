@@ -52,8 +52,9 @@ def test_robot_state_projected_gravity_and_validation():
 
 def test_observation_layout_follows_metadata(meta):
     policy = LocomotionPolicy(1 / 48, meta)
-    state = RobotState(q=tuple(d + 0.1 for d in meta.default_pose_rad), dq=(2.0,) * 29,
-                       base_ang_vel_body=(4.0, 0.0, 0.0))
+    state = RobotState(
+        q=tuple(d + 0.1 for d in meta.default_pose_rad), dq=(2.0,) * 29, base_ang_vel_body=(4.0, 0.0, 0.0)
+    )
     obs = policy.observation(state, VelocityCommand(0.3, -0.2, 0.1))[0]
     assert obs.shape == (meta.obs_size,)
     offsets, start = {}, 0
@@ -110,9 +111,12 @@ def test_ik_reaches_reachable_target_and_respects_limits():
 
 def test_hand_path_interpolates_and_records_clamps():
     ik = ArmIK()
-    plan = dataclasses.replace(walk_plan(keyframes=(Keyframe(1.0, (0.2, 0.0, 0.2), (0.2, 0.0, 0.2)),
-                                                    Keyframe(2.0, (2.0, 0.0, 0.0), (0.2, 0.0, 0.2)))),
-                               catch_duration_s=1.5)
+    plan = dataclasses.replace(
+        walk_plan(
+            keyframes=(Keyframe(1.0, (0.2, 0.0, 0.2), (0.2, 0.0, 0.2)), Keyframe(2.0, (2.0, 0.0, 0.0), (0.2, 0.0, 0.2)))
+        ),
+        catch_duration_s=1.5,
+    )
     path = build_hand_path(plan, ik, reach_tolerance_m=0.02, release_s=0.5)
     # catch_duration 1.5 s: held at the last keyframe until 3.5 s, back at rest 0.5 s later
     assert path.times_s == (0.0, 1.0, 2.0, 3.5, 4.0)
@@ -151,6 +155,7 @@ def test_spine_output_is_deterministic(spine, meta):
     def run() -> list[tuple[float, ...]]:
         spine.reset(walk_plan(keyframes=(Keyframe(0.5, (0.2, 0.0, 0.2), (0.1, 0.0, 0.1)),)))
         return [spine.command(k / 48, standing_state(meta, k / 48)).q for k in range(30)]
+
     assert run() == run()
 
 
@@ -159,6 +164,7 @@ def test_either_walking_policy_of_the_package_drives_the_spine_and_a_wrong_name_
         spine = Spine(default_config(walking_policy=name))
         spine.reset(walk_plan())
         return [spine.command(k / 48, standing_state(meta, k / 48)).q for k in range(10)]
+
     ppo, fastsac = walk("ppo_g1_29dof"), walk("fastsac_g1_29dof")
     assert len(fastsac[-1]) == len(G1_JOINT_NAMES)
     assert all(map(math.isfinite, fastsac[-1]))

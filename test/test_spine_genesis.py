@@ -85,6 +85,10 @@ def test_reachable_hand_targets_reached_within_5cm(sim, spine):
     for _ in range(6):  # sampled over the next half second of holding
         sim.run(spine.command, 0.1)
         left, right = sim.hands_robot()
-        errors.append((np.linalg.norm(left - np.add(REST_LEFT_HAND_M, offsets[0])),
-                       np.linalg.norm(right - np.add(REST_RIGHT_HAND_M, offsets[1]))))
+        errors.append(
+            (
+                np.linalg.norm(left - np.add(REST_LEFT_HAND_M, offsets[0])),
+                np.linalg.norm(right - np.add(REST_RIGHT_HAND_M, offsets[1])),
+            )
+        )
     assert max(max(e) for e in errors) < 0.05, errors

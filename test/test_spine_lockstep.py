@@ -29,12 +29,21 @@ class FakeBody:
     def __init__(self, client: GraphClient) -> None:
         node = client.node
         self.client, self.answers = client, {}
-        node.create_subscription(JointCommand, graph.JOINT_COMMAND,
-                                 lambda m: self.answers.__setitem__(conv.stamp_ns(m.header.stamp), m),
-                                 qos_for(graph.JOINT_COMMAND))
-        self.pub = {t: node.create_publisher(ty, t, qos_for(t)) for t, ty in (
-            (graph.SCENE, SceneAnnouncement), (graph.PLAN, ReactionPlan), (graph.BASE_STATE, BaseState),
-            (graph.JOINT_STATES, JointState))}
+        node.create_subscription(
+            JointCommand,
+            graph.JOINT_COMMAND,
+            lambda m: self.answers.__setitem__(conv.stamp_ns(m.header.stamp), m),
+            qos_for(graph.JOINT_COMMAND),
+        )
+        self.pub = {
+            t: node.create_publisher(ty, t, qos_for(t))
+            for t, ty in (
+                (graph.SCENE, SceneAnnouncement),
+                (graph.PLAN, ReactionPlan),
+                (graph.BASE_STATE, BaseState),
+                (graph.JOINT_STATES, JointState),
+            )
+        }
         self.q = read_policy_metadata().default_pose_rad
         self.pelvis_z_m = default_pose_geometry().pelvis_height_m
         self.tick = 0
@@ -78,8 +87,13 @@ class FakeBody:
 
 def test_the_spine_answers_each_tick_by_the_phase_of_its_own_base_state(ros_domain_id):
     env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST")
-    spine = subprocess.Popen([sys.executable, "-c", "from reacthuman.nodes.spine_node import main; main()"],
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    spine = subprocess.Popen(
+        [sys.executable, "-c", "from reacthuman.nodes.spine_node import main; main()"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     client = GraphClient(ros_domain_id, "spine_lockstep_test")
     body = FakeBody(client)
     try:

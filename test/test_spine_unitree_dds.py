@@ -19,15 +19,24 @@ from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 from reacthuman.spine.watchdog import CommandWatchdog
 from reacthuman.sim_bridge import unitree_bridge
 from reacthuman.sim_bridge.unitree_bridge import (
-    joint_command_to_lowcmd, lowcmd_to_joint_command, lowstate_to_robot_state, robot_state_to_lowstate,
+    joint_command_to_lowcmd,
+    lowcmd_to_joint_command,
+    lowstate_to_robot_state,
+    robot_state_to_lowstate,
 )
 
 HARNESS = Path(__file__).with_name("spine_harness.py")
 
 
 def test_joint_command_round_trips_through_lowcmd_with_crc():
-    cmd = JointCommand(G1_JOINT_NAMES, tuple(0.01 * i for i in range(29)), (0.0,) * 29, (40.0,) * 29, (2.0,) * 29,
-                       tuple(-0.5 + 0.03 * i for i in range(29)))
+    cmd = JointCommand(
+        G1_JOINT_NAMES,
+        tuple(0.01 * i for i in range(29)),
+        (0.0,) * 29,
+        (40.0,) * 29,
+        (2.0,) * 29,
+        tuple(-0.5 + 0.03 * i for i in range(29)),
+    )
     msg = joint_command_to_lowcmd(cmd, mode_machine=5, echo_tick=1234)
     back = lowcmd_to_joint_command(msg, 0.0)
     assert back.q == pytest.approx(cmd.q, abs=1e-6)
@@ -54,17 +63,27 @@ class _EndpointMissingTheFirstState:
 
     def wait_command_for(self, tick: int, timeout_s: float) -> JointCommand | None:
         answered = self.published.count(tick) >= 2 or (self.published and self.published[-1] != self.published[0])
-        return JointCommand(G1_JOINT_NAMES, (0.0,) * 29, (0.0,) * 29, (0.0,) * 29, (1.0,) * 29, (0.0,) * 29) \
-            if answered else None
+        return (
+            JointCommand(G1_JOINT_NAMES, (0.0,) * 29, (0.0,) * 29, (0.0,) * 29, (1.0,) * 29, (0.0,) * 29)
+            if answered
+            else None
+        )
 
 
 def test_the_first_lowstate_is_sent_again_until_answered_and_the_stream_then_locksteps(monkeypatch):
     monkeypatch.setattr(unitree_bridge, "FIRST_STATE_RESEND_S", 0.01)
     endpoint, applied = _EndpointMissingTheFirstState(), []
     state = RobotState(q=(0.0,) * 29, dq=(0.0,) * 29)
-    missed = unitree_bridge.serve_simulated_robot(endpoint, CommandWatchdog(G1_JOINT_NAMES), 3, 1 / 240,
-                                                  lambda now: state, applied.append, lambda: None,
-                                                  lockstep_timeout_s=1.0)
+    missed = unitree_bridge.serve_simulated_robot(
+        endpoint,
+        CommandWatchdog(G1_JOINT_NAMES),
+        3,
+        1 / 240,
+        lambda now: state,
+        applied.append,
+        lambda: None,
+        lockstep_timeout_s=1.0,
+    )
     assert missed == 0
     assert endpoint.published == [0, 0, 1, 2]
     assert len(applied) == 3
@@ -72,8 +91,12 @@ def test_the_first_lowstate_is_sent_again_until_answered_and_the_stream_then_loc
 
 def test_robot_state_round_trips_through_lowstate():
     half = math.sqrt(0.5)
-    state = RobotState(q=tuple(0.02 * i for i in range(29)), dq=(0.5,) * 29, base_quat_wxyz=(half, 0.0, 0.0, half),
-                       base_ang_vel_body=(0.1, -0.2, 0.3))
+    state = RobotState(
+        q=tuple(0.02 * i for i in range(29)),
+        dq=(0.5,) * 29,
+        base_quat_wxyz=(half, 0.0, 0.0, half),
+        base_ang_vel_body=(0.1, -0.2, 0.3),
+    )
     back = lowstate_to_robot_state(robot_state_to_lowstate(state, tick=7), stamp_s=1.0)
     assert back.q == pytest.approx(state.q, abs=1e-6)
     assert back.dq == pytest.approx(state.dq, abs=1e-6)
@@ -83,10 +106,18 @@ def test_robot_state_round_trips_through_lowstate():
 
 
 def _side(side: str, domain: int, seconds: float, extra: list[str]) -> subprocess.Popen:
-    env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(
-        [str(HARNESS.parents[1]), os.environ.get("PYTHONPATH", "")]))
-    return subprocess.Popen([sys.executable, str(HARNESS), side, "--domain", str(domain), "--seconds", str(seconds),
-                             *extra], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = dict(
+        os.environ,
+        OMP_NUM_THREADS="1",
+        PYTHONPATH=os.pathsep.join([str(HARNESS.parents[1]), os.environ.get("PYTHONPATH", "")]),
+    )
+    return subprocess.Popen(
+        [sys.executable, str(HARNESS), side, "--domain", str(domain), "--seconds", str(seconds), *extra],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_spine_walks_the_g1_over_unitree_dds_loopback(tmp_path):

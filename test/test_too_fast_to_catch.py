@@ -65,8 +65,14 @@ def _straight_track(spec, speed_mps: float, height_m: float = 1.0, start_m: floa
     pos = np.stack([pose.x_m + ux * along, pose.y_m + uy * along, np.full_like(times, height_m)], axis=1)[:, None, :]
     quat = np.tile([1.0, 0.0, 0.0, 0.0], (len(times), 1, 1))
     vel = np.tile([-ux * speed_mps, -uy * speed_mps, 0.0], (len(times), 1, 1))
-    return Track(("hazard",), times.astype(np.float32), pos.astype(np.float32), quat.astype(np.float32),
-                 vel.astype(np.float32), np.zeros_like(vel, dtype=np.float32))
+    return Track(
+        ("hazard",),
+        times.astype(np.float32),
+        pos.astype(np.float32),
+        quat.astype(np.float32),
+        vel.astype(np.float32),
+        np.zeros_like(vel, dtype=np.float32),
+    )
 
 
 @pytest.fixture(scope="module")

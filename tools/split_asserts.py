@@ -41,13 +41,15 @@ def split_source(source: str) -> tuple[str, int]:
     comments = _comment_lines(source)
     edits: list[tuple[int, int, list[str]]] = []  # (first line index, last line index, replacement lines)
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Assert) and isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And)):
+        if not (
+            isinstance(node, ast.Assert) and isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And)
+        ):
             continue
         first, last = node.lineno - 1, node.end_lineno - 1
-        indent = lines[first][:node.col_offset]
+        indent = lines[first][: node.col_offset]
         if indent.strip() or any(n in comments for n in range(node.lineno, node.end_lineno)):
             continue  # not alone on its line (`if x: assert ...`), or a comment inside it
-        tail = lines[last][node.end_col_offset:]
+        tail = lines[last][node.end_col_offset :]
         if tail.strip() and not tail.strip().startswith("#"):
             continue  # another statement after it on the line (`assert a and b; x()`)
         msg = ast.get_source_segment(source, node.msg) if node.msg is not None else None
@@ -60,7 +62,7 @@ def split_source(source: str) -> tuple[str, int]:
         out[-1] += tail.rstrip("\n")
         edits.append((first, last, [line + "\n" for line in out]))
     for first, last, new in sorted(edits, reverse=True):
-        lines[first:last + 1] = new
+        lines[first : last + 1] = new
     return "".join(lines), len(edits)
 
 
@@ -77,8 +79,11 @@ def main(argv: list[str]) -> int:
         new, n = split_source(source)
         if not n:
             continue
-        parts = sum(len(a.test.values) - 1 for a in ast.walk(ast.parse(source))
-                    if isinstance(a, ast.Assert) and isinstance(a.test, ast.BoolOp) and isinstance(a.test.op, ast.And))
+        parts = sum(
+            len(a.test.values) - 1
+            for a in ast.walk(ast.parse(source))
+            if isinstance(a, ast.Assert) and isinstance(a.test, ast.BoolOp) and isinstance(a.test.op, ast.And)
+        )
         if _asserts(new) > _asserts(source) + parts:
             raise SystemExit(f"{f}: the split made more asserts than conditions; left unchanged")
         f.write_text(new)

@@ -10,8 +10,15 @@ from dataclasses import dataclass
 from interactiveworld.names import normalize
 from interactiveworld.world.sim import BURNERS, World
 
-SYNONYMS = {"refrigerator": "fridge", "cupboard": "cabinet", "tap": "faucet", "television": "tv",
-            "hob": "stove", "bookshelf": "shelf", "closet": "wardrobe"}
+SYNONYMS = {
+    "refrigerator": "fridge",
+    "cupboard": "cabinet",
+    "tap": "faucet",
+    "television": "tv",
+    "hob": "stove",
+    "bookshelf": "shelf",
+    "closet": "wardrobe",
+}
 
 
 @dataclass(frozen=True)
@@ -30,8 +37,10 @@ class Catalog:
             self._add(Entity(r.name, "room", "room"), [f"{r.name}_room"])
         for d in ap.doors:
             a, b = d.rooms
-            self._add(Entity(d.name, "door", "door"), [f"{a}_door", f"{b}_door", f"door_between_{a}_and_{b}",
-                                                        f"{b}_{a}_door", "door"])
+            self._add(
+                Entity(d.name, "door", "door"),
+                [f"{a}_door", f"{b}_door", f"door_between_{a}_and_{b}", f"{b}_{a}_door", "door"],
+            )
         for f in ap.fixtures:
             kind = "person" if f.kind == "person" else "fixture"
             self._add(Entity(f.name, kind, f.kind), [f.kind, f"{f.room}_{f.kind}", f"{f.kind}_in_{f.room}"])

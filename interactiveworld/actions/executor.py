@@ -29,8 +29,14 @@ READ_DISTANCE_M = 0.22  # a page held up to read fills most of the view
 
 
 class Executor(ManipulationMixin):
-    def __init__(self, world: World, catalog: Catalog | None = None, allowed: frozenset[str] | None = None,
-                 on_frame: Callable[[str], None] | None = None, knowledge: HumanKnowledge | None = None) -> None:
+    def __init__(
+        self,
+        world: World,
+        catalog: Catalog | None = None,
+        allowed: frozenset[str] | None = None,
+        on_frame: Callable[[str], None] | None = None,
+        knowledge: HumanKnowledge | None = None,
+    ) -> None:
         """knowledge: what the human knows of where objects are; None = an all-knowing executor (only for
         testing primitives in isolation: every episode passes one)."""
         self.world = world
@@ -81,14 +87,17 @@ class Executor(ManipulationMixin):
         """Adapt posture to the target (crouch, lean, arm IK) or refuse when no posture reaches it."""
         p = self.world.pose
         d = math.hypot(point[0] - p.x, point[1] - p.y)
-        horizontal = math.sqrt(max(d * d - hb.SHOULDER_Y_M ** 2, 0.0))
+        horizontal = math.sqrt(max(d * d - hb.SHOULDER_Y_M**2, 0.0))
         posture = hb.reach_posture(horizontal, float(point[2]))
         if posture is None:
             raise Failure("NOT_REACHABLE", "out of arm's reach")
         crouch, lean, shoulder, elbow = posture
         yaw = nav.facing(p.x, p.y, point[0], point[1]) + math.asin(min(1.0, hb.SHOULDER_Y_M / max(d, 0.2)))
-        self.world.set_pose(hb.Pose(p.x, p.y, yaw, crouch_m=crouch, lean_rad=lean, neck_rad=0.5,
-                                    shoulder_r_rad=shoulder, elbow_r_rad=elbow))
+        self.world.set_pose(
+            hb.Pose(
+                p.x, p.y, yaw, crouch_m=crouch, lean_rad=lean, neck_rad=0.5, shoulder_r_rad=shoulder, elbow_r_rad=elbow
+            )
+        )
         self._frame("reaching")
 
     def stand(self) -> None:
@@ -123,8 +132,10 @@ class Executor(ManipulationMixin):
             res.message = res.message or f"done: {cmd.verb.replace('_', ' ')} {display(cmd.target)}".strip()
         except Failure as f:
             res.ok, res.code = False, f.code
-            res.message = f"cannot {cmd.verb.replace('_', ' ')} {self._spoken(cmd.target)}: " \
-                          f"{FAILURE_CODES[f.code]}{' (' + f.detail + ')' if f.detail else ''}"
+            res.message = (
+                f"cannot {cmd.verb.replace('_', ' ')} {self._spoken(cmd.target)}: "
+                f"{FAILURE_CODES[f.code]}{' (' + f.detail + ')' if f.detail else ''}"
+            )
         finally:
             self.stand()
         if self.knowledge is not None and res.ok:
@@ -148,8 +159,13 @@ class Executor(ManipulationMixin):
     def _spoken(self, name: str) -> str:
         """How the human names a thing: an object it does not know by sight only by its kind ("the book"),
         so that a refusal never tells the assistant the colour of something the human has not seen."""
-        if (self.knowledge is not None and name and self.catalog.kind(name) == "object"
-                and name != self.world.held and name not in self.knowledge.identified):
+        if (
+            self.knowledge is not None
+            and name
+            and self.catalog.kind(name) == "object"
+            and name != self.world.held
+            and name not in self.knowledge.identified
+        ):
             return self.catalog.entities[name].sub
         return display(name)
 
@@ -182,12 +198,16 @@ class Executor(ManipulationMixin):
         region = w.region_of(name)
         if place and region is not None and region.owner == place:
             return  # there, though out of view (under a cover, at the back): the human reaches for it
-        raise Failure("NOT_FOUND", f"the {self._spoken(name)} is not where I expected" if not place
-                      else f"I do not find the {self._spoken(name)} at the {display(place)}")
+        raise Failure(
+            "NOT_FOUND",
+            f"the {self._spoken(name)} is not where I expected"
+            if not place
+            else f"I do not find the {self._spoken(name)} at the {display(place)}",
+        )
 
     def _remember_moves(self, cmd: Command) -> None:
         """The human knows where it put things and what it felt in a receptacle."""
-        if cmd.verb in ("place_in", "place_on") :
+        if cmd.verb in ("place_in", "place_on"):
             self.knowledge.felt(cmd.target, cmd.dest)
         elif cmd.verb == "put_down":
             self.knowledge.felt(cmd.target, "")
@@ -265,7 +285,9 @@ class Executor(ManipulationMixin):
             raise Failure("NOT_READABLE")
         self._face(cmd.target, look=True)
         if self.on_frame is not None:  # the assistant sees the page held up in front of the eyes
-            self.world.held_up_view(cmd.target, READ_DISTANCE_M, lambda: self.on_frame(f"reading the {display(cmd.target)}"))
+            self.world.held_up_view(
+                cmd.target, READ_DISTANCE_M, lambda: self.on_frame(f"reading the {display(cmd.target)}")
+            )
         res.info = o.text
         res.message = f"the {display(cmd.target)} says: {o.text}"
 

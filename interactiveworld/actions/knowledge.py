@@ -16,8 +16,10 @@ from interactiveworld.world.sim import World
 from interactiveworld.world.visibility import SightConfig, visible_objects
 from interactiveworld.actions.parser import clean, split_clauses
 
-_PLACE = re.compile(r"^(?P<t>.+?) (?:is|are|lies|sits|stands|was|were|should be|can be found|is kept)"
-                    r"(?: still| now| right)? (?:in|inside|on|on top of|at|in the back of|under|beneath) (?P<d>.+)$")
+_PLACE = re.compile(
+    r"^(?P<t>.+?) (?:is|are|lies|sits|stands|was|were|should be|can be found|is kept)"
+    r"(?: still| now| right)? (?:in|inside|on|on top of|at|in the back of|under|beneath) (?P<d>.+)$"
+)
 
 
 @dataclass

@@ -7,7 +7,13 @@ import numpy as np
 from interactiveworld.actions.navigation import Anchor, can_reach
 from interactiveworld.actions.result import Failure
 from interactiveworld.names import display
-from interactiveworld.world.objects import COVER_CATEGORIES, FILLABLE_CATEGORIES, WIPING_CATEGORIES, footprint_m, half_height_m
+from interactiveworld.world.objects import (
+    COVER_CATEGORIES,
+    FILLABLE_CATEGORIES,
+    WIPING_CATEGORIES,
+    footprint_m,
+    half_height_m,
+)
 from interactiveworld.world.sim import BURNERS
 from interactiveworld.actions.navigation import walk_grid
 
@@ -34,11 +40,15 @@ class ManipulationMixin:
                 raise Failure("HANDS_EMPTY")
             if w.held != cmd.target:
                 raise Failure("NOT_HOLDING", f"holding the {display(w.held)}")
-        if cmd.verb == "place_in" and (cmd.dest == cmd.target or not any(
-                r.kind == "R" for r in w.regions.get(cmd.dest, []))):
+        if cmd.verb == "place_in" and (
+            cmd.dest == cmd.target or not any(r.kind == "R" for r in w.regions.get(cmd.dest, []))
+        ):
             raise Failure("INVALID_TARGET", f"nothing can go inside the {display(cmd.dest)}")
-        if cmd.verb == "place_on" and (kind(cmd.dest) == "person" or cmd.dest == cmd.target or not any(
-                r.kind == "S" for r in w.regions.get(cmd.dest, []))):
+        if cmd.verb == "place_on" and (
+            kind(cmd.dest) == "person"
+            or cmd.dest == cmd.target
+            or not any(r.kind == "S" for r in w.regions.get(cmd.dest, []))
+        ):
             raise Failure("INVALID_TARGET", f"nothing can be put on the {display(cmd.dest)}")
         if cmd.verb == "hand_over" and kind(cmd.dest) != "person":
             raise Failure("INVALID_TARGET", f"the {display(cmd.dest)} is not a person")
@@ -96,8 +106,9 @@ class ManipulationMixin:
             point = slot + np.array([0, 0, half_height_m(w.objects[obj].category)])
             if not can_reach(w.pose.x, w.pose.y, point):  # a low shelf: step to where it can be reached
                 a = self.anchor(dest)
-                self.walk_to(Anchor(float(point[0]), float(point[1]), float(point[2]), a.room, a.front),
-                             display(dest), res)
+                self.walk_to(
+                    Anchor(float(point[0]), float(point[1]), float(point[2]), a.room, a.front), display(dest), res
+                )
             self.reach(point)
             w.release()
             w.put_object(obj, slot, w.region_yaw(region))
@@ -200,7 +211,9 @@ class ManipulationMixin:
 
     def _do_pour(self, cmd, res) -> None:
         w = self.world
-        if cmd.target == w.held or (cmd.target in w.objects and w.objects[cmd.target].category not in FILLABLE_CATEGORIES):
+        if cmd.target == w.held or (
+            cmd.target in w.objects and w.objects[cmd.target].category not in FILLABLE_CATEGORIES
+        ):
             raise Failure("INVALID_TARGET", f"cannot pour into the {display(cmd.target)}")
         if cmd.target not in w.objects and cmd.target != "sink":
             raise Failure("INVALID_TARGET", f"cannot pour into the {display(cmd.target)}")
@@ -233,7 +246,11 @@ class ManipulationMixin:
                 raise Failure("ALREADY_IN_STATE", f"it is already {'on' if on else 'off'}")
             w.set_burner_level(name, 2 if on else 0)
         elif name in w.machine.power:
-            kettle_filled = bool(w.machine.filled.get(name)) if w.objects.get(name) and w.objects[name].category == "kettle" else None
+            kettle_filled = (
+                bool(w.machine.filled.get(name))
+                if w.objects.get(name) and w.objects[name].category == "kettle"
+                else None
+            )
             code = w.machine.set_power(name, on, kettle_filled)
             if code:
                 raise Failure(code, "an empty kettle" if code == "UNSAFE" else "")

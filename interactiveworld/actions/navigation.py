@@ -72,7 +72,7 @@ def anchor_of(world: World, kind: str, name: str) -> Anchor:
 
 def can_reach(x: float, y: float, target: tuple[float, float, float]) -> bool:
     d = math.hypot(target[0] - x, target[1] - y)
-    horizontal = math.sqrt(max(d * d - hb.SHOULDER_Y_M ** 2, 0.0))
+    horizontal = math.sqrt(max(d * d - hb.SHOULDER_Y_M**2, 0.0))
     return hb.reach_posture(horizontal, target[2]) is not None
 
 

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 from interactiveworld.actions.entities import Catalog
 
-_LEAD = re.compile(r"^(?:(?:please|now|next|first|then|finally|and|ok|okay|so|also|you should|can you|could you|"
-                   r"go ahead and|i need you to|now please)\s+)+")
+_LEAD = re.compile(
+    r"^(?:(?:please|now|next|first|then|finally|and|ok|okay|so|also|you should|can you|could you|"
+    r"go ahead and|i need you to|now please)\s+)+"
+)
 _ARTICLES = re.compile(r"\b(?:the|a|an|your|my)\b")
 _NUM = r"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>seconds?|secs?|s|minutes?|mins?|m)?"
 
@@ -17,20 +19,28 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ("ask", r"^ask (?P<q>.+)$"),
     ("halt", r"^(?:halt|stop)$"),
     ("confirm", r"^confirm$"),
-    ("turn_left", r"^turn left$"), ("turn_right", r"^turn right$"), ("turn_around", r"^turn around$"),
-    ("step_forward", r"^(?:step|move|walk) forward$"), ("step_back", r"^(?:step|move|walk) back(?:wards?)?$"),
-    ("look_up", r"^look up$"), ("look_down", r"^look down$"), ("look_around", r"^look around$"),
+    ("turn_left", r"^turn left$"),
+    ("turn_right", r"^turn right$"),
+    ("turn_around", r"^turn around$"),
+    ("step_forward", r"^(?:step|move|walk) forward$"),
+    ("step_back", r"^(?:step|move|walk) back(?:wards?)?$"),
+    ("look_up", r"^look up$"),
+    ("look_down", r"^look down$"),
+    ("look_around", r"^look around$"),
     ("set_timer", r"^set timer (?:for )?" + _NUM + "$"),
     ("wait", r"^wait(?: for)?(?: " + _NUM + ")?$"),
     ("set_level", r"^(?:set|turn) (?P<t>.+?) to (?:level )?(?P<n>\d+)$"),
-    ("turn_on", r"^(?:turn|switch) on (?P<t>.+)$"), ("turn_on", r"^(?:turn|switch) (?P<t>.+) on$"),
-    ("turn_off", r"^(?:turn|switch) off (?P<t>.+)$"), ("turn_off", r"^(?:turn|switch) (?P<t>.+) off$"),
+    ("turn_on", r"^(?:turn|switch) on (?P<t>.+)$"),
+    ("turn_on", r"^(?:turn|switch) (?P<t>.+) on$"),
+    ("turn_off", r"^(?:turn|switch) off (?P<t>.+)$"),
+    ("turn_off", r"^(?:turn|switch) (?P<t>.+) off$"),
     ("search", r"^(?:search|look inside|look in|check inside|check in|feel inside) (?P<t>.+)$"),
     ("look_at", r"^look at (?P<t>.+)$"),
     ("face", r"^(?:face|turn to(?:wards?)?) (?P<t>.+)$"),
     ("inspect", r"^(?:inspect|examine|check) (?P<t>.+)$"),
     ("read", r"^read (?P<t>.+)$"),
-    ("put_down", r"^(?:put down|drop|set down) (?P<t>.+)$"), ("put_down", r"^put (?P<t>.+) down$"),
+    ("put_down", r"^(?:put down|drop|set down) (?P<t>.+)$"),
+    ("put_down", r"^put (?P<t>.+) down$"),
     ("place_in", r"^(?:put|place|store|move|return) (?P<t>.+?) (?:in|into|inside|back in|back into) (?P<d>.+)$"),
     ("place_on", r"^(?:put|place|set|move|return) (?P<t>.+?) (?:on|onto|on top of|back on) (?P<d>.+)$"),
     ("hand_over", r"^(?:hand over|hand|give) (?P<t>.+?) to (?P<d>.+)$"),
@@ -40,7 +50,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ("cover", r"^cover (?P<t>.+?)(?: with (?P<d>.+))?$"),
     ("wipe", r"^(?:wipe|clean|mop)(?: up)? (?P<t>.+?)(?: with (?P<d>.+))?$"),
     ("pour", r"^pour (?:water |(?P<d>.+?) )?(?:into|in) (?P<t>.+)$"),
-    ("open", r"^open (?P<t>.+)$"), ("close", r"^(?:close|shut) (?P<t>.+)$"),
+    ("open", r"^open (?P<t>.+)$"),
+    ("close", r"^(?:close|shut) (?P<t>.+)$"),
     ("press", r"^(?:press|push) (?:button on )?(?P<t>.+)$"),
     ("fill", r"^fill (?P<t>.+?)(?: with water)?(?: at (?P<d>.+))?$"),
     ("navigate_to", r"^(?:go|walk|navigate|move|head|come)(?: over| back)? to (?P<t>.+)$"),
@@ -75,11 +86,62 @@ def clean(text: str) -> str:
 
 # words a command can start with (after the polite lead-ins): a comma or an "and" before one of these
 # starts a new command ("open the fridge, take the milk and put it on the table")
-VERB_WORDS = ("go", "walk", "navigate", "move", "head", "come", "pick", "take", "grab", "get", "put", "place", "store",
-              "set", "return", "open", "close", "shut", "turn", "switch", "press", "push", "fill", "pour", "wipe",
-              "clean", "mop", "cover", "uncover", "remove", "lift", "hand", "give", "drop", "search", "look", "check",
-              "feel", "face", "inspect", "examine", "read", "wait", "step", "halt", "stop", "confirm", "ask", "please",
-              "now", "next", "finally", "also", "then")
+VERB_WORDS = (
+    "go",
+    "walk",
+    "navigate",
+    "move",
+    "head",
+    "come",
+    "pick",
+    "take",
+    "grab",
+    "get",
+    "put",
+    "place",
+    "store",
+    "set",
+    "return",
+    "open",
+    "close",
+    "shut",
+    "turn",
+    "switch",
+    "press",
+    "push",
+    "fill",
+    "pour",
+    "wipe",
+    "clean",
+    "mop",
+    "cover",
+    "uncover",
+    "remove",
+    "lift",
+    "hand",
+    "give",
+    "drop",
+    "search",
+    "look",
+    "check",
+    "feel",
+    "face",
+    "inspect",
+    "examine",
+    "read",
+    "wait",
+    "step",
+    "halt",
+    "stop",
+    "confirm",
+    "ask",
+    "please",
+    "now",
+    "next",
+    "finally",
+    "also",
+    "then",
+)
 _VERB_AHEAD = r"(?=(?:" + "|".join(VERB_WORDS) + r")\b)"
 PRONOUNS = ("it", "them", "that one", "this one")
 PLACE_VERBS = ("open", "close", "navigate_to", "go_to_room", "search", "face", "look_at")
@@ -87,8 +149,14 @@ PLACE_VERBS = ("open", "close", "navigate_to", "go_to_room", "search", "face", "
 
 def split_clauses(speech: str) -> list[str]:
     """Speech -> candidate command clauses, in order: sentences, "then", and commas or "and" before a verb."""
-    parts = re.split(r"\n|;|(?<![0-9])\.(?![0-9])|,? and then |,? then |!|\?|,\s*(?:and\s+)?" + _VERB_AHEAD
-                     + r"|\s+and\s+" + _VERB_AHEAD, speech, flags=re.I)
+    parts = re.split(
+        r"\n|;|(?<![0-9])\.(?![0-9])|,? and then |,? then |!|\?|,\s*(?:and\s+)?"
+        + _VERB_AHEAD
+        + r"|\s+and\s+"
+        + _VERB_AHEAD,
+        speech,
+        flags=re.I,
+    )
     return [p.strip() for p in parts if p and p.strip()]
 
 
@@ -99,6 +167,7 @@ _PLACE_WORDS = r"(?:in|into|inside|on|onto|on top of|to|from|out of|off|with|at)
 def with_referent(clause: str, thing: str, place: str) -> str:
     """Replaces pronouns by the last named entity: after a preposition by the last named place ("put the milk
     in it" after "open the fridge"), elsewhere by the last named thing ("take the milk and put it away")."""
+
     def name(n: str) -> str:
         return f"the {n.replace('_', ' ')}"
 
@@ -172,18 +241,40 @@ def command_text(verb: str, target: str = "", dest: str = "", number: float | No
     t, d = target.replace("_", " "), dest.replace("_", " ")
     n = "" if number is None else (str(int(number)) if float(number).is_integer() else str(number))
     return {
-        "navigate_to": f"go to the {t}", "go_to_room": f"go to the {t}", "turn_left": "turn left",
-        "turn_right": "turn right", "turn_around": "turn around", "step_forward": "step forward",
-        "step_back": "step back", "face": f"face the {t}", "look_at": f"look at the {t}", "look_up": "look up",
-        "look_down": "look down", "look_around": "look around", "inspect": f"inspect the {t}",
-        "read": f"read the {t}", "search": f"search the {t}",
-        "pick": f"pick up the {t}" + (f" from the {d}" if d else ""), "place_in": f"put the {t} in the {d}",
-        "place_on": f"put the {t} on the {d}", "put_down": f"put down the {t}",
-        "hand_over": f"give the {t} to the {d}", "uncover": f"uncover the {t}",
+        "navigate_to": f"go to the {t}",
+        "go_to_room": f"go to the {t}",
+        "turn_left": "turn left",
+        "turn_right": "turn right",
+        "turn_around": "turn around",
+        "step_forward": "step forward",
+        "step_back": "step back",
+        "face": f"face the {t}",
+        "look_at": f"look at the {t}",
+        "look_up": "look up",
+        "look_down": "look down",
+        "look_around": "look around",
+        "inspect": f"inspect the {t}",
+        "read": f"read the {t}",
+        "search": f"search the {t}",
+        "pick": f"pick up the {t}" + (f" from the {d}" if d else ""),
+        "place_in": f"put the {t} in the {d}",
+        "place_on": f"put the {t} on the {d}",
+        "put_down": f"put down the {t}",
+        "hand_over": f"give the {t} to the {d}",
+        "uncover": f"uncover the {t}",
         "cover": f"cover the {t}" + (f" with the {d}" if d else ""),
-        "wipe": f"wipe the {t}" + (f" with the {d}" if d else ""), "pour": f"pour water into the {t}",
-        "open": f"open the {t}", "close": f"close the {t}", "turn_on": f"turn on the {t}",
-        "turn_off": f"turn off the {t}", "set_level": f"set the {t} to level {n}", "press": f"press the {t}",
-        "fill": f"fill the {t}", "wait": f"wait {n} seconds" if n else "wait", "set_timer": f"set a timer for {n} seconds",
-        "ask": f"ask {t}", "confirm": "confirm", "halt": "halt",
+        "wipe": f"wipe the {t}" + (f" with the {d}" if d else ""),
+        "pour": f"pour water into the {t}",
+        "open": f"open the {t}",
+        "close": f"close the {t}",
+        "turn_on": f"turn on the {t}",
+        "turn_off": f"turn off the {t}",
+        "set_level": f"set the {t} to level {n}",
+        "press": f"press the {t}",
+        "fill": f"fill the {t}",
+        "wait": f"wait {n} seconds" if n else "wait",
+        "set_timer": f"set a timer for {n} seconds",
+        "ask": f"ask {t}",
+        "confirm": "confirm",
+        "halt": "halt",
     }[verb]

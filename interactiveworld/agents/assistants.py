@@ -38,7 +38,7 @@ def agent_name(spec: "ModelSpec") -> str:
 
 def recorded_name(name: str) -> str:
     """An agent name (`agent_name`) as results record it: a model without its `?options`."""
-    return MODEL_PREFIX + model_name(name[len(MODEL_PREFIX):]) if name.startswith(MODEL_PREFIX) else name
+    return MODEL_PREFIX + model_name(name[len(MODEL_PREFIX) :]) if name.startswith(MODEL_PREFIX) else name
 
 
 class ScriptedAssistant:

@@ -13,8 +13,25 @@ import re
 from interactiveworld.agents.base import AssistantBrief, AssistantObservation, AssistantReply
 from interactiveworld.world.objects import CATEGORIES, COLORS_RGBA
 
-FURNITURE = ("office desk", "lobby desk", "kitchen table", "kitchen cabinet", "living room shelf", "office shelf",
-             "desk", "table", "counter", "shelf", "fridge", "cabinet", "drawer", "sink", "wardrobe", "bed", "stove")
+FURNITURE = (
+    "office desk",
+    "lobby desk",
+    "kitchen table",
+    "kitchen cabinet",
+    "living room shelf",
+    "office shelf",
+    "desk",
+    "table",
+    "counter",
+    "shelf",
+    "fridge",
+    "cabinet",
+    "drawer",
+    "sink",
+    "wardrobe",
+    "bed",
+    "stove",
+)
 RECEPTACLES = ("fridge", "kitchen cabinet", "drawer", "wardrobe", "box")
 ROOMS = ("kitchen", "living", "office", "lobby", "bedroom")
 INSIDE_WORDS = ("fridge", "cabinet", "drawer", "sink", "wardrobe", "pot", "box")
@@ -65,7 +82,9 @@ def _switches(text: str) -> list[str]:
     if re.search(r"\blamp\b|\blight\b", t):
         out.append("Turn on the lamp.")
     if "kettle" in t:
-        out.append("Pick up the kettle, then fill the kettle, then put the kettle on the counter, then turn on the kettle.")
+        out.append(
+            "Pick up the kettle, then fill the kettle, then put the kettle on the counter, then turn on the kettle."
+        )
     return out
 
 
@@ -95,7 +114,9 @@ class BlindAssistant:
             for dest in places:
                 moves.append(f"Pick up the {thing}, then {_put(thing, dest)}.")
                 # the handoff may have said where the thing is: name that place as where to pick it from
-                moves += [f"Pick up the {thing} from the {src}, then {_put(thing, dest)}." for src in places if src != dest]
+                moves += [
+                    f"Pick up the {thing} from the {src}, then {_put(thing, dest)}." for src in places if src != dest
+                ]
         if self.family in ("finding", "accessibility", "planning"):
             moves += [f"Open the {r}, then search the {r}." for r in RECEPTACLES]
         return moves

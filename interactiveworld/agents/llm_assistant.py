@@ -41,15 +41,19 @@ SYSTEM = (
     "are names of things, places or rooms; several commands may be joined by commas, 'and' or 'then', and 'it' "
     "means the last thing named): " + command_grammar() + "."
 )
-NO_VIEW = (" In this run you do not see the person's view: you only hear what they say. They say what they did, "
-           "why they could not, and read texts aloud; they do not describe what they see.")
+NO_VIEW = (
+    " In this run you do not see the person's view: you only hear what they say. They say what they did, "
+    "why they could not, and read texts aloud; they do not describe what they see."
+)
 MAX_TEXT_CHARS = 400
 MAX_FACTS = 4
 
 
 def reply_schema(memory: bool) -> dict:
-    props = {"mode": {"type": "string", "enum": ["speak", "wait", "done"]},
-             "text": {"type": "string", "maxLength": MAX_TEXT_CHARS}}
+    props = {
+        "mode": {"type": "string", "enum": ["speak", "wait", "done"]},
+        "text": {"type": "string", "maxLength": MAX_TEXT_CHARS},
+    }
     if memory:
         props["facts"] = {"type": "array", "maxItems": MAX_FACTS, "items": {"type": "string", "maxLength": 120}}
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
@@ -62,7 +66,7 @@ def keep_recent_images(history: list[dict], limit: int) -> list[dict]:
         if isinstance(m["content"], list):
             parts = [m["content"][0]]
             images = m["content"][1:]
-            kept = images[len(images) - min(left, len(images)):] if left > 0 else []
+            kept = images[len(images) - min(left, len(images)) :] if left > 0 else []
             left -= len(kept)
             m = {**m, "content": parts + kept if kept else parts[0]["text"]}
         out.append(m)
@@ -70,13 +74,17 @@ def keep_recent_images(history: list[dict], limit: int) -> list[dict]:
 
 
 class LLMAssistant:
-    def __init__(self, model: str, memory: bool = False, view: str = "frames", frames_per_turn: int | None = None) -> None:
+    def __init__(
+        self, model: str, memory: bool = False, view: str = "frames", frames_per_turn: int | None = None
+    ) -> None:
         if view not in ASSISTANT_VIEWS:
             raise ValueError(f"assistant view must be one of {ASSISTANT_VIEWS}, got {view!r}")
         frames_per_turn = agent_config().assistant_frames_per_turn if frames_per_turn is None else frames_per_turn
         if frames_per_turn < 1:
             raise ValueError(f"frames_per_turn must be >= 1, got {frames_per_turn}")
-        self.name = f"llm:{model_name(model)}" + (NO_VIEW_SUFFIX if view == "none" else "") + ("+memory" if memory else "")
+        self.name = (
+            f"llm:{model_name(model)}" + (NO_VIEW_SUFFIX if view == "none" else "") + ("+memory" if memory else "")
+        )
         self.memory = memory
         self.view = view
         self.frames_per_turn = frames_per_turn
@@ -99,16 +107,22 @@ class LLMAssistant:
             raise TextOnlyAssistant(
                 f"assistant model {self.holder.model!r} takes no images (its preset or server says so): InteractiveWorld "
                 "sends the assistant first-person frames; run it with --assistant-view none for the no-frames "
-                "ablation, or name a vision model")
+                "ablation, or name a vision model"
+            )
 
     def _user_message(self, obs: AssistantObservation) -> dict:
-        lines = [f"Turn {obs.turn + 1} of at most {self.brief.max_turns}.",
-                 f"The person says: \"{obs.human_speech}\"",
-                 f"{len(obs.frames)} new first-person frames since your last turn."]
+        lines = [
+            f"Turn {obs.turn + 1} of at most {self.brief.max_turns}.",
+            f'The person says: "{obs.human_speech}"',
+            f"{len(obs.frames)} new first-person frames since your last turn.",
+        ]
         if self.memory:
-            lines.append("Your memory ledger (facts so far): " + ("; ".join(self.ledger) or "empty")
-                         + ". Add in 'facts' any new facts about objects, places and actions.")
-        lines.append("Answer as JSON: {\"mode\": ..., \"text\": ...}.")
+            lines.append(
+                "Your memory ledger (facts so far): "
+                + ("; ".join(self.ledger) or "empty")
+                + ". Add in 'facts' any new facts about objects, places and actions."
+            )
+        lines.append('Answer as JSON: {"mode": ..., "text": ...}.')
         if self.view == "none":
             lines[2] = "You do not see the person's view."
             return {"role": "user", "content": "\n".join(lines)}
@@ -130,7 +144,9 @@ class LLMAssistant:
         messages = [{"role": "system", "content": system}] + history + [msg]
         self.images_sent += sum(len(m["content"]) - 1 for m in messages if isinstance(m["content"], list))
         # the output token limit is the model preset's (`max_tokens` in config/models.yaml)
-        result = self.holder.client.chat(messages, response_format=json_format("assistant_turn", reply_schema(self.memory)))
+        result = self.holder.client.chat(
+            messages, response_format=json_format("assistant_turn", reply_schema(self.memory))
+        )
         if result.api_error:
             self.api_errors += 1
             LOG.warning("assistant model error: %s", result.api_error)

@@ -33,9 +33,15 @@ SYSTEM = (
     "replace an object, place or action by another. If the guidance is unclear, give no commands and ask in 'say'. "
     "If the assistant said nothing, follow your own plan (if any) one step at a time."
 )
-SCHEMA = {"type": "object", "additionalProperties": False, "required": ["say", "commands"],
-          "properties": {"say": {"type": "string", "maxLength": 160},
-                         "commands": {"type": "array", "maxItems": MAX_COMMANDS, "items": {"type": "string", "maxLength": 80}}}}
+SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["say", "commands"],
+    "properties": {
+        "say": {"type": "string", "maxLength": 160},
+        "commands": {"type": "array", "maxItems": MAX_COMMANDS, "items": {"type": "string", "maxLength": 80}},
+    },
+}
 
 
 class LLMHuman:
@@ -61,11 +67,18 @@ class LLMHuman:
                 drop_replaced(self.plan, parsed, self.catalog)
 
     def _message(self, assistant_speech: str, view: HumanView) -> dict:
-        sight = "You cannot see." if view.blind else "You can see: " + (", ".join(n.replace("_", " ") for n in view.visible) or "nothing notable") + "."
-        lines = [f"The assistant says: \"{assistant_speech}\"", sight,
-                 "Your last results: " + ("; ".join(view.last_results) or "none") + ".",
-                 "Your own plan still to do: " + ("; ".join(self.plan) or "nothing") + ".",
-                 "Answer as JSON: {\"say\": ..., \"commands\": [...]}."]
+        sight = (
+            "You cannot see."
+            if view.blind
+            else "You can see: " + (", ".join(n.replace("_", " ") for n in view.visible) or "nothing notable") + "."
+        )
+        lines = [
+            f'The assistant says: "{assistant_speech}"',
+            sight,
+            "Your last results: " + ("; ".join(view.last_results) or "none") + ".",
+            "Your own plan still to do: " + ("; ".join(self.plan) or "nothing") + ".",
+            'Answer as JSON: {"say": ..., "commands": [...]}.',
+        ]
         own = agent_config().human_frames_per_turn
         images = [f.image for f in view.frames[-own:] if f.image is not None] if not view.blind else []
         if images and self.holder.client.supports_images():
@@ -78,13 +91,16 @@ class LLMHuman:
         if not assistant_speech:
             return HumanDecision()
         msg = self._message(assistant_speech, view)
-        result = self.holder.client.chat([{"role": "system", "content": SYSTEM}] + self.memory + [msg],
-                                         response_format=json_format("human_turn", SCHEMA))  # the preset's token limit
+        result = self.holder.client.chat(
+            [{"role": "system", "content": SYSTEM}] + self.memory + [msg],
+            response_format=json_format("human_turn", SCHEMA),
+        )  # the preset's token limit
         if result.api_error:
             return HumanDecision(error=f"human model error: {result.api_error}")
         text_only = msg["content"] if isinstance(msg["content"], str) else msg["content"][0]["text"]
-        self.memory = (self.memory + [{"role": "user", "content": text_only},
-                                      {"role": "assistant", "content": result.text or ""}])[-2 * MAX_MEMORY_TURNS:]
+        self.memory = (
+            self.memory + [{"role": "user", "content": text_only}, {"role": "assistant", "content": result.text or ""}]
+        )[-2 * MAX_MEMORY_TURNS :]
         data = decode_json(result.text)
         if data is None or not isinstance(data.get("commands", []), list):
             self.malformed += 1

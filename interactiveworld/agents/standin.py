@@ -52,8 +52,13 @@ class StandIn:
     def reply(self, body: dict) -> str:
         fmt = ((body.get("response_format") or {}).get("json_schema") or {}).get("name", "")
         messages = body.get("messages") or []
-        images = sum(1 for m in messages if isinstance(m.get("content"), list)
-                     for part in m["content"] if part.get("type") == "image_url")
+        images = sum(
+            1
+            for m in messages
+            if isinstance(m.get("content"), list)
+            for part in m["content"]
+            if part.get("type") == "image_url"
+        )
         self.requests.append(Request(fmt, images, body.get("max_tokens")))
         if fmt == "human_turn":
             last = messages[-1]["content"]
@@ -81,10 +86,15 @@ class StandInServer(LoopbackEndpoint):
         if not request.path.endswith("/chat/completions"):
             return EndpointReply(404, error_body(f"no such path {request.path}"))
         text = self.state.reply(request.body)
-        return EndpointReply(body={"id": "standin", "object": "chat.completion", "model": "standin",
-                                   "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                                "finish_reason": "stop"}],
-                                   "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}})
+        return EndpointReply(
+            body={
+                "id": "standin",
+                "object": "chat.completion",
+                "model": "standin",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+            }
+        )
 
     @property
     def spec(self) -> str:

@@ -17,15 +17,29 @@ from __future__ import annotations
 
 from interactiveworld.bench.taskpack import CAPABILITIES, TaskPack
 
-ERROR_TYPES = ("visual_misreading", "lost_state", "rule_error", "planning_error", "unexecutable_instruction",
-               "mistimed_or_missing_assistance")
+ERROR_TYPES = (
+    "visual_misreading",
+    "lost_state",
+    "rule_error",
+    "planning_error",
+    "unexecutable_instruction",
+    "mistimed_or_missing_assistance",
+)
 UNLABELLED = "unlabelled"  # a failed episode no rule labels: counted as such, never given a default type
 FIRST_ERROR_COLUMNS = (*ERROR_TYPES, UNLABELLED)
-CAP_TO_ERROR = {"perception": "visual_misreading", "memory": "lost_state", "state_tracking": "lost_state",
-                "reasoning": "rule_error", "planning": "planning_error", "communication": "unexecutable_instruction",
-                "intervention_correctness": "mistimed_or_missing_assistance",
-                "intervention_timing": "mistimed_or_missing_assistance"}
-ORDER_CODES = frozenset({"DOOR_CLOSED", "HANDS_FULL", "HANDS_EMPTY", "NOT_HOLDING", "COVERED", "UNSAFE", "EMPTY", "NO_SPACE"})
+CAP_TO_ERROR = {
+    "perception": "visual_misreading",
+    "memory": "lost_state",
+    "state_tracking": "lost_state",
+    "reasoning": "rule_error",
+    "planning": "planning_error",
+    "communication": "unexecutable_instruction",
+    "intervention_correctness": "mistimed_or_missing_assistance",
+    "intervention_timing": "mistimed_or_missing_assistance",
+}
+ORDER_CODES = frozenset(
+    {"DOOR_CLOSED", "HANDS_FULL", "HANDS_EMPTY", "NOT_HOLDING", "COVERED", "UNSAFE", "EMPTY", "NO_SPACE"}
+)
 
 
 def _assistant_commands(trace: list[dict]) -> list[tuple[int, dict]]:
@@ -44,20 +58,27 @@ def _category(pack: TaskPack, name: str) -> str:
 
 
 def _matches(c: dict, p: dict) -> bool:
-    return c["verb"] == p["verb"] and (not p["target"] or c["target"] == p["target"]) and (not p["dest"] or c["dest"] == p["dest"])
+    return (
+        c["verb"] == p["verb"]
+        and (not p["target"] or c["target"] == p["target"])
+        and (not p["dest"] or c["dest"] == p["dest"])
+    )
 
 
 def evaluate_point(p: dict, pack: TaskPack, trace: list[dict], goals_final: list[bool]) -> tuple[str, int]:
     """-> (status, turn at which it was decided; 10**6 when never)."""
-    never = 10 ** 6
+    never = 10**6
     said = _assistant_commands(trace)
     if p["check"] == "said":
         cat = _category(pack, p["target"])
         # a look-alike that another point of the same kind is about is that point's business, not this one's
         claimed = {q["target"] for q in pack.points if q["check"] == "said" and q["verb"] == p["verb"]}
         for turn, c in said:
-            relevant = c["verb"] == p["verb"] and (not p["target"] or c["target"] == p["target"] or
-                                                   (c.get("target_sub") == cat and c["target"] not in claimed))
+            relevant = c["verb"] == p["verb"] and (
+                not p["target"]
+                or c["target"] == p["target"]
+                or (c.get("target_sub") == cat and c["target"] not in claimed)
+            )
             if relevant:
                 return ("pass" if _matches(c, p) else "fail"), turn
         return "unobserved", never
@@ -72,7 +93,9 @@ def evaluate_point(p: dict, pack: TaskPack, trace: list[dict], goals_final: list
     if p["check"] == "executable":
         if not said:
             return "unobserved", never
-        bad = [turn for turn, c in said if c["verb"] == "?"] + [turn for turn, a in _assistant_actions(trace) if not a["ok"]]
+        bad = [turn for turn, c in said if c["verb"] == "?"] + [
+            turn for turn, a in _assistant_actions(trace) if not a["ok"]
+        ]
         return ("fail", min(bad)) if bad else ("pass", said[-1][0])
     if p["check"] == "ordered":
         acts = _assistant_actions(trace)

@@ -16,8 +16,20 @@ from interactiveworld.world.scene import SceneSpec
 from interactiveworld.world.sim import World
 
 MIN_OBJECTS = 15
-CLUTTER_CATEGORIES = ("mug", "cup", "can", "apple", "keys", "phone", "remote", "glasses", "wallet", "book", "sponge",
-                      "bottle")
+CLUTTER_CATEGORIES = (
+    "mug",
+    "cup",
+    "can",
+    "apple",
+    "keys",
+    "phone",
+    "remote",
+    "glasses",
+    "wallet",
+    "book",
+    "sponge",
+    "bottle",
+)
 LOOKALIKE_CATEGORIES = CLUTTER_CATEGORIES + ("juice", "folder", "note")
 PALETTE = ("red", "blue", "green", "yellow", "orange", "purple", "black", "white", "brown", "gray")
 HOLDER_KINDS = ("table", "desk", "shelf", "counter", "cabinet", "drawer", "wardrobe", "bed")

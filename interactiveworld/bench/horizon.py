@@ -73,5 +73,7 @@ def summary(rows: list[TaskRecord]) -> str:
     if f.slope is None:
         return "Not estimable: task lengths do not vary within the families run."
     ci = f"95% bootstrap CI {f.ci95[0]:+.3f} to {f.ci95[1]:+.3f}" if f.ci95 else "no CI"
-    return (f"Family-adjusted slope of success on normalised oracle task length: {f.slope:+.3f} "
-            f"({ci}; {f.n_tasks} tasks; paper: -0.431, CI -0.581 to -0.289).")
+    return (
+        f"Family-adjusted slope of success on normalised oracle task length: {f.slope:+.3f} "
+        f"({ci}; {f.n_tasks} tasks; paper: -0.431, CI -0.581 to -0.289)."
+    )

@@ -16,14 +16,20 @@ JUDGE_PROMPT = (
     "the same instructions or key facts as the reference (wording may differ; extra harmless detail is fine) "
     "and nothing that contradicts it harmfully (another object, another place, a wrong appliance, a wrong "
     "amount). It is INCORRECT when it misses a reference instruction or contradicts it. It is INSUFFICIENT "
-    "when it is empty, evasive or asks for more information. Reply as JSON: {\"verdict\": \"correct\" | "
-    "\"incorrect\" | \"insufficient\", \"reason\": \"...\"}."
+    'when it is empty, evasive or asks for more information. Reply as JSON: {"verdict": "correct" | '
+    '"incorrect" | "insufficient", "reason": "..."}.'
 )
 JUDGE_PROMPT_SHA256 = hashlib.sha256(JUDGE_PROMPT.encode()).hexdigest()
 VERDICTS = ("correct", "incorrect", "insufficient")
-SCHEMA = {"type": "object", "additionalProperties": False, "required": ["verdict", "reason"],
-          "properties": {"verdict": {"type": "string", "enum": list(VERDICTS)},
-                         "reason": {"type": "string", "maxLength": 200}}}
+SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["verdict", "reason"],
+    "properties": {
+        "verdict": {"type": "string", "enum": list(VERDICTS)},
+        "reason": {"type": "string", "maxLength": 200},
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -49,8 +55,11 @@ class LLMJudge:
         if not answer.strip():
             return Verdict("insufficient", "no answer")
         user = f"Question: {question}\n\nReference answer: {reference}\n\nAssistant's answer: {answer}"
-        result = self.holder.client.chat([{"role": "system", "content": JUDGE_PROMPT}, {"role": "user", "content": user}],
-                                         response_format=json_format("verdict", SCHEMA), max_tokens=120)
+        result = self.holder.client.chat(
+            [{"role": "system", "content": JUDGE_PROMPT}, {"role": "user", "content": user}],
+            response_format=json_format("verdict", SCHEMA),
+            max_tokens=120,
+        )
         if result.api_error:
             return Verdict("error", f"judge model error: {result.api_error}")
         data = decode_json(result.text) or {}

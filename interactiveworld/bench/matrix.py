@@ -18,8 +18,9 @@ def cell_dir(out: Path, assistant: str, human: str) -> Path:
     return Path(out) / f"{folder_name(assistant)}__{folder_name(human)}"
 
 
-def run_matrix(tasks_dir: Path, assistants: list[str], humans: list[str], out: Path, only: str = "",
-               limit: int | None = None) -> dict[tuple[str, str], dict]:
+def run_matrix(
+    tasks_dir: Path, assistants: list[str], humans: list[str], out: Path, only: str = "", limit: int | None = None
+) -> dict[tuple[str, str], dict]:
     if not assistants or not humans:
         raise ValueError("matrix needs at least one assistant (--models) and one human (--humans)")
     cells = {}
@@ -29,8 +30,14 @@ def run_matrix(tasks_dir: Path, assistants: list[str], humans: list[str], out: P
             run_tasks(tasks_dir, a, h, d, only=only, limit=limit)
             rows = read_records(d / "results.jsonl", TaskRecord.from_dict)
             s = summarize(rows)
-            cells[(a, h)] = {"assistant": a, "human": h, "episodes": len(rows),
-                             "voided": sum(r.voided for r in rows), "pass_rate": s.pass_rate, "mcr": s.mcr}
+            cells[(a, h)] = {
+                "assistant": a,
+                "human": h,
+                "episodes": len(rows),
+                "voided": sum(r.voided for r in rows),
+                "pass_rate": s.pass_rate,
+                "mcr": s.mcr,
+            }
     write_atomic(Path(out) / "matrix.json", json.dumps(list(cells.values()), indent=1) + "\n")
     return cells
 

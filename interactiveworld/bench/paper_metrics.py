@@ -54,6 +54,11 @@ def paper_metrics(rows: list[TaskRecord]) -> PaperMetrics:
     def mean(xs: list[float]) -> float | None:
         return sum(xs) / len(xs) if xs else None
 
-    return PaperMetrics(mean([cfss_state_score(r) for r in acc]), mean([stg_cfss(r) for r in acc]),
-                        mean([watch_binary(r, "intervention_correctness") for r in prev]),
-                        mean([watch_binary(r, "intervention_timing") for r in prev]), len(acc), len(prev))
+    return PaperMetrics(
+        mean([cfss_state_score(r) for r in acc]),
+        mean([stg_cfss(r) for r in acc]),
+        mean([watch_binary(r, "intervention_correctness") for r in prev]),
+        mean([watch_binary(r, "intervention_timing") for r in prev]),
+        len(acc),
+        len(prev),
+    )

@@ -31,8 +31,9 @@ def quiet(turn: int) -> dict:
 
 
 def common_points(n_goals: int) -> list[dict]:
-    return ([{"cap": "communication", "check": "executable"}, {"cap": "planning", "check": "ordered"}]
-            + [{"cap": "task_completion", "check": "goal", "index": i} for i in range(n_goals)])
+    return [{"cap": "communication", "check": "executable"}, {"cap": "planning", "check": "ordered"}] + [
+        {"cap": "task_completion", "check": "goal", "index": i} for i in range(n_goals)
+    ]
 
 
 def rng_for(key: str) -> random.Random:
@@ -86,25 +87,62 @@ def with_places(turns: list[str | None], objects: list[ObjectSpec], known: tuple
     return out
 
 
-def draft(family: str, tid: str, title: str, layout: str, seed: int, objects: list[ObjectSpec], goals: list[tuple],
-          oracle: list[str | None], wrong: list[str | None], handoff: str, points: list[dict], *,
-          opening: tuple[str, ...] = (), private_plan: tuple[str, ...] = (), deadlines: tuple[int, ...] = (),
-          blind: bool = False, human_room: str = "", doors_open: bool | None = None,
-          places: list[ObjectSpec] | None = None, **scene_kw) -> TaskPack:
+def draft(
+    family: str,
+    tid: str,
+    title: str,
+    layout: str,
+    seed: int,
+    objects: list[ObjectSpec],
+    goals: list[tuple],
+    oracle: list[str | None],
+    wrong: list[str | None],
+    handoff: str,
+    points: list[dict],
+    *,
+    opening: tuple[str, ...] = (),
+    private_plan: tuple[str, ...] = (),
+    deadlines: tuple[int, ...] = (),
+    blind: bool = False,
+    human_room: str = "",
+    doors_open: bool | None = None,
+    places: list[ObjectSpec] | None = None,
+    **scene_kw,
+) -> TaskPack:
     """places: the objects where help says they are (a late object where it arrives); default `objects`."""
     gl = tuple(Predicate(k, tuple(a)) for k, *a in goals)
     oracle = with_places(oracle, places or objects, opening + private_plan)
     wrong = with_places(wrong, places or objects, opening + private_plan)
     scene = SceneSpec(layout, seed, tuple(objects), human_room=human_room, doors_open=doors_open, **scene_kw)
-    texts = [handoff, *(t for t in oracle + wrong if t), *opening, *private_plan, *(" ".join(a) for _, *a in goals),
-             *scene.open_fixtures, *scene.powered, *(e.dest for e in scene.events)]
+    texts = [
+        handoff,
+        *(t for t in oracle + wrong if t),
+        *opening,
+        *private_plan,
+        *(" ".join(a) for _, *a in goals),
+        *scene.open_fixtures,
+        *scene.powered,
+        *(e.dest for e in scene.events),
+    ]
     scene = add_clutter(tid, scene, texts)
     first_speech = next(i for i, t in enumerate(oracle) if t is not None)
     static_turn = deadlines[0] if deadlines else first_speech
     max_turns = max(len(oracle), len(wrong), len(private_plan)) + 4
     return TaskPack(
-        task_id=tid, family=family, title=title, scene=scene, handoff=handoff, goals=gl, oracle=tuple(oracle),
-        wrong=tuple(wrong), opening=opening, private_plan=private_plan, deadlines=deadlines, blind=blind,
-        max_turns=max_turns, points=tuple(points + common_points(len(gl))),
+        task_id=tid,
+        family=family,
+        title=title,
+        scene=scene,
+        handoff=handoff,
+        goals=gl,
+        oracle=tuple(oracle),
+        wrong=tuple(wrong),
+        opening=opening,
+        private_plan=private_plan,
+        deadlines=deadlines,
+        blind=blind,
+        max_turns=max_turns,
+        points=tuple(points + common_points(len(gl))),
         static_question="What should the human do next? Answer with the exact instructions you would give now.",
-        static_turn=static_turn)
+        static_turn=static_turn,
+    )

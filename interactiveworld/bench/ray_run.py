@@ -58,7 +58,9 @@ class InteractiveActor:
 
     def __init__(self, settings: RunSettings) -> None:
         s = self.settings = settings
-        self.shared_assistant = None if s.assistant in REFERENCE_ASSISTANTS else make_assistant(s.assistant, None, s.memory)
+        self.shared_assistant = (
+            None if s.assistant in REFERENCE_ASSISTANTS else make_assistant(s.assistant, None, s.memory)
+        )
         self.human = make_human(s.human)
         self.root = Path(tempfile.mkdtemp(prefix="interactiveworld-ray-"))
 
@@ -74,12 +76,18 @@ class InteractiveActor:
         bags = self.root / BAGS
         shutil.rmtree(bags, ignore_errors=True)
         a = self.shared_assistant or make_assistant(s.assistant, pack, s.memory)
-        res = run_episode(pack, a, self.human, render=s.render, bag_path=bags / pack.task_id if s.bags else None,
-                          body=s.body)
+        res = run_episode(
+            pack, a, self.human, render=s.render, bag_path=bags / pack.task_id if s.bags else None, body=s.body
+        )
         archive = pack_folders(self.root, (f"{BAGS}/{pack.task_id}",)) if s.bags else b""
         shutil.rmtree(bags, ignore_errors=True)
-        return {"ok": True, "error": "", "row": TaskRecord.of_episode(pack, res, s.memory),
-                "trace": json.dumps(res.trace, indent=1, default=str), "bag": archive}
+        return {
+            "ok": True,
+            "error": "",
+            "row": TaskRecord.of_episode(pack, res, s.memory),
+            "trace": json.dumps(res.trace, indent=1, default=str),
+            "bag": archive,
+        }
 
     def close(self) -> None:
         for agent in (self.shared_assistant, self.human):
@@ -106,8 +114,9 @@ class _Sink(QuietSink):
         self.written.append(out["row"])
 
 
-def run_tasks_on_ray(tasks_dir: Path, settings: RunSettings, run_dir: Path, plan: PoolPlan, only: str = "",
-                     limit: int | None = None) -> tuple[list[TaskRecord], list[str]]:
+def run_tasks_on_ray(
+    tasks_dir: Path, settings: RunSettings, run_dir: Path, plan: PoolPlan, only: str = "", limit: int | None = None
+) -> tuple[list[TaskRecord], list[str]]:
     """The missing episodes of a run folder on Ray: (the rows written by this call, one line per task given up)."""
     s = settings
     for name in (s.assistant, s.human):

@@ -68,10 +68,24 @@ class TaskRecord:
         points = [] if res.voided else evaluate_points(pack, res.trace, res.goals_final)
         eff = res.n_actions / pack.oracle_actions if res.passed and pack.oracle_actions else None
         return TaskRecord(
-            task_id=pack.task_id, family=pack.family, assistant=res.assistant, human=res.human, memory=memory,
-            passed=res.passed, completion=round(res.completion, 6), n_actions=res.n_actions,
-            oracle_actions=pack.oracle_actions, efficiency=eff, turns=res.turns, voided=res.voided,
-            void_reason=res.void_reason, points=points,
+            task_id=pack.task_id,
+            family=pack.family,
+            assistant=res.assistant,
+            human=res.human,
+            memory=memory,
+            passed=res.passed,
+            completion=round(res.completion, 6),
+            n_actions=res.n_actions,
+            oracle_actions=pack.oracle_actions,
+            efficiency=eff,
+            turns=res.turns,
+            voided=res.voided,
+            void_reason=res.void_reason,
+            points=points,
             first_error=None if res.voided else first_error(points, res.trace, res.passed),
-            goals_final=res.goals_final, goals_at_handoff=res.goals_at_handoff, digest=res.digest,
-            pack_hash=pack.content_hash, wall_s=res.wall_s)
+            goals_final=res.goals_final,
+            goals_at_handoff=res.goals_at_handoff,
+            digest=res.digest,
+            pack_hash=pack.content_hash,
+            wall_s=res.wall_s,
+        )

@@ -14,8 +14,12 @@ from interactiveworld.bench.taskpack import FAMILIES, TaskPack
 
 # control -> (the admission field that says the pack passes that control, "min" | "max", the family's limit on
 # the control assistant's pass rate)
-RELEASE_CONTROLS = {"oracle": ("oracle_passed", "min", 0.95), "silent": ("silent_failed", "max", 0.10),
-                    "wrong": ("wrong_failed", "max", 0.10), "early": ("early_failed", "max", 0.15)}
+RELEASE_CONTROLS = {
+    "oracle": ("oracle_passed", "min", 0.95),
+    "silent": ("silent_failed", "max", 0.10),
+    "wrong": ("wrong_failed", "max", 0.10),
+    "early": ("early_failed", "max", 0.15),
+}
 
 
 @dataclass(frozen=True)
@@ -31,10 +35,14 @@ class Release:
 
 
 def pack_problems(pack: TaskPack, adm: Admission) -> list[str]:
-    checks = (("a goal is already true at handoff", adm.handoff_all_false),
-              ("the oracle does not pass", adm.oracle_passed), ("no help passes", adm.silent_failed),
-              ("incorrect help passes", adm.wrong_failed), ("early help passes", adm.early_failed),
-              ("the oracle action count changed", adm.oracle_actions == pack.oracle_actions))
+    checks = (
+        ("a goal is already true at handoff", adm.handoff_all_false),
+        ("the oracle does not pass", adm.oracle_passed),
+        ("no help passes", adm.silent_failed),
+        ("incorrect help passes", adm.wrong_failed),
+        ("early help passes", adm.early_failed),
+        ("the oracle action count changed", adm.oracle_actions == pack.oracle_actions),
+    )
     return [why for why, ok in checks if not ok]
 
 
@@ -44,8 +52,10 @@ def control_rates(admissions: list[Admission]) -> dict[str, dict[str, float]]:
     for fam in FAMILIES:
         rows = [a for a in admissions if a.task_id.startswith(fam + "-")]
         if rows:
-            out[fam] = {c: sum(getattr(a, f) == (kind == "min") for a in rows) / len(rows)
-                        for c, (f, kind, _) in RELEASE_CONTROLS.items()}
+            out[fam] = {
+                c: sum(getattr(a, f) == (kind == "min") for a in rows) / len(rows)
+                for c, (f, kind, _) in RELEASE_CONTROLS.items()
+            }
     return out
 
 
@@ -71,8 +81,13 @@ def check_release(packs: list[TaskPack]) -> Release:
 
 def release_table(rel: Release) -> str:
     """Per family, the pass % of each control assistant (and the limit it must keep)."""
-    head = "| family | " + " | ".join(f"{c} pass % ({'>=' if k == 'min' else '<='} {lim:.0%})"
-                                      for c, (_, k, lim) in RELEASE_CONTROLS.items()) + " | tasks |"
+    head = (
+        "| family | "
+        + " | ".join(
+            f"{c} pass % ({'>=' if k == 'min' else '<='} {lim:.0%})" for c, (_, k, lim) in RELEASE_CONTROLS.items()
+        )
+        + " | tasks |"
+    )
     lines = [head, "|---|" + "---:|" * (len(RELEASE_CONTROLS) + 1)]
     for fam, by_control in rel.rates.items():
         n = sum(a.task_id.startswith(fam + "-") for a in rel.admissions)

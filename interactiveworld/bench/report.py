@@ -9,8 +9,16 @@ import os
 from pathlib import Path
 
 from reacthuman.core.atomic import atomic_path
-from reacthuman.core.report_html import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
-    render_markdown, table_csv
+from reacthuman.core.report_html import (
+    Block,
+    Heading,
+    Image,
+    Paragraph,
+    atomic_write_text,
+    render_html,
+    render_markdown,
+    table_csv,
+)
 from reacthuman.core.tables import Table
 
 from interactiveworld.bench.capabilities import FIRST_ERROR_COLUMNS
@@ -28,58 +36,126 @@ def _label(s: Summary, run_dir: Path) -> str:
     return f"{s.assistant} / {s.human}" + (f" ({run_dir.name})" if run_dir.name not in s.assistant else "")
 
 
-def _per_family(name: str, title: str, summaries: list[tuple[Path, Summary]], fams: list[str], cell, extra: dict,
-                fmt: str, best: str) -> Table:
+def _per_family(
+    name: str,
+    title: str,
+    summaries: list[tuple[Path, Summary]],
+    fams: list[str],
+    cell,
+    extra: dict,
+    fmt: str,
+    best: str,
+) -> Table:
     """One row per model: a value per family, then the `extra` columns (name -> value of a Summary)."""
     columns = ["model", *fams, *extra]
     rows = [[_label(s, d), *(cell(s, f) for f in fams), *(get(s) for get in extra.values())] for d, s in summaries]
-    return Table(name, title, columns, rows, formats={c: fmt for c in columns[1:len(fams) + 1 + len(extra)]},
-                 best={c: best for c in columns[1:len(fams) + 2]})
+    return Table(
+        name,
+        title,
+        columns,
+        rows,
+        formats={c: fmt for c in columns[1 : len(fams) + 1 + len(extra)]},
+        best={c: best for c in columns[1 : len(fams) + 2]},
+    )
 
 
 def tables(summaries: list[tuple[Path, Summary]]) -> list[Table]:
     fams = [f for f in FAMILIES if any(f in s.family_n for _, s in summaries)]
-    passed = _per_family("pass_rate", "Pass rate (%) per family", summaries, fams, lambda s, f: s.family_pass.get(f),
-                         {"average": lambda s: s.pass_rate}, "pct", "max")
+    passed = _per_family(
+        "pass_rate",
+        "Pass rate (%) per family",
+        summaries,
+        fams,
+        lambda s, f: s.family_pass.get(f),
+        {"average": lambda s: s.pass_rate},
+        "pct",
+        "max",
+    )
     passed.columns += ["valid", "voided"]
     passed.formats.update(valid="int", voided="int")
     for row, (_, s) in zip(passed.rows, summaries):
         row += [s.n, s.voided]
-    completion = _per_family("completion", "Mean completion rate (%) per family (families weighted equally)", summaries,
-                             fams, lambda s, f: s.family_mcr.get(f), {"average": lambda s: s.mcr}, "pct", "max")
-    efficiency = _per_family("efficiency", "Action efficiency (actions / oracle actions, passed tasks only; 1.00 = oracle)",
-                             summaries, fams, lambda s, f: s.family_efficiency.get(f), {"all": lambda s: s.efficiency},
-                             "f2", "min")
-    capability = Table("capabilities", "Capability scores (%) from pooled evaluation points", ["model", *CAPABILITIES],
-                       [[_label(s, d), *(s.capabilities[c] for c in CAPABILITIES)] for d, s in summaries],
-                       formats={c: "pct" for c in CAPABILITIES}, best={c: "max" for c in CAPABILITIES})
-    points = Table("capability_points", "Evaluation points per capability (passed/observed)", ["model", *CAPABILITIES],
-                   [[_label(s, d), *(f"{s.capability_points[c][0]}/{s.capability_points[c][1]}" for c in CAPABILITIES)]
-                    for d, s in summaries])
-    errors = Table("first_errors", "First-error taxonomy (failed, valid episodes)", ["model", *FIRST_ERROR_COLUMNS],
-                   [[_label(s, d), *(s.errors[e] for e in FIRST_ERROR_COLUMNS)] for d, s in summaries],
-                   formats={e: "int" for e in FIRST_ERROR_COLUMNS})
+    completion = _per_family(
+        "completion",
+        "Mean completion rate (%) per family (families weighted equally)",
+        summaries,
+        fams,
+        lambda s, f: s.family_mcr.get(f),
+        {"average": lambda s: s.mcr},
+        "pct",
+        "max",
+    )
+    efficiency = _per_family(
+        "efficiency",
+        "Action efficiency (actions / oracle actions, passed tasks only; 1.00 = oracle)",
+        summaries,
+        fams,
+        lambda s, f: s.family_efficiency.get(f),
+        {"all": lambda s: s.efficiency},
+        "f2",
+        "min",
+    )
+    capability = Table(
+        "capabilities",
+        "Capability scores (%) from pooled evaluation points",
+        ["model", *CAPABILITIES],
+        [[_label(s, d), *(s.capabilities[c] for c in CAPABILITIES)] for d, s in summaries],
+        formats={c: "pct" for c in CAPABILITIES},
+        best={c: "max" for c in CAPABILITIES},
+    )
+    points = Table(
+        "capability_points",
+        "Evaluation points per capability (passed/observed)",
+        ["model", *CAPABILITIES],
+        [
+            [_label(s, d), *(f"{s.capability_points[c][0]}/{s.capability_points[c][1]}" for c in CAPABILITIES)]
+            for d, s in summaries
+        ],
+    )
+    errors = Table(
+        "first_errors",
+        "First-error taxonomy (failed, valid episodes)",
+        ["model", *FIRST_ERROR_COLUMNS],
+        [[_label(s, d), *(s.errors[e] for e in FIRST_ERROR_COLUMNS)] for d, s in summaries],
+        formats={e: "int" for e in FIRST_ERROR_COLUMNS},
+    )
     return [passed, completion, efficiency, capability, points, errors]
 
 
 def family_measures(run_dirs: list[Path], summaries: list[tuple[Path, Summary]], results: list) -> Table:
     """Accessibility's CFSS-StateScore and STG-CFSS, Prevention's C7/C8 under WATCH-binary (bench.paper_metrics)."""
-    cols = ["model", "CFSS-StateScore", "STG-CFSS", "C7 (WATCH-binary)", "C8 (WATCH-binary)", "accessibility n",
-            "prevention n"]
+    cols = [
+        "model",
+        "CFSS-StateScore",
+        "STG-CFSS",
+        "C7 (WATCH-binary)",
+        "C8 (WATCH-binary)",
+        "accessibility n",
+        "prevention n",
+    ]
     rows = []
     for (d, s), rs in zip(summaries, results):
         m = paper_metrics(rs)
         rows.append([_label(s, d), m.cfss, m.stg_cfss, m.c7, m.c8, m.n_accessibility, m.n_prevention])
-    return Table("family_measures", "Family measures (%): Accessibility CFSS-StateScore and STG-CFSS, Prevention C7/C8 "
-                 "under WATCH-binary", cols, rows, formats={**{c: "pct" for c in cols[1:5]}, **{c: "int" for c in cols[5:]}})
+    return Table(
+        "family_measures",
+        "Family measures (%): Accessibility CFSS-StateScore and STG-CFSS, Prevention C7/C8 under WATCH-binary",
+        cols,
+        rows,
+        formats={**{c: "pct" for c in cols[1:5]}, **{c: "int" for c in cols[5:]}},
+    )
 
 
 def firth_table(results: list) -> Table:
     curves = firth_curves([r for rows in results for r in rows])
-    return Table("firth_curves", "Firth logistic regression of success on normalised task length, per model and "
-                 "family (slope: log-odds from the family's shortest to its longest task)",
-                 ["model", "family", "slope", "episodes"], [[c.model, c.family, c.slope, c.n_episodes] for c in curves],
-                 formats={"slope": "f2", "episodes": "int"})
+    return Table(
+        "firth_curves",
+        "Firth logistic regression of success on normalised task length, per model and "
+        "family (slope: log-odds from the family's shortest to its longest task)",
+        ["model", "family", "slope", "episodes"],
+        [[c.model, c.family, c.slope, c.n_episodes] for c in curves],
+        formats={"slope": "f2", "episodes": "int"},
+    )
 
 
 def capability_chart(summaries: list[tuple[Path, Summary]], path: Path) -> None:
@@ -117,9 +193,21 @@ def write_report(run_dirs: list[Path]) -> str:
     for t in all_tables:
         atomic_write_text(out / "tables" / f"{t.name}.csv", table_csv(t))
     blocks: list[Block] = [
-        Paragraph(f"{sum(len(r) for r in results)} episodes from {', '.join(str(Path(d) / 'results.jsonl') for d in run_dirs)}."),
-        passed, completion, efficiency, capability, points, Image(os.path.relpath(chart, out), "Capability scores"),
-        errors, measures, Heading("Task horizon"), Paragraph(horizon.summary([r for rows in results for r in rows])), firth]
+        Paragraph(
+            f"{sum(len(r) for r in results)} episodes from {', '.join(str(Path(d) / 'results.jsonl') for d in run_dirs)}."
+        ),
+        passed,
+        completion,
+        efficiency,
+        capability,
+        points,
+        Image(os.path.relpath(chart, out), "Capability scores"),
+        errors,
+        measures,
+        Heading("Task horizon"),
+        Paragraph(horizon.summary([r for rows in results for r in rows])),
+        firth,
+    ]
     text = render_markdown(TITLE, blocks)
     atomic_write_text(out / "report.md", text)
     atomic_write_text(out / "report.html", render_html(TITLE, blocks))

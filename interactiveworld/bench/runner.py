@@ -34,8 +34,16 @@ def _done(path: Path) -> set[str]:
     return {r.task_id for r in read_records(path, TaskRecord.from_dict) if not r.voided}
 
 
-def prepare_run(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory: bool = False, only: str = "",
-                limit: int | None = None, body: str = "capsule") -> tuple[list[TaskPack], set[str]]:
+def prepare_run(
+    tasks_dir: Path,
+    assistant: str,
+    human: str,
+    run_dir: Path,
+    memory: bool = False,
+    only: str = "",
+    limit: int | None = None,
+    body: str = "capsule",
+) -> tuple[list[TaskPack], set[str]]:
     """Check the agents, write or check RUN_DIR/run.json; (the selected packs, the task ids already done)."""
     for name, kinds in ((assistant, REFERENCE_ASSISTANTS), (human, REFERENCE_HUMANS)):
         if name not in kinds and not name.startswith("llm:"):
@@ -49,19 +57,34 @@ def prepare_run(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memo
     mpath = run_dir / "run.json"
     if mpath.exists():
         old = json.loads(mpath.read_text())
-        if {k: old.get(k) for k in ("assistant", "human", "memory")} != {k: manifest[k] for k in ("assistant", "human", "memory")}:
-            raise ValueError(f"{run_dir}: holds a run of assistant={old.get('assistant')} human={old.get('human')} "
-                             f"memory={old.get('memory')}; use another RUN_DIR")
+        if {k: old.get(k) for k in ("assistant", "human", "memory")} != {
+            k: manifest[k] for k in ("assistant", "human", "memory")
+        }:
+            raise ValueError(
+                f"{run_dir}: holds a run of assistant={old.get('assistant')} human={old.get('human')} "
+                f"memory={old.get('memory')}; use another RUN_DIR"
+            )
     else:
-        write_atomic(mpath, json.dumps({**manifest, "task_hashes": {p.task_id: p.content_hash for p in packs}}, indent=1))
+        write_atomic(
+            mpath, json.dumps({**manifest, "task_hashes": {p.task_id: p.content_hash for p in packs}}, indent=1)
+        )
     return packs, _done(run_dir / "results.jsonl")
 
 
 def log_invocation(run_dir: Path, executor: dict, episodes: int) -> None:
     """RUN_DIR/invocations.jsonl: one line per `interactiveworld run` on the folder, saying how it ran."""
     with open(Path(run_dir) / "invocations.jsonl", "a") as f:
-        f.write(json.dumps({"utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                            "executor": executor, "episodes_to_run": episodes}, sort_keys=True) + "\n")
+        f.write(
+            json.dumps(
+                {
+                    "utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                    "executor": executor,
+                    "episodes_to_run": episodes,
+                },
+                sort_keys=True,
+            )
+            + "\n"
+        )
 
 
 def default_render(assistant: str, human: str, render: bool | None) -> bool:
@@ -74,13 +97,21 @@ def record_result(run_dir: Path, record: TaskRecord, trace_json: str) -> None:
     """The trace first, then the row (append-only, fsynced): a row always has its trace."""
     write_atomic(Path(run_dir) / "traces" / f"{record.task_id}.json", trace_json)
     _append(Path(run_dir) / "results.jsonl", record.to_dict())
-    LOG.info("%s passed=%s completion=%.2f voided=%s", record.task_id, record.passed, record.completion,
-             record.voided)
+    LOG.info("%s passed=%s completion=%.2f voided=%s", record.task_id, record.passed, record.completion, record.voided)
 
 
-def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory: bool = False,
-              render: bool | None = None, only: str = "", limit: int | None = None, bags: bool = False,
-              body: str = "capsule") -> list[TaskRecord]:
+def run_tasks(
+    tasks_dir: Path,
+    assistant: str,
+    human: str,
+    run_dir: Path,
+    memory: bool = False,
+    render: bool | None = None,
+    only: str = "",
+    limit: int | None = None,
+    bags: bool = False,
+    body: str = "capsule",
+) -> list[TaskRecord]:
     packs, done = prepare_run(tasks_dir, assistant, human, run_dir, memory, only, limit, body)
     run_dir = Path(run_dir)
     log_invocation(run_dir, {"name": "local", "workers": 1}, sum(p.task_id not in done for p in packs))
@@ -99,7 +130,6 @@ def run_tasks(tasks_dir: Path, assistant: str, human: str, run_dir: Path, memory
             if bags:
                 bag = run_dir / "bags" / pack.task_id
                 if bag.exists():  # a resumed run redoes the episode, and its bag with it
-
                     shutil.rmtree(bag)
             res = run_episode(pack, a, h, render=render, bag_path=bag, body=body)
             record = TaskRecord.of_episode(pack, res, memory)

@@ -96,12 +96,22 @@ def run_static(tasks_dir: Path, assistant: str, out_dir: Path, judge_model: str 
                 correct = reply.mode == "speak" and judge(answer, key, ep)
             finally:
                 ep.close()
-            row = {"task_id": pack.task_id, "family": pack.family, "assistant": recorded_name(assistant), "correct": correct,
-                   "answer": answer}
+            row = {
+                "task_id": pack.task_id,
+                "family": pack.family,
+                "assistant": recorded_name(assistant),
+                "correct": correct,
+                "answer": answer,
+            }
             if llm_judge is not None:
                 v = llm_judge.grade(pack.static_question, pack.oracle[pack.static_turn] or "", answer)
-                row.update(judge=llm_judge.name, judge_verdict=v.verdict, judge_correct=v.correct,
-                           judge_reason=v.reason, judge_prompt_sha256=v.prompt_sha256)
+                row.update(
+                    judge=llm_judge.name,
+                    judge_verdict=v.verdict,
+                    judge_correct=v.correct,
+                    judge_reason=v.reason,
+                    judge_prompt_sha256=v.prompt_sha256,
+                )
             rows.append(row)
     finally:
         for agent in (shared, llm_judge):

@@ -48,8 +48,13 @@ class Admission:
 
     @property
     def admitted(self) -> bool:
-        return (self.handoff_all_false and self.oracle_passed and self.silent_failed and self.wrong_failed
-                and self.early_failed)
+        return (
+            self.handoff_all_false
+            and self.oracle_passed
+            and self.silent_failed
+            and self.wrong_failed
+            and self.early_failed
+        )
 
 
 def check_admission(pack: TaskPack) -> Admission:
@@ -79,9 +84,14 @@ def all_drafts() -> list[TaskPack]:
 
 def freeze(pack: TaskPack, adm: Admission) -> TaskPack:
     pack = dataclasses.replace(pack, oracle_actions=adm.oracle_actions)
-    record = {"handoff_all_false": adm.handoff_all_false, "oracle_passed": adm.oracle_passed,
-              "silent_failed": adm.silent_failed, "wrong_failed": adm.wrong_failed, "early_failed": adm.early_failed,
-              "blind_failed": adm.blind_failed}
+    record = {
+        "handoff_all_false": adm.handoff_all_false,
+        "oracle_passed": adm.oracle_passed,
+        "silent_failed": adm.silent_failed,
+        "wrong_failed": adm.wrong_failed,
+        "early_failed": adm.early_failed,
+        "blind_failed": adm.blind_failed,
+    }
     return dataclasses.replace(pack, content_hash=pack.compute_hash(), admission=record)
 
 
@@ -96,8 +106,11 @@ def blind_pass_rates(admissions: list[Admission]) -> dict[str, float]:
 
 
 def blind_violations(admissions: list[Admission]) -> list[str]:
-    return [f"the blind assistant passes {rate:.0%} of {fam} (at most {BLIND_MAX_PASS_RATE:.0%})"
-            for fam, rate in blind_pass_rates(admissions).items() if rate > BLIND_MAX_PASS_RATE]
+    return [
+        f"the blind assistant passes {rate:.0%} of {fam} (at most {BLIND_MAX_PASS_RATE:.0%})"
+        for fam, rate in blind_pass_rates(admissions).items()
+        if rate > BLIND_MAX_PASS_RATE
+    ]
 
 
 def generate(out_dir: Path, only: str | None = None) -> tuple[list[TaskPack], list[Admission]]:

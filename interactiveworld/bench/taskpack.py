@@ -15,8 +15,17 @@ from reacthuman.core.atomic import atomic_write_text as write_atomic  # noqa: F4
 
 FAMILIES = ("guidance", "planning", "accessibility", "decision", "prevention", "finding")
 PACK_VERSION = "1.0"
-CAPABILITIES = ("perception", "memory", "reasoning", "planning", "communication", "state_tracking",
-                "intervention_correctness", "intervention_timing", "task_completion")
+CAPABILITIES = (
+    "perception",
+    "memory",
+    "reasoning",
+    "planning",
+    "communication",
+    "state_tracking",
+    "intervention_correctness",
+    "intervention_timing",
+    "task_completion",
+)
 
 
 @dataclass(frozen=True)
@@ -60,12 +69,24 @@ class TaskPack:
     def body(self) -> dict:
         """Everything that defines the task (what the hash covers)."""
         return {
-            "task_id": self.task_id, "family": self.family, "title": self.title, "version": self.version,
-            "scene": self.scene.to_json(), "handoff": self.handoff, "goals": [g.to_json() for g in self.goals],
-            "oracle": list(self.oracle), "wrong": list(self.wrong), "opening": list(self.opening),
-            "private_plan": list(self.private_plan), "deadlines": list(self.deadlines), "blind": self.blind,
-            "actions": list(self.actions), "max_turns": self.max_turns, "points": list(self.points),
-            "static_question": self.static_question, "static_turn": self.static_turn,
+            "task_id": self.task_id,
+            "family": self.family,
+            "title": self.title,
+            "version": self.version,
+            "scene": self.scene.to_json(),
+            "handoff": self.handoff,
+            "goals": [g.to_json() for g in self.goals],
+            "oracle": list(self.oracle),
+            "wrong": list(self.wrong),
+            "opening": list(self.opening),
+            "private_plan": list(self.private_plan),
+            "deadlines": list(self.deadlines),
+            "blind": self.blind,
+            "actions": list(self.actions),
+            "max_turns": self.max_turns,
+            "points": list(self.points),
+            "static_question": self.static_question,
+            "static_turn": self.static_turn,
             "oracle_actions": self.oracle_actions,
         }
 
@@ -78,15 +99,28 @@ class TaskPack:
     @staticmethod
     def from_json(d: dict) -> "TaskPack":
         return TaskPack(
-            task_id=d["task_id"], family=d["family"], title=d["title"], scene=SceneSpec.from_json(d["scene"]),
-            handoff=d["handoff"], goals=tuple(Predicate.from_json(g) for g in d["goals"]),
-            oracle=tuple(d["oracle"]), wrong=tuple(d["wrong"]), opening=tuple(d.get("opening", [])),
-            private_plan=tuple(d.get("private_plan", [])), deadlines=tuple(d.get("deadlines", [])),
-            blind=bool(d.get("blind", False)), actions=tuple(d.get("actions", BY_NAME)),
-            max_turns=int(d.get("max_turns", 12)), points=tuple(d.get("points", [])),
-            static_question=d.get("static_question", ""), static_turn=int(d.get("static_turn", 0)),
-            version=d.get("version", PACK_VERSION), oracle_actions=int(d.get("oracle_actions", 0)),
-            content_hash=d.get("content_hash", ""), admission=d.get("admission", {}))
+            task_id=d["task_id"],
+            family=d["family"],
+            title=d["title"],
+            scene=SceneSpec.from_json(d["scene"]),
+            handoff=d["handoff"],
+            goals=tuple(Predicate.from_json(g) for g in d["goals"]),
+            oracle=tuple(d["oracle"]),
+            wrong=tuple(d["wrong"]),
+            opening=tuple(d.get("opening", [])),
+            private_plan=tuple(d.get("private_plan", [])),
+            deadlines=tuple(d.get("deadlines", [])),
+            blind=bool(d.get("blind", False)),
+            actions=tuple(d.get("actions", BY_NAME)),
+            max_turns=int(d.get("max_turns", 12)),
+            points=tuple(d.get("points", [])),
+            static_question=d.get("static_question", ""),
+            static_turn=int(d.get("static_turn", 0)),
+            version=d.get("version", PACK_VERSION),
+            oracle_actions=int(d.get("oracle_actions", 0)),
+            content_hash=d.get("content_hash", ""),
+            admission=d.get("admission", {}),
+        )
 
 
 def save_pack(pack: TaskPack, folder: Path) -> Path:

@@ -29,8 +29,14 @@ T = TypeVar("T")
 
 # a variant draws from rng_for("<letter>-<name>-<v>"): the keys the tasks were first generated with, so that
 # every frozen pack stays what it is
-RNG_LETTER = {"guidance": "g", "planning": "p", "accessibility": "a", "decision": "d", "prevention": "v",
-              "finding": "f"}
+RNG_LETTER = {
+    "guidance": "g",
+    "planning": "p",
+    "accessibility": "a",
+    "decision": "d",
+    "prevention": "v",
+    "finding": "f",
+}
 
 
 class Obj(NamedTuple):
@@ -133,23 +139,43 @@ class Template:
         late = {_fill(n, names) for n in self.late}
         if late - {ob.name for ob in placed}:
             raise ValueError(f"template {self.family}-{self.name}: late names no object: {sorted(late)}")
-        events = [EventSpec(self.late_turn, "arrive", ob.name, ob.support, ob.slot, spoken(self.notice))
-                  for ob in placed if ob.name in late]
-        events += [EventSpec(turn, kind, _fill(target, names), notice=spoken(notice))
-                   for turn, kind, target, notice in self.events]
+        events = [
+            EventSpec(self.late_turn, "arrive", ob.name, ob.support, ob.slot, spoken(self.notice))
+            for ob in placed
+            if ob.name in late
+        ]
+        events += [
+            EventSpec(turn, kind, _fill(target, names), notice=spoken(notice))
+            for turn, kind, target, notice in self.events
+        ]
         said_late = [display(n) for n in sorted(late)]
         oracle, wrong = (_after_arrival(turns, said_late, self.late_turn) for turns in (oracle, wrong))
         objects = [dataclasses.replace(ob, support=OFFSTAGE, slot=0) if ob.name in late else ob for ob in placed]
         return draft(
-            self.family, f"{self.family}-{self.name}-{v}", self.title, layout, seed,
-            objects, [_fill(g, names) for g in self.goals], oracle, wrong,
-            spoken(self.handoff), [_fill(p, names) for p in self.points], places=placed,
+            self.family,
+            f"{self.family}-{self.name}-{v}",
+            self.title,
+            layout,
+            seed,
+            objects,
+            [_fill(g, names) for g in self.goals],
+            oracle,
+            wrong,
+            spoken(self.handoff),
+            [_fill(p, names) for p in self.points],
+            places=placed,
             events=tuple(sorted(events, key=lambda e: e.turn)),
-            opening=tuple(map(spoken, self.opening)), private_plan=tuple(map(spoken, self.plan)),
-            deadlines=self.deadlines, blind=self.blind, human_room=_fill(self.human_room, names),
-            powered=_fill(tuple(self.powered), names), filled=_fill(tuple(self.filled), names),
-            foods=_fill(tuple(self.foods), names), open_fixtures=_fill(tuple(self.open_fixtures), names),
-            spills=self.spills)
+            opening=tuple(map(spoken, self.opening)),
+            private_plan=tuple(map(spoken, self.plan)),
+            deadlines=self.deadlines,
+            blind=self.blind,
+            human_room=_fill(self.human_room, names),
+            powered=_fill(tuple(self.powered), names),
+            filled=_fill(tuple(self.filled), names),
+            foods=_fill(tuple(self.foods), names),
+            open_fixtures=_fill(tuple(self.open_fixtures), names),
+            spills=self.spills,
+        )
 
     def _names(self, v: int, layout: str, seed: int) -> Names:
         """Colours first, then `derive`, then the spelt names: the order the variant's rng is drawn in."""
@@ -173,8 +199,14 @@ def _after_arrival(turns: list[str | None], late: list[str], turn: int) -> list[
     """Quiet turns before the first turn that names a late object, so that it is said once the object is there."""
     if not late:
         return turns
-    first = next((i for i, t in enumerate(turns)
-                  if t is not None and any(re.search(rf"\bthe {re.escape(n)}\b", t, re.I) for n in late)), None)
+    first = next(
+        (
+            i
+            for i, t in enumerate(turns)
+            if t is not None and any(re.search(rf"\bthe {re.escape(n)}\b", t, re.I) for n in late)
+        ),
+        None,
+    )
     if first is None or first >= turn:
         return turns
     return turns[:first] + [None] * (turn - first) + turns[first:]
@@ -193,5 +225,12 @@ def _fill(value: T, names: Names) -> T:
 
 def _object(ob: Obj, names: Names) -> ObjectSpec:
     slot = ob.slot if isinstance(ob.slot, int) else int(names[ob.slot])
-    return o(_fill(ob.name, names), _fill(ob.category, names), _fill(ob.color, names), _fill(ob.support, names),
-             slot, _Spoken(names).say(ob.text), _fill(ob.under, names))
+    return o(
+        _fill(ob.name, names),
+        _fill(ob.category, names),
+        _fill(ob.color, names),
+        _fill(ob.support, names),
+        slot,
+        _Spoken(names).say(ob.text),
+        _fill(ob.under, names),
+    )

@@ -52,14 +52,24 @@ def _route(t: Variant) -> Mapping[str, object]:
     """Three objects from three surfaces to three others, anywhere in the home."""
     surfaces = _surfaces(t, ("table", "desk", "shelf", "counter", "bed"))
     cats = t.rng.sample(["book", "remote", "phone", "wallet", "glasses", "keys"], 3)
-    return {**_numbered("s", surfaces[:3]), **_numbered("e", surfaces[3:6]), **_numbered("cat", cats),
-            **_numbered("c", colors(t.rng, 3)), "room": t.ap.rooms[t.v % len(t.ap.rooms)].name}
+    return {
+        **_numbered("s", surfaces[:3]),
+        **_numbered("e", surfaces[3:6]),
+        **_numbered("cat", cats),
+        **_numbered("c", colors(t.rng, 3)),
+        "room": t.ap.rooms[t.v % len(t.ap.rooms)].name,
+    }
 
 
 def _phone(t: Variant) -> Mapping[str, object]:
     start, hide, dest = _surfaces(t, ("table", "desk", "shelf", "counter"))[:3]
-    return {"start": start, "hide": hide, "dest": dest, "first_room": t.ap.rooms[0].name,
-            "start_room": t.ap.fixture(start).room}
+    return {
+        "start": start,
+        "hide": hide,
+        "dest": dest,
+        "first_room": t.ap.rooms[0].name,
+        "start_room": t.ap.fixture(start).room,
+    }
 
 
 def _first_room_but(avoid: str, *rooms: str) -> str:
@@ -90,12 +100,17 @@ def _pot_color(t: Variant) -> Mapping[str, object]:
     return {"pot_color": t.rng.choice(["gray", "black"])}
 
 
-
-
 DERIVE: dict[str, Callable[[Variant], Mapping[str, object]]] = {
-    "table_or_counter": _table_or_counter, "burners": _burners, "route": _route, "phone": _phone,
-    "away_from_kitchen": _away_from_kitchen, "last_room": _last_room, "timer_room": _timer_room,
-    "folder_room": _folder_room, "pot_color": _pot_color}
+    "table_or_counter": _table_or_counter,
+    "burners": _burners,
+    "route": _route,
+    "phone": _phone,
+    "away_from_kitchen": _away_from_kitchen,
+    "last_room": _last_room,
+    "timer_room": _timer_room,
+    "folder_room": _folder_room,
+    "pot_color": _pot_color,
+}
 SEQUENCES = ("layouts", "opening", "plan", "powered", "filled", "foods", "open_fixtures", "late")
 
 
@@ -109,8 +124,9 @@ def _row(d: dict) -> Template:
     kw["objects"] = [Obj(**o) for o in d["objects"]]
     kw["goals"] = [tuple(g) for g in d["goals"]]
     # a point's target and destination are "" when it names none (the said/said_by checks compare them)
-    kw["points"] = [{**({"target": "", "dest": ""} if p["check"] in ("said", "said_by") else {}), **p}
-                    for p in d["points"]]
+    kw["points"] = [
+        {**({"target": "", "dest": ""} if p["check"] in ("said", "said_by") else {}), **p} for p in d["points"]
+    ]
     kw["points"] = [{k: p[k] for k in _POINT_ORDER if k in p} for p in kw["points"]]
     if "derive" in d:
         kw["derive"] = DERIVE[d["derive"]]

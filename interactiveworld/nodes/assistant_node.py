@@ -25,13 +25,21 @@ class AssistantNode(ContractNode):
 
     def __init__(self, assistant=None, *, parameter_overrides: list[Parameter] | None = None) -> None:
         self.own_agent = False  # destroy_node may run on a node refused half way
-        super().__init__(ASSISTANT, {EYE: self._on_eye, SPEECH: self._on_speech, REPORT: self._on_report}, qos=loop_qos,
-                         parameter_overrides=parameter_overrides)
+        super().__init__(
+            ASSISTANT,
+            {EYE: self._on_eye, SPEECH: self._on_speech, REPORT: self._on_report},
+            qos=loop_qos,
+            parameter_overrides=parameter_overrides,
+        )
         pack = declare_task(self)
         name = declare_agent(self, "assistant", "", REFERENCE_ASSISTANTS, "the assistant")
-        view = self.declare("assistant_view", "frames", "frames: a model assistant is sent its first-person "
-                            "frames; none: they are withheld (the perception ablation, `llm:<model>+noview`)",
-                            lambda v: None if v in ASSISTANT_VIEWS else f"one of {ASSISTANT_VIEWS}, got {v!r}")
+        view = self.declare(
+            "assistant_view",
+            "frames",
+            "frames: a model assistant is sent its first-person "
+            "frames; none: they are withheld (the perception ablation, `llm:<model>+noview`)",
+            lambda v: None if v in ASSISTANT_VIEWS else f"one of {ASSISTANT_VIEWS}, got {v!r}",
+        )
         name = viewed_assistant(name, view)
         self.own_agent = assistant is None
         self.assistant = make_assistant(name, pack) if assistant is None else assistant

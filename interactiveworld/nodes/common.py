@@ -53,26 +53,38 @@ def _task_reason(value: str) -> str | None:
 
 
 def declare_task(node: ContractNode) -> TaskPack:
-    return load_pack(task_path(node.declare(
-        "task", "", "the task: a task pack file (.json) or a task id of interactiveworld/tasks", _task_reason)))
+    return load_pack(
+        task_path(
+            node.declare(
+                "task", "", "the task: a task pack file (.json) or a task id of interactiveworld/tasks", _task_reason
+            )
+        )
+    )
 
 
 def _agent_reason(option: str, references: dict[str, str]):
     """Refuses a value that is not one entry of the `--models` grammar (the reason names the entry)."""
+
     def reason(value: str) -> str | None:
         try:
             specs = parse_models(value, references, option)
         except ModelSpecError as exc:
             return str(exc).removeprefix(f"{option}: ")
         return None if len(specs) == 1 else f"takes one entry, got {len(specs)}"
+
     return reason
 
 
 def declare_agent(node: ContractNode, option: str, default: str, references: dict[str, str], what: str) -> str:
     """The bench agent name (`agent_name`) of the node's agent parameter."""
-    value = node.declare(option, default, f"{what}: one entry of the --models grammar: a reference "
-                         f"({', '.join(references)}), a preset of config/models.yaml or "
-                         "openai-compatible:<model_id>@<base_url>", _agent_reason(option, references))
+    value = node.declare(
+        option,
+        default,
+        f"{what}: one entry of the --models grammar: a reference "
+        f"({', '.join(references)}), a preset of config/models.yaml or "
+        "openai-compatible:<model_id>@<base_url>",
+        _agent_reason(option, references),
+    )
     return agent_name(parse_models(value, references, option)[0])
 
 

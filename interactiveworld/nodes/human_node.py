@@ -13,7 +13,15 @@ from interactiveworld.actions.entities import Catalog
 from interactiveworld.agents.assistants import REFERENCE_HUMANS, make_human
 from interactiveworld.agents.base import Frame, HumanView, select_frames
 from interactiveworld.ros_contract import COMMANDS, EYE, HUMAN, REPORT, SPEECH
-from interactiveworld.nodes.common import DONE_TEXT, close_agent, declare_agent, declare_task, image_array, json_msg, loop_qos
+from interactiveworld.nodes.common import (
+    DONE_TEXT,
+    close_agent,
+    declare_agent,
+    declare_task,
+    image_array,
+    json_msg,
+    loop_qos,
+)
 from interactiveworld.world.cache import build_world
 from reacthuman.nodes.runtime import ContractNode, run
 
@@ -67,10 +75,18 @@ class HumanNode(ContractNode):
             return
         frames, self.frames = select_frames(self.frames), []
         decision = self.human.decide(msg.text or None, HumanView(self.pack.blind, frames, self.visible, self.last))
-        self.pub[COMMANDS].publish(json_msg({"turn": self.turn, "commands": decision.commands,
-                                              "speech": decision.speech, "heard": msg.text or "",
-                                              "from_assistant": decision.from_assistant,
-                                              "done": bool(decision.error)}))
+        self.pub[COMMANDS].publish(
+            json_msg(
+                {
+                    "turn": self.turn,
+                    "commands": decision.commands,
+                    "speech": decision.speech,
+                    "heard": msg.text or "",
+                    "from_assistant": decision.from_assistant,
+                    "done": bool(decision.error),
+                }
+            )
+        )
 
     def destroy_node(self) -> None:
         if self.own_agent:

@@ -22,9 +22,14 @@ class JudgeNode(ContractNode):
     def _on_state(self, msg: String) -> None:
         d = json.loads(msg.data)
         scored = [ok for ok, before in zip(d["goals_final"], d["goals_at_handoff"]) if not before]
-        self.verdict = {"task_id": d["task_id"], "passed": bool(scored) and all(scored),
-                        "completion": sum(scored) / len(scored) if scored else 0.0, "goals": d["goals_final"],
-                        "n_actions": d["n_actions"], "digest": d["digest"]}
+        self.verdict = {
+            "task_id": d["task_id"],
+            "passed": bool(scored) and all(scored),
+            "completion": sum(scored) / len(scored) if scored else 0.0,
+            "goals": d["goals_final"],
+            "n_actions": d["n_actions"],
+            "digest": d["digest"],
+        }
         self.pub[JUDGE].publish(json_msg(self.verdict))
 
 

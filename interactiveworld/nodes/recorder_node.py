@@ -24,10 +24,16 @@ class RecorderNode(ContractNode):
 
     def __init__(self, *, parameter_overrides: list[Parameter] | None = None) -> None:
         self.closed = True  # destroy_node may run on a node refused half way
-        super().__init__(RECORDER, {t: (lambda raw, t=t: self._write(t, raw)) for t in RECORDER.subscribes},
-                         raw=True, qos=loop_qos, parameter_overrides=parameter_overrides)
-        self.writer = BagWriter(Path(self.declare("bag_path", "", "the rosbag2 folder to write (must not exist)",
-                                                  _new_bag_reason)))
+        super().__init__(
+            RECORDER,
+            {t: (lambda raw, t=t: self._write(t, raw)) for t in RECORDER.subscribes},
+            raw=True,
+            qos=loop_qos,
+            parameter_overrides=parameter_overrides,
+        )
+        self.writer = BagWriter(
+            Path(self.declare("bag_path", "", "the rosbag2 folder to write (must not exist)", _new_bag_reason))
+        )
         self.closed = False
 
     def _write(self, topic: str, raw: bytes) -> None:

@@ -25,10 +25,15 @@ class WorldNode(ContractNode):
         self.ep: Episode | None = None  # destroy_node may run on a node refused half way
         super().__init__(WORLD, {COMMANDS: self._on_commands}, qos=loop_qos, parameter_overrides=parameter_overrides)
         self.pack = declare_task(self)
-        body = self.declare("body", "capsule", "the human's body: primitives capsules or dm_control's CMU humanoid",
-                            one_of(*BODIES))
-        autostart = self.declare("autostart", True, "start the episode once the human, the assistant and the judge "
-                                 "are on the graph; false: the composing process calls start()")
+        body = self.declare(
+            "body", "capsule", "the human's body: primitives capsules or dm_control's CMU humanoid", one_of(*BODIES)
+        )
+        autostart = self.declare(
+            "autostart",
+            True,
+            "start the episode once the human, the assistant and the judge "
+            "are on the graph; false: the composing process calls start()",
+        )
         self.ep = Episode(self.pack, render=True, body=body)
         self.n_actions, self.goals_at_handoff, self.finished = 0, [], False
         self.n_frames = 0  # published since the last report
@@ -38,16 +43,19 @@ class WorldNode(ContractNode):
 
     def _peers_connected(self) -> bool:
         """The human, the assistant and the judge are on the graph with the endpoints the loop needs."""
+
         def nodes(infos) -> set[str]:
             return {i.node_name for i in infos}
 
         pair = {HUMAN.name, ASSISTANT.name}
-        return (pair <= nodes(self.get_subscriptions_info_by_topic(REPORT))
-                and pair <= nodes(self.get_subscriptions_info_by_topic(EYE))
-                and pair <= nodes(self.get_subscriptions_info_by_topic(SPEECH))
-                and pair <= nodes(self.get_publishers_info_by_topic(SPEECH))
-                and HUMAN.name in nodes(self.get_publishers_info_by_topic(COMMANDS))
-                and JUDGE_NODE.name in nodes(self.get_subscriptions_info_by_topic(STATE)))
+        return (
+            pair <= nodes(self.get_subscriptions_info_by_topic(REPORT))
+            and pair <= nodes(self.get_subscriptions_info_by_topic(EYE))
+            and pair <= nodes(self.get_subscriptions_info_by_topic(SPEECH))
+            and pair <= nodes(self.get_publishers_info_by_topic(SPEECH))
+            and HUMAN.name in nodes(self.get_publishers_info_by_topic(COMMANDS))
+            and JUDGE_NODE.name in nodes(self.get_subscriptions_info_by_topic(STATE))
+        )
 
     def _start_when_connected(self) -> None:
         """Standalone start: once the peers are seen, and 0.5 s more for their own endpoints to match."""
@@ -72,8 +80,13 @@ class WorldNode(ContractNode):
     def _flush_frames(self) -> None:
         self.n_frames += len(self.ep.pending)
         for f in self.ep.pending:
-            msg = Image(height=f.image.shape[0], width=f.image.shape[1], encoding="rgb8", step=3 * f.image.shape[1],
-                        data=f.image.tobytes())
+            msg = Image(
+                height=f.image.shape[0],
+                width=f.image.shape[1],
+                encoding="rgb8",
+                step=3 * f.image.shape[1],
+                data=f.image.tobytes(),
+            )
             msg.header.stamp, msg.header.frame_id = self._stamp(), "human_eye"
             self.pub[EYE].publish(msg)
         self.ep.pending = []
@@ -88,8 +101,11 @@ class WorldNode(ContractNode):
 
     def _publish_report(self, turn: int, report: str, last: tuple) -> None:
         vis = list(visible_names(self.ep.world, self.ep.catalog, self.ep.knowledge))
-        self.pub[REPORT].publish(json_msg({"turn": turn, "report": report, "visible": vis,
-                                            "last_results": list(last), "n_frames": self.n_frames}))
+        self.pub[REPORT].publish(
+            json_msg(
+                {"turn": turn, "report": report, "visible": vis, "last_results": list(last), "n_frames": self.n_frames}
+            )
+        )
         self.n_frames = 0
 
     def _on_commands(self, msg: String) -> None:
@@ -114,9 +130,17 @@ class WorldNode(ContractNode):
     def _finish(self) -> None:
         self.finished = True
         goals = [evaluate(g, self.ep.world) for g in self.pack.goals]
-        self.pub[STATE].publish(json_msg({"task_id": self.pack.task_id, "goals_final": goals,
-                                           "goals_at_handoff": self.goals_at_handoff, "n_actions": self.n_actions,
-                                           "digest": self.ep.world.digest()}))
+        self.pub[STATE].publish(
+            json_msg(
+                {
+                    "task_id": self.pack.task_id,
+                    "goals_final": goals,
+                    "goals_at_handoff": self.goals_at_handoff,
+                    "n_actions": self.n_actions,
+                    "digest": self.ep.world.digest(),
+                }
+            )
+        )
 
 
 def main(args: list[str] | None = None) -> int:

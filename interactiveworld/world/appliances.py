@@ -61,14 +61,19 @@ class ApplianceMachine:
 
     def snapshot(self) -> dict:
         return {
-            "clock_s": round(self.clock_s, 3), "power": dict(sorted(self.power.items())),
+            "clock_s": round(self.clock_s, 3),
+            "power": dict(sorted(self.power.items())),
             "filled": dict(sorted(self.filled.items())),
             "cook": {f: self.cook_state(f) for f in sorted(self.foods)},
-            "boiled": dict(sorted(self.boiled.items())), "scorched": dict(sorted(self.scorched.items())),
+            "boiled": dict(sorted(self.boiled.items())),
+            "scorched": dict(sorted(self.scorched.items())),
             "timers": [list(t) for t in self.timers],
             "spills": {n: s.present for n, s in sorted(self.spills.items())},
-            **({"wiped": sorted(n for n, s in self.spills.items() if s.wiped)}
-               if any(s.wiped for s in self.spills.values()) else {}),
+            **(
+                {"wiped": sorted(n for n, s in self.spills.items() if s.wiped)}
+                if any(s.wiped for s in self.spills.values())
+                else {}
+            ),
         }
 
     # --- transitions -------------------------------------------------------------------------------

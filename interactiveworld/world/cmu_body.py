@@ -22,8 +22,14 @@ from interactiveworld.world import human_body as hb
 CMU_ASSET = "locomotion/walkers/assets/humanoid_CMU_V2020.xml"
 PELVIS_H_M = 0.89
 # our joint -> (CMU joint, sign)
-DIRECT = {"H:lean": ("C:lowerbackrx", 1.0), "H:neck": ("C:upperneckrx", 1.0), "H:hip_l": ("C:lfemurrx", 1.0),
-          "H:knee_l": ("C:ltibiarx", 1.0), "H:hip_r": ("C:rfemurrx", 1.0), "H:knee_r": ("C:rtibiarx", 1.0)}
+DIRECT = {
+    "H:lean": ("C:lowerbackrx", 1.0),
+    "H:neck": ("C:upperneckrx", 1.0),
+    "H:hip_l": ("C:lfemurrx", 1.0),
+    "H:knee_l": ("C:ltibiarx", 1.0),
+    "H:hip_r": ("C:rfemurrx", 1.0),
+    "H:knee_r": ("C:rtibiarx", 1.0),
+}
 R_ARM = ("C:rclaviclerz", "C:rhumerusrz", "C:rhumerusry", "C:rhumerusrx", "C:rradiusrx")
 L_ARM = ("C:lclaviclerz", "C:lhumerusrz", "C:lhumerusry", "C:lhumerusrx", "C:lradiusrx")
 
@@ -83,8 +89,9 @@ class CmuPoser:
     def __init__(self, model: mujoco.MjModel) -> None:
         self.model = model
         self.data = mujoco.MjData(model)
-        self.qadr = {mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_JOINT, j): int(model.jnt_qposadr[j])
-                     for j in range(model.njnt)}
+        self.qadr = {
+            mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_JOINT, j): int(model.jnt_qposadr[j]) for j in range(model.njnt)
+        }
         self.wrist = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, "H:wrist")
         self.lhand = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, "C:lhand")
         self._cache: dict = {}
@@ -105,8 +112,13 @@ class CmuPoser:
         for k, val in self._base(pose).items():
             d.qpos[self.qadr[k]] = val
         c, s = math.cos(pose.yaw), math.sin(pose.yaw)
-        target = np.array([pose.x + c * target_local[0] - s * target_local[1],
-                           pose.y + s * target_local[0] + c * target_local[1], target_local[2]])
+        target = np.array(
+            [
+                pose.x + c * target_local[0] - s * target_local[1],
+                pose.y + s * target_local[0] + c * target_local[1],
+                target_local[2],
+            ]
+        )
         lo = np.array([self.model.jnt_range[self.model.joint(j).id][0] for j in joints])
         hi = np.array([self.model.jnt_range[self.model.joint(j).id][1] for j in joints])
 

@@ -37,8 +37,12 @@ BURNER_OFFSET_M = 0.17
 WALL_T_M = 0.03
 
 RGBA = {
-    "wood": "0.55 0.38 0.22 1", "white": "0.92 0.92 0.9 1", "steel": "0.6 0.62 0.65 1",
-    "dark": "0.15 0.15 0.15 1", "fabric": "0.35 0.45 0.6 1", "cream": "0.85 0.8 0.7 1",
+    "wood": "0.55 0.38 0.22 1",
+    "white": "0.92 0.92 0.9 1",
+    "steel": "0.6 0.62 0.65 1",
+    "dark": "0.15 0.15 0.15 1",
+    "fabric": "0.35 0.45 0.6 1",
+    "cream": "0.85 0.8 0.7 1",
 }
 
 
@@ -90,8 +94,7 @@ def _hinged(f: FixtureSpec, boards_z: tuple[float, ...], rgba: str) -> list[str]
         parts.append(_box((0, 0, z - t / 2), (w / 2 - t, d / 2 - t, t / 2), rgba))
     for i in range(len(levels) - 1):
         z0, z1 = levels[i], levels[i + 1] - (t if i < len(levels) - 2 else 0)
-        parts.append(_site(f"R:{f.name}:{i}", (0, t / 2, (z0 + z1) / 2),
-                           (w / 2 - 2 * t, d / 2 - 2 * t, (z1 - z0) / 2)))
+        parts.append(_site(f"R:{f.name}:{i}", (0, t / 2, (z0 + z1) / 2), (w / 2 - 2 * t, d / 2 - 2 * t, (z1 - z0) / 2)))
     angle = DOOR_OPEN_RAD if f.open_at_start else 0.0
     parts.append(
         f'<body name="D:{f.name}" pos="{-w / 2:.4f} {-d / 2 - t / 2:.4f} 0">'
@@ -116,8 +119,9 @@ def _drawer(f: FixtureSpec) -> list[str]:
         _box((0, d / 2 - 2 * t, tray_z0 + tray_h / 2), (w / 2 - 2 * t, t / 2, tray_h / 2), RGBA["cream"]),
         _box((-w / 2 + 2 * t, 0, tray_z0 + tray_h / 2), (t / 2, d / 2 - t, tray_h / 2), RGBA["cream"]),
         _box((w / 2 - 2 * t, 0, tray_z0 + tray_h / 2), (t / 2, d / 2 - t, tray_h / 2), RGBA["cream"]),
-        _box((0, -d / 2 - 0.01, tray_z0 + tray_h / 2), (0.08, 0.01, 0.015), RGBA["steel"],
-             'contype="0" conaffinity="0"'),
+        _box(
+            (0, -d / 2 - 0.01, tray_z0 + tray_h / 2), (0.08, 0.01, 0.015), RGBA["steel"], 'contype="0" conaffinity="0"'
+        ),
         _site(f"R:{f.name}:0", (0, 0, tray_z0 + tray_h / 2 + t / 2), (w / 2 - 3 * t, d / 2 - 3 * t, tray_h / 2)),
     ]
     parts.append(
@@ -130,8 +134,10 @@ def _drawer(f: FixtureSpec) -> list[str]:
 
 def _slab(f: FixtureSpec, rgba: str) -> list[str]:
     w, d, h = f.dims_m
-    return [_box((0, 0, h / 2), (w / 2, d / 2, h / 2), rgba),
-            _site(f"S:{f.name}:0", (0, 0, h + 0.0025), (w / 2 - 0.04, d / 2 - 0.04, 0.0025))]
+    return [
+        _box((0, 0, h / 2), (w / 2, d / 2, h / 2), rgba),
+        _site(f"S:{f.name}:0", (0, 0, h + 0.0025), (w / 2 - 0.04, d / 2 - 0.04, 0.0025)),
+    ]
 
 
 def _table(f: FixtureSpec) -> list[str]:
@@ -139,8 +145,13 @@ def _table(f: FixtureSpec) -> list[str]:
     parts = [_box((0, 0, h - 0.02), (w / 2, d / 2, 0.02), RGBA["wood"])]
     for sx in (-1, 1):
         for sy in (-1, 1):
-            parts.append(_box((sx * (w / 2 - 0.05), sy * (d / 2 - 0.05), (h - 0.04) / 2),
-                              (0.025, 0.025, (h - 0.04) / 2), RGBA["wood"]))
+            parts.append(
+                _box(
+                    (sx * (w / 2 - 0.05), sy * (d / 2 - 0.05), (h - 0.04) / 2),
+                    (0.025, 0.025, (h - 0.04) / 2),
+                    RGBA["wood"],
+                )
+            )
     parts.append(_site(f"S:{f.name}:0", (0, 0, h + 0.0025), (w / 2 - 0.05, d / 2 - 0.05, 0.0025)))
     return parts
 
@@ -148,9 +159,11 @@ def _table(f: FixtureSpec) -> list[str]:
 def _shelf(f: FixtureSpec) -> list[str]:
     w, d, h = f.dims_m
     t = WALL_T_M
-    parts = [_box((0, d / 2 - t / 2, h / 2), (w / 2, t / 2, h / 2), RGBA["wood"]),
-             _box((-w / 2 + t / 2, 0, h / 2), (t / 2, d / 2, h / 2), RGBA["wood"]),
-             _box((w / 2 - t / 2, 0, h / 2), (t / 2, d / 2, h / 2), RGBA["wood"])]
+    parts = [
+        _box((0, d / 2 - t / 2, h / 2), (w / 2, t / 2, h / 2), RGBA["wood"]),
+        _box((-w / 2 + t / 2, 0, h / 2), (t / 2, d / 2, h / 2), RGBA["wood"]),
+        _box((w / 2 - t / 2, 0, h / 2), (t / 2, d / 2, h / 2), RGBA["wood"]),
+    ]
     for i, z in enumerate((0.4, 0.9, 1.4)):
         parts.append(_box((0, 0, z - t / 2), (w / 2 - t, d / 2, t / 2), RGBA["wood"]))
         parts.append(_site(f"S:{f.name}:{i}", (0, -t / 2, z + 0.0025), (w / 2 - 2 * t, d / 2 - 2 * t, 0.0025)))
@@ -162,14 +175,17 @@ def _stove(f: FixtureSpec) -> list[str]:
     parts = _slab(f, RGBA["white"])
     for side, sx in (("left", -1), ("right", 1)):
         burner = f"{side}_burner"
-        parts.append(f'<geom type="cylinder" pos="{sx * BURNER_OFFSET_M:.3f} 0 {h + 0.001:.4f}" size="0.09 0.001" '
-                     f'rgba="{RGBA["dark"]}" contype="0" conaffinity="0"/>')
+        parts.append(
+            f'<geom type="cylinder" pos="{sx * BURNER_OFFSET_M:.3f} 0 {h + 0.001:.4f}" size="0.09 0.001" '
+            f'rgba="{RGBA["dark"]}" contype="0" conaffinity="0"/>'
+        )
         parts.append(
             f'<body name="K:{burner}" pos="{sx * BURNER_OFFSET_M:.3f} {-d / 2 - 0.015:.4f} {h - 0.1:.3f}">'
             f'<joint name="J:{burner}" type="hinge" axis="0 1 0" range="0 3.2" damping="5"/>'
             f'<geom type="cylinder" size="0.025 0.015" euler="1.5708 0 0" rgba="{RGBA["dark"]}" '
             f'contype="0" conaffinity="0"/><geom type="box" size="0.004 0.018 0.02" pos="0 -0.01 0.012" '
-            f'rgba="{RGBA["white"]}" contype="0" conaffinity="0"/></body>')
+            f'rgba="{RGBA["white"]}" contype="0" conaffinity="0"/></body>'
+        )
     return parts
 
 
@@ -178,12 +194,14 @@ def _sink(f: FixtureSpec) -> list[str]:
     t = WALL_T_M
     z0 = h - 0.2
     parts = [_box((0, 0, z0 / 2), (w / 2, d / 2, z0 / 2), RGBA["white"])]
-    parts += [_box((0, d / 2 - t / 2, h - 0.1), (w / 2, t / 2, 0.1), RGBA["steel"]),
-              _box((0, -d / 2 + t / 2, h - 0.1), (w / 2, t / 2, 0.1), RGBA["steel"]),
-              _box((-w / 2 + t / 2, 0, h - 0.1), (t / 2, d / 2, 0.1), RGBA["steel"]),
-              _box((w / 2 - t / 2, 0, h - 0.1), (t / 2, d / 2, 0.1), RGBA["steel"]),
-              _box((0, d / 2 - 0.05, h + 0.15), (0.015, 0.015, 0.15), RGBA["steel"]),
-              _site(f"R:{f.name}:0", (0, 0, z0 + 0.1), (w / 2 - 2 * t, d / 2 - 2 * t, 0.1))]
+    parts += [
+        _box((0, d / 2 - t / 2, h - 0.1), (w / 2, t / 2, 0.1), RGBA["steel"]),
+        _box((0, -d / 2 + t / 2, h - 0.1), (w / 2, t / 2, 0.1), RGBA["steel"]),
+        _box((-w / 2 + t / 2, 0, h - 0.1), (t / 2, d / 2, 0.1), RGBA["steel"]),
+        _box((w / 2 - t / 2, 0, h - 0.1), (t / 2, d / 2, 0.1), RGBA["steel"]),
+        _box((0, d / 2 - 0.05, h + 0.15), (0.015, 0.015, 0.15), RGBA["steel"]),
+        _site(f"R:{f.name}:0", (0, 0, z0 + 0.1), (w / 2 - 2 * t, d / 2 - 2 * t, 0.1)),
+    ]
     return parts
 
 
@@ -194,26 +212,32 @@ def _tv(f: FixtureSpec) -> list[str]:
 
 def _lamp(f: FixtureSpec) -> list[str]:
     _, _, h = f.dims_m
-    return [_box((0, 0, 0.02), (0.15, 0.15, 0.02), RGBA["dark"]),
-            _box((0, 0, h / 2), (0.02, 0.02, h / 2), RGBA["steel"]),
-            f'<geom type="cylinder" pos="0 0 {h:.3f}" size="0.18 0.12" rgba="{RGBA["cream"]}"/>']
+    return [
+        _box((0, 0, 0.02), (0.15, 0.15, 0.02), RGBA["dark"]),
+        _box((0, 0, h / 2), (0.02, 0.02, h / 2), RGBA["steel"]),
+        f'<geom type="cylinder" pos="0 0 {h:.3f}" size="0.18 0.12" rgba="{RGBA["cream"]}"/>',
+    ]
 
 
 def _sofa(f: FixtureSpec) -> list[str]:
     w, d, h = f.dims_m
-    return [_box((0, 0, h / 2), (w / 2, d / 2, h / 2), RGBA["fabric"]),
-            _box((0, d / 2 - 0.1, h + 0.2), (w / 2, 0.1, 0.2), RGBA["fabric"]),
-            _site(f"S:{f.name}:0", (0, -0.1, h + 0.0025), (w / 2 - 0.1, d / 2 - 0.25, 0.0025))]
+    return [
+        _box((0, 0, h / 2), (w / 2, d / 2, h / 2), RGBA["fabric"]),
+        _box((0, d / 2 - 0.1, h + 0.2), (w / 2, 0.1, 0.2), RGBA["fabric"]),
+        _site(f"S:{f.name}:0", (0, -0.1, h + 0.0025), (w / 2 - 0.1, d / 2 - 0.25, 0.0025)),
+    ]
 
 
 def _person(f: FixtureSpec) -> list[str]:
     """A standing resident who can be handed things: the palm is a small surface."""
-    return [f'<geom type="capsule" fromto="0 0 0.1 0 0 1.4" size="0.17" rgba="{RGBA["fabric"]}"/>',
-            '<geom type="sphere" pos="0 0 1.6" size="0.11" rgba="0.85 0.7 0.6 1"/>',
-            '<geom type="capsule" fromto="0.15 0 1.35 0.15 -0.3 1.0" size="0.04" rgba="0.85 0.7 0.6 1" '
-            'contype="0" conaffinity="0"/>',
-            _box((0.15, -0.33, 0.99), (0.07, 0.07, 0.01), "0.85 0.7 0.6 1"),
-            _site(f"S:{f.name}:0", (0.15, -0.33, 1.0025), (0.05, 0.05, 0.0025))]
+    return [
+        f'<geom type="capsule" fromto="0 0 0.1 0 0 1.4" size="0.17" rgba="{RGBA["fabric"]}"/>',
+        '<geom type="sphere" pos="0 0 1.6" size="0.11" rgba="0.85 0.7 0.6 1"/>',
+        '<geom type="capsule" fromto="0.15 0 1.35 0.15 -0.3 1.0" size="0.04" rgba="0.85 0.7 0.6 1" '
+        'contype="0" conaffinity="0"/>',
+        _box((0.15, -0.33, 0.99), (0.07, 0.07, 0.01), "0.85 0.7 0.6 1"),
+        _site(f"S:{f.name}:0", (0.15, -0.33, 1.0025), (0.05, 0.05, 0.0025)),
+    ]
 
 
 def fixture_xml(f: FixtureSpec) -> str:
@@ -248,5 +272,6 @@ def fixture_xml(f: FixtureSpec) -> str:
         parts = _person(f)
     else:
         raise ValueError(f"fixture {f.name!r}: unknown kind {f.kind!r}")
-    return (f'<body name="F:{f.name}" pos="{f.x:.4f} {f.y:.4f} 0" euler="0 0 {f.yaw_rad:.6f}">'
-            + "".join(parts) + "</body>")
+    return (
+        f'<body name="F:{f.name}" pos="{f.x:.4f} {f.y:.4f} 0" euler="0 0 {f.yaw_rad:.6f}">' + "".join(parts) + "</body>"
+    )

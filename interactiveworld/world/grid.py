@@ -58,8 +58,9 @@ def _geom_aabb(model: mujoco.MjModel, data: mujoco.MjData, g: int) -> tuple[np.n
     return c - ext, c + ext
 
 
-def build_grid(model: mujoco.MjModel, data: mujoco.MjData, bounds: tuple[float, float, float, float],
-               skip_bodies: set[int]) -> Grid:
+def build_grid(
+    model: mujoco.MjModel, data: mujoco.MjData, bounds: tuple[float, float, float, float], skip_bodies: set[int]
+) -> Grid:
     """bounds = (x0, y0, x1, y1) of the walkable area. Geoms of skip_bodies (the human, a held object,
     closed room doors when planning through them) are left out."""
     x0, y0, x1, y1 = bounds
@@ -112,7 +113,9 @@ def distances_from(grid: Grid, start: tuple[int, int]) -> tuple[np.ndarray, np.n
         cols.append(idx[b][m])
         weights.append(np.full(int(m.sum()), w * CELL_M))
     r, c, wt = np.concatenate(rows), np.concatenate(cols), np.concatenate(weights)
-    graph = csr_matrix((np.concatenate([wt, wt]), (np.concatenate([r, c]), np.concatenate([c, r]))), shape=(nx * ny, nx * ny))
+    graph = csr_matrix(
+        (np.concatenate([wt, wt]), (np.concatenate([r, c]), np.concatenate([c, r]))), shape=(nx * ny, nx * ny)
+    )
     dist, pred = dijkstra(graph, directed=True, indices=start[0] * ny + start[1], return_predecessors=True)
     return dist.reshape(nx, ny), pred
 

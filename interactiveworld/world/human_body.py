@@ -27,8 +27,22 @@ SKIN = "0.85 0.7 0.6 1"
 CLOTH = "0.2 0.3 0.5 1"
 NC = 'contype="0" conaffinity="0"'
 
-HUMAN_JOINTS = ("H:x", "H:y", "H:yaw", "H:crouch", "H:lean", "H:neck", "H:hip_l", "H:knee_l", "H:hip_r",
-                "H:knee_r", "H:shoulder_l", "H:elbow_l", "H:shoulder_r", "H:elbow_r")
+HUMAN_JOINTS = (
+    "H:x",
+    "H:y",
+    "H:yaw",
+    "H:crouch",
+    "H:lean",
+    "H:neck",
+    "H:hip_l",
+    "H:knee_l",
+    "H:hip_r",
+    "H:knee_r",
+    "H:shoulder_l",
+    "H:elbow_l",
+    "H:shoulder_r",
+    "H:elbow_r",
+)
 
 
 def human_xml() -> str:
@@ -38,29 +52,32 @@ def human_xml() -> str:
         f'<body name="H:shin_{s}" pos="0 0 {-THIGH_M}"><joint name="H:knee_{s}" type="hinge" axis="0 1 0"/>'
         f'<geom type="capsule" fromto="0 0 0 0 0 {-SHIN_M + 0.05}" size="0.055" rgba="{CLOTH}" {NC}/>'
         f'<geom type="box" pos="0.05 0 {-SHIN_M + 0.03}" size="0.11 0.045 0.03" rgba="0.1 0.1 0.1 1" {NC}/>'
-        f'</body></body>')
+        f"</body></body>"
+    )
     arm = lambda s, y, extra: (  # noqa: E731
         f'<body name="H:upper_{s}" pos="0 {y} {TORSO_M}"><joint name="H:shoulder_{s}" type="hinge" axis="0 1 0"/>'
         f'<geom type="capsule" fromto="0 0 0 0 0 {-UPPER_ARM_M}" size="0.045" rgba="{CLOTH}" {NC}/>'
         f'<body name="H:fore_{s}" pos="0 0 {-UPPER_ARM_M}"><joint name="H:elbow_{s}" type="hinge" axis="0 1 0"/>'
         f'<geom type="capsule" fromto="0 0 0 0 0 {-FOREARM_M}" size="0.038" rgba="{SKIN}" {NC}/>'
-        f'{extra}</body></body>')
+        f"{extra}</body></body>"
+    )
     eye_z = TORSO_M + EYE_H_ABOVE_SHOULDER_M
     return (
         '<body name="H:root" pos="0 0 0"><inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/>'
         '<joint name="H:x" type="slide" axis="1 0 0"/><joint name="H:y" type="slide" axis="0 1 0"/>'
         '<joint name="H:yaw" type="hinge" axis="0 0 1"/>'
         '<body name="H:pelvis" pos="0 0 0"><inertial pos="0 0 0.9" mass="1" diaginertia="0.1 0.1 0.1"/><joint name="H:crouch" type="slide" axis="0 0 1"/>'
-        + leg("l", 0.1) + leg("r", -0.1)
+        + leg("l", 0.1)
+        + leg("r", -0.1)
         + f'<body name="H:torso" pos="0 0 {HIP_H_M}"><joint name="H:lean" type="hinge" axis="0 1 0"/>'
         f'<geom type="capsule" fromto="0 0 0.05 0 0 {TORSO_M - 0.05}" size="0.16" rgba="{CLOTH}" {NC}/>'
         f'<body name="H:head" pos="0 0 {TORSO_M + 0.08}"><joint name="H:neck" type="hinge" axis="0 1 0"/>'
         f'<geom type="sphere" pos="0 0 0.14" size="0.1" rgba="{SKIN}" {NC}/>'
         f'<camera name="H:eye" pos="0.11 0 {eye_z - TORSO_M - 0.08:.3f}" xyaxes="0 -1 0 0 0 1" fovy="75"/>'
-        '</body>'
+        "</body>"
         + arm("l", SHOULDER_Y_M, "")
         + arm("r", -SHOULDER_Y_M, f'<site name="H:wrist" pos="0 0 {-FOREARM_M}" size="0.02"/>')
-        + '</body></body></body>'
+        + "</body></body></body>"
     )
 
 
@@ -85,11 +102,18 @@ class Pose:
         knee_r = 0.6 * self.gait_amp * max(0.0, math.sin(self.gait_phase_rad - math.pi / 2))
         bend = min(1.0, self.crouch_m / MAX_CROUCH_M)
         return {
-            "H:x": self.x, "H:y": self.y, "H:yaw": self.yaw, "H:crouch": -self.crouch_m,
-            "H:lean": self.lean_rad, "H:neck": self.neck_rad,
-            "H:hip_l": -swing - 0.9 * bend, "H:knee_l": knee_l + 1.6 * bend,
-            "H:hip_r": swing - 0.9 * bend, "H:knee_r": knee_r + 1.6 * bend,
-            "H:shoulder_l": 0.3 * swing, "H:elbow_l": -0.2,
+            "H:x": self.x,
+            "H:y": self.y,
+            "H:yaw": self.yaw,
+            "H:crouch": -self.crouch_m,
+            "H:lean": self.lean_rad,
+            "H:neck": self.neck_rad,
+            "H:hip_l": -swing - 0.9 * bend,
+            "H:knee_l": knee_l + 1.6 * bend,
+            "H:hip_r": swing - 0.9 * bend,
+            "H:knee_r": knee_r + 1.6 * bend,
+            "H:shoulder_l": 0.3 * swing,
+            "H:elbow_l": -0.2,
             "H:shoulder_r": self.shoulder_r_rad if self.shoulder_r_rad else -0.3 * swing,
             "H:elbow_r": self.elbow_r_rad if self.shoulder_r_rad else -0.2,
         }
@@ -116,7 +140,7 @@ def reach_posture(horizontal_m: float, height_m: float) -> tuple[float, float, f
             r = math.hypot(dx, dz)
             if r > UPPER_ARM_M + FOREARM_M - 0.01 or r < 0.1:
                 continue
-            cos_e = (r * r - UPPER_ARM_M ** 2 - FOREARM_M ** 2) / (2 * UPPER_ARM_M * FOREARM_M)
+            cos_e = (r * r - UPPER_ARM_M**2 - FOREARM_M**2) / (2 * UPPER_ARM_M * FOREARM_M)
             elbow = math.acos(max(-1.0, min(1.0, cos_e)))
             # angle of the target from straight down, forward positive
             to_target = math.atan2(dx, -dz)

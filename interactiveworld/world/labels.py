@@ -30,8 +30,10 @@ def texture_name(obj: str) -> str:
 def asset_xml(obj: str) -> str:
     """A blank texture and a material for one labelled object; `paint` fills the texture after compile."""
     t = texture_name(obj)
-    return (f'<texture name="{t}" type="2d" builtin="flat" rgb1="1 1 1" width="{LABEL_TEX_W_PX}" '
-            f'height="{LABEL_TEX_H_PX}"/><material name="M:{obj}" texture="{t}"/>')
+    return (
+        f'<texture name="{t}" type="2d" builtin="flat" rgb1="1 1 1" width="{LABEL_TEX_W_PX}" '
+        f'height="{LABEL_TEX_H_PX}"/><material name="M:{obj}" texture="{t}"/>'
+    )
 
 
 def rgb_of(rgba: str) -> tuple[int, int, int]:
@@ -40,8 +42,12 @@ def rgb_of(rgba: str) -> tuple[int, int, int]:
     return round(255 * r), round(255 * g), round(255 * b)
 
 
-def text_image(text: str, width_px: int = LABEL_TEX_W_PX, height_px: int = LABEL_TEX_H_PX,
-               body_rgb: tuple[int, int, int] | None = None) -> np.ndarray:
+def text_image(
+    text: str,
+    width_px: int = LABEL_TEX_W_PX,
+    height_px: int = LABEL_TEX_H_PX,
+    body_rgb: tuple[int, int, int] | None = None,
+) -> np.ndarray:
     """Black text, word-wrapped: uint8 [H, W, 3]. body_rgb None: a page of paper (a note); otherwise a face of
     that colour with the text on a centred white label, large enough to be read on a small carton."""
 
@@ -75,7 +81,9 @@ def text_image(text: str, width_px: int = LABEL_TEX_W_PX, height_px: int = LABEL
     return np.asarray(img, dtype=np.uint8)
 
 
-def paint(model: mujoco.MjModel, texts: dict[str, str], colours: dict[str, tuple[int, int, int] | None] | None = None) -> None:
+def paint(
+    model: mujoco.MjModel, texts: dict[str, str], colours: dict[str, tuple[int, int, int] | None] | None = None
+) -> None:
     """Writes each object's text into its texture (before any renderer uploads the textures); `colours`
     gives an object's own colour (None or absent: a sheet of paper)."""
     for obj, text in texts.items():
@@ -85,4 +93,4 @@ def paint(model: mujoco.MjModel, texts: dict[str, str], colours: dict[str, tuple
         rgb = text_image(text, w, h, (colours or {}).get(obj))
         if nc == 4:
             rgb = np.concatenate([rgb, np.full((h, w, 1), 255, np.uint8)], axis=2)
-        model.tex_data[adr:adr + h * w * nc] = rgb.reshape(-1)
+        model.tex_data[adr : adr + h * w * nc] = rgb.reshape(-1)

@@ -125,14 +125,22 @@ def generate_apartment(layout: str, seed: int, doors_open: bool | None = None) -
                 fy = y_face - d / 2 - 0.01 if yaw == 0.0 else y_face + d / 2 + 0.01
                 if k == "person":
                     fy = y_face + 0.6
-                fixtures.append(FixtureSpec(_fixture_name(k, room, counts), k, room, round(cx + w / 2, 4),
-                                            round(fy, 4), yaw))
+                fixtures.append(
+                    FixtureSpec(_fixture_name(k, room, counts), k, room, round(cx + w / 2, 4), round(fy, 4), yaw)
+                )
                 cx += w + gap
         x += width_m + WALL_T_M
     doors = []
     for a, b in zip(rooms, rooms[1:]):
         offset = 0.1 * rng.randint(-3, 3)
         is_open = rng.random() < 0.7 if doors_open is None else doors_open
-        doors.append(DoorSpec(f"{a.name}_{b.name}_door", (a.name, b.name), a.x1 + WALL_T_M / 2,
-                              round(depth_m / 2 + offset, 3), is_open))
+        doors.append(
+            DoorSpec(
+                f"{a.name}_{b.name}_door",
+                (a.name, b.name),
+                a.x1 + WALL_T_M / 2,
+                round(depth_m / 2 + offset, 3),
+                is_open,
+            )
+        )
     return ApartmentSpec(layout, seed, tuple(rooms), tuple(doors), tuple(fixtures))

@@ -71,10 +71,20 @@ def visual_of(category: str, shape: str, size: tuple[float, ...]) -> VisualMeshS
     scale = statistics.median(physical[i] / turned[i] for i in choice.fit)
     quat = tuple(round(v, 12) for v in quat_axis_angle((0.0, 0.0, 1.0), choice.quarter_turns_z * 1.5707963267948966))
     bottom_z = -physical[2] / 2 + turned[2] * scale / 2
-    return VisualMeshSpec(package=PACKAGE, archive=model.archive, member=model.member, catalog_id=model.catalog_id,
-                          name=model.name, licence=model.licence, creator=model.creator, size_m=size_m,  # type: ignore[arg-type]
-                          model_rotation=model.model_rotation, quat=quat, scale=round(scale, 6),  # type: ignore[arg-type]
-                          pos=(0.0, 0.0, round(bottom_z, 6)))
+    return VisualMeshSpec(
+        package=PACKAGE,
+        archive=model.archive,
+        member=model.member,
+        catalog_id=model.catalog_id,
+        name=model.name,
+        licence=model.licence,
+        creator=model.creator,
+        size_m=size_m,  # type: ignore[arg-type]
+        model_rotation=model.model_rotation,
+        quat=quat,
+        scale=round(scale, 6),  # type: ignore[arg-type]
+        pos=(0.0, 0.0, round(bottom_z, 6)),
+    )
 
 
 def _parts(category: str, shape: str, size: tuple[float, ...]) -> tuple[MeshPart, ...]:
@@ -99,13 +109,17 @@ def assets_xml(meshed: list[tuple[str, str, str, tuple[float, ...]]], colours_rg
                 if part.texture_png:
                     out.append(f'<texture name="VT:{category}:{i}" type="2d" file={quoteattr(part.texture_png)}/>')
             texture = f' texture="VT:{category}:{i}"' if part.texture_png else ""
-            out.append(f'<material name="VM:{category}:{colour}:{i}"{texture} rgba="{_tint(part, colours_rgba[colour])}" '
-                       'specular="0.2"/>')
+            out.append(
+                f'<material name="VM:{category}:{colour}:{i}"{texture} rgba="{_tint(part, colours_rgba[colour])}" '
+                'specular="0.2"/>'
+            )
         done_parts.add(category)
     return "<asset>" + "".join(out) + "</asset>" if out else ""
 
 
 def geoms_xml(category: str, colour: str, shape: str, size: tuple[float, ...]) -> str:
-    return "".join(f'<geom type="mesh" mesh="V:{category}:{i}" material="VM:{category}:{colour}:{i}" mass="0" '
-                   f'contype="0" conaffinity="0" group="{MESH_GROUP}"/>'
-                   for i in range(len(_parts(category, shape, size))))
+    return "".join(
+        f'<geom type="mesh" mesh="V:{category}:{i}" material="VM:{category}:{colour}:{i}" mass="0" '
+        f'contype="0" conaffinity="0" group="{MESH_GROUP}"/>'
+        for i in range(len(_parts(category, shape, size)))
+    )

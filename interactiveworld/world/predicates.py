@@ -7,9 +7,20 @@ from dataclasses import dataclass
 from interactiveworld.world.sim import BURNERS, World
 
 # kind -> number of args
-PREDICATE_ARITY = {"in": 2, "on": 2, "open": 1, "closed": 1, "powered": 1, "unpowered": 1, "cooked": 1,
-                   "filled": 1, "spill_clean": 1, "held": 1, "boiled": 1,
-                   "wiped": 1}
+PREDICATE_ARITY = {
+    "in": 2,
+    "on": 2,
+    "open": 1,
+    "closed": 1,
+    "powered": 1,
+    "unpowered": 1,
+    "cooked": 1,
+    "filled": 1,
+    "spill_clean": 1,
+    "held": 1,
+    "boiled": 1,
+    "wiped": 1,
+}
 
 
 @dataclass(frozen=True)
@@ -32,10 +43,20 @@ class Predicate:
 
     def describe(self) -> str:
         a = [x.replace("_", " ") for x in self.args]
-        return {"in": "{0} is in {1}", "on": "{0} is on {1}", "open": "{0} is open", "closed": "{0} is closed",
-                "powered": "{0} is on", "unpowered": "{0} is off", "cooked": "{0} is cooked",
-                "filled": "{0} holds water", "spill_clean": "{0} is wiped up", "held": "{0} is in hand",
-                "boiled": "{0} has boiled", "wiped": "{0} was wiped up"}[self.kind].format(*a)
+        return {
+            "in": "{0} is in {1}",
+            "on": "{0} is on {1}",
+            "open": "{0} is open",
+            "closed": "{0} is closed",
+            "powered": "{0} is on",
+            "unpowered": "{0} is off",
+            "cooked": "{0} is cooked",
+            "filled": "{0} holds water",
+            "spill_clean": "{0} is wiped up",
+            "held": "{0} is in hand",
+            "boiled": "{0} has boiled",
+            "wiped": "{0} was wiped up",
+        }[self.kind].format(*a)
 
 
 def _powered(world: World, name: str) -> bool:

@@ -80,18 +80,31 @@ class SceneSpec:
 
     def to_json(self) -> dict:
         return {
-            "layout": self.layout, "seed": self.seed,
-            "objects": [o.__dict__ for o in self.objects], "spills": [s.__dict__ for s in self.spills],
-            "doors_open": self.doors_open, "open_fixtures": list(self.open_fixtures),
-            "powered": list(self.powered), "filled": list(self.filled), "human_room": self.human_room,
-            "foods": list(self.foods), **({"events": [e.__dict__ for e in self.events]} if self.events else {}),
+            "layout": self.layout,
+            "seed": self.seed,
+            "objects": [o.__dict__ for o in self.objects],
+            "spills": [s.__dict__ for s in self.spills],
+            "doors_open": self.doors_open,
+            "open_fixtures": list(self.open_fixtures),
+            "powered": list(self.powered),
+            "filled": list(self.filled),
+            "human_room": self.human_room,
+            "foods": list(self.foods),
+            **({"events": [e.__dict__ for e in self.events]} if self.events else {}),
         }
 
     @staticmethod
     def from_json(d: dict) -> "SceneSpec":
         return SceneSpec(
-            layout=d["layout"], seed=int(d["seed"]), objects=tuple(ObjectSpec(**o) for o in d.get("objects", [])),
-            spills=tuple(SpillSpec(**s) for s in d.get("spills", [])), doors_open=d.get("doors_open"),
-            open_fixtures=tuple(d.get("open_fixtures", [])), powered=tuple(d.get("powered", [])),
-            filled=tuple(d.get("filled", [])), human_room=d.get("human_room", ""), foods=tuple(d.get("foods", [])),
-            events=tuple(EventSpec(**e) for e in d.get("events", [])))
+            layout=d["layout"],
+            seed=int(d["seed"]),
+            objects=tuple(ObjectSpec(**o) for o in d.get("objects", [])),
+            spills=tuple(SpillSpec(**s) for s in d.get("spills", [])),
+            doors_open=d.get("doors_open"),
+            open_fixtures=tuple(d.get("open_fixtures", [])),
+            powered=tuple(d.get("powered", [])),
+            filled=tuple(d.get("filled", [])),
+            human_room=d.get("human_room", ""),
+            foods=tuple(d.get("foods", [])),
+            events=tuple(EventSpec(**e) for e in d.get("events", [])),
+        )

@@ -59,8 +59,11 @@ class World:
             self.model = mujoco.MjModel.from_xml_string(self.xml)
         self.data = mujoco.MjData(self.model)
         written = [o for o in scene.objects if o.text and CATEGORIES[o.category][0] == "box"]
-        labels.paint(self.model, {o.name: o.text for o in written},
-                     {o.name: None if o.category == "note" else labels.rgb_of(COLORS_RGBA[o.color]) for o in written})
+        labels.paint(
+            self.model,
+            {o.name: o.text for o in written},
+            {o.name: None if o.category == "note" else labels.rgb_of(COLORS_RGBA[o.color]) for o in written},
+        )
         self.objects = {o.name: o for o in scene.objects}
         self.fixtures = {f.name: f for f in self.apartment.fixtures}
         self.doors = {d.name: d for d in self.apartment.doors}
@@ -125,8 +128,11 @@ class World:
         return float(self.data.qpos[self.model.jnt_qposadr[self._jid[joint]]])
 
     def openable(self, name: str) -> bool:
-        return (name in self.doors or (name in self.fixtures and self.fixtures[name].kind in HINGED_KINDS + ("drawer",))
-                or (name in self.objects and self.objects[name].category in LIDDED_CATEGORIES))
+        return (
+            name in self.doors
+            or (name in self.fixtures and self.fixtures[name].kind in HINGED_KINDS + ("drawer",))
+            or (name in self.objects and self.objects[name].category in LIDDED_CATEGORIES)
+        )
 
     def is_open(self, name: str) -> bool:
         """Read from the joint angle: a door or lid counts as open past ~30 degrees, a drawer past 15 cm."""
@@ -166,15 +172,15 @@ class World:
 
     def object_pos(self, obj: str) -> np.ndarray:
         a = self._qadr(obj)
-        return self.data.qpos[a:a + 3].copy()
+        return self.data.qpos[a : a + 3].copy()
 
     def _move_object(self, obj: str, pos: np.ndarray, yaw: float | None = None) -> None:
         a = self._qadr(obj)
-        self.data.qpos[a:a + 3] = pos
+        self.data.qpos[a : a + 3] = pos
         if yaw is not None:
-            self.data.qpos[a + 3:a + 7] = [math.cos(yaw / 2), 0, 0, math.sin(yaw / 2)]
+            self.data.qpos[a + 3 : a + 7] = [math.cos(yaw / 2), 0, 0, math.sin(yaw / 2)]
         d = self.model.jnt_dofadr[self._jid[f"O:{obj}:free"]]
-        self.data.qvel[d:d + 6] = 0.0
+        self.data.qvel[d : d + 6] = 0.0
 
     def held_up_view(self, obj: str, distance_m: float, on_frame) -> None:
         """Shows obj held up in front of the eyes (reading a note) for one frame, then puts every coordinate
@@ -191,8 +197,8 @@ class World:
         quat = np.zeros(4)
         mujoco.mju_mat2Quat(quat, np.column_stack(axes).reshape(-1))
         a = self._qadr(obj)
-        self.data.qpos[a:a + 3] = self.data.cam_xpos[cam] - cz * (distance_m + size[thin])
-        self.data.qpos[a + 3:a + 7] = quat
+        self.data.qpos[a : a + 3] = self.data.cam_xpos[cam] - cz * (distance_m + size[thin])
+        self.data.qpos[a + 3 : a + 7] = quat
         mujoco.mj_forward(self.model, self.data)
         try:
             on_frame()
@@ -201,8 +207,11 @@ class World:
             mujoco.mj_forward(self.model, self.data)
 
     def _site_frame(self, site_id: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return (self.data.site_xpos[site_id].copy(), self.data.site_xmat[site_id].reshape(3, 3).copy(),
-                self.model.site_size[site_id].copy())
+        return (
+            self.data.site_xpos[site_id].copy(),
+            self.data.site_xmat[site_id].reshape(3, 3).copy(),
+            self.model.site_size[site_id].copy(),
+        )
 
     def region_of(self, obj: str) -> Region | None:
         """The region holding obj (surface it rests on, or receptacle it is inside), from positions."""
@@ -280,8 +289,10 @@ class World:
                 if other in (obj, self.held, region.owner):
                     continue
                 q = self.object_pos(other)
-                if np.hypot(*(q[:2] - s[:2])) < need + footprint_m(self.objects[other].category) + 0.01 \
-                        and -0.05 <= q[2] - s[2] <= 0.5:
+                if (
+                    np.hypot(*(q[:2] - s[:2])) < need + footprint_m(self.objects[other].category) + 0.01
+                    and -0.05 <= q[2] - s[2] <= 0.5
+                ):
                     clear = False
                     break
             if clear:
@@ -318,8 +329,13 @@ class World:
             region, s = slots[o.slot]
             if o.under:  # a cover lies on top of the hidden object
                 s = self.object_pos(o.under) + np.array([0, 0, -half_height_m(self.objects[o.under].category)])
-                self._move_object(o.under, s + np.array([0, 0, 2 * half_height_m(o.category) + 0.02 +
-                                                         half_height_m(self.objects[o.under].category)]))
+                self._move_object(
+                    o.under,
+                    s
+                    + np.array(
+                        [0, 0, 2 * half_height_m(o.category) + 0.02 + half_height_m(self.objects[o.under].category)]
+                    ),
+                )
             self.put_object(o.name, s, self.region_yaw(region))
 
     # --- human --------------------------------------------------------------------------------------
@@ -360,7 +376,7 @@ class World:
     def settle(self, steps: int = SETTLE_STEPS) -> None:
         """Step physics with the kinematic parts (human, held object, fixture joints) held where set."""
         group = getattr(self, "_held_group", []) if self.held else []
-        fixed = {m: self.data.qpos[self._qadr(m):self._qadr(m) + 7].copy() for m in group}
+        fixed = {m: self.data.qpos[self._qadr(m) : self._qadr(m) + 7].copy() for m in group}
         for _ in range(steps):
             mujoco.mj_step(self.model, self.data)
             self._apply_pose()
@@ -369,16 +385,16 @@ class World:
                 self.data.qvel[self.model.jnt_dofadr[self._jid[j]]] = 0.0
             for m, q in fixed.items():
                 a = self._qadr(m)
-                self.data.qpos[a:a + 7] = q
+                self.data.qpos[a : a + 7] = q
                 d = self.model.jnt_dofadr[self._jid[f"O:{m}:free"]]
-                self.data.qvel[d:d + 6] = 0.0
+                self.data.qvel[d : d + 6] = 0.0
         mujoco.mj_forward(self.model, self.data)
 
     def heat_inputs(self) -> tuple[dict[str, int], dict[str, int]]:
         """Which pot stands on which lit burner, and which food is in which heated, filled pot."""
         pot_heat: dict[str, int] = {}
         stove = self.regions.get("stove", [])
-        for obj, region in (self.contents("stove") if stove else []):
+        for obj, region in self.contents("stove") if stove else []:
             slots = self.slot_positions(region)
             p = self.object_pos(obj)
             i = int(np.argmin([np.hypot(*(p[:2] - s[:2])) for s in slots]))
@@ -425,4 +441,3 @@ class World:
         h = hashlib.sha256(np.round(self.data.qpos, 9).tobytes())
         h.update(repr(self.machine.snapshot()).encode())
         return h.hexdigest()
-

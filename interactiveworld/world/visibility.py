@@ -44,8 +44,10 @@ def _own_bodies(world: World, cam_id: int) -> set[int]:
     root = world.model.body_rootid[world.model.cam_bodyid[cam_id]]
     own = {b for b in range(world.model.nbody) if world.model.body_rootid[b] == root and b != 0}
     if world.held:
-        held = {mujoco.mj_name2id(world.model, mujoco.mjtObj.mjOBJ_BODY, f"O:{name}")
-                for name in [world.held, *world.carried_with(world.held)]}
+        held = {
+            mujoco.mj_name2id(world.model, mujoco.mjtObj.mjOBJ_BODY, f"O:{name}")
+            for name in [world.held, *world.carried_with(world.held)]
+        }
         own |= {b for b in range(world.model.nbody) if world.model.body_rootid[b] in held}  # a box's lid too
     return own
 

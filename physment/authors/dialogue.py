@@ -74,8 +74,11 @@ def _display(value: str) -> str:
 def _permissions(meta: dict) -> dict[str, dict]:
     """Their permission table: keys with `object_` and `_permissions` removed (`object_1_permissions` -> `1`)."""
     raw = meta.get("object_permissions") or {}
-    return {str(k).replace("object_", "").replace("_permissions", ""): v for k, v in raw.items()} \
-        if isinstance(raw, dict) else {}
+    return (
+        {str(k).replace("object_", "").replace("_permissions", ""): v for k, v in raw.items()}
+        if isinstance(raw, dict)
+        else {}
+    )
 
 
 def _object_lines(meta: dict, xml_text: str) -> str:
@@ -87,7 +90,7 @@ def _object_lines(meta: dict, xml_text: str) -> str:
     perms = _permissions(meta)
     objects = meta.get("objects") or {}
     lines = []
-    for entry in (objects.values() if isinstance(objects, dict) else objects):
+    for entry in objects.values() if isinstance(objects, dict) else objects:
         if not isinstance(entry, dict):
             continue
         oid = entry.get("object_id")
@@ -99,9 +102,14 @@ def _object_lines(meta: dict, xml_text: str) -> str:
         body = next((b for b in bodies if b.get("name") == f"object_{oid}"), None)
         if body is None or len(body) == 0:  # a body without children was skipped too (an empty element is falsy)
             continue
-        shown = [f"{k}: {_display(v)}" for k, v in _body_attributes(body).items()
-                 if not k.endswith("_name") and allowed.get(k, False)]
-        lines.append(", ".join([f"Object id: object_{oid}, Object name: {entry.get('name', 'unknown')}"] + shown) + "\n")
+        shown = [
+            f"{k}: {_display(v)}"
+            for k, v in _body_attributes(body).items()
+            if not k.endswith("_name") and allowed.get(k, False)
+        ]
+        lines.append(
+            ", ".join([f"Object id: object_{oid}, Object name: {entry.get('name', 'unknown')}"] + shown) + "\n"
+        )
     return "".join(lines)
 
 
@@ -133,10 +141,12 @@ def build_prompt(scene: Scene, dialogue: str = "authors") -> str:
     md = meta.get("metadata") if isinstance(meta.get("metadata"), dict) else {}
     description = md.get("description") or md.get("scene_name", "")
     problem_type = md.get("problem_type", "")
-    return (f"{t['intro']}\n\nScene Description: {description}.\nTask: {md.get('task', '')}.\n"
-            f"Available Objects and Parameters:\n{_object_lines(meta, scene.xml_text)}{t['object_notes']}\n"
-            f"\n\n{t['tools_header']}\n{_tools_json(dialogue)}\n\n{t['result_example']}\n\n"
-            f"{t['answer_instruction']}\n\n{_problem_rule(str(problem_type), dialogue)}\n\n{t['guidelines']}\n")
+    return (
+        f"{t['intro']}\n\nScene Description: {description}.\nTask: {md.get('task', '')}.\n"
+        f"Available Objects and Parameters:\n{_object_lines(meta, scene.xml_text)}{t['object_notes']}\n"
+        f"\n\n{t['tools_header']}\n{_tools_json(dialogue)}\n\n{t['result_example']}\n\n"
+        f"{t['answer_instruction']}\n\n{_problem_rule(str(problem_type), dialogue)}\n\n{t['guidelines']}\n"
+    )
 
 
 # ---- replies -----------------------------------------------------------------------------------------------
@@ -186,8 +196,11 @@ def results_message(executed: list[tuple[str, Any, Any, float]], remaining: int)
     """Their message after a reply: (tool, parameters, result, sim_time) per executed call."""
     lines = []
     for tool, params, result, _ in executed:
-        args = ", ".join(f"{k}={json.dumps(v, default=_plain)}" for k, v in params.items()) \
-            if isinstance(params, dict) else ""
+        args = (
+            ", ".join(f"{k}={json.dumps(v, default=_plain)}" for k, v in params.items())
+            if isinstance(params, dict)
+            else ""
+        )
         lines.append(f"{tool}({args}) -> {_result_text(result)}")
     if executed:
         lines.append(f"[sim_time={executed[-1][3]}]")
@@ -218,8 +231,14 @@ def _run_call(toolbox: AuthorsToolBox, tool: str, params: Any) -> tuple[ToolResu
     return toolbox.run(tool, params)
 
 
-def run_dialogue(scene: Scene, agent: Agent, toolbox: AuthorsToolBox, budget: int, dialogue: str,
-                 context: Callable[[list[dict]], list[dict]]) -> DialogueEpisode:
+def run_dialogue(
+    scene: Scene,
+    agent: Agent,
+    toolbox: AuthorsToolBox,
+    budget: int,
+    dialogue: str,
+    context: Callable[[list[dict]], list[dict]],
+) -> DialogueEpisode:
     """Their loop for one episode; `context` picks what of the message list the agent sees."""
     prompt = build_prompt(scene, dialogue)
     messages = [{"role": "system", "content": system_prompt()}, {"role": "user", "content": prompt}]
@@ -237,8 +256,11 @@ def run_dialogue(scene: Scene, agent: Agent, toolbox: AuthorsToolBox, budget: in
             executed: list[tuple[str, Any, Any, float]] = []
             results: list[ToolResult] = []
             first_answer = next((c for c in calls or [] if c["tool"] == "answer"), None)
-            value = first_answer["parameters"].get("answer") \
-                if first_answer and isinstance(first_answer["parameters"], dict) else None
+            value = (
+                first_answer["parameters"].get("answer")
+                if first_answer and isinstance(first_answer["parameters"], dict)
+                else None
+            )
             if value is not None:
                 results.append(toolbox.call("answer", {"answer": value}))
                 answer_iteration = k
@@ -251,9 +273,13 @@ def run_dialogue(scene: Scene, agent: Agent, toolbox: AuthorsToolBox, budget: in
             if answer_iteration is not None:
                 break
             reply = calls is not None
-            messages += [{"role": "assistant", "content": turn.text},
-                         {"role": "user", "content": results_message(executed, remaining) if reply
-                          else invalid_message(remaining)}]
+            messages += [
+                {"role": "assistant", "content": turn.text},
+                {
+                    "role": "user",
+                    "content": results_message(executed, remaining) if reply else invalid_message(remaining),
+                },
+            ]
     finally:
         if mode is not None:
             agent.tool_mode = mode
@@ -268,11 +294,23 @@ def _act(agent: Agent, messages: list[dict]) -> AgentTurn:
 
 
 def _turn_record(k: int, turn: AgentTurn, calls: list[dict] | None, results: list[ToolResult]) -> dict:
-    parse_error = None if calls is not None or turn.api_error else \
-        "no JSON array of {\"tool\": ..., \"parameters\": {...}} calls found (their invalid-JSON message)"
-    return {"iteration": k, "text": turn.text, "reasoning": turn.reasoning, "native": False,
-            "parse_error": parse_error, "api_error": turn.api_error,
-            "calls_proposed": len(calls or []), "latency_s": turn.latency_s, "prompt_tokens": turn.prompt_tokens,
-            "completion_tokens": turn.completion_tokens, "retries": turn.retries, "model_id": turn.model_id,
-            "results": [r.as_dict() for r in results]}
-
+    parse_error = (
+        None
+        if calls is not None or turn.api_error
+        else 'no JSON array of {"tool": ..., "parameters": {...}} calls found (their invalid-JSON message)'
+    )
+    return {
+        "iteration": k,
+        "text": turn.text,
+        "reasoning": turn.reasoning,
+        "native": False,
+        "parse_error": parse_error,
+        "api_error": turn.api_error,
+        "calls_proposed": len(calls or []),
+        "latency_s": turn.latency_s,
+        "prompt_tokens": turn.prompt_tokens,
+        "completion_tokens": turn.completion_tokens,
+        "retries": turn.retries,
+        "model_id": turn.model_id,
+        "results": [r.as_dict() for r in results],
+    }

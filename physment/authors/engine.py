@@ -27,8 +27,9 @@ def engine_dir(version: str) -> Path:
 
 
 def _version_of(python: Path) -> str | None:
-    out = subprocess.run([str(python), "-c", "import mujoco; print(mujoco.__version__)"], capture_output=True,
-                         text=True, check=False)
+    out = subprocess.run(
+        [str(python), "-c", "import mujoco; print(mujoco.__version__)"], capture_output=True, text=True, check=False
+    )
     return out.stdout.strip() if out.returncode == 0 else None
 
 
@@ -38,13 +39,17 @@ def managed_python(version: str) -> Path:
     python = folder / "bin" / "python"
     if python.exists() and _version_of(python) == version:
         return python
-    steps = ([sys.executable, "-m", "venv", str(folder)],
-             [str(python), "-m", "pip", "install", "-q", f"mujoco=={version}", "numpy<2.3", "pyyaml"])
+    steps = (
+        [sys.executable, "-m", "venv", str(folder)],
+        [str(python), "-m", "pip", "install", "-q", f"mujoco=={version}", "numpy<2.3", "pyyaml"],
+    )
     for cmd in steps:
         done = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            raise EngineError(f"making the MuJoCo {version} environment failed at `{' '.join(cmd[:4])}`: "
-                              f"{(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+            raise EngineError(
+                f"making the MuJoCo {version} environment failed at `{' '.join(cmd[:4])}`: "
+                f"{(done.stderr or done.stdout).strip().splitlines()[-1:]}"
+            )
     if _version_of(python) != version:
         raise EngineError(f"the environment at {folder} does not import MuJoCo {version}")
     return python
@@ -63,6 +68,7 @@ def replay_with(version: str, results_dir: Path, scenes_dir: Path | None, tools:
         env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
         done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
         if done.returncode != 0 or not out.is_file():
-            raise EngineError(f"the replay under MuJoCo {version} failed: "
-                              f"{(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+            raise EngineError(
+                f"the replay under MuJoCo {version} failed: {(done.stderr or done.stdout).strip().splitlines()[-1:]}"
+            )
         return json.loads(out.read_text(encoding="utf-8"))

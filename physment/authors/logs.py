@@ -29,6 +29,7 @@ class LogError(ValueError):
 @dataclasses.dataclass(frozen=True)
 class LoggedCall:
     """One executed tool call as their simulator answered it."""
+
     index: int  # 1-based, over the episode
     tool: str
     parameters: dict
@@ -91,7 +92,7 @@ def _section(text: str, start: str, end: str) -> str:
     if i < 0:
         return ""
     j = text.find(end, i + len(start))
-    return text[i + len(start): j if j >= 0 else len(text)]
+    return text[i + len(start) : j if j >= 0 else len(text)]
 
 
 def _field(text: str, label: str, following: str) -> str:
@@ -99,20 +100,27 @@ def _field(text: str, label: str, following: str) -> str:
     if i < 0:
         raise LogError(f"no {label.strip()!r} line")
     j = text.find(f"\n{following}", i + 1)
-    return text[i + 1 + len(label): j if j >= 0 else len(text)]
+    return text[i + 1 + len(label) : j if j >= 0 else len(text)]
 
 
 def parse_calls(section: str) -> tuple[LoggedCall, ...]:
     marks = list(_RESULT_LINE_RE.finditer(section))
     calls = []
     for m, nxt in zip(marks, marks[1:] + [None]):
-        entry = section[m.end(): nxt.start() if nxt else len(section)].strip()
+        entry = section[m.end() : nxt.start() if nxt else len(section)].strip()
         value = literal(entry)
         if not isinstance(value, dict) or "tool" not in value:
             raise LogError(f"tool call result {m.group(1)} is not a call record")
         params = value.get("parameters")
-        calls.append(LoggedCall(int(m.group(1)), str(value["tool"]), params if isinstance(params, dict) else {},
-                                value.get("result", value.get("error")), value.get("sim_time")))
+        calls.append(
+            LoggedCall(
+                int(m.group(1)),
+                str(value["tool"]),
+                params if isinstance(params, dict) else {},
+                value.get("result", value.get("error")),
+                value.get("sim_time"),
+            )
+        )
     return tuple(calls)
 
 
@@ -120,21 +128,34 @@ def read_episode(path: str | Path, model: str = "", budget: int = 0, scene_numbe
     path = Path(path)
     text = path.read_text(encoding="utf-8", errors="replace")
     first = _section(text, "LLM Input Prompt Below:\n", "\n\nLLM Response Below:")
-    summary = text[text.rfind("=== Final Experiment Summary ==="):] if "=== Final Experiment Summary ===" in text else ""
+    summary = (
+        text[text.rfind("=== Final Experiment Summary ===") :] if "=== Final Experiment Summary ===" in text else ""
+    )
     try:
         answer = _field(summary, "LLM's Final Answer: ", "Correct Answer: ")
         truth = _field(summary, "Correct Answer: ", "Is Correct: ")
         correct = _field(summary, "Is Correct: ", "Answer Found: ").strip() == "True"
         found = _field(summary, "Answer Found: ", "Timeout Occurred: ").strip() == "True"
     except LogError:  # the run broke off before (or while) writing its summary: no verdict, no results section
-        return LoggedEpisode(model, budget, scene_number, path, first, _broken_off_answer(summary), "", False, (),
-                             complete=False)
+        return LoggedEpisode(
+            model, budget, scene_number, path, first, _broken_off_answer(summary), "", False, (), complete=False
+        )
     try:
         calls = parse_calls(_section(text, "--- Tool Call Results ---\n", "\n--- Python Tool Status ---"))
     except LogError as exc:
         raise LogError(f"{path}: {exc}") from exc
-    return LoggedEpisode(model, budget, scene_number, path, first, answer if found else None, truth, correct, calls,
-                         problem_type=_problem_type(path))
+    return LoggedEpisode(
+        model,
+        budget,
+        scene_number,
+        path,
+        first,
+        answer if found else None,
+        truth,
+        correct,
+        calls,
+        problem_type=_problem_type(path),
+    )
 
 
 def _broken_off_answer(summary: str) -> str | None:
@@ -144,7 +165,7 @@ def _broken_off_answer(summary: str) -> str | None:
     i = summary.find(label)
     if i < 0 or "\nCorrect Answer: " in summary:
         return None
-    text = summary[i + len(label):].rstrip("\n")
+    text = summary[i + len(label) :].rstrip("\n")
     return None if text == "None" else text
 
 
@@ -166,8 +187,9 @@ def episode_paths(results_dir: str | Path) -> Iterator[tuple[int, str, int, Path
     for bdir in sorted(p for p in root.iterdir() if _BUDGET_DIR_RE.match(p.name)):
         budget = int(_BUDGET_DIR_RE.match(bdir.name).group(1))  # type: ignore[union-attr]
         for mdir in sorted(p for p in bdir.iterdir() if p.is_dir()):
-            for sdir in sorted((p for p in mdir.iterdir() if _SCENE_DIR_RE.match(p.name)),
-                               key=lambda p: int(p.name.split("_")[1])):
+            for sdir in sorted(
+                (p for p in mdir.iterdir() if _SCENE_DIR_RE.match(p.name)), key=lambda p: int(p.name.split("_")[1])
+            ):
                 for f in sorted(sdir.glob("summary_*.txt")):
                     yield budget, mdir.name, int(sdir.name.split("_")[1]), f
 

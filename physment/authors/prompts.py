@@ -36,8 +36,12 @@ class PromptCheck:
     examples: dict = dataclasses.field(default_factory=dict)  # class -> the first log of it
 
     def to_json(self) -> dict:
-        return {"episodes": sum(self.classes.values()), "classes": dict(self.classes),
-                "identical_by_dialogue": dict(self.by_dialogue), "examples": self.examples}
+        return {
+            "episodes": sum(self.classes.values()),
+            "classes": dict(self.classes),
+            "identical_by_dialogue": dict(self.by_dialogue),
+            "examples": self.examples,
+        }
 
 
 def _rule_lines() -> set[str]:
@@ -51,8 +55,11 @@ def classify(ours: str, logged: str) -> str:
     if _PYTHON_MARK in logged and _PYTHON_MARK not in ours:
         return "python_tool"
     rules = _rule_lines()
-    changed = [line[1:] for line in difflib.unified_diff(ours.splitlines(), logged.splitlines(), lineterm="", n=0)
-               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    changed = [
+        line[1:]
+        for line in difflib.unified_diff(ours.splitlines(), logged.splitlines(), lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
     if all(not c.strip() or c.startswith(_SCENE_PREFIXES) or c in rules for c in changed):
         return "scene_differs"
     return "other"
@@ -66,13 +73,15 @@ def _scene_files(scenes: Path, git_dir: Path | None, number: int, stamp: str) ->
     return tuple(f.read_text(encoding="utf-8", errors="replace") if f.is_file() else None for f in files)  # type: ignore[return-value]
 
 
-def check_prompts(results_dir: str | Path, scenes_dir: str | Path | None = None,
-                  git_dir: str | Path | None = None) -> PromptCheck:
+def check_prompts(
+    results_dir: str | Path, scenes_dir: str | Path | None = None, git_dir: str | Path | None = None
+) -> PromptCheck:
     scenes = Path(scenes_dir) if scenes_dir is not None else Path(results_dir).resolve().parent / "Scenes"
     out = PromptCheck()
     for _, _, number, path in episode_paths(results_dir):
-        logged = _section(path.read_text(encoding="utf-8", errors="replace"), "LLM Input Prompt Below:\n",
-                          "\n\nLLM Response Below:")
+        logged = _section(
+            path.read_text(encoding="utf-8", errors="replace"), "LLM Input Prompt Below:\n", "\n\nLLM Response Below:"
+        )
         kind, dialogue = "no_prompt_logged", "authors-early" if _EARLY_MARK in logged else "authors"
         if logged.strip():
             meta, xml = _scene_files(scenes, Path(git_dir) if git_dir else None, number, path.stem.split("_", 1)[-1])

@@ -32,9 +32,22 @@ import mujoco
 REL_TOL = 1e-6
 ABS_TOL = 1e-9
 # tools after which the episode's state may differ from the file's
-STATE_TOOLS = frozenset({"step", "apply_force", "apply_torque", "set_velocity", "move_object", "change_position",
-                         "create_objects", "delete_objects", "find_objects", "attach_objects", "reset_sim",
-                         "detect_collision"})
+STATE_TOOLS = frozenset(
+    {
+        "step",
+        "apply_force",
+        "apply_torque",
+        "set_velocity",
+        "move_object",
+        "change_position",
+        "create_objects",
+        "delete_objects",
+        "find_objects",
+        "attach_objects",
+        "reset_sim",
+        "detect_collision",
+    }
+)
 EDIT_TOOLS = frozenset({"create_objects", "delete_objects", "find_objects", "attach_objects"})  # reload the model
 MODEL_TOOLS = frozenset({"get_parameters"})  # results that depend on the model alone, not on the state
 
@@ -106,13 +119,18 @@ class ReplaySummary:
             table[key][1] += 1
 
     def to_json(self, mismatches_max: int | None = None) -> dict:
-        return {"calls": self.calls, "reproduced": self.reproduced, "episodes": self.episodes,
-                "share": round(self.reproduced / self.calls, 4) if self.calls else None,
-                "per_tool": {k: {"reproduced": v[0], "calls": v[1]} for k, v in sorted(self.per_tool.items())},
-                "per_scene": {str(k): {"reproduced": v[0], "calls": v[1]} for k, v in sorted(self.per_scene.items())},
-                "same_scene": {"reproduced": self.same_scene[0], "calls": self.same_scene[1]},
-                "mismatch_kinds": dict(self.kinds), "episodes_by_viewer": dict(self.variants),
-                "mismatches": [_jsonable(dataclasses.asdict(m)) for m in self.mismatches[:mismatches_max]]}
+        return {
+            "calls": self.calls,
+            "reproduced": self.reproduced,
+            "episodes": self.episodes,
+            "share": round(self.reproduced / self.calls, 4) if self.calls else None,
+            "per_tool": {k: {"reproduced": v[0], "calls": v[1]} for k, v in sorted(self.per_tool.items())},
+            "per_scene": {str(k): {"reproduced": v[0], "calls": v[1]} for k, v in sorted(self.per_scene.items())},
+            "same_scene": {"reproduced": self.same_scene[0], "calls": self.same_scene[1]},
+            "mismatch_kinds": dict(self.kinds),
+            "episodes_by_viewer": dict(self.variants),
+            "mismatches": [_jsonable(dataclasses.asdict(m)) for m in self.mismatches[:mismatches_max]],
+        }
 
 
 def _jsonable(value: Any) -> Any:
@@ -127,8 +145,9 @@ def _jsonable(value: Any) -> Any:
     return repr(value)
 
 
-def replay_episode(ep: LoggedEpisode, xml_text: str | None, summary: ReplaySummary,
-                   switches: frozenset[str] = ALL_ON) -> None:
+def replay_episode(
+    ep: LoggedEpisode, xml_text: str | None, summary: ReplaySummary, switches: frozenset[str] = ALL_ON
+) -> None:
     """Re-execute one episode's logged calls and add each verdict to `summary`. With `viewer_sync` on, the
     episode is also replayed headless (their logs do not record whether the viewer ran) and the variant that
     reproduces more of it counts."""
@@ -160,13 +179,28 @@ def _replay_once(ep: LoggedEpisode, xml_text: str | None, summary: ReplaySummary
             ok = same(ours, c.result)
             # a model-only result (mass, inertia) before any edit tells the scene file apart, however late
             model_read = c.tool in MODEL_TOOLS and not edited
-            kind = "after_divergence" if diverged else ("first_divergence" if changed and not model_read
-                                                        else "initial_state")
+            kind = (
+                "after_divergence"
+                if diverged
+                else ("first_divergence" if changed and not model_read else "initial_state")
+            )
         summary.add(c.tool, ep.scene_number, ok)
         if not ok:
             summary.kinds[kind] += 1
-            summary.mismatches.append(Mismatch(ep.model, ep.budget, ep.scene_number, ep.stamp, c.index, c.tool,
-                                               dict(c.parameters), ours, c.result, kind))
+            summary.mismatches.append(
+                Mismatch(
+                    ep.model,
+                    ep.budget,
+                    ep.scene_number,
+                    ep.stamp,
+                    c.index,
+                    c.tool,
+                    dict(c.parameters),
+                    ours,
+                    c.result,
+                    kind,
+                )
+            )
             diverged = diverged or c.tool in STATE_TOOLS or changed
         changed = changed or c.tool in STATE_TOOLS
         edited = edited or c.tool in EDIT_TOOLS
@@ -193,18 +227,27 @@ def git_scene_xml(git_dir: Path, number: int, stamp: str) -> str | None:
 def git_scene_file(git_dir: Path, number: int, stamp: str, suffix: str) -> str | None:
     """The scene's `scene<N>.<suffix>` as last committed before the log's time stamp (None if none was)."""
     path = f"Scenes/Scene{number}/scene{number}.{suffix}"
-    rev = subprocess.run(["git", f"--git-dir={git_dir}", "rev-list", "-1", f"--before={_log_time(stamp)}", "HEAD",
-                          "--", path], capture_output=True, text=True, check=False).stdout.strip()
+    rev = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "rev-list", "-1", f"--before={_log_time(stamp)}", "HEAD", "--", path],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
     if not rev:
         return None
-    out = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"{rev}:{path}"], capture_output=True, text=True,
-                         check=False)
+    out = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "show", f"{rev}:{path}"], capture_output=True, text=True, check=False
+    )
     return out.stdout if out.returncode == 0 else None
 
 
-def replay(results_dir: str | Path, scenes_dir: str | Path | None = None,
-           episodes: Iterable[LoggedEpisode] | None = None, switches: frozenset[str] = ALL_ON,
-           git_dir: str | Path | None = None) -> ReplaySummary:
+def replay(
+    results_dir: str | Path,
+    scenes_dir: str | Path | None = None,
+    episodes: Iterable[LoggedEpisode] | None = None,
+    switches: frozenset[str] = ALL_ON,
+    git_dir: str | Path | None = None,
+) -> ReplaySummary:
     """Replay every complete logged episode under `iterations_<B>/` (or the given ones). With `git_dir`, each
     episode runs the scene file as committed before its log was written (scene files changed after runs)."""
     scenes = Path(scenes_dir) if scenes_dir is not None else Path(results_dir).resolve().parent / "Scenes"
@@ -215,30 +258,42 @@ def replay(results_dir: str | Path, scenes_dir: str | Path | None = None,
             continue
         key = (ep.scene_number, ep.stamp if git_dir is not None else "")
         if key not in cache:
-            cache[key] = (git_scene_xml(Path(git_dir), ep.scene_number, ep.stamp) if git_dir is not None
-                          else scene_xml(scenes, ep.scene_number))
+            cache[key] = (
+                git_scene_xml(Path(git_dir), ep.scene_number, ep.stamp)
+                if git_dir is not None
+                else scene_xml(scenes, ep.scene_number)
+            )
         replay_episode(ep, cache[key], summary, switches)
     return summary
 
 
 def report_lines(summary: ReplaySummary, mismatches_shown: int = 20) -> list[str]:
     share = 100.0 * summary.reproduced / summary.calls if summary.calls else 0.0
-    lines = [f"replayed {summary.calls} logged tool results of {summary.episodes} episodes: "
-             f"{summary.reproduced} reproduced ({share:.1f} %)", "", "| tool | reproduced | calls | share |",
-             "|---|---:|---:|---:|"]
+    lines = [
+        f"replayed {summary.calls} logged tool results of {summary.episodes} episodes: "
+        f"{summary.reproduced} reproduced ({share:.1f} %)",
+        "",
+        "| tool | reproduced | calls | share |",
+        "|---|---:|---:|---:|",
+    ]
     for tool, (ok, n) in sorted(summary.per_tool.items(), key=lambda kv: -kv[1][1]):
         lines.append(f"| {tool} | {ok} | {n} | {100.0 * ok / n:.1f} % |")
     lines += ["", "| scene | reproduced | calls | share |", "|---|---:|---:|---:|"]
     for scene, (ok, n) in sorted(summary.per_scene.items()):
         lines.append(f"| Scene{scene} | {ok} | {n} | {100.0 * ok / n:.1f} % |")
-    lines += ["", "mismatch classes: " + ", ".join(f"{k} {v}" for k, v in summary.kinds.most_common()),
-              f"episodes whose scene loaded as the run's: {summary.same_scene[0]} of {summary.same_scene[1]} "
-              f"calls reproduced",
-              "episodes best reproduced with / without the viewer's sync: "
-              + ", ".join(f"{k} {v}" for k, v in summary.variants.most_common())]
+    lines += [
+        "",
+        "mismatch classes: " + ", ".join(f"{k} {v}" for k, v in summary.kinds.most_common()),
+        f"episodes whose scene loaded as the run's: {summary.same_scene[0]} of {summary.same_scene[1]} "
+        f"calls reproduced",
+        "episodes best reproduced with / without the viewer's sync: "
+        + ", ".join(f"{k} {v}" for k, v in summary.variants.most_common()),
+    ]
     for m in summary.mismatches[:mismatches_shown]:
-        lines.append(f"Scene{m.scene} {m.model} b{m.budget} {m.log} call {m.call} {m.tool}({m.parameters}) "
-                     f"[{m.kind}]: ours {str(m.ours)[:120]} | theirs {str(m.theirs)[:120]}")
+        lines.append(
+            f"Scene{m.scene} {m.model} b{m.budget} {m.log} call {m.call} {m.tool}({m.parameters}) "
+            f"[{m.kind}]: ours {str(m.ours)[:120]} | theirs {str(m.theirs)[:120]}"
+        )
     return lines
 
 

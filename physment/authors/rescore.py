@@ -27,8 +27,13 @@ MATCHERS = ("strict", "paper", "authors")
 MANUAL_CSV = "manual_grading_summary.csv"
 # the manual-grading CSV's columns whose model has logs under iterations_<B>/ (same model, same folder name
 # up to spelling); GPT_5_4 and Gemini_3_0_5 have none there
-CSV_COLUMN_FOLDERS = {"Kimi_K2_5": "kimi_k2_5", "GLM_5": "glm_5", "DeepSeek_R1": "deepseek_r1",
-                      "Qwen_3_5": "qwen_3_5", "Claude_Opus_4_6": "openrouter_opus_4_6"}
+CSV_COLUMN_FOLDERS = {
+    "Kimi_K2_5": "kimi_k2_5",
+    "GLM_5": "glm_5",
+    "DeepSeek_R1": "deepseek_r1",
+    "Qwen_3_5": "qwen_3_5",
+    "Claude_Opus_4_6": "openrouter_opus_4_6",
+}
 
 
 def typed(text: str | None) -> object:
@@ -53,9 +58,11 @@ def verdicts(ep: LoggedEpisode, key: object = None) -> dict[str, bool]:
         return {m: False for m in MATCHERS}
     pred, truth = typed(ep.final_answer), typed(truth_text)
     categorical = ep.problem_type in ("comparison", "observation") or as_number(truth) is None
-    return {"strict": is_correct(pred, truth, ABS_TOL, REL_TOL, categorical),
-            "paper": paper_correct(pred, truth, ABS_TOL, REL_TOL),
-            "authors": authors_correct(ep.final_answer, truth_text)}
+    return {
+        "strict": is_correct(pred, truth, ABS_TOL, REL_TOL, categorical),
+        "paper": paper_correct(pred, truth, ABS_TOL, REL_TOL),
+        "authors": authors_correct(ep.final_answer, truth_text),
+    }
 
 
 def current_keys(scenes_dir: str | Path | None) -> dict[int, object]:
@@ -69,6 +76,7 @@ def current_keys(scenes_dir: str | Path | None) -> dict[int, object]:
 @dataclasses.dataclass
 class Cell:
     """One model folder at one budget."""
+
     scenes: int = 0
     complete: int = 0  # scenes with a log that reached its summary
     current_key: int = 0  # scenes graded against the scene file's key (their log lost it)
@@ -128,18 +136,25 @@ def manual_table(results_dir: str | Path) -> dict[str, dict[int, float]]:
 
 def summary_json(cells: dict[str, dict[int, Cell]]) -> dict[str, dict[str, dict[str, float]]]:
     """model folder -> budget -> matcher -> accuracy %."""
-    return {model: {str(b): {m: c.accuracy(m) for m in MATCHERS} for b, c in sorted(by_b.items())}
-            for model, by_b in sorted(cells.items())}
+    return {
+        model: {str(b): {m: c.accuracy(m) for m in MATCHERS} for b, c in sorted(by_b.items())}
+        for model, by_b in sorted(cells.items())
+    }
 
 
 def table_lines(cells: dict[str, dict[int, Cell]], manual: dict[str, dict[int, float]]) -> list[str]:
-    lines = ["| model folder | budget | scenes | complete | current key | strict | paper (Eq. 4) | authors | logged "
-             "| manual CSV |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| model folder | budget | scenes | complete | current key | strict | paper (Eq. 4) | authors | logged "
+        "| manual CSV |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for model, by_b in sorted(cells.items()):
         for b, c in sorted(by_b.items()):
             man = manual.get(model, {}).get(b)
-            lines.append(f"| {model} | {b} | {c.scenes} | {c.complete} | {c.current_key} | {c.accuracy('strict')} | {c.accuracy('paper')} "
-                         f"| {c.accuracy('authors')} | {c.accuracy('logged')} | {'' if man is None else man} |")
+            lines.append(
+                f"| {model} | {b} | {c.scenes} | {c.complete} | {c.current_key} | {c.accuracy('strict')} | {c.accuracy('paper')} "
+                f"| {c.accuracy('authors')} | {c.accuracy('logged')} | {'' if man is None else man} |"
+            )
     unlogged = sorted(k for k in manual if k not in cells)
     if unlogged:
         lines.append(f"\nCSV columns without logs under iterations_*/: {', '.join(unlogged)}")

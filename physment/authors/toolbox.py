@@ -13,8 +13,9 @@ from physment.tools import ToolBox, ToolResult
 
 
 class AuthorsToolBox(ToolBox):
-    def __init__(self, scene: Scene, switches: frozenset[str], lab: Lab | None = None,
-                 allowed: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self, scene: Scene, switches: frozenset[str], lab: Lab | None = None, allowed: tuple[str, ...] | None = None
+    ) -> None:
         super().__init__(scene, lab, allowed)
         self.switches = switches
         self.sim = AuthorsSim(scene.xml_text, switches)
@@ -25,11 +26,16 @@ class AuthorsToolBox(ToolBox):
         params = arguments if isinstance(arguments, dict) else {}
         if name == "answer":
             if "answer" not in params or params["answer"] is None:
-                return ToolResult(name, arguments, False,
-                                  {"error": "Null answer provided. Please call the answer tool with a valid value."})
+                return ToolResult(
+                    name,
+                    arguments,
+                    False,
+                    {"error": "Null answer provided. Please call the answer tool with a valid value."},
+                )
             self.answered, self.submitted = True, params["answer"]
-            return ToolResult(name, arguments, True, {"acknowledged": True, "submitted": params["answer"]},
-                              terminal=True)
+            return ToolResult(
+                name, arguments, True, {"acknowledged": True, "submitted": params["answer"]}, terminal=True
+            )
         if self.allowed is not None and name not in self.allowed:
             return ToolResult(name, arguments, False, {"error": f"Unknown tool '{name}'"})
         return self.run(name, dict(params))[0]

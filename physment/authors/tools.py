@@ -27,19 +27,51 @@ from typing import Any
 import mujoco
 import numpy as np
 
-SWITCHES: tuple[str, ...] = ("persistent_wrench", "step_then_forward", "cvel_velocity", "finite_difference_acceleration",
-                             "first_joint_displacement", "unfiltered_parameters", "applied_torque_only",
-                             "principal_inertia_world_omega", "contact_force_collision", "reload_on_edit",
-                             "viewer_sync")
+SWITCHES: tuple[str, ...] = (
+    "persistent_wrench",
+    "step_then_forward",
+    "cvel_velocity",
+    "finite_difference_acceleration",
+    "first_joint_displacement",
+    "unfiltered_parameters",
+    "applied_torque_only",
+    "principal_inertia_world_omega",
+    "contact_force_collision",
+    "reload_on_edit",
+    "viewer_sync",
+)
 ALL_ON = frozenset(SWITCHES)
 # their runs differ in whether MuJoCo's passive viewer started (it does not on a headless macOS run); their
 # logs do not say, so the replay tries both, headless first
 HEADLESS = ALL_ON - {"viewer_sync"}
-_TOOLS = ("get_parameters", "get_displacement", "compute_force", "set_velocity", "apply_force", "apply_torque",
-          "get_velocity", "detect_collision", "move_object", "get_position", "get_torque", "get_center_of_mass",
-          "get_angular_momentum", "get_momentum", "get_acceleration", "get_kinetic_energy", "get_potential_energy",
-          "get_rotational_energy", "change_position", "quat_to_rot_matrix", "create_objects", "find_objects",
-          "attach_objects", "delete_objects", "step", "reset_sim")
+_TOOLS = (
+    "get_parameters",
+    "get_displacement",
+    "compute_force",
+    "set_velocity",
+    "apply_force",
+    "apply_torque",
+    "get_velocity",
+    "detect_collision",
+    "move_object",
+    "get_position",
+    "get_torque",
+    "get_center_of_mass",
+    "get_angular_momentum",
+    "get_momentum",
+    "get_acceleration",
+    "get_kinetic_energy",
+    "get_potential_energy",
+    "get_rotational_energy",
+    "change_position",
+    "quat_to_rot_matrix",
+    "create_objects",
+    "find_objects",
+    "attach_objects",
+    "delete_objects",
+    "step",
+    "reset_sim",
+)
 
 
 def parse_switches(spec: str) -> frozenset[str]:
@@ -164,14 +196,20 @@ class AuthorsSim:
         except Exception as exc:
             return {"error": str(exc)}
         if "unfiltered_parameters" in self.on:
-            return {"mass": float(self.model.body_mass[bid]), "bounding_box": self.model.body_inertia[bid].tolist(),
-                    "type": int(self.model.body_parentid[bid])}
+            return {
+                "mass": float(self.model.body_mass[bid]),
+                "bounding_box": self.model.body_inertia[bid].tolist(),
+                "type": int(self.model.body_parentid[bid]),
+            }
         g = int(self.model.body_geomadr[bid])
         if g < 0:
             return {"mass": float(self.model.body_mass[bid]), "bounding_box": [0.0, 0.0, 0.0], "type": "none"}
-        kind = mujoco.mjtGeom(int(self.model.geom_type[g])).name[len("mjGEOM_"):].lower()
-        return {"mass": float(self.model.body_mass[bid]), "bounding_box": self.model.geom_aabb[g][3:6].tolist(),
-                "type": kind}
+        kind = mujoco.mjtGeom(int(self.model.geom_type[g])).name[len("mjGEOM_") :].lower()
+        return {
+            "mass": float(self.model.body_mass[bid]),
+            "bounding_box": self.model.geom_aabb[g][3:6].tolist(),
+            "type": kind,
+        }
 
     def get_position(self, object_id: str) -> dict:
         try:
@@ -338,9 +376,11 @@ class AuthorsSim:
         try:
             bid = self._body(object_id)
             if len(vector) != 3:
-                raise ValueError(f"{kind}_vector must be a list of 3 elements: "
-                                 f"{'[fx, fy, fz]' if kind == 'force' else '[tx, ty, tz]'}")
-            self.data.xfrc_applied[bid, offset:offset + 3] = vector
+                raise ValueError(
+                    f"{kind}_vector must be a list of 3 elements: "
+                    f"{'[fx, fy, fz]' if kind == 'force' else '[tx, ty, tz]'}"
+                )
+            self.data.xfrc_applied[bid, offset : offset + 3] = vector
             self._wrench_once = True
             return {"status": f"{kind}_applied", "object_id": object_id, kind: vector}
         except ValueError as exc:
@@ -359,7 +399,7 @@ class AuthorsSim:
             if j == -1:
                 return {"error": f"Joint named {object_id}_joint not found."}
             adr = self.model.jnt_dofadr[j]
-            self.data.qvel[adr:adr + 3] = velocity_vector
+            self.data.qvel[adr : adr + 3] = velocity_vector
             self._forward()
             return {"status": "velocity_set", "object_id": object_id, "velocity": velocity_vector}
         except Exception as exc:
@@ -373,9 +413,9 @@ class AuthorsSim:
             new = np.array([x, y, z])
             if np.any(np.isnan(new)) or np.any(np.isinf(new)):
                 return {"error": "Invalid position values (NaN or Inf)"}
-            self.data.qpos[adr:adr + 3] = new
+            self.data.qpos[adr : adr + 3] = new
             self._forward()
-            return {"position": tuple(float(v) for v in self.data.qpos[adr:adr + 3])}
+            return {"position": tuple(float(v) for v in self.data.qpos[adr : adr + 3])}
         except Exception as exc:
             return {"error": str(exc)}
 
@@ -385,9 +425,9 @@ class AuthorsSim:
             if isinstance(adr, dict):
                 return adr
             # their local-frame branch adds the same offsets as the world-frame one: in_world_frame changes nothing
-            self.data.qpos[adr:adr + 3] += np.array([dx, dy, dz])
+            self.data.qpos[adr : adr + 3] += np.array([dx, dy, dz])
             self._forward()
-            return {"new_position": self.data.qpos[adr:adr + 3].tolist()}
+            return {"new_position": self.data.qpos[adr : adr + 3].tolist()}
         except Exception as exc:
             return {"error": str(exc)}
 
@@ -464,8 +504,8 @@ def _carry_state(old_m: mujoco.MjModel, old_d: mujoco.MjData, new_m: mujoco.MjMo
         nv = {0: 6, 1: 3}.get(int(old_m.jnt_type[j]), 1)
         qa, qb = old_m.jnt_qposadr[j], new_m.jnt_qposadr[k]
         va, vb = old_m.jnt_dofadr[j], new_m.jnt_dofadr[k]
-        new_d.qpos[qb:qb + nq] = old_d.qpos[qa:qa + nq]
-        new_d.qvel[vb:vb + nv] = old_d.qvel[va:va + nv]
+        new_d.qpos[qb : qb + nq] = old_d.qpos[qa : qa + nq]
+        new_d.qvel[vb : vb + nv] = old_d.qvel[va : va + nv]
     for b in range(old_m.nbody):
         name = mujoco.mj_id2name(old_m, mujoco.mjtObj.mjOBJ_BODY, b)
         k = mujoco.mj_name2id(new_m, mujoco.mjtObj.mjOBJ_BODY, name) if name else -1

@@ -49,8 +49,9 @@ def replay(scene: Scene, template: Template, params: dict) -> Replay:
         for c in calls:
             res = toolbox.call(c["name"], c["arguments"])
             if not res.ok:
-                raise BuildError(f"{scene.scene_id} ({template.name}): reference call {c['name']} failed: "
-                                 f"{res.result['error']}")
+                raise BuildError(
+                    f"{scene.scene_id} ({template.name}): reference call {c['name']} failed: {res.result['error']}"
+                )
             results.append(res)
             made.append({"tool": c["name"], "arguments": c["arguments"]})
             if c["name"] == "step":
@@ -67,16 +68,23 @@ def replay(scene: Scene, template: Template, params: dict) -> Replay:
 
 def _meta(template: Template, params: dict, draft: Draft) -> dict:
     return {
-        "metadata": {"scene_name": draft.name, "task": draft.task, "problem_type": template.problem_type,
-                     "description": draft.description},
+        "metadata": {
+            "scene_name": draft.name,
+            "task": draft.task,
+            "problem_type": template.problem_type,
+            "description": draft.description,
+        },
         "answer": None,
         "expected_behavior": draft.expected_behavior,
         "reasoning": draft.reasoning,
         "number_of_objects": str(len(draft.objects)),
         "objects": {f"object_{oid}": {"name": name, "object_id": str(oid)} for oid, name, _ in draft.objects},
         "object_permissions": {f"object_{oid}_permissions": perms for oid, _, perms in draft.objects},
-        "category": template.category, "difficulty": template.difficulty, "concepts": template.concepts,
-        "modality": template.modality, "topic": template.topic,
+        "category": template.category,
+        "difficulty": template.difficulty,
+        "concepts": template.concepts,
+        "modality": template.modality,
+        "topic": template.topic,
     }
 
 
@@ -94,8 +102,12 @@ def generate(number: int, template: Template, params: dict) -> tuple[dict, str]:
     meta["answer"] = rep.answer
     meta["budgets"] = [b for b in BUDGETS if b >= min_budget]
     meta["reference_solution"] = {
-        "template": template.name, "params": params, "turns": rep.turns, "interventions": rep.interventions,
-        "stepped_time_s": rep.stepped_time_s, "tool_calls": len(rep.calls),
+        "template": template.name,
+        "params": params,
+        "turns": rep.turns,
+        "interventions": rep.interventions,
+        "stepped_time_s": rep.stepped_time_s,
+        "tool_calls": len(rep.calls),
         **({"calls": rep.calls} if len(rep.calls) <= RECORDED_CALLS_MAX else {}),
     }
     return meta, draft.xml
@@ -155,10 +167,14 @@ def verify(scene_dir: Path, all_budgets: bool = False) -> list[str]:
         if scene.extra.get("difficulty") == "Easy" and ref.get("interventions", 0) > EASY_MAX_INTERVENTIONS:
             problems.append(f"{scene.scene_id}: Easy but its reference needs {ref['interventions']} interventions")
         if scene.extra.get("difficulty") == "Hard" and ref.get("interventions", 0) <= EASY_MAX_INTERVENTIONS:
-            problems.append(f"{scene.scene_id}: Hard but its reference needs only {ref.get('interventions')} interventions")
-        for budget in (scene.budgets if all_budgets else scene.budgets[:1]):
+            problems.append(
+                f"{scene.scene_id}: Hard but its reference needs only {ref.get('interventions')} interventions"
+            )
+        for budget in scene.budgets if all_budgets else scene.budgets[:1]:
             row, _ = run_episode(scene, OracleAgent(), EpisodeConfig(budget=budget))
             if not row.correct:
-                problems.append(f"{scene.scene_id}: oracle not correct at budget {budget} "
-                                f"(predicted {row.predicted!r}, truth {row.truth!r})")
+                problems.append(
+                    f"{scene.scene_id}: oracle not correct at budget {budget} "
+                    f"(predicted {row.predicted!r}, truth {row.truth!r})"
+                )
     return problems

@@ -32,6 +32,7 @@ def sig(x: float, digits: int = 4) -> float:
 @dataclasses.dataclass
 class Draft:
     """What a template writes for one parameter set (the answer comes from running the solver)."""
+
     name: str
     task: str
     xml: str
@@ -83,27 +84,42 @@ _TEMPLATES: dict[str, tuple[str, Template]] = {}
 _PAPER_SOLVERS: dict[str, Solve] = {}
 
 
-def scene_template(name: str, difficulty: str, concepts: str, modality: str, topic: str, problem_type: str, *,
-                   params: list[dict], build: Build) -> Callable[[Solve], Solve]:
+def scene_template(
+    name: str,
+    difficulty: str,
+    concepts: str,
+    modality: str,
+    topic: str,
+    problem_type: str,
+    *,
+    params: list[dict],
+    build: Build,
+) -> Callable[[Solve], Solve]:
     """Register the decorated reference solution, with its scene builder and parameter sets, as a template."""
+
     def register(solve: Solve) -> Solve:
         if name in _TEMPLATES:
             raise ValueError(f"scene template {name!r} registered twice")
         module = solve.__module__.rsplit(".", 1)[-1]
-        _TEMPLATES[name] = (module, Template(name, difficulty, concepts, modality, topic, problem_type, params,
-                                             build, solve))
+        _TEMPLATES[name] = (
+            module,
+            Template(name, difficulty, concepts, modality, topic, problem_type, params, build, solve),
+        )
         return solve
+
     return register
 
 
 def paper_solver(name: str) -> Callable[[Solve], Solve]:
     """Register the decorated function as template `name`'s reference with the paper's 26 tools only (for
     templates whose own reference resets the lab)."""
+
     def register(solve: Solve) -> Solve:
         if name in _PAPER_SOLVERS:
             raise ValueError(f"paper solver for {name!r} registered twice")
         _PAPER_SOLVERS[name] = solve
         return solve
+
     return register
 
 

@@ -9,8 +9,15 @@ from physment.scenegen.registry import call
 Turn = Generator[list[dict], list[dict], object]
 
 
-def bisect(probe: Callable[[float], list[dict]], passes: Callable[[list[dict]], bool], lo: float, hi: float,
-           turns: int = 4, probes_per_turn: int = 3, geometric: bool = False) -> Turn:
+def bisect(
+    probe: Callable[[float], list[dict]],
+    passes: Callable[[list[dict]], bool],
+    lo: float,
+    hi: float,
+    turns: int = 4,
+    probes_per_turn: int = 3,
+    geometric: bool = False,
+) -> Turn:
     """Smallest x in [lo, hi] for which `passes` holds (monotone), probing several x per turn.
 
     Each turn splits the bracket into probes_per_turn + 1 parts; returns the final (lo, hi)."""
@@ -28,7 +35,7 @@ def bisect(probe: Callable[[float], list[dict]], passes: Callable[[list[dict]], 
         results = yield calls
         offset, verdicts = 0, []
         for n in sizes:
-            verdicts.append(passes(results[offset:offset + n]))
+            verdicts.append(passes(results[offset : offset + n]))
             offset += n
         new_lo, new_hi = lo, hi
         for x, ok in zip(xs, verdicts):
@@ -40,9 +47,16 @@ def bisect(probe: Callable[[float], list[dict]], passes: Callable[[list[dict]], 
     return lo, hi
 
 
-def scan(read: dict, value: Callable[[dict], float], reached: Callable[[float], bool], dt_s: float,
-         pairs_per_turn: int = 20, max_turns: int = 4, first: list[dict] | None = None,
-         start_t_s: float | None = None) -> Turn:
+def scan(
+    read: dict,
+    value: Callable[[dict], float],
+    reached: Callable[[float], bool],
+    dt_s: float,
+    pairs_per_turn: int = 20,
+    max_turns: int = 4,
+    first: list[dict] | None = None,
+    start_t_s: float | None = None,
+) -> Turn:
     """Step dt_s at a time, reading after each step, until `reached(value(reading))`.
 
     Returns (t_before, v_before, t_after, v_after) around the first reading that reached, or raises;
@@ -52,7 +66,7 @@ def scan(read: dict, value: Callable[[dict], float], reached: Callable[[float], 
     for _ in range(max_turns):
         calls = prefix + [c for _ in range(pairs_per_turn) for c in (call("step", duration=dt_s), read)]
         results = yield calls
-        results = results[len(prefix):]
+        results = results[len(prefix) :]
         prefix = []
         for i in range(0, len(results), 2):
             t = results[i]["simulation_time_s"]

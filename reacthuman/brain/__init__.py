@@ -14,7 +14,14 @@ import logging
 from typing import Any
 
 from reacthuman.brain import reference as _reference  # noqa: F401  (registers the reference brains)
-from reacthuman.brain.base import Brain, BrainDecision, reference_brain_names, reference_brains, reference_factory, register_brain
+from reacthuman.brain.base import (
+    Brain,
+    BrainDecision,
+    reference_brain_names,
+    reference_brains,
+    reference_factory,
+    register_brain,
+)
 from reacthuman.brain.llm_brain import LLMBrain, ModalityChoice, choose_modality
 from reacthuman.brain.observation import VIEW_DESCRIPTIONS, Observation, TrackSample, state_text
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES, PRIVILEGED_MODALITY, SYSTEM_PROMPT, build_messages
@@ -24,8 +31,14 @@ from reacthuman.llm.client import make_client
 LOG = logging.getLogger(__name__)
 
 
-def make_brain(name: str, *, modality: str = DEFAULT_MODALITY, seed: int = 0, text_only_fallback: bool = True,
-               **client_overrides: Any) -> Brain:
+def make_brain(
+    name: str,
+    *,
+    modality: str = DEFAULT_MODALITY,
+    seed: int = 0,
+    text_only_fallback: bool = True,
+    **client_overrides: Any,
+) -> Brain:
     """The brain called `name` (a model may carry `?options`: reacthuman.core.presets.MODEL_OPTIONS; the
     brain's name is the model's without them). modality applies to LLM brains (images | state_text | both):
     `choose_modality` says what a model is shown. A model known to be text-only (its preset, or its server)
@@ -36,7 +49,9 @@ def make_brain(name: str, *, modality: str = DEFAULT_MODALITY, seed: int = 0, te
     factory = reference_factory(name)
     if factory is not None:
         if client_overrides:
-            raise ValueError(f"brain {name!r} is a reference brain; it takes no model options ({', '.join(client_overrides)})")
+            raise ValueError(
+                f"brain {name!r} is a reference brain; it takes no model options ({', '.join(client_overrides)})"
+            )
         return factory(seed=seed)
     client = make_client(name, **client_overrides)
     try:
@@ -52,7 +67,27 @@ def make_brain(name: str, *, modality: str = DEFAULT_MODALITY, seed: int = 0, te
 
 
 __all__ = [
-    "Brain", "BrainDecision", "DEFAULT_MODALITY", "LLMBrain", "MODALITIES", "ModalityChoice", "choose_modality", "PRIVILEGED_MODALITY", "Observation", "PLAN_SCHEMA", "ParseOutcome",
-    "SYSTEM_PROMPT", "TrackSample", "VIEW_DESCRIPTIONS", "build_messages", "make_brain", "parse_reply",
-    "plan_from_dict", "plan_to_dict", "reference_brain_names", "reference_brains", "register_brain", "state_text",
+    "Brain",
+    "BrainDecision",
+    "DEFAULT_MODALITY",
+    "LLMBrain",
+    "MODALITIES",
+    "ModalityChoice",
+    "choose_modality",
+    "PRIVILEGED_MODALITY",
+    "Observation",
+    "PLAN_SCHEMA",
+    "ParseOutcome",
+    "SYSTEM_PROMPT",
+    "TrackSample",
+    "VIEW_DESCRIPTIONS",
+    "build_messages",
+    "make_brain",
+    "parse_reply",
+    "plan_from_dict",
+    "plan_to_dict",
+    "reference_brain_names",
+    "reference_brains",
+    "register_brain",
+    "state_text",
 ]

@@ -62,7 +62,7 @@ def fit_swing(track: tuple[TrackSample, ...] | list[TrackSample], config: ArcCon
     xy = np.stack([(pts - mean) @ u, (pts - mean) @ v], axis=1)
     # algebraic circle fit: x^2 + y^2 = 2 a x + 2 b y + c
     a_mat = np.column_stack([2 * xy[:, 0], 2 * xy[:, 1], np.ones(len(xy))])
-    (a, b, c), *_ = np.linalg.lstsq(a_mat, (xy ** 2).sum(axis=1), rcond=None)
+    (a, b, c), *_ = np.linalg.lstsq(a_mat, (xy**2).sum(axis=1), rcond=None)
     radius = math.sqrt(max(c + a * a + b * b, 0.0))
     if not 0 < radius <= config.max_radius_m:
         return None
@@ -83,8 +83,9 @@ def fit_swing(track: tuple[TrackSample, ...] | list[TrackSample], config: ArcCon
     return Swing(tuple(float(x) for x in pivot), radius, down, side, GRAVITY_MPS2 * g_norm)
 
 
-def swing_path(swing: Swing, last: TrackSample, horizon_s: float, config: ArcConfig | None = None
-               ) -> list[tuple[float, tuple[float, float, float], float]]:
+def swing_path(
+    swing: Swing, last: TrackSample, horizon_s: float, config: ArcConfig | None = None
+) -> list[tuple[float, tuple[float, float, float], float]]:
     """(seconds after `last`, position, speed) along the fitted circle, integrated from the last sample."""
     config = config or default_config()
     pivot = np.array(swing.pivot_m)

@@ -40,10 +40,15 @@ def choose_modality(client: ChatClient, requested: str, text_only_fallback: bool
     reason = text_only_reason(client)
     if reason is not None:
         if not text_only_fallback:
-            raise ValueError(f"model '{client.preset.name}' is text-only ({reason}): use modality "
-                             f"'{PRIVILEGED_MODALITY}', not '{requested}'")
-        return ModalityChoice(PRIVILEGED_MODALITY, f"is text-only ({reason}): it runs on {PRIVILEGED_MODALITY}, "
-                                                   f"the privileged-state ablation, not {requested}")
+            raise ValueError(
+                f"model '{client.preset.name}' is text-only ({reason}): use modality "
+                f"'{PRIVILEGED_MODALITY}', not '{requested}'"
+            )
+        return ModalityChoice(
+            PRIVILEGED_MODALITY,
+            f"is text-only ({reason}): it runs on {PRIVILEGED_MODALITY}, "
+            f"the privileged-state ablation, not {requested}",
+        )
     check_image_input(client, TEXT_CHOICE)
     return ModalityChoice(requested)
 
@@ -70,7 +75,9 @@ class LLMBrain(Brain):
         if modality in ("images", "both") and not client.supports_images():
             model = client.preset.name
             client.close()
-            raise ValueError(f"model '{model}' is text-only (it accepts no images): use modality 'state_text', not '{modality}'")
+            raise ValueError(
+                f"model '{model}' is text-only (it accepts no images): use modality 'state_text', not '{modality}'"
+            )
         self.client = client
         self.modality = modality
         self.modality_note = ""  # why the modality is not the one asked for (make_brain sets it)
@@ -81,9 +88,14 @@ class LLMBrain(Brain):
         fmt = response_format() if self.client.preset.json_schema else None
         result = self.client.chat(messages, response_format=fmt)
         common = dict(
-            brain=self.name, latency_s=result.latency_s, prompt_tokens=result.prompt_tokens,
-            completion_tokens=result.completion_tokens, retries=result.retries, model_id=result.model_id,
-            modality=self.modality, truncated=result.truncated,
+            brain=self.name,
+            latency_s=result.latency_s,
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+            retries=result.retries,
+            model_id=result.model_id,
+            modality=self.modality,
+            truncated=result.truncated,
         )
         if result.images_refused:  # a model declared to take images that does not: no decision to score
             raise ImageInputRefused(refusal_message(self.name, " ".join(result.api_error.split())[:200], TEXT_CHOICE))
@@ -94,7 +106,9 @@ class LLMBrain(Brain):
         if not text.strip() and result.tool_calls:
             text = result.tool_calls[0]["raw_arguments"]  # a model that answered through a function call
         outcome = parse_reply(text, truncated=result.truncated)
-        return BrainDecision(plan=outcome.plan, raw_text=text, parse_ok=outcome.parse_ok, parse_error=outcome.parse_error, **common)
+        return BrainDecision(
+            plan=outcome.plan, raw_text=text, parse_ok=outcome.parse_ok, parse_error=outcome.parse_error, **common
+        )
 
     def close(self) -> None:
         self.client.close()

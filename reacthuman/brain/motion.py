@@ -24,13 +24,28 @@ REST: Vec3 = (0.0, 0.0, 0.0)
 
 def _hand_offsets(target: Vec3, base_xy: tuple[float, float], spread_m: float) -> tuple[Vec3, Vec3]:
     tx, ty, tz = target
-    left = (tx - base_xy[0] - REST_LEFT_HAND_M[0], ty + spread_m - base_xy[1] - REST_LEFT_HAND_M[1], tz - REST_LEFT_HAND_M[2])
-    right = (tx - base_xy[0] - REST_RIGHT_HAND_M[0], ty - spread_m - base_xy[1] - REST_RIGHT_HAND_M[1], tz - REST_RIGHT_HAND_M[2])
+    left = (
+        tx - base_xy[0] - REST_LEFT_HAND_M[0],
+        ty + spread_m - base_xy[1] - REST_LEFT_HAND_M[1],
+        tz - REST_LEFT_HAND_M[2],
+    )
+    right = (
+        tx - base_xy[0] - REST_RIGHT_HAND_M[0],
+        ty - spread_m - base_xy[1] - REST_RIGHT_HAND_M[1],
+        tz - REST_RIGHT_HAND_M[2],
+    )
     return left, right
 
 
-def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confidence: float, *,
-               config: ReferenceBrainConfig, body: BodyEnvelope | None = None) -> Plan:
+def plan_reach(
+    target_robot: Vec3,
+    arrival_s: float | None,
+    label: str,
+    confidence: float,
+    *,
+    config: ReferenceBrainConfig,
+    body: BodyEnvelope | None = None,
+) -> Plan:
     """Walk toward the target only as far as needed for the arms to reach it, then hold the hands there. The
     hands' workspace (reach by height, heights, crouch, arm travel time) is the body's measured one, the
     same that judges a scene's catch reachable (`scenes.envelope`)."""
@@ -67,15 +82,18 @@ def plan_reach(target_robot: Vec3, arrival_s: float | None, label: str, confiden
     frames.append(Keyframe(t_reach_s, *hands_toward_target(t_reach_s), knee))
     if duration_s > t_reach_s:  # the hands stay on the target while the walk finishes
         frames.append(Keyframe(duration_s, *hands_toward_target(duration_s), knee))
-    intent = f"Catch it ({label}): reach for it where it will arrive" + (", walking toward it first." if walk_m > 0 else ".")
+    intent = f"Catch it ({label}): reach for it where it will arrive" + (
+        ", walking toward it first." if walk_m > 0 else "."
+    )
     # hold until the object has arrived and a catch has had time to hold (the hands return to rest after it)
     arrival_after_last_s = (arrival_s - frames[-1].t_s) if arrival_s is not None else 0.0
     hold_s = min(DURATION_LIMIT_S, config.catch_hold_s + max(0.0, arrival_after_last_s))
     return Plan(label, intent, confidence, walk_cmd, duration_s, hold_s, tuple(frames))
 
 
-def _off_path(object_xy: tuple[float, float], velocity_xy: tuple[float, float], config: ReferenceBrainConfig
-              ) -> tuple[float, float, float] | None:
+def _off_path(
+    object_xy: tuple[float, float], velocity_xy: tuple[float, float], config: ReferenceBrainConfig
+) -> tuple[float, float, float] | None:
     """(ux, uy, walk_m) stepping perpendicular off a moving object's planar path, or None when it has none."""
     speed = math.hypot(*velocity_xy)
     if speed < config.path_min_speed_mps:
@@ -88,8 +106,15 @@ def _off_path(object_xy: tuple[float, float], velocity_xy: tuple[float, float], 
     return nx, ny, max(2 * classifier_config().walk_min_m, config.path_clearance_m - side_m)
 
 
-def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, float] | None, label: str, confidence: float,
-               object_velocity_xy: tuple[float, float] | None = None, *, config: ReferenceBrainConfig) -> Plan:
+def plan_clear(
+    hazard_robot_xy: tuple[float, float],
+    away_from_xy: tuple[float, float] | None,
+    label: str,
+    confidence: float,
+    object_velocity_xy: tuple[float, float] | None = None,
+    *,
+    config: ReferenceBrainConfig,
+) -> Plan:
     """Step out of the hazard's way (at least two minimal steps).
 
     A hazard moving across the floor (`object_velocity_xy`, with `away_from_xy` where it is now): step off
@@ -128,8 +153,14 @@ def plan_clear(hazard_robot_xy: tuple[float, float], away_from_xy: tuple[float, 
     return Plan(label, intent, confidence, cmd, duration_s, 0.0, (Keyframe(0.0, REST, REST, 0.0),))
 
 
-def plan_step(direction_robot: tuple[float, float], distance_m: float, label: str, confidence: float, *,
-              config: ReferenceBrainConfig) -> Plan:
+def plan_step(
+    direction_robot: tuple[float, float],
+    distance_m: float,
+    label: str,
+    confidence: float,
+    *,
+    config: ReferenceBrainConfig,
+) -> Plan:
     """Step `distance_m` along a unit direction of the robot frame, hands at rest (a dodge whose direction
     is known, e.g. from the ground truth's `clear_step`)."""
     ux, uy = direction_robot

@@ -26,8 +26,10 @@ Vec3 = tuple[float, float, float]
 # above the event and the robot. Every camera stays still over the window.
 VIEW_DESCRIPTIONS: dict[str, str] = {
     "egocentric": "your own eyes: the camera in your head, turned towards the event (you face where it started)",
-    "closeup": ("a close-up camera near the object's path, framed to hold the object in the last frames before "
-                "time froze; in the first frames the object may not be in this view yet"),
+    "closeup": (
+        "a close-up camera near the object's path, framed to hold the object in the last frames before "
+        "time froze; in the first frames the object may not be in this view yet"
+    ),
     "overhead": "a camera high above, looking down on the event and on you",
 }
 
@@ -68,8 +70,14 @@ class Observation:
         if not self.scene_id:
             raise ValueError("observation.scene_id is empty")
         times = tuple(float(t) for t in self.frame_times_s)
-        if not times or any(b <= a for a, b in zip(times, times[1:])) or not all(math.isfinite(t) and t >= 0 for t in times):
-            raise ValueError(f"observation.frame_times_s must be increasing, finite and >= 0, got {self.frame_times_s!r}")
+        if (
+            not times
+            or any(b <= a for a, b in zip(times, times[1:]))
+            or not all(math.isfinite(t) and t >= 0 for t in times)
+        ):
+            raise ValueError(
+                f"observation.frame_times_s must be increasing, finite and >= 0, got {self.frame_times_s!r}"
+            )
         object.__setattr__(self, "frame_times_s", times)
         object.__setattr__(self, "track", tuple(self.track))
         for view, frames in self.images.items():
@@ -77,7 +85,9 @@ class Observation:
                 raise ValueError(f"observation.images[{view!r}] has {len(frames)} frames for {len(times)} frame times")
             for frame in frames:
                 if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
-                    raise ValueError(f"observation.images[{view!r}] frames must be HxWx3 uint8, got {frame.shape} {frame.dtype}")
+                    raise ValueError(
+                        f"observation.images[{view!r}] frames must be HxWx3 uint8, got {frame.shape} {frame.dtype}"
+                    )
 
     @property
     def freeze_time_s(self) -> float:
@@ -103,12 +113,16 @@ def replan_text(obs: Observation) -> str:
     committed last time (in the schema's field names); empty at the first freeze."""
     if obs.decision_index == 0:
         return ""
-    lines = [f"You are RE-PLANNING (decision {obs.decision_index + 1}): time ran since your last plan, your body has "
-             "been carrying it out, and time froze again now. Your new plan replaces the rest of the previous one "
-             "from this instant; its times count from now and its positions from where you stand now."]
+    lines = [
+        f"You are RE-PLANNING (decision {obs.decision_index + 1}): time ran since your last plan, your body has "
+        "been carrying it out, and time froze again now. Your new plan replaces the rest of the previous one "
+        "from this instant; its times count from now and its positions from where you stand now."
+    ]
     if obs.robot_velocity_mps is not None:
         lines.append(f"Your body is moving at {_vec(obs.robot_velocity_mps)} m/s in your frame.")
-    previous = json.dumps(plan_to_dict(obs.previous_plan)) if obs.previous_plan is not None else "none (it did not parse)"
+    previous = (
+        json.dumps(plan_to_dict(obs.previous_plan)) if obs.previous_plan is not None else "none (it did not parse)"
+    )
     lines.append(f"Your previous plan: {previous}")
     return "\n".join(lines)
 

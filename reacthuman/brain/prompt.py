@@ -69,7 +69,9 @@ def build_messages(obs: Observation, modality: str) -> list[dict[str, Any]]:
         raise ValueError(f"modality '{modality}' needs camera frames, but observation {obs.scene_id} has none")
     replan = replan_text(obs)
     if modality == "state_text":
-        content: list[dict[str, Any]] | str = (replan + "\n\n" if replan else "") + state_text(obs) + "\n\n" + CLOSING_TEXT
+        content: list[dict[str, Any]] | str = (
+            (replan + "\n\n" if replan else "") + state_text(obs) + "\n\n" + CLOSING_TEXT
+        )
     else:
         parts = [text_part(observer_text(obs))] + ([text_part(replan)] if replan else [])
         parts += _image_parts(obs)

@@ -80,7 +80,9 @@ def _danger_re(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def _decision(name: str, plan: Plan, modality: str) -> BrainDecision:
-    return BrainDecision(brain=name, plan=plan, raw_text=json.dumps(plan_to_dict(plan)), parse_ok=True, model_id=name, modality=modality)
+    return BrainDecision(
+        brain=name, plan=plan, raw_text=json.dumps(plan_to_dict(plan)), parse_ok=True, model_id=name, modality=modality
+    )
 
 
 def _plan_for(action: Action, obs: Observation, prediction: Prediction | None, confidence: float) -> Plan:
@@ -193,7 +195,9 @@ class OracleBrain(Brain):
             plan = self._intercept(obs, target) or plan
         got = classify_plan(plan, (target[0], target[1]))
         if got is not action:  # a planning bug, not a judgement: fail loudly
-            raise RuntimeError(f"oracle planned {got.value} for scene {obs.scene_id} whose correct action is {action.value}")
+            raise RuntimeError(
+                f"oracle planned {got.value} for scene {obs.scene_id} whose correct action is {action.value}"
+            )
         return _decision(self.name, plan, "ground_truth")
 
 
@@ -207,8 +211,9 @@ def path_plan(obs: Observation, action: Action) -> Plan | None:
         return plan_reach(point, float(meet_s) - obs.freeze_time_s, label, 1.0, config=default_config())
     step = _truth(gt, "clear_step")
     if action is Action.DODGE and step is not None and tuple(step) != (0.0, 0.0):
-        return plan_step((float(step[0]), float(step[1])), default_envelope().dodge_max_m, label, 1.0,
-                         config=default_config())
+        return plan_step(
+            (float(step[0]), float(step[1])), default_envelope().dodge_max_m, label, 1.0, config=default_config()
+        )
     return None
 
 
@@ -232,8 +237,12 @@ def _swing_intercept(obs: Observation) -> Prediction | None:
         return None
     cfg, body = default_config(), default_envelope()
     for t_s, (x, y, z), speed in swing_path(swing, obs.track[-1], cfg.predict_horizon_s):
-        if t_s >= body.arm_travel_s and body.min_reach_m <= x <= body.reach_m(z) \
-                and abs(y) <= cfg.swing_meet_half_width_m and body.lowest_hand_m <= z <= body.highest_hand_m:
+        if (
+            t_s >= body.arm_travel_s
+            and body.min_reach_m <= x <= body.reach_m(z)
+            and abs(y) <= cfg.swing_meet_half_width_m
+            and body.lowest_hand_m <= z <= body.highest_hand_m
+        ):
             return Prediction((x, y, z), t_s, speed, True)
     return None
 

@@ -31,9 +31,38 @@ class ReferenceBrainConfig:
     # Looks that suggest sharp, hot, shattering or heavy objects. The heuristic judges by appearance, as the
     # paper finds models do, so adversarial objects fool it by design.
     danger_words: tuple[str, ...] = (
-        "knife", "scissors", "blade", "glass", "mirror", "vase", "pan", "pot", "kettle", "iron", "steel", "anvil",
-        "brick", "hammer", "fan", "chandelier", "shelf", "bookshelf", "cabinet", "wardrobe", "ladder", "door",
-        "tv", "television", "monitor", "dumbbell", "bowling", "cricket", "sandbag", "lamp", "stone", "rock",
+        "knife",
+        "scissors",
+        "blade",
+        "glass",
+        "mirror",
+        "vase",
+        "pan",
+        "pot",
+        "kettle",
+        "iron",
+        "steel",
+        "anvil",
+        "brick",
+        "hammer",
+        "fan",
+        "chandelier",
+        "shelf",
+        "bookshelf",
+        "cabinet",
+        "wardrobe",
+        "ladder",
+        "door",
+        "tv",
+        "television",
+        "monitor",
+        "dumbbell",
+        "bowling",
+        "cricket",
+        "sandbag",
+        "lamp",
+        "stone",
+        "rock",
     )
     # How the motor plans are built (brain/motion.py).
     # (where the hands can go, the crouch and the arms' travel time are the body's: scenes/envelope.py)
@@ -47,10 +76,25 @@ class ReferenceBrainConfig:
     path_clearance_m: float = 1.0
 
     def __post_init__(self) -> None:
-        require_positive(self, ("predict_dt_s", "predict_horizon_s", "near_m", "swing_meet_half_width_m",
-                                "dodge_walk_speed_mps", "dodge_clearance_m", "path_clearance_m"), "ReferenceBrainConfig.")
-        require_positive(self, ("moving_min_mps", "catch_hand_spread_m", "catch_hold_s", "path_min_speed_mps"),
-                         "ReferenceBrainConfig.", allow_zero=True)
+        require_positive(
+            self,
+            (
+                "predict_dt_s",
+                "predict_horizon_s",
+                "near_m",
+                "swing_meet_half_width_m",
+                "dodge_walk_speed_mps",
+                "dodge_clearance_m",
+                "path_clearance_m",
+            ),
+            "ReferenceBrainConfig.",
+        )
+        require_positive(
+            self,
+            ("moving_min_mps", "catch_hand_spread_m", "catch_hold_s", "path_min_speed_mps"),
+            "ReferenceBrainConfig.",
+            allow_zero=True,
+        )
         require_interval(self, ("body_band_m",), "ReferenceBrainConfig.")
         target = self.default_target_m
         if not (isinstance(target, tuple) and len(target) == 3 and all(math.isfinite(v) for v in target)):

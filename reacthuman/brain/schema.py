@@ -61,7 +61,15 @@ PLAN_SCHEMA: dict[str, Any] = {
         "catch_duration": _number(0.0, DURATION_LIMIT_S),
         "keyframes": {"type": "array", "items": _KEYFRAME_SCHEMA, "minItems": 1, "maxItems": MAX_KEYFRAMES},
     },
-    "required": ["object_identified", "intent", "confidence", "walking_cmd", "walking_duration", "catch_duration", "keyframes"],
+    "required": [
+        "object_identified",
+        "intent",
+        "confidence",
+        "walking_cmd",
+        "walking_duration",
+        "catch_duration",
+        "keyframes",
+    ],
     "additionalProperties": False,
 }
 
@@ -95,7 +103,9 @@ def validate(value: Any, schema: dict[str, Any], path: str = "plan") -> None:
         if not isinstance(value, list):
             raise SchemaError(f"{path} must be an array, got {type(value).__name__}")
         if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", len(value)):
-            raise SchemaError(f"{path} must have {schema.get('minItems', 0)}..{schema.get('maxItems', 'any')} items, got {len(value)}")
+            raise SchemaError(
+                f"{path} must have {schema.get('minItems', 0)}..{schema.get('maxItems', 'any')} items, got {len(value)}"
+            )
         for i, item in enumerate(value):
             validate(item, schema.get("items", {}), f"{path}[{i}]")
     elif kind == "number":
@@ -141,7 +151,9 @@ def plan_from_dict(data: dict[str, Any]) -> Plan:
     """Build a Plan from a schema-valid dict (raises SchemaError otherwise)."""
     validate(data, PLAN_SCHEMA)
     keyframes = tuple(
-        Keyframe(float(k["t"]), tuple(map(float, k["left_hand"])), tuple(map(float, k["right_hand"])), float(k["knee_bend"]))  # type: ignore[arg-type]
+        Keyframe(
+            float(k["t"]), tuple(map(float, k["left_hand"])), tuple(map(float, k["right_hand"])), float(k["knee_bend"])
+        )  # type: ignore[arg-type]
         for k in data["keyframes"]
     )
     return Plan(

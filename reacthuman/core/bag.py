@@ -39,8 +39,17 @@ class BagError(ValueError):
 # What a latched publisher offers (reliable, transient local, keep last 1): written into the bag's metadata
 # so that `ros2 bag play` republishes such a topic latched and a late subscriber still gets it.
 _ZERO = QosTime(0, 0)
-LATCHED_QOS = Qos(QosHistory.KEEP_LAST, 1, QosReliability.RELIABLE, QosDurability.TRANSIENT_LOCAL, _ZERO, _ZERO,
-                  QosLiveliness.AUTOMATIC, _ZERO, False)
+LATCHED_QOS = Qos(
+    QosHistory.KEEP_LAST,
+    1,
+    QosReliability.RELIABLE,
+    QosDurability.TRANSIENT_LOCAL,
+    _ZERO,
+    _ZERO,
+    QosLiveliness.AUTOMATIC,
+    _ZERO,
+    False,
+)
 
 
 def _msg_dirs() -> list[Path]:
@@ -94,8 +103,9 @@ class BagWriter:
     def write(self, topic: str, msgtype: str, stamp_ns: int, raw: bytes, latched: bool = False) -> None:
         conn = self._connections.get(topic)
         if conn is None:
-            conn = self._writer.add_connection(topic, msgtype, typestore=typestore(),
-                                               offered_qos_profiles=(LATCHED_QOS,) if latched else ())
+            conn = self._writer.add_connection(
+                topic, msgtype, typestore=typestore(), offered_qos_profiles=(LATCHED_QOS,) if latched else ()
+            )
             self._connections[topic] = conn
         self._writer.write(conn, int(stamp_ns), bytes(raw))
         self.count += 1

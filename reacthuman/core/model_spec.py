@@ -77,8 +77,10 @@ def models_help(references: Mapping[str, str], lead: str = MODELS_LEAD) -> str:
     """The `--help` text of `--models`: the same sentence in every CLI, ending with that system's references.
     Options that use the grammar for something else (InteractiveWorld's `--human`) change only the lead."""
     listed = "; ".join(f"{name}: {what}" for name, what in references.items()) or "none"
-    return (f"{lead}. An entry is a reference agent of this system, a preset of config/models.yaml "
-            f"(local = the embedded model, gpt-5.5, ...) or {EXPLICIT_FORM}. References here: {listed}")
+    return (
+        f"{lead}. An entry is a reference agent of this system, a preset of config/models.yaml "
+        f"(local = the embedded model, gpt-5.5, ...) or {EXPLICIT_FORM}. References here: {listed}"
+    )
 
 
 def parse_models(text: str, references: Mapping[str, str], option: str = "--models") -> list[ModelSpec]:
@@ -95,7 +97,7 @@ def _parse_entry(entry: str, text: str, references: Mapping[str, str], option: s
     if not entry:
         raise ModelSpecError(f"{option} {text!r}: an empty entry (a doubled comma, or one at either end)")
     if entry.startswith(DEPRECATED_PREFIX):
-        name = entry[len(DEPRECATED_PREFIX):]
+        name = entry[len(DEPRECATED_PREFIX) :]
         LOG.warning("%s %r: the 'llm:' prefix is deprecated and will be removed; write %r", option, entry, name)
         return _model(name, entry, references, option)
     if entry in references:
@@ -114,8 +116,10 @@ def _model(full: str, entry: str, references: Mapping[str, str], option: str) ->
     try:
         presets = preset_names()
     except (FileNotFoundError, ValueError) as exc:
-        raise ModelSpecError(f"{option}: {entry!r} is not a reference ({', '.join(references) or 'none here'}) "
-                             f"and the model presets cannot be read: {exc}") from None
+        raise ModelSpecError(
+            f"{option}: {entry!r} is not a reference ({', '.join(references) or 'none here'}) "
+            f"and the model presets cannot be read: {exc}"
+        ) from None
     if name not in presets and not name.startswith(EXPLICIT_PREFIX):
         raise ModelSpecError(f"{option}: unknown model {entry!r}: {_choices(references, presets)}")
     try:
@@ -162,8 +166,13 @@ class ModelsOption:
         """Adds the flag (shown) and its aliases (hidden) to `parser`."""
         text = self.help if self.help is not None else models_help(self.references)
         plain_required = self.required and self.default is None and not self.aliases  # argparse can say it
-        parser.add_argument(self.flag, dest=self.dest, default=None, required=plain_required,
-                            help=text + (f" (default: {self.default})" if self.default else ""))
+        parser.add_argument(
+            self.flag,
+            dest=self.dest,
+            default=None,
+            required=plain_required,
+            help=text + (f" (default: {self.default})" if self.default else ""),
+        )
         for alias in self.aliases:
             parser.add_argument(alias, dest=self._alias_dest(alias), default=None, help=argparse.SUPPRESS)
 
@@ -173,7 +182,9 @@ class ModelsOption:
         given.update((alias, getattr(args, self._alias_dest(alias))) for alias in self.aliases)
         used = [flag for flag, value in given.items() if value is not None]
         if len(used) > 1:
-            raise ModelSpecError(f"give {self.flag} once ({' and '.join(used[1:])}: deprecated spelling of {self.flag})")
+            raise ModelSpecError(
+                f"give {self.flag} once ({' and '.join(used[1:])}: deprecated spelling of {self.flag})"
+            )
         if not used:
             return self.default
         if used[0] != self.flag:
@@ -193,7 +204,9 @@ class ModelsOption:
         """The single spec of an option that takes one model (None for an optional option not given)."""
         specs = self.parse(args)
         if len(specs) > 1:
-            raise ModelSpecError(f"{self.flag} takes one model here, got {len(specs)}: {', '.join(s.name for s in specs)}")
+            raise ModelSpecError(
+                f"{self.flag} takes one model here, got {len(specs)}: {', '.join(s.name for s in specs)}"
+            )
         return specs[0] if specs else None
 
     def _alias_dest(self, alias: str) -> str:

@@ -64,11 +64,17 @@ class ModelPreset:
         if not self.model_id:
             raise ValueError(f"model preset '{self.name}': model_id is empty")
         if self.provider != "embedded" and not self.base_url.startswith(("http://", "https://")):
-            raise ValueError(f"model preset '{self.name}': base_url must start with http:// or https://, got {self.base_url!r}")
+            raise ValueError(
+                f"model preset '{self.name}': base_url must start with http:// or https://, got {self.base_url!r}"
+            )
         if self.api_key_env is not None and (not self.api_key_env or not self.api_key_env.replace("_", "").isalnum()):
-            raise ValueError(f"model preset '{self.name}': api_key_env must be an environment variable NAME, got a non-name")
+            raise ValueError(
+                f"model preset '{self.name}': api_key_env must be an environment variable NAME, got a non-name"
+            )
         if self.compact_json and self.provider not in ("embedded", "llamacpp", "openai-compatible"):
-            raise ValueError(f"model preset '{self.name}': compact_json needs a llama.cpp server (provider embedded, llamacpp or openai-compatible), not {self.provider}")
+            raise ValueError(
+                f"model preset '{self.name}': compact_json needs a llama.cpp server (provider embedded, llamacpp or openai-compatible), not {self.provider}"
+            )
         if not (math.isfinite(self.temperature) and 0.0 <= self.temperature <= 2.0):
             raise ValueError(f"model preset '{self.name}': temperature must be in [0, 2], got {self.temperature}")
         for field_name in ("max_tokens",):
@@ -114,7 +120,9 @@ _FIELDS = {f.name for f in dataclasses.fields(ModelPreset)}
 def _build(name: str, fields: dict[str, Any], data: dict[str, Any], overrides: dict[str, Any]) -> ModelPreset:
     unknown = sorted(set(fields) - _FIELDS) + sorted(set(overrides) - _FIELDS)
     if unknown:
-        raise ValueError(f"model '{name}': unknown field(s) {', '.join(unknown)} (known: {', '.join(sorted(_FIELDS - {'name'}))})")
+        raise ValueError(
+            f"model '{name}': unknown field(s) {', '.join(unknown)} (known: {', '.join(sorted(_FIELDS - {'name'}))})"
+        )
     merged: dict[str, Any] = dict(data.get("defaults") or {})
     provider = overrides.get("provider", fields.get("provider"))
     merged.update((data.get("providers") or {}).get(provider, {}) or {})
@@ -137,8 +145,10 @@ def split_model_options(entry: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if key == "api_key":
-            raise ValueError(f"model {name!r}: option api_key is refused (a key on the command line reaches shell "
-                             "histories and process lists): put it in an environment variable and give api_key_env=NAME")
+            raise ValueError(
+                f"model {name!r}: option api_key is refused (a key on the command line reaches shell "
+                "histories and process lists): put it in an environment variable and give api_key_env=NAME"
+            )
         if key not in MODEL_OPTIONS:
             raise ValueError(f"model {name!r}: unknown option {key!r} (options: {', '.join(MODEL_OPTIONS)})")
         if not eq or not value:
@@ -191,7 +201,7 @@ def resolve_preset(model: str, **overrides: Any) -> ModelPreset:
     overrides = {**options, **overrides}
     data = _load_yaml(models_yaml_path())
     if model.startswith(EXPLICIT_PREFIX):
-        body = model[len(EXPLICIT_PREFIX):]
+        body = model[len(EXPLICIT_PREFIX) :]
         model_id, sep, base_url = body.partition("@")
         if not sep or not model_id or not base_url:
             raise ValueError(f"model spec {model!r}: expected '{EXPLICIT_PREFIX}<model_id>@<base_url>'")
@@ -199,5 +209,7 @@ def resolve_preset(model: str, **overrides: Any) -> ModelPreset:
         return _build(model, fields, data, overrides)
     presets = data["presets"]
     if model not in presets:
-        raise ValueError(f"unknown model {model!r}: not a preset ({', '.join(sorted(presets))}) nor '{EXPLICIT_PREFIX}<model_id>@<base_url>'")
+        raise ValueError(
+            f"unknown model {model!r}: not a preset ({', '.join(sorted(presets))}) nor '{EXPLICIT_PREFIX}<model_id>@<base_url>'"
+        )
     return _build(model, dict(presets[model] or {}), data, overrides)

@@ -28,7 +28,7 @@ def children(pid: int) -> list[int]:
         except OSError:
             continue
         # the command name (field 2) may hold spaces and parentheses: fields after the last ')' are fixed
-        fields = stat[stat.rfind(")") + 2:].split()
+        fields = stat[stat.rfind(")") + 2 :].split()
         if int(fields[1]) == pid:
             out.append(int(entry))
     return sorted(out)

@@ -35,8 +35,10 @@ def check_address(address: str, timeout_s: float = 10.0) -> None:
     try:
         socket.create_connection((host, int(port)), timeout=timeout_s).close()
     except OSError as exc:
-        raise ValueError(f"no Ray cluster answers at {address} ({exc.strerror or exc}); "
-                         "start one with `ray start --head --port PORT`") from None
+        raise ValueError(
+            f"no Ray cluster answers at {address} ({exc.strerror or exc}); "
+            "start one with `ray start --head --port PORT`"
+        ) from None
 
 
 def import_ray():
@@ -58,8 +60,13 @@ def connect(address: str | None) -> bool:
         # Ray starts workers at niceness 15, and the graphs they launch inherit it: on a machine shared with
         # other work they would starve where the local executor's graphs (niceness 0) do not
         os.environ.setdefault(WORKER_NICENESS_ENV, "0")
-        ray.init(num_cpus=LOCAL_NUM_CPUS, include_dashboard=False, object_store_memory=LOCAL_OBJECT_STORE_BYTES,
-                 log_to_driver=False, configure_logging=False)
+        ray.init(
+            num_cpus=LOCAL_NUM_CPUS,
+            include_dashboard=False,
+            object_store_memory=LOCAL_OBJECT_STORE_BYTES,
+            log_to_driver=False,
+            configure_logging=False,
+        )
     return True
 
 

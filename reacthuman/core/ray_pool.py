@@ -123,7 +123,7 @@ def extract_folder(archive: bytes, name: str, dest: Path) -> None:
     with tarfile.open(fileobj=io.BytesIO(archive), mode="r") as tar:
         for m in tar.getmembers():
             if m.name.startswith(name + "/"):
-                m.name = m.name[len(name) + 1:]
+                m.name = m.name[len(name) + 1 :]
                 tar.extract(m, partial, filter="data")
     shutil.rmtree(dest, ignore_errors=True)
     partial.rename(dest)
@@ -152,8 +152,14 @@ class _Pool:
     recorded: set = field(default_factory=set)
 
 
-def run_tasks(tasks: Iterable, actor_class: type, actor_args: tuple, sink: Sink, plan: PoolPlan,
-              on_dispatch: Callable[[Any, str], None] | None = None) -> None:
+def run_tasks(
+    tasks: Iterable,
+    actor_class: type,
+    actor_args: tuple,
+    sink: Sink,
+    plan: PoolPlan,
+    on_dispatch: Callable[[Any, str], None] | None = None,
+) -> None:
     """Run every task on Ray workers of `actor_class(*actor_args)`, handing each reply to `sink`.
     on_dispatch(task, node_id) is called as each task leaves (tests use it to remove a node mid-task)."""
     ray = import_ray()
@@ -212,8 +218,10 @@ def _loop(pool: _Pool) -> None:
         starting = {w.ready_ref: w for w in pool.workers if w.node_id is None}
         refs = list(pool.inflight) + list(starting)
         if not refs:
-            raise RuntimeError("no Ray workers left to run the remaining tasks (see the lines above for why); "
-                               "run the same command again to resume")
+            raise RuntimeError(
+                "no Ray workers left to run the remaining tasks (see the lines above for why); "
+                "run the same command again to resume"
+            )
         done, _ = ray.wait(refs, num_returns=1, timeout=None if pool.inflight else WORKER_START_TIMEOUT_S)
         if not done:
             for t in pool.pending:

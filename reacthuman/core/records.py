@@ -34,8 +34,9 @@ def record_from_dict(cls: type[RecordT], data: dict[str, Any], required: Iterabl
     absent = [name for name in required if name not in data]
     if absent:
         raise ValueError(f"missing field(s): {', '.join(absent)}")
-    return cls(**{k: v for k, v in data.items() if k in known},
-               extras={k: v for k, v in data.items() if k not in known})
+    return cls(
+        **{k: v for k, v in data.items() if k in known}, extras={k: v for k, v in data.items() if k not in known}
+    )
 
 
 def record_to_dict(record: Any) -> dict[str, Any]:

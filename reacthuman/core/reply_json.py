@@ -16,8 +16,9 @@ FENCE_RE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 _PLAIN = json.JSONDecoder()
 
 
-def json_candidates(text: str | None, openers: str = "{[", decoder: json.JSONDecoder | None = None,
-                    max_starts: int | None = None) -> list[Any]:
+def json_candidates(
+    text: str | None, openers: str = "{[", decoder: json.JSONDecoder | None = None, max_starts: int | None = None
+) -> list[Any]:
     """Values decoded at each of `openers` (at most `max_starts` per place) in the reply's fenced blocks,
     else in its whole text. `decoder` may be stricter than json's default (duplicate keys, NaN)."""
     text = text or ""

@@ -48,8 +48,12 @@ def _md_escape(text: str) -> str:
 
 def table_markdown(t: Table) -> str:
     best = t.best_cells()
-    lines = [f"**{t.title}**", "", "| " + " | ".join(_md_escape(c) for c in t.columns) + " |",
-             "|" + "|".join("---" if j == 0 else "---:" for j in range(len(t.columns))) + "|"]
+    lines = [
+        f"**{t.title}**",
+        "",
+        "| " + " | ".join(_md_escape(c) for c in t.columns) + " |",
+        "|" + "|".join("---" if j == 0 else "---:" for j in range(len(t.columns))) + "|",
+    ]
     for i in range(len(t.rows)):
         cells = []
         for j in range(len(t.columns)):
@@ -72,8 +76,10 @@ def table_html(t: Table) -> str:
             cells.append(f"<td><b>{text}</b></td>" if (i, j) in best else f"<td>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     note = f"<p class='note'>{html.escape(t.note)}</p>" if t.note else ""
-    return (f"<table><caption>{html.escape(t.title)}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table>{note}")
+    return (
+        f"<table><caption>{html.escape(t.title)}</caption><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>{note}"
+    )
 
 
 def table_csv(t: Table) -> str:
@@ -108,8 +114,10 @@ td:first-child,th:first-child{text-align:left}caption{font-weight:bold;text-alig
 
 
 def render_html(title: str, blocks: list[Block]) -> str:
-    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]
+    parts = [
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
+    ]
     for b in blocks:
         if isinstance(b, Heading):
             parts.append(f"<h2>{html.escape(b.text)}</h2>")
@@ -120,7 +128,9 @@ def render_html(title: str, blocks: list[Block]) -> str:
         elif isinstance(b, Custom):
             parts.append(b.html)
         else:
-            parts.append(f"<figure><img src='{html.escape(b.path)}' alt='{html.escape(b.caption)}'>"
-                         f"<figcaption>{html.escape(b.caption)}</figcaption></figure>")
+            parts.append(
+                f"<figure><img src='{html.escape(b.path)}' alt='{html.escape(b.caption)}'>"
+                f"<figcaption>{html.escape(b.caption)}</figcaption></figure>"
+            )
     parts.append("</body></html>\n")
     return "\n".join(parts)

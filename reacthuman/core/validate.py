@@ -13,8 +13,12 @@ def require_positive(config: Any, names: Iterable[str], what: str = "", allow_ze
     prefix = what if not what or what.endswith(".") else what + " "  # "ArmIKConfig." or "body config"
     for name in names:
         value = getattr(config, name)
-        ok = (not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
-              and (value >= 0 if allow_zero else value > 0))
+        ok = (
+            not isinstance(value, bool)
+            and isinstance(value, (int, float))
+            and math.isfinite(value)
+            and (value >= 0 if allow_zero else value > 0)
+        )
         if not ok:
             bound = ">= 0" if allow_zero else "> 0"
             raise ValueError(f"{prefix}{name} must be a finite number {bound}, got {value!r}")
@@ -26,8 +30,11 @@ def require_interval(config: Any, names: Iterable[str], what: str = "") -> None:
     prefix = what if not what or what.endswith(".") else what + " "
     for name in names:
         value = getattr(config, name)
-        ok = (isinstance(value, (tuple, list)) and len(value) == 2
-              and all(not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v) for v in value)
-              and value[0] < value[1])
+        ok = (
+            isinstance(value, (tuple, list))
+            and len(value) == 2
+            and all(not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v) for v in value)
+            and value[0] < value[1]
+        )
         if not ok:
             raise ValueError(f"{prefix}{name} must be a pair (low, high) of finite numbers, low < high, got {value!r}")

@@ -43,7 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--rate", type=float, default=1.0, help="playback speed; 0 = as fast as possible")
     play.add_argument("--topics", nargs="*", help="only these topics")
     play.add_argument("--domain-id", type=int, default=None)
-    add = sub.add_parser("add-viewer-topics", help="add /tf, /robot_description and markers to bags recorded without them")
+    add = sub.add_parser(
+        "add-viewer-topics", help="add /tf, /robot_description and markers to bags recorded without them"
+    )
     add.add_argument("bags", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if getattr(args, "rate", 1.0) < 0:

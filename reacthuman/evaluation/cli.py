@@ -90,8 +90,16 @@ class Run:
         """One failed attempt that is retried: in the failures ledger with its reason and wall time, so that a
         run's faults and what each cost stay on record though the pair is scored in the end."""
         with self.lock:
-            self._append_failure({"scene_id": scene_id, "model": model, "error": error, "attempt": attempt,
-                                  "retried": True, "wall_s": round(wall_s, 1)})
+            self._append_failure(
+                {
+                    "scene_id": scene_id,
+                    "model": model,
+                    "error": error,
+                    "attempt": attempt,
+                    "retried": True,
+                    "wall_s": round(wall_s, 1),
+                }
+            )
 
     def _append_failure(self, entry: dict) -> None:
         with (self.run_dir / "failures.jsonl").open("a") as fh:
@@ -117,8 +125,9 @@ class Domains:
             return self.base + self._next % self.SPAN
 
 
-def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[str]", retries: int,
-          policy: RestartPolicy) -> None:
+def _work(
+    run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[str]", retries: int, policy: RestartPolicy
+) -> None:
     log = run.run_dir / "logs" / f"{config.model.replace('/', '_')}.log"
     worker = GraphWorker(config, domains, log, stop=run.stopping)
     rss: dict[str, float] = {}
@@ -149,7 +158,9 @@ def _work(run: Run, config: WorkerConfig, domains: Domains, todo: "queue.Queue[s
                 if refusal:
                     run.refuse(config.model, refusal, todo)
                     return
-                run.progress.note(f"{scene_id} x {config.model}: attempt {attempt} failed ({result.error}); restarting the graph")
+                run.progress.note(
+                    f"{scene_id} x {config.model}: attempt {attempt} failed ({result.error}); restarting the graph"
+                )
                 if attempt <= retries:
                     run.attempt_failed(config.model, scene_id, result.error, attempt, result.wall_s)
                 _start_graph(run, worker)
@@ -200,44 +211,75 @@ def _start_graph(run: Run, worker: GraphWorker) -> None:
             run.progress.note(f"graph for {worker.config.model} failed to start ({exc}); starting another")
 
 
-def _model_threads(run: Run, model: str, scene_ids: list[str], args: argparse.Namespace,
-                   domains: Domains) -> list[threading.Thread]:
+def _model_threads(
+    run: Run, model: str, scene_ids: list[str], args: argparse.Namespace, domains: Domains
+) -> list[threading.Thread]:
     """The graph workers of one model (--workers of them, at most one per scene), sharing its queue of scenes;
     none for a model with no scene left (a resumed run starts no graph for a finished model)."""
     q: "queue.Queue[str]" = queue.Queue()
     for scene_id in scene_ids:
         q.put(scene_id)
     choice, options = args.shown.get(model, ModalityChoice(args.modality)), args.options.get(model, "")
-    config = WorkerConfig(model, args.scenes.resolve(), args.out.resolve(), args.engine, choice.modality,
-                          model_options=options, videos=args.videos, episode_timeout_s=args.episode_timeout,
-                          hung_after_s=args.hung_after,
-                          startup_timeout_s=args.startup_timeout, keep_bags=args.keep_bags,
-                          trace_memory=args.trace_memory, plans=str(args.plans.resolve()) if args.plans else "")
-    return [threading.Thread(target=_work, args=(run, config, domains, q, args.retries,
-                                                 RestartPolicy(args.restart_every, args.restart_above_pct)))
-            for _ in range(min(args.workers.for_model(model), q.qsize()))]
+    config = WorkerConfig(
+        model,
+        args.scenes.resolve(),
+        args.out.resolve(),
+        args.engine,
+        choice.modality,
+        model_options=options,
+        videos=args.videos,
+        episode_timeout_s=args.episode_timeout,
+        hung_after_s=args.hung_after,
+        startup_timeout_s=args.startup_timeout,
+        keep_bags=args.keep_bags,
+        trace_memory=args.trace_memory,
+        plans=str(args.plans.resolve()) if args.plans else "",
+    )
+    return [
+        threading.Thread(
+            target=_work,
+            args=(run, config, domains, q, args.retries, RestartPolicy(args.restart_every, args.restart_above_pct)),
+        )
+        for _ in range(min(args.workers.for_model(model), q.qsize()))
+    ]
 
 
 def _first_render_gate(args: argparse.Namespace, todo: dict[str, list[str]], progress: Progress) -> FirstRenderGate:
     graphs = sum(min(args.workers.for_model(m), len(ids)) for m, ids in todo.items())
-    together = graphs if args.models_side_by_side else max((min(args.workers.for_model(m), len(ids))
-                                                             for m, ids in todo.items()), default=0)
+    together = (
+        graphs
+        if args.models_side_by_side
+        else max((min(args.workers.for_model(m), len(ids)) for m, ids in todo.items()), default=0)
+    )
     closed = args.executor == "local" and args.engine == "genesis" and together > 1 and not renderer_compiled()
     if closed:
-        progress.note(f"Genesis' renderer is not compiled in this environment yet: one graph compiles it "
-                      f"(about a minute) while the other {together - 1} wait for their first episode")
+        progress.note(
+            f"Genesis' renderer is not compiled in this environment yet: one graph compiles it "
+            f"(about a minute) while the other {together - 1} wait for their first episode"
+        )
     return FirstRenderGate(closed)
 
 
 def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) -> None:
-    per_model = tuple((m, args.shown.get(m, ModalityChoice(args.modality)).modality, args.options.get(m, ""))
-                      for m in todo)
-    settings = ActorSettings(args.engine, args.modality, args.videos, args.episode_timeout, args.domain_base,
-                             keep_bags=args.keep_bags, restart_every=args.restart_every,
-                             restart_above_pct=args.restart_above_pct, startup_timeout_s=args.startup_timeout,
-                             per_model=per_model)
+    per_model = tuple(
+        (m, args.shown.get(m, ModalityChoice(args.modality)).modality, args.options.get(m, "")) for m in todo
+    )
+    settings = ActorSettings(
+        args.engine,
+        args.modality,
+        args.videos,
+        args.episode_timeout,
+        args.domain_base,
+        keep_bags=args.keep_bags,
+        restart_every=args.restart_every,
+        restart_above_pct=args.restart_above_pct,
+        startup_timeout_s=args.startup_timeout,
+        per_model=per_model,
+    )
     try:
-        run_pairs(run, todo, args.scenes.resolve(), RayPlan(settings, args.workers.default, args.retries, args.ray_address))
+        run_pairs(
+            run, todo, args.scenes.resolve(), RayPlan(settings, args.workers.default, args.retries, args.ray_address)
+        )
     except (RuntimeError, ConnectionError) as exc:  # episodes not run stay out of the ledger: a rerun resumes
         run.progress.note(f"ray executor stopped: {exc}")
 
@@ -246,8 +288,16 @@ def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> dict[str, fl
     if worker.proc is None:
         return {}
     rss = graph_rss_mib(worker.proc.pid)
-    append_sample(run.run_dir, {"model": worker.config.model, "scene_id": scene_id, "domain": worker.domain_id,
-                                "graph_episode": worker.episodes, "rss_mib": rss})
+    append_sample(
+        run.run_dir,
+        {
+            "model": worker.config.model,
+            "scene_id": scene_id,
+            "domain": worker.domain_id,
+            "graph_episode": worker.episodes,
+            "rss_mib": rss,
+        },
+    )
     return rss
 
 
@@ -269,46 +319,90 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scenes", type=Path, help="folder of generated scenes (required unless --plans gives them)")
     dataclasses.replace(models_option(), required=False).add_to(p)  # --plans takes its run's models
     p.add_argument("--out", type=Path, help="run folder (created; an existing one is resumed); --plans: RUN itself")
-    p.add_argument("--plans", type=Path, metavar="RUN",
-                   help="execute the plans a `reacthuman decide` run stored (its scenes and models unless --scenes or "
-                        "--models say otherwise; rows appended to RUN's ledger with executed: true; no model is asked)")
+    p.add_argument(
+        "--plans",
+        type=Path,
+        metavar="RUN",
+        help="execute the plans a `reacthuman decide` run stored (its scenes and models unless --scenes or "
+        "--models say otherwise; rows appended to RUN's ledger with executed: true; no model is asked)",
+    )
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
-    p.add_argument("--workers", default="1", metavar="W[,MODEL=N,...]",
-                   help="independent graphs per model, run side by side; MODEL=N gives one model its own count "
-                        "(e.g. 1,local=2: a slow-thinking model's second graph runs a scene while the first waits "
-                        "for its answer)"),
-    p.add_argument("--models-side-by-side", action="store_true",
-                   help="local executor: run every model's graphs at the same time instead of one model after "
-                        "another (same rows; a slow model's thinking leaves cores the others use; each graph "
-                        "needs about 3 GiB)")
+    (
+        p.add_argument(
+            "--workers",
+            default="1",
+            metavar="W[,MODEL=N,...]",
+            help="independent graphs per model, run side by side; MODEL=N gives one model its own count "
+            "(e.g. 1,local=2: a slow-thinking model's second graph runs a scene while the first waits "
+            "for its answer)",
+        ),
+    )
+    p.add_argument(
+        "--models-side-by-side",
+        action="store_true",
+        help="local executor: run every model's graphs at the same time instead of one model after "
+        "another (same rows; a slow model's thinking leaves cores the others use; each graph "
+        "needs about 3 GiB)",
+    )
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
-    p.add_argument("--loop", default="open", choices=("open", "closed"),
-                   help="open: one frozen observation, one plan (the paper's protocol); closed: re-plans "
-                        "(docs/closed-loop.md), in process only for now: `reacthuman loop --loop closed`")
-    p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES,
-                   help="what LLM brains see (default: images, the paper's protocol; a model known to be text-only "
-                        "runs on state_text, the privileged-state ablation, and the progress line and its ledger rows "
-                        "say so; a model whose server refuses images stops the run before it starts: docs/models.md)")
+    p.add_argument(
+        "--loop",
+        default="open",
+        choices=("open", "closed"),
+        help="open: one frozen observation, one plan (the paper's protocol); closed: re-plans "
+        "(docs/closed-loop.md), in process only for now: `reacthuman loop --loop closed`",
+    )
+    p.add_argument(
+        "--modality",
+        default=DEFAULT_MODALITY,
+        choices=MODALITIES,
+        help="what LLM brains see (default: images, the paper's protocol; a model known to be text-only "
+        "runs on state_text, the privileged-state ablation, and the progress line and its ledger rows "
+        "say so; a model whose server refuses images stops the run before it starts: docs/models.md)",
+    )
     p.add_argument("--videos", action="store_true", help="record execution videos: RUN_DIR/videos/<model>/<scene>/")
     p.add_argument("--retries", type=int, default=2, help="retries of an episode after an infrastructure failure")
     p.add_argument("--episode-timeout", type=float, default=900.0, help="wall seconds one episode may take")
-    p.add_argument("--hung-after", type=float, default=HUNG_AFTER_S,
-                   help="local executor: a node without a heartbeat this many seconds, stopped or idle, is taken for "
-                        "dead and its episode retried on a fresh graph (a model thinking for longer keeps beating)")
+    p.add_argument(
+        "--hung-after",
+        type=float,
+        default=HUNG_AFTER_S,
+        help="local executor: a node without a heartbeat this many seconds, stopped or idle, is taken for "
+        "dead and its episode retried on a fresh graph (a model thinking for longer keeps beating)",
+    )
     p.add_argument("--startup-timeout", type=float, default=300.0, help="wall seconds a graph may take to come up")
     p.add_argument("--domain-base", type=int, default=100, help="graphs use ROS domains base .. base+99")
-    p.add_argument("--executor", default="local", choices=("local", "ray"),
-                   help="local: graphs on this machine; ray: one graph per Ray worker (--workers of them)")
+    p.add_argument(
+        "--executor",
+        default="local",
+        choices=("local", "ray"),
+        help="local: graphs on this machine; ray: one graph per Ray worker (--workers of them)",
+    )
     p.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
-    p.add_argument("--keep-bags", default="all", choices=("all", "failures"),
-                   help="failures: keep an episode's bag only when the decision was unsafe or wrong")
-    p.add_argument("--restart-every", type=int, default=0,
-                   help="restart the body after this many episodes (0: only when memory grows, see below)")
-    p.add_argument("--restart-above-pct", type=float, default=10.0,
-                   help="once a node's memory exceeds its level after warm-up by this much, restart it between episodes: "
-                        "the body alone, or the whole graph when another node grew (0: never)")
-    p.add_argument("--trace-memory", action="store_true",
-                   help="the episode manager logs tracemalloc snapshots diffed across episodes (logs/episode_manager_memory.jsonl)")
+    p.add_argument(
+        "--keep-bags",
+        default="all",
+        choices=("all", "failures"),
+        help="failures: keep an episode's bag only when the decision was unsafe or wrong",
+    )
+    p.add_argument(
+        "--restart-every",
+        type=int,
+        default=0,
+        help="restart the body after this many episodes (0: only when memory grows, see below)",
+    )
+    p.add_argument(
+        "--restart-above-pct",
+        type=float,
+        default=10.0,
+        help="once a node's memory exceeds its level after warm-up by this much, restart it between episodes: "
+        "the body alone, or the whole graph when another node grew (0: never)",
+    )
+    p.add_argument(
+        "--trace-memory",
+        action="store_true",
+        help="the episode manager logs tracemalloc snapshots diffed across episodes (logs/episode_manager_memory.jsonl)",
+    )
     return p
 
 
@@ -316,8 +410,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.loop == "closed":
-            raise ValueError("--loop closed does not run through the ROS 2 graph yet; run it in process: "
-                             "reacthuman loop --loop closed (docs/closed-loop.md)")
+            raise ValueError(
+                "--loop closed does not run through the ROS 2 graph yet; run it in process: "
+                "reacthuman loop --loop closed (docs/closed-loop.md)"
+            )
         if args.plans is not None:
             specs, decided = models_option().parse(args) if args.models else [], _plans_arguments(args)
             models = [spec.name for spec in specs] or decided
@@ -350,7 +446,9 @@ def main(argv: list[str] | None = None) -> int:
             check_address(args.ray_address)
         # before anything is written: a model whose server refuses images stops the run here, in one line
         # (--plans asks no model: its brains replay the stored plans)
-        args.shown = model_modalities({s.name: s.entry for s in specs if s.is_llm and args.plans is None}, args.modality)
+        args.shown = model_modalities(
+            {s.name: s.entry for s in specs if s.is_llm and args.plans is None}, args.modality
+        )
         scenes, scene_hash = load_scene_set(args.scenes, args.limit)
         plans = load_plans(args.plans, models, scenes) if args.plans is not None else None
         pairs = plans.pairs if plans is not None else {(s.scene_id, m) for s in scenes for m in models}
@@ -358,8 +456,14 @@ def main(argv: list[str] | None = None) -> int:
         lock = RunLock(args.out)
         lock.acquire()
         done = plans.executed() if plans is not None else done_pairs(args.out)
-        config = {"engine": args.engine, "modality": args.modality, "limit": args.limit, "retries": args.retries,
-                  "videos": args.videos, "keep_bags": args.keep_bags}
+        config = {
+            "engine": args.engine,
+            "modality": args.modality,
+            "limit": args.limit,
+            "retries": args.retries,
+            "videos": args.videos,
+            "keep_bags": args.keep_bags,
+        }
         executor = executor_info(args.executor, args.workers.default, args.ray_address)
         if args.executor == "local":
             executor["models"] = "side by side" if args.models_side_by_side else "one after another"
@@ -392,8 +496,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.executor == "ray":
             _run_on_ray(run, todo, args)
-        per_model = [_model_threads(run, model, todo[model], args, domains)
-                     for model in (models if args.executor == "local" else ())]
+        per_model = [
+            _model_threads(run, model, todo[model], args, domains)
+            for model in (models if args.executor == "local" else ())
+        ]
         batches = [[t for ts in per_model for t in ts]] if args.models_side_by_side else per_model
         for threads in batches:
             for t in threads:
@@ -413,8 +519,12 @@ def main(argv: list[str] | None = None) -> int:
     finished = len(pairs & (plans.executed() if plans is not None else done_pairs(args.out)))
     if status == "complete" and finished < total:
         status = "refused images" if run.refused else "incomplete"
-    finish_manifest(args.out, manifest, {"decisions": finished, "infrastructure_failures": len(run.failed),
-                                         "graph_failures": run.graph_failures}, status)
+    finish_manifest(
+        args.out,
+        manifest,
+        {"decisions": finished, "infrastructure_failures": len(run.failed), "graph_failures": run.graph_failures},
+        status,
+    )
     lock.release()  # a kill releases it too: the kernel drops the lock with the process
     what = "executed plans" if plans is not None else "decisions"
     print(f"{finished}/{total} {what} in {ledger_path(args.out)} ({status}); report: reacthuman report {args.out}")

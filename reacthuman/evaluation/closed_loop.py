@@ -46,7 +46,11 @@ class LoopConfig:
     def __post_init__(self) -> None:
         if not (math.isfinite(self.replan_interval_s) and 0.05 <= self.replan_interval_s <= 5.0):
             raise ValueError(f"LoopConfig.replan_interval_s must be in [0.05, 5], got {self.replan_interval_s}")
-        if isinstance(self.max_replans, bool) or not isinstance(self.max_replans, int) or not 0 <= self.max_replans <= 20:
+        if (
+            isinstance(self.max_replans, bool)
+            or not isinstance(self.max_replans, int)
+            or not 0 <= self.max_replans <= 20
+        ):
             raise ValueError(f"LoopConfig.max_replans must be an integer in [0, 20], got {self.max_replans!r}")
 
 
@@ -105,9 +109,11 @@ class LoopRecorder:
     def hazard_at_rest(self) -> bool:
         """Every hazard body slower than the outcome's rest thresholds now (config/outcome.yaml)."""
         cfg = self.body.config.outcome
-        return all(float(np.linalg.norm(h.lin_vel_mps)) <= cfg.rest_speed_mps
-                   and float(np.linalg.norm(h.ang_vel_radps)) <= cfg.rest_ang_speed_radps
-                   for h in self.body.snapshot().hazards.values())
+        return all(
+            float(np.linalg.norm(h.lin_vel_mps)) <= cfg.rest_speed_mps
+            and float(np.linalg.norm(h.ang_vel_radps)) <= cfg.rest_ang_speed_radps
+            for h in self.body.snapshot().hazards.values()
+        )
 
     def path(self):
         return path_track(tuple(self.spec.hazard_bodies), self.spec.dt_s, *self._path)
@@ -126,21 +132,32 @@ class LoopRecorder:
             frames = [self.frames[s] for s in steps]
             images = {name: [f.images[name] for f in frames] for name in frames[0].images}
         samples = dict(zip(times, (self.samples[s] for s in steps)))
-        obs = build_observation(self.spec, times, images, samples, ground_truth_dict(self.spec),
-                                pose=pose, previous_plan=decision.plan, decision_index=k, robot_velocity_mps=velocity)
+        obs = build_observation(
+            self.spec,
+            times,
+            images,
+            samples,
+            ground_truth_dict(self.spec),
+            pose=pose,
+            previous_plan=decision.plan,
+            decision_index=k,
+            robot_velocity_mps=velocity,
+        )
         return obs, pose
 
 
-def run_closed_episode(spec: SceneSpec, brain: "Brain", body: Body, spine: "Spine",
-                       config: LoopConfig | None = None) -> EpisodeResult:
+def run_closed_episode(
+    spec: SceneSpec, brain: "Brain", body: Body, spine: "Spine", config: LoopConfig | None = None
+) -> EpisodeResult:
     """One closed-loop episode with the brain called directly. The row is the first decision's, scored as the
     open loop scores it (against the executed outcome of the whole closed-loop run), with the closed-loop
     fields (`scoring.closed_loop.closed_loop_fields`) added; `decision` is the final committed decision."""
     return run_closed_episode_with_path(spec, brain, body, spine, config)[0]
 
 
-def run_closed_episode_with_path(spec: SceneSpec, brain: "Brain", body: Body, spine: "Spine",
-                                 config: LoopConfig | None = None) -> tuple[EpisodeResult, Track]:
+def run_closed_episode_with_path(
+    spec: SceneSpec, brain: "Brain", body: Body, spine: "Spine", config: LoopConfig | None = None
+) -> tuple[EpisodeResult, Track]:
     """`run_closed_episode` and the hazard path it recorded (what `reacthuman rescore` judges again)."""
     config = config or default_config()
     timings: dict[str, float] = {"plan": 0.0}
@@ -157,8 +174,15 @@ def run_closed_episode_with_path(spec: SceneSpec, brain: "Brain", body: Body, sp
     verdict = body.offer_plan(spec.scene_id)
     spine.set_plan(decision.plan)
     body.begin_execution(command)
-    points = [DecisionPoint(0, first.freeze_time_s, spec.observer.pose(), decision.plan,
-                            tuple(float(v) for v in window.freeze_position_m))]
+    points = [
+        DecisionPoint(
+            0,
+            first.freeze_time_s,
+            spec.observer.pose(),
+            decision.plan,
+            tuple(float(v) for v in window.freeze_position_m),
+        )
+    ]
     running = decision
     for k in range(1, config.max_replans + 1):
         if not _run_until(body, recorder.freeze_step(k)) or recorder.hazard_at_rest():
@@ -168,8 +192,15 @@ def run_closed_episode_with_path(spec: SceneSpec, brain: "Brain", body: Body, sp
         replanned = brain.plan(obs)
         timings["plan"] += time.perf_counter() - clock
         spine.take_over(replanned.plan)
-        points.append(DecisionPoint(k, obs.freeze_time_s, pose, replanned.plan, tuple(float(v) for v in
-                                                                                      recorder.samples[recorder.freeze_step(k)][0])))
+        points.append(
+            DecisionPoint(
+                k,
+                obs.freeze_time_s,
+                pose,
+                replanned.plan,
+                tuple(float(v) for v in recorder.samples[recorder.freeze_step(k)][0]),
+            )
+        )
         if replanned.plan is not None:
             running = replanned
     while body.phase is Phase.EXECUTING and body.execute_step():
@@ -178,8 +209,16 @@ def run_closed_episode_with_path(spec: SceneSpec, brain: "Brain", body: Body, sp
     record = score(spec, decision, window.freeze_position_m, outcome)
     path = recorder.path()
     record.extras.update(closed_loop_fields(judge(spec, path, tuple(points)), record))
-    return EpisodeResult(True, record, outcome=outcome, frames=window.frames, verdict=verdict, decision=running,
-                         timings_s=timings, wall_s=time.perf_counter() - started), path
+    return EpisodeResult(
+        True,
+        record,
+        outcome=outcome,
+        frames=window.frames,
+        verdict=verdict,
+        decision=running,
+        timings_s=timings,
+        wall_s=time.perf_counter() - started,
+    ), path
 
 
 def sees_images(brain: "Brain") -> bool:

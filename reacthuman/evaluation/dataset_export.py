@@ -53,15 +53,33 @@ def features():
 
     number, text = Value("float64"), Value("string")
     vec = List(number)
-    return Features({
-        "scene_id": text, "family": text, "speed_band": text, "speed_group": text, "object": text, "room": text,
-        "adversarial": Value("bool"), "looks_like": text, "object_look": text,
-        "correct_action": text, "dangerous": Value("bool"), "impact_point": vec, "time_to_floor_s": number,
-        "body_reachable": Value("bool"), "state_text": text, "frame_times_s": vec,
-        **{view: List(Image()) for view in VIEWS},
-        "track_t_s": vec, "track_position_m": List(vec), "track_velocity_mps": List(vec),
-        "freeze_position_m": vec, "freeze_velocity_mps": vec, "spec_json": text,
-    })
+    return Features(
+        {
+            "scene_id": text,
+            "family": text,
+            "speed_band": text,
+            "speed_group": text,
+            "object": text,
+            "room": text,
+            "adversarial": Value("bool"),
+            "looks_like": text,
+            "object_look": text,
+            "correct_action": text,
+            "dangerous": Value("bool"),
+            "impact_point": vec,
+            "time_to_floor_s": number,
+            "body_reachable": Value("bool"),
+            "state_text": text,
+            "frame_times_s": vec,
+            **{view: List(Image()) for view in VIEWS},
+            "track_t_s": vec,
+            "track_position_m": List(vec),
+            "track_velocity_mps": List(vec),
+            "freeze_position_m": vec,
+            "freeze_velocity_mps": vec,
+            "spec_json": text,
+        }
+    )
 
 
 def _png(frame: np.ndarray) -> dict:
@@ -82,16 +100,28 @@ def row_of(spec: SceneSpec, window: RenderedWindow) -> dict:
     obs = window.observation(spec, with_ground_truth=False)
     times = sorted(window.samples)
     return {
-        "scene_id": spec.scene_id, "family": spec.family, "speed_band": spec.speed_band, "speed_group": spec.speed_group,
-        "object": spec.object_id, "room": spec.room, "adversarial": spec.adversarial,
-        "looks_like": ScoringTruth.from_scene_spec(spec).looks_like, "object_look": obs.object_look,
-        "correct_action": gt.correct_action, "dangerous": gt.dangerous,
-        "impact_point": list(gt.impact_point) if gt.impact_point else None, "time_to_floor_s": gt.time_to_floor_s,
-        "body_reachable": gt.body_reachable, "state_text": state_text(obs), "frame_times_s": list(window.frame_times_s),
+        "scene_id": spec.scene_id,
+        "family": spec.family,
+        "speed_band": spec.speed_band,
+        "speed_group": spec.speed_group,
+        "object": spec.object_id,
+        "room": spec.room,
+        "adversarial": spec.adversarial,
+        "looks_like": ScoringTruth.from_scene_spec(spec).looks_like,
+        "object_look": obs.object_look,
+        "correct_action": gt.correct_action,
+        "dangerous": gt.dangerous,
+        "impact_point": list(gt.impact_point) if gt.impact_point else None,
+        "time_to_floor_s": gt.time_to_floor_s,
+        "body_reachable": gt.body_reachable,
+        "state_text": state_text(obs),
+        "frame_times_s": list(window.frame_times_s),
         **{view: [_png(f) for f in window.images[view]] for view in VIEWS},
-        "track_t_s": times, "track_position_m": [window.samples[t][0].tolist() for t in times],
+        "track_t_s": times,
+        "track_position_m": [window.samples[t][0].tolist() for t in times],
         "track_velocity_mps": [window.samples[t][1].tolist() for t in times],
-        "freeze_position_m": window.freeze_position_m.tolist(), "freeze_velocity_mps": window.freeze_velocity_mps.tolist(),
+        "freeze_position_m": window.freeze_position_m.tolist(),
+        "freeze_velocity_mps": window.freeze_velocity_mps.tolist(),
         "spec_json": spec.to_json(),
     }
 
@@ -108,11 +138,18 @@ def window_of_row(row: dict) -> tuple[SceneSpec, RenderedWindow]:
 
     order = [c.name for c in spec.cameras if c.name in VIEWS]  # the body's order, which the prompt keeps
     images = {view: np.stack([pixels(im) for im in row[view]]) for view in order}
-    samples = {float(t): (np.array(p, dtype=np.float64), np.array(v, dtype=np.float64))
-               for t, p, v in zip(row["track_t_s"], row["track_position_m"], row["track_velocity_mps"])}
-    return spec, RenderedWindow(spec.scene_id, tuple(float(t) for t in row["frame_times_s"]), images, samples,
-                                np.array(row["freeze_position_m"], dtype=np.float64),
-                                np.array(row["freeze_velocity_mps"], dtype=np.float64))
+    samples = {
+        float(t): (np.array(p, dtype=np.float64), np.array(v, dtype=np.float64))
+        for t, p, v in zip(row["track_t_s"], row["track_position_m"], row["track_velocity_mps"])
+    }
+    return spec, RenderedWindow(
+        spec.scene_id,
+        tuple(float(t) for t in row["frame_times_s"]),
+        images,
+        samples,
+        np.array(row["freeze_position_m"], dtype=np.float64),
+        np.array(row["freeze_velocity_mps"], dtype=np.float64),
+    )
 
 
 def load_rows(folder: Path) -> tuple[SetSettings, list[dict]]:
@@ -145,27 +182,48 @@ def card(split_rows: dict[str, int], scene_hash: str, settings: dict, attributio
     """README.md: YAML front matter (license, task categories, configs and splits, features) and the text."""
 
     front = {
-        "license": LICENSE, "task_categories": ["video-classification", "visual-question-answering"],
-        "tags": ["embodied-ai", "robotics", "safety", "physics"], "pretty_name": "ReactHuman observation windows",
-        "configs": [{"config_name": "default", "data_files": [{"split": s, "path": f"data/{s}-*.parquet"}
-                                                              for s, n in split_rows.items() if n]}],
-        "dataset_info": {"features": features()._to_yaml_list(),
-                         "splits": [{"name": s, "num_examples": n} for s, n in split_rows.items() if n]},
+        "license": LICENSE,
+        "task_categories": ["video-classification", "visual-question-answering"],
+        "tags": ["embodied-ai", "robotics", "safety", "physics"],
+        "pretty_name": "ReactHuman observation windows",
+        "configs": [
+            {
+                "config_name": "default",
+                "data_files": [{"split": s, "path": f"data/{s}-*.parquet"} for s, n in split_rows.items() if n],
+            }
+        ],
+        "dataset_info": {
+            "features": features()._to_yaml_list(),
+            "splits": [{"name": s, "num_examples": n} for s, n in split_rows.items() if n],
+        },
     }
-    lines = ["---", yaml.safe_dump(front, sort_keys=False).rstrip(), "---", "",
-             "# ReactHuman observation windows", "",
-             "Each row is one scene: a humanoid (a Unitree G1) stands in a room as an object starts to fall, slide,",
-             "roll, topple, swing or fly toward it. The three views (egocentric, close-up, overhead) are the frames a",
-             "model is sent at the freeze, at the brain's size; the ground truth is computed from simulator state.", "",
-             f"- scene set hash (sha256 over every spec.json): `{scene_hash}`",
-             f"- rendered by `{settings.get('renderer')}` at {settings.get('frame_width_px')}x"
-             f"{settings.get('frame_height_px')}, {settings.get('frame_count')} frames over "
-             f"{settings.get('observation_window_s')} s, code revision `{(settings.get('revision') or {}).get('commit')}`",
-             "- splits: " + ", ".join(f"{s} {n}" for s, n in split_rows.items()) +
-             f" (`test`: up to {PER_FAMILY_TEST} scenes per family, the paper's protocol; `extra`: the rest)",
-             "- videos: `videos/<scene_id>/<view>.mp4` (for watching; the Parquet frames are the exact pixels)", "",
-             "Evaluate a model on it without a simulator: `reacthuman decide --dataset DIR --models MODEL --out RUN`.", "",
-             "## Attribution", "", *attribution, ""]
+    lines = [
+        "---",
+        yaml.safe_dump(front, sort_keys=False).rstrip(),
+        "---",
+        "",
+        "# ReactHuman observation windows",
+        "",
+        "Each row is one scene: a humanoid (a Unitree G1) stands in a room as an object starts to fall, slide,",
+        "roll, topple, swing or fly toward it. The three views (egocentric, close-up, overhead) are the frames a",
+        "model is sent at the freeze, at the brain's size; the ground truth is computed from simulator state.",
+        "",
+        f"- scene set hash (sha256 over every spec.json): `{scene_hash}`",
+        f"- rendered by `{settings.get('renderer')}` at {settings.get('frame_width_px')}x"
+        f"{settings.get('frame_height_px')}, {settings.get('frame_count')} frames over "
+        f"{settings.get('observation_window_s')} s, code revision `{(settings.get('revision') or {}).get('commit')}`",
+        "- splits: "
+        + ", ".join(f"{s} {n}" for s, n in split_rows.items())
+        + f" (`test`: up to {PER_FAMILY_TEST} scenes per family, the paper's protocol; `extra`: the rest)",
+        "- videos: `videos/<scene_id>/<view>.mp4` (for watching; the Parquet frames are the exact pixels)",
+        "",
+        "Evaluate a model on it without a simulator: `reacthuman decide --dataset DIR --models MODEL --out RUN`.",
+        "",
+        "## Attribution",
+        "",
+        *attribution,
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -179,8 +237,10 @@ def export(scenes: Path, out: Path) -> dict[str, int]:
     specs = [read_spec(str(e.path / "spec.json")) for e in entries]
     lacking = [s.scene_id for s in specs if not window_path(scenes, s.scene_id).is_file()]
     if found is None or lacking:
-        raise ValueError(f"{scenes}: the observation set lacks {len(lacking) or len(specs)} scene(s); "
-                         f"render them with `reacthuman scenes render {scenes}`")
+        raise ValueError(
+            f"{scenes}: the observation set lacks {len(lacking) or len(specs)} scene(s); "
+            f"render them with `reacthuman scenes render {scenes}`"
+        )
     disable_progress_bars()
     counts = {}
     for split, chosen in splits(specs).items():

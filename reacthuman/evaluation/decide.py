@@ -56,7 +56,9 @@ def decide_scene(spec: SceneSpec, brains: list, simulator) -> list[DecisionRecor
     """One decision-only record per brain on one labelled scene (the window is simulated once)."""
 
     if spec.ground_truth is None:
-        raise ValueError(f"{spec.scene_id}: the scene has no ground truth (generate it with `reacthuman scenes generate`)")
+        raise ValueError(
+            f"{spec.scene_id}: the scene has no ground truth (generate it with `reacthuman scenes generate`)"
+        )
     freeze_k = int(round((spec.t0_s + spec.observation_window_s) / spec.dt_s))
     track = simulator.run(spec, stop=lambda k, pos, vel: k >= freeze_k)
     times = frame_times_s(spec)
@@ -67,13 +69,20 @@ def decide_scene(spec: SceneSpec, brains: list, simulator) -> list[DecisionRecor
         samples[t] = hazard_point(spec, hazard, state["pos"], state["quat"], state["vel"], state["ang_vel"])
     obs = build_observation(spec, times, {}, samples, ground_truth_dict(spec))
     last = track.at(hazard, spec.t0_s + spec.observation_window_s)
-    freeze = tuple(float(v) for v in hazard_point(spec, hazard, last["pos"], last["quat"], last["vel"], last["ang_vel"])[0])
+    freeze = tuple(
+        float(v) for v in hazard_point(spec, hazard, last["pos"], last["quat"], last["vel"], last["ang_vel"])[0]
+    )
     records = []
     for brain in brains:
         decision = brain.plan(obs)
-        records.append(score_decision(SceneMeta.from_scene_spec(spec, decision.brain),
-                                      ScoringTruth.from_scene_spec(spec, freeze), spec.observer.pose(),
-                                      reply_of(decision)))
+        records.append(
+            score_decision(
+                SceneMeta.from_scene_spec(spec, decision.brain),
+                ScoringTruth.from_scene_spec(spec, freeze),
+                spec.observer.pose(),
+                reply_of(decision),
+            )
+        )
     return records
 
 
@@ -83,19 +92,27 @@ def summary(rows: list[DecisionRecord], split: dict[str, int]) -> str:
     paper_total = sum(PAPER_SPLIT.values())
     lines = ["label split (this set | paper):"]
     for action, n in PAPER_SPLIT.items():
-        lines.append(f"  {action:<9} {split.get(action, 0):4d} ({100 * split.get(action, 0) / total:4.1f}%) | "
-                     f"{n:3d} ({100 * n / paper_total:4.1f}%)")
-    lines.append(f"{'model':<14} {'n':>4} {'SAA%':>6} {'safe%':>6} " + " ".join(f"{r:>4}" for r in RULES)
-                 + "  violations  d_end(m) over n (no impact point)")
+        lines.append(
+            f"  {action:<9} {split.get(action, 0):4d} ({100 * split.get(action, 0) / total:4.1f}%) | "
+            f"{n:3d} ({100 * n / paper_total:4.1f}%)"
+        )
+    lines.append(
+        f"{'model':<14} {'n':>4} {'SAA%':>6} {'safe%':>6} "
+        + " ".join(f"{r:>4}" for r in RULES)
+        + "  violations  d_end(m) over n (no impact point)"
+    )
     by_model: dict[str, list[DecisionRecord]] = collections.defaultdict(list)
     for r in rows:
         if r.scored:
             by_model[r.model].append(r)
     for model, rs in by_model.items():
         rules = collections.Counter(r.rule for r in rs if r.rule)
-        lines.append(f"{model:<14} {len(rs):4d} {100 * sum(r.saa for r in rs) / len(rs):6.1f} "
-                     f"{100 * sum(r.safe for r in rs) / len(rs):6.1f} " + " ".join(f"{rules[k]:4d}" for k in RULES)
-                     + f"  {sum(rules.values()):10d}  {_mean_n(rs)}")
+        lines.append(
+            f"{model:<14} {len(rs):4d} {100 * sum(r.saa for r in rs) / len(rs):6.1f} "
+            f"{100 * sum(r.safe for r in rs) / len(rs):6.1f} "
+            + " ".join(f"{rules[k]:4d}" for k in RULES)
+            + f"  {sum(rules.values()):10d}  {_mean_n(rs)}"
+        )
     return "\n".join(lines)
 
 
@@ -109,16 +126,26 @@ def _mean_n(rows: list[DecisionRecord]) -> str:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="reacthuman decide", description=__doc__.splitlines()[0])
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--scenes", type=Path, help="folder of generated scenes (its observation set: "
-                        "SCENES/observations, rendered where missing)")
-    source.add_argument("--dataset", type=Path, help="a folder written by `reacthuman dataset export` (no simulator "
-                        "needed: `pip install -e '.[client]'`)")
+    source.add_argument(
+        "--scenes",
+        type=Path,
+        help="folder of generated scenes (its observation set: SCENES/observations, rendered where missing)",
+    )
+    source.add_argument(
+        "--dataset",
+        type=Path,
+        help="a folder written by `reacthuman dataset export` (no simulator needed: `pip install -e '.[client]'`)",
+    )
     models_option().add_to(p)
     p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES, help="what an LLM brain is shown")
-    p.add_argument("--concurrency", type=int, default=1, help="requests at once per model (each with the "
-                   "client's retries and backoff)")
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="requests at once per model (each with the client's retries and backoff)",
+    )
     p.add_argument("--workers", type=int, default=1, help="render processes for windows the set lacks")
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"), help="the graph's renderer")
     return p
@@ -139,8 +166,9 @@ def decide_one(spec: SceneSpec, window, brain) -> DecisionRecord:
     return record
 
 
-def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, brains: dict,
-                ledger: LedgerWriter) -> dict[str, str]:
+def _decide_all(
+    args: argparse.Namespace, specs: list[SceneSpec], window_of, brains: dict, ledger: LedgerWriter
+) -> dict[str, str]:
     """Scenes in chunks (a chunk's windows loaded once for every model); per model `--concurrency` calls.
     A model whose server turns images away in the middle of the run (one declared `?vision=true`) is stopped
     there, its pending calls cancelled, and no row is written for that call; the others go on. Returns the
@@ -156,7 +184,7 @@ def _decide_all(args: argparse.Namespace, specs: list[SceneSpec], window_of, bra
     try:
         for start in range(0, len(specs), chunk):
             futures = {}
-            for spec in specs[start:start + chunk]:
+            for spec in specs[start : start + chunk]:
                 todo = [n for n in names if (spec.scene_id, n) not in done and n not in refused]
                 if not todo:
                     continue
@@ -203,11 +231,16 @@ def _from_scenes(args: argparse.Namespace):
     specs = [read_spec(str(Path(d) / "spec.json")) for d in dirs]
     unlabelled = [s.scene_id for s in specs if s.ground_truth is None]
     if unlabelled:
-        raise ValueError(f"--scenes: {unlabelled[0]} has no ground truth (generate it with `reacthuman scenes generate`)")
+        raise ValueError(
+            f"--scenes: {unlabelled[0]} has no ground truth (generate it with `reacthuman scenes generate`)"
+        )
     obs_set.require_settings(args.scenes, obs_set.SetSettings.graph(args.engine))
     obs_set.render_set(args.scenes, [s.scene_id for s in specs], args.workers, args.engine)
-    return (specs, lambda spec: obs_set.load_window(obs_set.window_path(args.scenes, spec.scene_id)),
-            obs_set.read_settings(args.scenes)[1])
+    return (
+        specs,
+        lambda spec: obs_set.load_window(obs_set.window_path(args.scenes, spec.scene_id)),
+        obs_set.read_settings(args.scenes)[1],
+    )
 
 
 def _from_dataset(args: argparse.Namespace):
@@ -220,8 +253,9 @@ def _from_dataset(args: argparse.Namespace):
     settings, rows = load_rows(args.dataset)
     differs = settings.mismatch(SetSettings.graph(args.engine))
     if differs:
-        raise ObservationSetError(f"--dataset: {args.dataset} was rendered with other settings than this "
-                                  f"evaluation's: {differs}")
+        raise ObservationSetError(
+            f"--dataset: {args.dataset} was rendered with other settings than this evaluation's: {differs}"
+        )
     rows = rows[: args.limit]
     by_id = {row["scene_id"]: row for row in rows}
     specs = [SceneSpec.from_json(row["spec_json"]) for row in rows]
@@ -239,8 +273,10 @@ def main(argv: list[str] | None = None) -> int:
         names = [spec.name for spec in model_specs]
         policies = [name for name in names if is_policy_entry(name)]
         if policies:
-            raise ValueError(f"{', '.join(policies)}: a policy acts every control period and commits no frozen "
-                             "decision to score without execution; run it with reacthuman eval")
+            raise ValueError(
+                f"{', '.join(policies)}: a policy acts every control period and commits no frozen "
+                "decision to score without execution; run it with reacthuman eval"
+            )
         for flag in ("limit", "concurrency", "workers"):
             value = getattr(args, flag)
             if value is not None and value < 1:
@@ -254,11 +290,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reacthuman decide: {exc}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "decide.json").write_text(json.dumps({
-        "scenes": str((args.scenes or args.dataset).resolve()), "models": names, "modality": args.modality,
-        "observation_set": set_json,
-        "execution": "none (decision-only: plan + simulator ground truth)"},
-        indent=1))
+    (args.out / "decide.json").write_text(
+        json.dumps(
+            {
+                "scenes": str((args.scenes or args.dataset).resolve()),
+                "models": names,
+                "modality": args.modality,
+                "observation_set": set_json,
+                "execution": "none (decision-only: plan + simulator ground truth)",
+            },
+            indent=1,
+        )
+    )
     split = collections.Counter(s.ground_truth.correct_action for s in specs)
     with LedgerWriter(args.out) as ledger:
         refused = _decide_all(args, specs, window_of, brains, ledger)

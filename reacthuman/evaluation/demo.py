@@ -46,11 +46,26 @@ def main(argv: list[str] | None = None) -> int:
     scenes, run = args.out / "scenes", args.out / "run"
     started = time.monotonic()
     if not (scenes / "index.jsonl").is_file():
-        _step("generate a balanced scene set", ["scenes", "generate", "--balanced", str(args.per_family),
-                                                 "--seed", "7", "--out", str(scenes)])
+        _step(
+            "generate a balanced scene set",
+            ["scenes", "generate", "--balanced", str(args.per_family), "--seed", "7", "--out", str(scenes)],
+        )
     # side by side: the local model's thinking leaves a core idle that the reference brains' graphs use
-    _step("evaluate through the ROS 2 graph", ["eval", "--scenes", str(scenes), "--models", names, "--out", str(run),
-                                               "--models-side-by-side", "--workers", workers])
+    _step(
+        "evaluate through the ROS 2 graph",
+        [
+            "eval",
+            "--scenes",
+            str(scenes),
+            "--models",
+            names,
+            "--out",
+            str(run),
+            "--models-side-by-side",
+            "--workers",
+            workers,
+        ],
+    )
     _step("write the report", ["report", str(run)])
     report = (run / "report.md").read_text()
     for line in report.splitlines():  # which modality the table is (a text-only model runs on state_text)
@@ -58,9 +73,11 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
     start = report.find("## Main results")
     end = report.find("\n## ", start + 1)
-    print(report[start:end if end > 0 else None].strip())
-    print(f"\ndemo: done in {(time.monotonic() - started) / 60:.1f} min; report: {run / 'report.html'} "
-          f"(and report.md, plots/, tables/)")
+    print(report[start : end if end > 0 else None].strip())
+    print(
+        f"\ndemo: done in {(time.monotonic() - started) / 60:.1f} min; report: {run / 'report.html'} "
+        f"(and report.md, plots/, tables/)"
+    )
     return 0
 
 

@@ -107,8 +107,15 @@ def simulate_window(body: Body, command: CommandSource) -> Window:
 
 
 def score(spec: SceneSpec, decision: BrainDecision, freeze_position_m, outcome: Outcome) -> DecisionRecord:
-    return score_episode(spec, decision.brain, reply_of(decision), tuple(float(v) for v in freeze_position_m),
-                         ExecutedOutcome.from_sim_outcome(outcome), outcome.deflected, decision.modality or None)
+    return score_episode(
+        spec,
+        decision.brain,
+        reply_of(decision),
+        tuple(float(v) for v in freeze_position_m),
+        ExecutedOutcome.from_sim_outcome(outcome),
+        outcome.deflected,
+        decision.modality or None,
+    )
 
 
 def run_episode(spec: SceneSpec, brain: "Brain", body: Body, spine: "Spine") -> EpisodeResult:
@@ -137,12 +144,21 @@ def run_episode(spec: SceneSpec, brain: "Brain", body: Body, spine: "Spine") -> 
     lap("execution")
     record = score(spec, decision, window.freeze_position_m, outcome)
     lap("scoring")
-    return EpisodeResult(True, record, outcome=outcome, frames=window.frames, verdict=verdict, decision=decision,
-                         timings_s=timings, wall_s=time.perf_counter() - started)
+    return EpisodeResult(
+        True,
+        record,
+        outcome=outcome,
+        frames=window.frames,
+        verdict=verdict,
+        decision=decision,
+        timings_s=timings,
+        wall_s=time.perf_counter() - started,
+    )
 
 
-def run_plan_episode(body: Body, spec: SceneSpec, plan: Plan | None, spine: "Spine | None" = None,
-                     plan_scene_id: str | None = None) -> EpisodeResult:
+def run_plan_episode(
+    body: Body, spec: SceneSpec, plan: Plan | None, spine: "Spine | None" = None, plan_scene_id: str | None = None
+) -> EpisodeResult:
     """One episode with a plan known in advance (the body's tests and benchmarks), offered for `plan_scene_id`
     (default the scene's) at the freeze. plan None: none is offered; the body waits out the freeze timeout on
     the wall clock (keep it short) and the spine stands. Not scored: `record` is None."""
@@ -162,5 +178,6 @@ def run_plan_episode(body: Body, spec: SceneSpec, plan: Plan | None, spine: "Spi
         time.sleep(0.01)
         body.poll()
     outcome = body.execute(command)
-    return EpisodeResult(True, None, outcome=outcome, frames=window.frames, verdict=verdict,
-                         wall_s=time.perf_counter() - started)
+    return EpisodeResult(
+        True, None, outcome=outcome, frames=window.frames, verdict=verdict, wall_s=time.perf_counter() - started
+    )

@@ -23,8 +23,10 @@ class GoalScope:
         if not scene_id:
             return "the goal names no scene_id"
         if not same_folder(scenes_dir, self.scenes_dir):
-            return (f"the goal's scenes_dir {scenes_dir!r} is not the folder this graph serves "
-                    f"({self.scenes_dir!r}); launch a graph with scenes_dir:={scenes_dir}")
+            return (
+                f"the goal's scenes_dir {scenes_dir!r} is not the folder this graph serves "
+                f"({self.scenes_dir!r}); launch a graph with scenes_dir:={scenes_dir}"
+            )
         if model != self.model:
             return f"the goal's model {model!r} is not this graph's brain model ({self.model!r})"
         return ""

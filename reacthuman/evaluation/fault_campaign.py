@@ -81,14 +81,34 @@ def write_scenes(folder: Path, copies: int, prefix: str) -> dict[str, str]:
     return base_of
 
 
-def _eval(scenes: Path, out: Path, domain_base: int, engine: str, inject: str = "",
-          hung_after_s: float = HUNG_AFTER_S) -> subprocess.Popen:
+def _eval(
+    scenes: Path, out: Path, domain_base: int, engine: str, inject: str = "", hung_after_s: float = HUNG_AFTER_S
+) -> subprocess.Popen:
     env = dict(os.environ, **{INJECT_ENV: inject})
-    return subprocess.Popen([sys.executable, "-m", "reacthuman.cli", "eval", "--scenes", str(scenes), "--models", MODEL,
-                             "--out", str(out), "--engine", engine, "--domain-base", str(domain_base),
-                             "--hung-after", str(hung_after_s)],
-                            env=env, stdout=(out.parent / f"{out.name}.out").open("w"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "reacthuman.cli",
+            "eval",
+            "--scenes",
+            str(scenes),
+            "--models",
+            MODEL,
+            "--out",
+            str(out),
+            "--engine",
+            engine,
+            "--domain-base",
+            str(domain_base),
+            "--hung-after",
+            str(hung_after_s),
+        ],
+        env=env,
+        stdout=(out.parent / f"{out.name}.out").open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 def _lines(path: Path) -> list[dict]:
@@ -100,7 +120,7 @@ def _lines(path: Path) -> list[dict]:
 
 def _in_flight(out: Path) -> set[str]:
     folder = out / "episodes" / MODEL
-    return {p.name[:-len(PARTIAL)] for p in folder.glob(f"*{PARTIAL}")} if folder.is_dir() else set()
+    return {p.name[: -len(PARTIAL)] for p in folder.glob(f"*{PARTIAL}")} if folder.is_dir() else set()
 
 
 def _node_pid(out: Path, name: str) -> int | None:
@@ -114,9 +134,18 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def process_fault_run(scenes: Path, out: Path, faults: int, episode_s: float, rng: random.Random, domain_base: int,
-                      engine: str, say=print, hung_after_s: float = HUNG_AFTER_S,
-                      kinds: tuple[str, ...] = ()) -> list[Fault]:
+def process_fault_run(
+    scenes: Path,
+    out: Path,
+    faults: int,
+    episode_s: float,
+    rng: random.Random,
+    domain_base: int,
+    engine: str,
+    say=print,
+    hung_after_s: float = HUNG_AFTER_S,
+    kinds: tuple[str, ...] = (),
+) -> list[Fault]:
     """Run the eval over `scenes`, injecting up to `faults` process faults (see the module docstring); `kinds`
     (kill, stop), when given, says each fault's kind in turn instead of the draw."""
     proc = _eval(scenes, out, domain_base, engine, hung_after_s=hung_after_s)
@@ -131,8 +160,12 @@ def process_fault_run(scenes: Path, out: Path, faults: int, episode_s: float, rn
             scene_id = fresh[0]
             faulted.add(scene_id)
             kind = rng.choice(tuple(SIGNALS))
-            fault = Fault(kinds[len(done) % len(kinds)] if kinds else kind, rng.choice(PROCESS_NODES), scene_id,
-                          round(rng.uniform(0.0, episode_s), 2))
+            fault = Fault(
+                kinds[len(done) % len(kinds)] if kinds else kind,
+                rng.choice(PROCESS_NODES),
+                scene_id,
+                round(rng.uniform(0.0, episode_s), 2),
+            )
             time.sleep(fault.after_start_s)
             pid = _node_pid(out, fault.node)
             if pid is None or proc.poll() is not None:
@@ -140,8 +173,10 @@ def process_fault_run(scenes: Path, out: Path, faults: int, episode_s: float, rn
             failures_before, rows_before = len(_lines(out / "failures.jsonl")), len(_lines(out / "ledger.jsonl"))
             os.kill(pid, SIGNALS[fault.kind])
             at = time.monotonic()
-            say(f"fault {len(done) + 1}/{faults}: {fault.kind} {fault.node} (pid {pid}) "
-                f"{fault.after_start_s:.1f} s into {scene_id}")
+            say(
+                f"fault {len(done) + 1}/{faults}: {fault.kind} {fault.node} (pid {pid}) "
+                f"{fault.after_start_s:.1f} s into {scene_id}"
+            )
             while proc.poll() is None and time.monotonic() - at < STALL_S + 2 * hung_after_s:
                 failed = len(_lines(out / "failures.jsonl")) > failures_before
                 absorbed = len(_lines(out / "ledger.jsonl")) > rows_before and not _alive(pid)
@@ -168,8 +203,12 @@ def check_run(report: RunReport, out: Path, base_of: dict[str, str], reference: 
     report.lost = len(set(base_of) - set(ids))
     report.retried = sum(1 for f in _lines(out / "failures.jsonl") if f.get("retried"))
     report.differing_rows = sum(1 for r in rows if _differs(r, reference[base_of[r["scene_id"]]]))
-    rescore = subprocess.run([sys.executable, "-m", "reacthuman.cli", "rescore", str(out)], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
+    rescore = subprocess.run(
+        [sys.executable, "-m", "reacthuman.cli", "rescore", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     report.rescore_ok = rescore.returncode == 0
     episodes = out / "episodes" / MODEL
     folders = [p for p in episodes.iterdir() if p.is_dir()] if episodes.is_dir() else []
@@ -183,9 +222,18 @@ def _differs(row: dict, reference: dict) -> bool:
     return any(json.dumps(row.get(k), sort_keys=True) != json.dumps(reference.get(k), sort_keys=True) for k in keys)
 
 
-def run_campaign(work: Path, faults: int, seed: int = 0, engine: str = "mujoco", domain_base: int = 60,
-                 message_share: float = 0.2, say=print, hung_after_s: float = HUNG_AFTER_S,
-                 kinds: tuple[str, ...] = (), timed: bool = True) -> dict:
+def run_campaign(
+    work: Path,
+    faults: int,
+    seed: int = 0,
+    engine: str = "mujoco",
+    domain_base: int = 60,
+    message_share: float = 0.2,
+    say=print,
+    hung_after_s: float = HUNG_AFTER_S,
+    kinds: tuple[str, ...] = (),
+    timed: bool = True,
+) -> dict:
     """The whole campaign in `work` (created): the undisturbed reference, the process faults, the message faults.
     `timed`: measure the undisturbed run's wall time too (one more reference run), for the extra time per fault."""
     rng = random.Random(seed)
@@ -199,12 +247,14 @@ def run_campaign(work: Path, faults: int, seed: int = 0, engine: str = "mujoco",
     base_of = write_scenes(proc_scenes, max(4, 2 * n_process), "p")
     t0 = time.monotonic()
     run = RunReport("process faults", len(base_of))
-    run.faults = process_fault_run(proc_scenes, work / "process", n_process, episode_s, rng, domain_base, engine, say,
-                                   hung_after_s, kinds)
+    run.faults = process_fault_run(
+        proc_scenes, work / "process", n_process, episode_s, rng, domain_base, engine, say, hung_after_s, kinds
+    )
     run.wall_s = round(time.monotonic() - t0, 1)
     reports.append(check_run(run, work / "process", base_of, reference))
-    per_message = [n_message // len(MESSAGE_FAULTS) + (k < n_message % len(MESSAGE_FAULTS))
-                   for k in range(len(MESSAGE_FAULTS))]
+    per_message = [
+        n_message // len(MESSAGE_FAULTS) + (k < n_message % len(MESSAGE_FAULTS)) for k in range(len(MESSAGE_FAULTS))
+    ]
     for k, (inject, count) in enumerate(zip(MESSAGE_FAULTS, per_message)):
         if not count:
             continue
@@ -214,8 +264,12 @@ def run_campaign(work: Path, faults: int, seed: int = 0, engine: str = "mujoco",
         say(f"message faults: {inject} in each of {count} episodes")
         proc = _eval(scenes, work / f"message_{k}", domain_base, engine, inject, hung_after_s)
         proc.wait()
-        run = RunReport(f"message: {inject}", count, wall_s=round(time.monotonic() - t0, 1),
-                        faults=[Fault(inject, "spine", s, resolved_s=None) for s in base_of])
+        run = RunReport(
+            f"message: {inject}",
+            count,
+            wall_s=round(time.monotonic() - t0, 1),
+            faults=[Fault(inject, "spine", s, resolved_s=None) for s in base_of],
+        )
         reports.append(check_run(run, work / f"message_{k}", base_of, reference))
     return summarise(reports, start_s, episode_s)
 
@@ -224,7 +278,7 @@ def _reference(work: Path, domain_base: int, engine: str, timed: bool = True) ->
     """Undisturbed runs of 2 and 6 episodes: each base scene's row, and a run's fixed and per-episode wall time.
     Untimed, the run of 2 alone: its wall time is taken as all per episode (no figure of extra time then)."""
     walls, reference = [], {}
-    for n in (len(BASE_SCENES), 3 * len(BASE_SCENES))[:2 if timed else 1]:
+    for n in (len(BASE_SCENES), 3 * len(BASE_SCENES))[: 2 if timed else 1]:
         scenes, out = work / f"scenes_reference_{n}", work / f"reference_{n}"
         base_of = write_scenes(scenes, n, "ref")
         started = time.monotonic()
@@ -248,15 +302,20 @@ def summarise(reports: list[RunReport], start_s: float, episode_s: float) -> dic
     wall = sum(r.wall_s for r in reports)
     undisturbed = len(reports) * start_s + episodes * episode_s  # the same runs without faults
     return {
-        "faults": len(faults), "process_faults": len(process), "message_faults": len(faults) - len(process),
-        "episodes": episodes, "retried": sum(r.retried for r in reports), "lost": sum(r.lost for r in reports),
+        "faults": len(faults),
+        "process_faults": len(process),
+        "message_faults": len(faults) - len(process),
+        "episodes": episodes,
+        "retried": sum(r.retried for r in reports),
+        "lost": sum(r.lost for r in reports),
         "duplicated": sum(r.duplicated for r in reports),
         "stalled_past_2_min": sum(1 for f in process if f.resolved_s is None or f.resolved_s > STALL_S),
         "processes_left": sum(r.processes_left for r in reports),
         "differing_rows": sum(r.differing_rows for r in reports),
         "rescore_differs": sum(1 for r in reports if not r.rescore_ok),
         "partial_folders": sum(r.partial_folders for r in reports),
-        "wall_s": round(wall, 1), "undisturbed_wall_s": round(undisturbed, 1),
+        "wall_s": round(wall, 1),
+        "undisturbed_wall_s": round(undisturbed, 1),
         "undisturbed_episode_s": round(episode_s, 1),
         "extra_wall_s_per_fault": round((wall - undisturbed) / max(1, len(faults)), 1),
         "resolved_s_max": max((f.resolved_s for f in process if f.resolved_s is not None), default=None),
@@ -275,13 +334,37 @@ def _by_kind(faults: list[Fault]) -> dict[str, dict]:
 
 
 def markdown(summary: dict) -> str:
-    keys = ("faults", "process_faults", "message_faults", "episodes", "retried", "lost", "duplicated",
-            "stalled_past_2_min", "processes_left", "differing_rows", "rescore_differs", "partial_folders", "wall_s",
-            "undisturbed_wall_s", "undisturbed_episode_s", "extra_wall_s_per_fault", "resolved_s_max")
-    lines = ["| measure | value |", "|---|---|", *(f"| {k} | {summary[k]} |" for k in keys), "",
-             "| fault | count | resolved after (s) |", "|---|---|---|"]
-    lines += [f"| {k} | {v['faults']} | {', '.join('-' if s is None else f'{s:g}' for s in v['resolved_s'])} |"
-              for k, v in summary["by_kind"].items()]
+    keys = (
+        "faults",
+        "process_faults",
+        "message_faults",
+        "episodes",
+        "retried",
+        "lost",
+        "duplicated",
+        "stalled_past_2_min",
+        "processes_left",
+        "differing_rows",
+        "rescore_differs",
+        "partial_folders",
+        "wall_s",
+        "undisturbed_wall_s",
+        "undisturbed_episode_s",
+        "extra_wall_s_per_fault",
+        "resolved_s_max",
+    )
+    lines = [
+        "| measure | value |",
+        "|---|---|",
+        *(f"| {k} | {summary[k]} |" for k in keys),
+        "",
+        "| fault | count | resolved after (s) |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| {k} | {v['faults']} | {', '.join('-' if s is None else f'{s:g}' for s in v['resolved_s'])} |"
+        for k, v in summary["by_kind"].items()
+    ]
     return "\n".join(lines)
 
 
@@ -298,13 +381,28 @@ def main(argv: list[str] | None = None) -> int:
     if args.faults < 1 or not 0 <= args.message_share <= 1:
         print("fault_campaign: --faults must be >= 1 and --message-share in [0, 1]", file=sys.stderr)
         return 2
-    summary = run_campaign(args.out, args.faults, args.seed, args.engine, args.domain_base, args.message_share,
-                           say=lambda text: print(text, flush=True), hung_after_s=args.hung_after)
+    summary = run_campaign(
+        args.out,
+        args.faults,
+        args.seed,
+        args.engine,
+        args.domain_base,
+        args.message_share,
+        say=lambda text: print(text, flush=True),
+        hung_after_s=args.hung_after,
+    )
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
     (args.out / "summary.md").write_text(markdown(summary) + "\n")
     print(markdown(summary))
-    bad = ("lost", "duplicated", "stalled_past_2_min", "processes_left", "differing_rows", "rescore_differs",
-           "partial_folders")
+    bad = (
+        "lost",
+        "duplicated",
+        "stalled_past_2_min",
+        "processes_left",
+        "differing_rows",
+        "rescore_differs",
+        "partial_folders",
+    )
     return 0 if not any(summary[k] for k in bad) else 1
 
 

@@ -87,13 +87,34 @@ class GraphWorker:
         launch_file, extra = LAUNCH_FILE, ()
         if is_policy_entry(c.model):  # a policy's graph: the policy node in the brain's place
             launch_file, extra = LAUNCH_FILE.with_name(POLICY_LAUNCH_FILE), policy_launch_args(c.model)
-        cmd = [sys.executable, "-m", "reacthuman.cli", "launch", str(launch_file), "--domain-id", str(self.domain_id),
-               f"model:={c.model}", f"scenes_dir:={c.scenes_dir}", f"run_dir:={c.run_dir}", f"engine:={c.engine}",
-               f"modality:={c.modality}", f"model_options:={c.model_options}", f"plans:={c.plans}", f"keep_bags:={c.keep_bags}", f"trace_memory:={str(c.trace_memory).lower()}",
-               f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}", *extra]
+        cmd = [
+            sys.executable,
+            "-m",
+            "reacthuman.cli",
+            "launch",
+            str(launch_file),
+            "--domain-id",
+            str(self.domain_id),
+            f"model:={c.model}",
+            f"scenes_dir:={c.scenes_dir}",
+            f"run_dir:={c.run_dir}",
+            f"engine:={c.engine}",
+            f"modality:={c.modality}",
+            f"model_options:={c.model_options}",
+            f"plans:={c.plans}",
+            f"keep_bags:={c.keep_bags}",
+            f"trace_memory:={str(c.trace_memory).lower()}",
+            f"video_dir:={c.run_dir / 'videos' / c.model.replace('/', '_') if c.videos else ''}",
+            *extra,
+        ]
         self._liveness = LivenessWatch(Path(tempfile.mkdtemp(prefix="reacthuman-heartbeat-")), c.hung_after_s)
-        env = dict(os.environ, **{RUN_ENV: str(Path(c.run_dir).resolve()),  # inherited by every node
-                                  HEARTBEAT_ENV: str(self._liveness.heartbeat_dir)})
+        env = dict(
+            os.environ,
+            **{
+                RUN_ENV: str(Path(c.run_dir).resolve()),  # inherited by every node
+                HEARTBEAT_ENV: str(self._liveness.heartbeat_dir),
+            },
+        )
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
         self.episodes = 0
         log.close()
@@ -116,7 +137,9 @@ class GraphWorker:
             self.client.close()
             self.client = None
         if len(tried) == DOMAIN_TRIES:
-            raise RuntimeError(f"no free ROS domain among {', '.join(map(str, tried))} (other graphs run on this machine)")
+            raise RuntimeError(
+                f"no free ROS domain among {', '.join(map(str, tried))} (other graphs run on this machine)"
+            )
         self.client = EpisodeClient(self.domain_id, self._check_alive)
 
     def node_pid(self, name: str) -> int | None:
@@ -128,7 +151,9 @@ class GraphWorker:
         """Stop one `respawn: true` node between episodes and wait until its successor has joined the graph
         (it subscribes to the scene announcement again), so the next episode runs as on a fresh graph."""
         if name not in RESPAWNED_NODES:
-            raise ValueError(f"node '{name}' is not respawned by the launch file (those are: {', '.join(RESPAWNED_NODES)})")
+            raise ValueError(
+                f"node '{name}' is not respawned by the launch file (those are: {', '.join(RESPAWNED_NODES)})"
+            )
         old = self.node_pid(name)
         if old is None:
             raise RuntimeError(f"node '{name}' is not running (log: {self.log_path})")
@@ -152,7 +177,9 @@ class GraphWorker:
         while self.node_pid(name) in (None, old) or self.client.scene_readers() < readers:
             self._check_alive()
             if time.monotonic() > deadline:
-                raise TimeoutError(f"'{name}' did not come back within {self.config.startup_timeout_s:.0f} s (log: {self.log_path})")
+                raise TimeoutError(
+                    f"'{name}' did not come back within {self.config.startup_timeout_s:.0f} s (log: {self.log_path})"
+                )
             self.client.spin(0.2)
         self.episodes = 0
 
@@ -160,10 +187,14 @@ class GraphWorker:
         if self.stop_requested.is_set():
             raise RuntimeError("interrupted")
         if self.proc is not None and self.proc.poll() is not None:
-            raise RuntimeError(f"the graph exited with status {self.proc.returncode}{self._first_death()} "
-                               f"(log: {self.log_path})")
-        if self._liveness is not None and self.proc is not None and \
-                time.monotonic() - self._liveness_checked > LIVENESS_CHECK_S:
+            raise RuntimeError(
+                f"the graph exited with status {self.proc.returncode}{self._first_death()} (log: {self.log_path})"
+            )
+        if (
+            self._liveness is not None
+            and self.proc is not None
+            and time.monotonic() - self._liveness_checked > LIVENESS_CHECK_S
+        ):
             self._liveness_checked = time.monotonic()
             hung = self._liveness.check({process_name(pid): pid for pid in children(self.proc.pid)})
             if hung:
@@ -193,8 +224,14 @@ class GraphWorker:
         deadline = started + self.config.episode_timeout_s
         self._body_pid, self._body_checked, self._body_gone_s = self.node_pid("body"), started, None
         try:
-            answer = self.client.run(scene_id, str(self.config.scenes_dir), self.config.model,
-                                     min(deadline, started + self.config.accept_timeout_s), deadline, on_phase)
+            answer = self.client.run(
+                scene_id,
+                str(self.config.scenes_dir),
+                self.config.model,
+                min(deadline, started + self.config.accept_timeout_s),
+                deadline,
+                on_phase,
+            )
         except (TimeoutError, RuntimeError) as exc:
             return EpisodeResult(False, error=str(exc), wall_s=time.monotonic() - started)
         finally:
@@ -203,7 +240,9 @@ class GraphWorker:
             return EpisodeResult(False, error="goal rejected", wall_s=time.monotonic() - started)
         self.episodes += 1
         ok, row, error = answer
-        return EpisodeResult(ok, DecisionRecord.from_dict(row) if ok else None, error, wall_s=time.monotonic() - started)
+        return EpisodeResult(
+            ok, DecisionRecord.from_dict(row) if ok else None, error, wall_s=time.monotonic() - started
+        )
 
     def stop(self) -> None:
         if self.client is not None:

@@ -37,7 +37,7 @@ def sample(pid: int) -> ProcessSample | None:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = stat[stat.rfind(")") + 2:].split()  # after the command name, which may hold spaces
+    fields = stat[stat.rfind(")") + 2 :].split()  # after the command name, which may hold spaces
     return ProcessSample(fields[0], (int(fields[11]) + int(fields[12])) / _TICKS_PER_S)
 
 
@@ -80,8 +80,10 @@ class LivenessWatch:
             (t0, cpu0), (t1, cpu1) = watched.cpu[0], watched.cpu[-1]
             busy = t1 - t0 >= self.hung_after_s / 2 and (cpu1 - cpu0) / (t1 - t0) >= IDLE_CPU_FRACTION
             if not busy or silent_s > BUSY_GRACE_S:
-                return (f"node '{name}' (pid {pid}) stopped answering: no heartbeat for {silent_s:.0f} s "
-                        f"({'computing without beating' if busy else 'idle'}, state {s.state})")
+                return (
+                    f"node '{name}' (pid {pid}) stopped answering: no heartbeat for {silent_s:.0f} s "
+                    f"({'computing without beating' if busy else 'idle'}, state {s.state})"
+                )
         return None
 
 

@@ -33,9 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scenes", type=Path, required=True, help="folder of generated scenes")
     models_option().add_to(p)
     p.add_argument("--out", type=Path, required=True, help="run folder (created; an existing one is resumed)")
-    p.add_argument("--loop", default="open", choices=LOOPS,
-                   help="open: one frozen observation, one plan (the paper's); closed: re-plans every "
-                        "replan_interval_s of simulated time (config/closed_loop.yaml)")
+    p.add_argument(
+        "--loop",
+        default="open",
+        choices=LOOPS,
+        help="open: one frozen observation, one plan (the paper's); closed: re-plans every "
+        "replan_interval_s of simulated time (config/closed_loop.yaml)",
+    )
     p.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"))
     p.add_argument("--modality", default=DEFAULT_MODALITY, choices=MODALITIES, help="what LLM brains see")
     p.add_argument("--limit", type=int, default=None, help="only the first N scenes")
@@ -84,11 +88,21 @@ def main(argv: list[str] | None = None) -> int:
                         result = run(spec, brain, body, Spine(spine_config()))
                         wall_s = time.perf_counter() - started
                         ledger.append(result.record)
-                        walls.append({"scene_id": scene.scene_id, "model": model.name, "loop": args.loop,
-                                      "engine": args.engine, "wall_s": round(wall_s, 3)})
+                        walls.append(
+                            {
+                                "scene_id": scene.scene_id,
+                                "model": model.name,
+                                "loop": args.loop,
+                                "engine": args.engine,
+                                "wall_s": round(wall_s, 3),
+                            }
+                        )
                         count += 1
-                        print(f"{scene.scene_id} x {model.name}: {result.record.action} "
-                              f"(saa {result.record.saa}, {wall_s:.1f} s)", flush=True)
+                        print(
+                            f"{scene.scene_id} x {model.name}: {result.record.action} "
+                            f"(saa {result.record.saa}, {wall_s:.1f} s)",
+                            flush=True,
+                        )
                 finally:
                     brain.close()
     finally:

@@ -71,8 +71,21 @@ def release_memory() -> None:
 
 
 class _MallInfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
-                                                      "fsmblks", "uordblks", "fordblks", "keepcost")]
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
 
 
 def heap_stats() -> dict[str, float | None]:
@@ -86,7 +99,11 @@ def heap_stats() -> dict[str, float | None]:
     fn.restype = _MallInfo2
     info = fn()
     mib = lambda v: round(v / 2**20, 1)  # noqa: E731
-    return out | {"heap_used_mib": mib(info.uordblks), "heap_free_mib": mib(info.fordblks), "mmapped_mib": mib(info.hblkhd)}
+    return out | {
+        "heap_used_mib": mib(info.uordblks),
+        "heap_free_mib": mib(info.fordblks),
+        "mmapped_mib": mib(info.hblkhd),
+    }
 
 
 def rss_mib_self() -> float | None:
@@ -113,13 +130,25 @@ class AllocationTracer:
         traced, peak = tracemalloc.get_traced_memory()
         tracemalloc.reset_peak()
         self._episodes += 1
-        row = {"episode": self._episodes, "scene_id": scene_id, "heap": heap, "heap_after_trim": heap_after_trim,
-               "traced_mib": round(traced / 2**20, 2), "traced_peak_mib": round(peak / 2**20, 2), "grew": []}
+        row = {
+            "episode": self._episodes,
+            "scene_id": scene_id,
+            "heap": heap,
+            "heap_after_trim": heap_after_trim,
+            "traced_mib": round(traced / 2**20, 2),
+            "traced_peak_mib": round(peak / 2**20, 2),
+            "grew": [],
+        }
         if self._previous is not None:
             for stat in snapshot.compare_to(self._previous, "lineno")[: self.top]:
                 frame = stat.traceback[0]
-                row["grew"].append({"site": f"{frame.filename}:{frame.lineno}", "kib": round(stat.size_diff / 1024, 1),
-                                    "count": stat.count_diff})
+                row["grew"].append(
+                    {
+                        "site": f"{frame.filename}:{frame.lineno}",
+                        "kib": round(stat.size_diff / 1024, 1),
+                        "count": stat.count_diff,
+                    }
+                )
         self._previous = snapshot
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a") as fh:
@@ -192,13 +221,17 @@ class RestartPolicy:
             return None
         limit = 1.0 + self.above_warmup_pct / 100.0
         ref = self.reference_mib
-        grown = sorted(n for n, mib in rss_mib.items()
-                       if n in ref and mib + self.max_rise_mib.get(n, 0.0) > ref[n] * limit
-                       and mib - ref[n] >= self.min_growth_mib)
+        grown = sorted(
+            n
+            for n, mib in rss_mib.items()
+            if n in ref and mib + self.max_rise_mib.get(n, 0.0) > ref[n] * limit and mib - ref[n] >= self.min_growth_mib
+        )
         if not grown:
             return None
-        reason = (f"memory within one episode's rise of {self.above_warmup_pct:g}% over its warm-up level "
-                  f"({', '.join(f'{n} {rss_mib[n]:.0f} MiB, +{self.max_rise_mib.get(n, 0.0):.0f}' for n in grown)})")
+        reason = (
+            f"memory within one episode's rise of {self.above_warmup_pct:g}% over its warm-up level "
+            f"({', '.join(f'{n} {rss_mib[n]:.0f} MiB, +{self.max_rise_mib.get(n, 0.0):.0f}' for n in grown)})"
+        )
         return Restart(reason, tuple(grown) if set(grown) <= set(RESPAWNED_NODES) else ())
 
     def _note_rises(self, episodes: int, rss_mib: dict[str, float]) -> None:
@@ -252,8 +285,13 @@ def slope(values: list[float]) -> float:
 
 def summarize(samples: list[dict], warmup: int = 2) -> list[NodeDrift]:
     """Per node of one worker's graphs: the level after `warmup` episodes against the highest later one."""
-    return [NodeDrift(node, values[warmup - 1], values[-1], max(values[warmup - 1:]), round(slope(values[warmup - 1:]), 3))
-            for node, values in sorted(node_series(samples).items()) if len(values) > warmup]
+    return [
+        NodeDrift(
+            node, values[warmup - 1], values[-1], max(values[warmup - 1 :]), round(slope(values[warmup - 1 :]), 3)
+        )
+        for node, values in sorted(node_series(samples).items())
+        if len(values) > warmup
+    ]
 
 
 def report_lines(run_dir: Path, warmup: int = 2) -> list[str]:
@@ -269,9 +307,11 @@ def report_lines(run_dir: Path, warmup: int = 2) -> list[str]:
     for model in sorted({row["model"] for row in samples}):
         for d in summarize([row for row in samples if row["model"] == model], warmup):
             verdict = "flat" if d.flat() else f"GROWS beyond {FLAT_TOLERANCE:.0%}"
-            lines.append(f"{model} {d.node}: {d.after_warmup_mib:.1f} MiB after {warmup} episodes, at most "
-                         f"{d.max_mib:.1f} later ({d.growth:+.1%}), last {d.last_mib:.1f}, "
-                         f"{d.slope_mib_per_episode:+.2f} MiB/episode: {verdict}")
+            lines.append(
+                f"{model} {d.node}: {d.after_warmup_mib:.1f} MiB after {warmup} episodes, at most "
+                f"{d.max_mib:.1f} later ({d.growth:+.1%}), last {d.last_mib:.1f}, "
+                f"{d.slope_mib_per_episode:+.2f} MiB/episode: {verdict}"
+            )
     return lines
 
 

@@ -60,8 +60,13 @@ class SetSettings:
     def graph(engine: str = "genesis") -> "SetSettings":
         """The settings of the graph's body (the body node's parameter defaults)."""
 
-        return SetSettings(engine, int(g["frame_width_px"]), int(g["frame_height_px"]), int(g["frame_count"]),
-                           float(g["observation_window_s"]))
+        return SetSettings(
+            engine,
+            int(g["frame_width_px"]),
+            int(g["frame_height_px"]),
+            int(g["frame_count"]),
+            float(g["observation_window_s"]),
+        )
 
     def mismatch(self, other: "SetSettings") -> str:
         """'' when equal, else what differs ('frame_width_px 320 (set) vs 640 (evaluation)', ...)."""
@@ -84,8 +89,9 @@ class RenderedWindow:
     def observation(self, spec: SceneSpec, with_ground_truth: bool = True) -> Observation:
         """What the graph's brain is shown (the ground truth only for the brains that read it)."""
         images = {view: list(frames) for view, frames in self.images.items()}
-        return build_observation(spec, self.frame_times_s, images, self.samples,
-                                 ground_truth_dict(spec) if with_ground_truth else None)
+        return build_observation(
+            spec, self.frame_times_s, images, self.samples, ground_truth_dict(spec) if with_ground_truth else None
+        )
 
     @property
     def freeze_xyz(self) -> tuple[float, float, float]:
@@ -118,26 +124,33 @@ def require_settings(scenes: Path, expected: SetSettings) -> None:
     found = read_settings(scenes)
     if found is None:
         folder_of(scenes).mkdir(parents=True, exist_ok=True)
-        atomic_write_text(folder_of(scenes) / SETTINGS,
-                          json.dumps(asdict(expected) | {"revision": revision()}, indent=1, sort_keys=True) + "\n")
+        atomic_write_text(
+            folder_of(scenes) / SETTINGS,
+            json.dumps(asdict(expected) | {"revision": revision()}, indent=1, sort_keys=True) + "\n",
+        )
         return
     differs = found[0].mismatch(expected)
     if differs:
-        raise ObservationSetError(f"observation set {folder_of(scenes)} was rendered with other settings than this "
-                                  f"evaluation's: {differs}; render it again into another scene folder")
+        raise ObservationSetError(
+            f"observation set {folder_of(scenes)} was rendered with other settings than this "
+            f"evaluation's: {differs}; render it again into another scene folder"
+        )
 
 
 def save_window(path: Path, window: RenderedWindow) -> None:
     times = np.array(window.frame_times_s, dtype=np.float64)
     track_t = np.array(sorted(window.samples), dtype=np.float64)
     # the views in the body's order (the scene's cameras): the prompt shows them in this order
-    arrays = {"frame_times_s": times, "views": np.array(list(window.images)),
-              "track_t_s": track_t,
-              "track_position_m": np.array([window.samples[t][0] for t in track_t], dtype=np.float64).reshape(-1, 3),
-              "track_velocity_mps": np.array([window.samples[t][1] for t in track_t], dtype=np.float64).reshape(-1, 3),
-              "freeze_position_m": np.asarray(window.freeze_position_m, dtype=np.float64),
-              "freeze_velocity_mps": np.asarray(window.freeze_velocity_mps, dtype=np.float64),
-              "scene_id": np.array(window.scene_id)}
+    arrays = {
+        "frame_times_s": times,
+        "views": np.array(list(window.images)),
+        "track_t_s": track_t,
+        "track_position_m": np.array([window.samples[t][0] for t in track_t], dtype=np.float64).reshape(-1, 3),
+        "track_velocity_mps": np.array([window.samples[t][1] for t in track_t], dtype=np.float64).reshape(-1, 3),
+        "freeze_position_m": np.asarray(window.freeze_position_m, dtype=np.float64),
+        "freeze_velocity_mps": np.asarray(window.freeze_velocity_mps, dtype=np.float64),
+        "scene_id": np.array(window.scene_id),
+    }
     arrays |= {f"view_{name}": frames for name, frames in window.images.items()}
     with atomic_path(path, suffix=".npz") as tmp:
         np.savez_compressed(tmp, **arrays)
@@ -148,11 +161,18 @@ def load_window(path: Path) -> RenderedWindow:
         with np.load(path) as data:
             views = [str(v) for v in data["views"]]
             track_t = [float(t) for t in data["track_t_s"]]
-            samples = {t: (data["track_position_m"][i].copy(), data["track_velocity_mps"][i].copy())
-                       for i, t in enumerate(track_t)}
-            return RenderedWindow(str(data["scene_id"]), tuple(float(t) for t in data["frame_times_s"]),
-                                  {v: data[f"view_{v}"] for v in views}, samples,
-                                  data["freeze_position_m"].copy(), data["freeze_velocity_mps"].copy())
+            samples = {
+                t: (data["track_position_m"][i].copy(), data["track_velocity_mps"][i].copy())
+                for i, t in enumerate(track_t)
+            }
+            return RenderedWindow(
+                str(data["scene_id"]),
+                tuple(float(t) for t in data["frame_times_s"]),
+                {v: data[f"view_{v}"] for v in views},
+                samples,
+                data["freeze_position_m"].copy(),
+                data["freeze_velocity_mps"].copy(),
+            )
     except (OSError, KeyError, ValueError) as exc:
         raise ObservationSetError(f"{path}: not a readable observation window ({exc})") from None
 
@@ -167,8 +187,14 @@ def render_window(spec: SceneSpec, body, spine) -> RenderedWindow:
     body.close()
     names = list(window.frames[0].images) if window.frames else []
     images = {n: np.stack([f.images[n] for f in window.frames]) for n in names}
-    return RenderedWindow(spec.scene_id, tuple(f.t_s for f in window.frames), images, dict(window.samples),
-                          np.asarray(window.freeze_position_m), np.asarray(window.freeze_velocity_mps))
+    return RenderedWindow(
+        spec.scene_id,
+        tuple(f.t_s for f in window.frames),
+        images,
+        dict(window.samples),
+        np.asarray(window.freeze_position_m),
+        np.asarray(window.freeze_velocity_mps),
+    )
 
 
 _WORKER: dict = {}  # a render worker's body and spine, built once per process
@@ -201,11 +227,17 @@ def render_set(scenes: Path, scene_ids: list[str], workers: int = 1, engine: str
     tasks = [(str(scenes), str(Path(scenes) / s / "spec.json")) for s in todo]
     ctx = multiprocessing.get_context("spawn")  # Genesis and EGL do not survive a fork
     started = time.monotonic()
-    with ctx.Pool(max(1, min(workers, len(todo))), initializer=_start_worker, initargs=(engine,),
-                  maxtasksperchild=SCENES_PER_PROCESS) as pool:
+    with ctx.Pool(
+        max(1, min(workers, len(todo))),
+        initializer=_start_worker,
+        initargs=(engine,),
+        maxtasksperchild=SCENES_PER_PROCESS,
+    ) as pool:
         for finished, scene_id in enumerate(pool.imap_unordered(_render_one, tasks), start=1):
             per_scene_s = (time.monotonic() - started) / finished
-            stream.write(f"rendered {finished}/{len(todo)} ({scene_id})  "
-                         f"ETA {per_scene_s * (len(todo) - finished) / 60:.1f} min\n")
+            stream.write(
+                f"rendered {finished}/{len(todo)} ({scene_id})  "
+                f"ETA {per_scene_s * (len(todo) - finished) / 60:.1f} min\n"
+            )
             stream.flush()
     return len(todo)

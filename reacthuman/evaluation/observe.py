@@ -36,12 +36,23 @@ def _article(word: str) -> str:
 def _colour_name(r: float, g: float, b: float) -> str:
     if max(r, g, b) - min(r, g, b) < 0.08:
         return "grey" if 0.25 < r < 0.8 else ("white" if r >= 0.8 else "black")
-    hues = {"red": (1, 0, 0), "green": (0, 1, 0), "blue": (0, 0, 1), "light blue": (0.68, 0.85, 0.92), "yellow": (1, 1, 0), "brown": (0.6, 0.4, 0.2),
-            "purple": (0.5, 0.3, 0.6), "orange": (1, 0.5, 0), "cyan": (0, 1, 1)}
+    hues = {
+        "red": (1, 0, 0),
+        "green": (0, 1, 0),
+        "blue": (0, 0, 1),
+        "light blue": (0.68, 0.85, 0.92),
+        "yellow": (1, 1, 0),
+        "brown": (0.6, 0.4, 0.2),
+        "purple": (0.5, 0.3, 0.6),
+        "orange": (1, 0.5, 0),
+        "cyan": (0, 1, 1),
+    }
     return min(hues, key=lambda h: sum((a - c) ** 2 for a, c in zip((r, g, b), hues[h])))
 
 
-def hazard_point(spec: SceneSpec, name: str, pos_m, quat_wxyz, lin_vel_mps, ang_vel_radps) -> tuple[np.ndarray, np.ndarray]:
+def hazard_point(
+    spec: SceneSpec, name: str, pos_m, quat_wxyz, lin_vel_mps, ang_vel_radps
+) -> tuple[np.ndarray, np.ndarray]:
     """World position and velocity of a body's centre of mass from its frame's state (origin, orientation,
     the origin's linear velocity and the angular velocity, world frame)."""
     arm = arm_world_m(centre_local_m(spec, name), quat_wxyz)
@@ -53,10 +64,18 @@ def hazard_point(spec: SceneSpec, name: str, pos_m, quat_wxyz, lin_vel_mps, ang_
 def ground_truth_dict(spec: SceneSpec) -> dict:
     """The ground truth a reference brain reads (the graph's brain reads the same from `GroundTruth`)."""
     gt = spec.ground_truth
-    return {"correct_action": gt.correct_action, "dangerous": gt.dangerous, "impact_point": gt.impact_point,
-            "time_to_floor_s": gt.time_to_floor_s, "impact_time_s": gt.impact_time_s,
-            "speed_band": gt.speed_band, "adversarial": gt.adversarial, "intercept_point": gt.intercept_point,
-            "intercept_time_s": gt.intercept_time_s, "clear_step": gt.clear_step}
+    return {
+        "correct_action": gt.correct_action,
+        "dangerous": gt.dangerous,
+        "impact_point": gt.impact_point,
+        "time_to_floor_s": gt.time_to_floor_s,
+        "impact_time_s": gt.impact_time_s,
+        "speed_band": gt.speed_band,
+        "adversarial": gt.adversarial,
+        "intercept_point": gt.intercept_point,
+        "intercept_time_s": gt.intercept_time_s,
+        "clear_step": gt.clear_step,
+    }
 
 
 class WindowTracker:
@@ -87,9 +106,15 @@ class WindowTracker:
         return hazard_point(self.spec, name, h.pos_m, h.quat_wxyz, h.lin_vel_mps, h.ang_vel_radps)
 
 
-def build_observation(spec: SceneSpec, frame_times_s: tuple[float, ...], images: dict[str, list[np.ndarray]],
-                      samples: dict[float, tuple[np.ndarray, np.ndarray]], ground_truth: dict | None = None,
-                      pose: Pose2D | None = None, **later: object) -> Observation:
+def build_observation(
+    spec: SceneSpec,
+    frame_times_s: tuple[float, ...],
+    images: dict[str, list[np.ndarray]],
+    samples: dict[float, tuple[np.ndarray, np.ndarray]],
+    ground_truth: dict | None = None,
+    pose: Pose2D | None = None,
+    **later: object,
+) -> Observation:
     """`pose`: where the robot stands at the freeze (default the scene's observer: the first freeze); `later`:
     a re-plan's further Observation fields (previous_plan, decision_index, robot_velocity_mps)."""
     pose = pose or spec.observer.pose()
@@ -102,6 +127,14 @@ def build_observation(spec: SceneSpec, frame_times_s: tuple[float, ...], images:
         p_robot = pose.to_robot(tuple(float(v) for v in pos))
         v_robot = (c * vel[0] + s * vel[1], -s * vel[0] + c * vel[1], float(vel[2]))
         track.append(TrackSample(t, p_robot, tuple(float(v) for v in v_robot)))
-    return Observation(scene_id=spec.scene_id, frame_times_s=frame_times_s, images=images, track=tuple(track),
-                       object_look=object_look(spec.object_id), room=spec.room, observer_pose=pose,
-                       ground_truth=ground_truth, **later)
+    return Observation(
+        scene_id=spec.scene_id,
+        frame_times_s=frame_times_s,
+        images=images,
+        track=tuple(track),
+        object_look=object_look(spec.object_id),
+        room=spec.room,
+        observer_pose=pose,
+        ground_truth=ground_truth,
+        **later,
+    )

@@ -71,8 +71,10 @@ def scenes_of(run_dir: Path, record: dict) -> Path:
     scenes = Path(record.get("scenes") or "")
     if scenes.is_dir() and any(scenes.glob("*/spec.json")):
         return scenes
-    raise ValueError(f"--plans: {run_dir} was decided on {scenes}, which is not a scene folder: give --scenes "
-                     f"(the scenes the dataset was exported from)")
+    raise ValueError(
+        f"--plans: {run_dir} was decided on {scenes}, which is not a scene folder: give --scenes "
+        f"(the scenes the dataset was exported from)"
+    )
 
 
 def load_plans(run_dir: Path, models: list[str] | None, scenes: list[SceneEntry]) -> PlansRun:
@@ -88,6 +90,8 @@ def load_plans(run_dir: Path, models: list[str] | None, scenes: list[SceneEntry]
     rows = [r for r in stored_decisions(run_dir) if r.model in chosen]
     decisions = {r.key: r for r in rows if r.scene_id in ids}
     if not decisions:
-        raise ValueError(f"--plans: {run_dir} has no decision with a stored plan on these scenes"
-                         + (f" (it decided {rows[0].scene_id}, which the scene folder lacks)" if rows else ""))
+        raise ValueError(
+            f"--plans: {run_dir} has no decision with a stored plan on these scenes"
+            + (f" (it decided {rows[0].scene_id}, which the scene folder lacks)" if rows else "")
+        )
     return PlansRun(run_dir, decisions, chosen)

@@ -77,8 +77,9 @@ class PolicyStepper:
         self._origin: tuple[float, float, float] | None = None
         self._hands0: tuple[np.ndarray, np.ndarray] | None = None
 
-    def tick(self, t_s: float, state: RobotState, base_pos_m, hands_m: tuple, images: dict[str, np.ndarray]
-             ) -> tuple[PolicyAction, float]:
+    def tick(
+        self, t_s: float, state: RobotState, base_pos_m, hands_m: tuple, images: dict[str, np.ndarray]
+    ) -> tuple[PolicyAction, float]:
         pose = (state.base_pos_world[0], state.base_pos_world[1], state.yaw_rad())
         if self._origin is None:
             self._origin = pose
@@ -88,10 +89,17 @@ class PolicyStepper:
             self.frames[view].append(images[view])
         self.frame_times.append(t_s)
         vx, vy = _to_frame((0.0, 0.0, self._origin[2]), state.base_lin_vel_world[:2])
-        proprio = Proprioception(state.q, state.dq, sample.base_xy_yaw, (vx, vy, state.base_ang_vel_body[2]),
-                                 sample.left_hand_m, sample.right_hand_m)
-        observation = PolicyObservation(t_s, tuple(self.frame_times), {v: tuple(f) for v, f in self.frames.items()},
-                                        proprio)
+        proprio = Proprioception(
+            state.q,
+            state.dq,
+            sample.base_xy_yaw,
+            (vx, vy, state.base_ang_vel_body[2]),
+            sample.left_hand_m,
+            sample.right_hand_m,
+        )
+        observation = PolicyObservation(
+            t_s, tuple(self.frame_times), {v: tuple(f) for v, f in self.frames.items()}, proprio
+        )
         started = time.perf_counter()
         action = self.policy.act(observation)
         delay_s = self.policy.config.reaction_delay_s
@@ -143,8 +151,9 @@ class PolicyTicks:
         if self.schedule.is_tick(step):
             snap = self.body.snapshot()
             images = {v: self.body.engine.render(v) for v in self.stepper.frames}
-            action, delay_s = self.stepper.tick(self.schedule.t_s(step), state, snap.base.pos_m,
-                                                (snap.left_hand_m, snap.right_hand_m), images)
+            action, delay_s = self.stepper.tick(
+                self.schedule.t_s(step), state, snap.base.pos_m, (snap.left_hand_m, snap.right_hand_m), images
+            )
             self.commands.add(step, delay_s, self.stepper.plan(action))
         return self.control(sim_time_s, state)
 
@@ -160,27 +169,46 @@ def executed_plan(trace: PolicyTrace, name: str) -> Plan:
     dx, dy, _ = samples[-1].base_xy_yaw
     reach = [max(np.linalg.norm(s.left_hand_m), np.linalg.norm(s.right_hand_m)) for s in samples]
     chosen = sorted(sorted(range(len(samples)), key=lambda i: -reach[i])[:MAX_KEYFRAMES])
-    keyframes = tuple(Keyframe(samples[i].t_s - samples[0].t_s, samples[i].left_hand_m, samples[i].right_hand_m)
-                      for i in chosen)
-    return Plan("", f"policy {name}: executed", 1.0, (dx / duration_s, dy / duration_s, 0.0), duration_s,
-                keyframes=keyframes)
+    keyframes = tuple(
+        Keyframe(samples[i].t_s - samples[0].t_s, samples[i].left_hand_m, samples[i].right_hand_m) for i in chosen
+    )
+    return Plan(
+        "", f"policy {name}: executed", 1.0, (dx / duration_s, dy / duration_s, 0.0), duration_s, keyframes=keyframes
+    )
 
 
 def trace_text(trace: PolicyTrace) -> str:
     """The policy's actions as JSON (the row's raw text: what the policy said, beside what the body did)."""
-    return json.dumps([{"t": round(t, 4), "base_velocity": a.base_velocity, "left_hand": a.left_hand_m,
-                        "right_hand": a.right_hand_m, "knee_bend": a.knee_bend} for t, a in trace.actions])
+    return json.dumps(
+        [
+            {
+                "t": round(t, 4),
+                "base_velocity": a.base_velocity,
+                "left_hand": a.left_hand_m,
+                "right_hand": a.right_hand_m,
+                "knee_bend": a.knee_bend,
+            }
+            for t, a in trace.actions
+        ]
+    )
 
 
 def policy_decision(policy: Policy, trace: PolicyTrace) -> BrainDecision:
     """The row's decision: the plan the body executed, the policy's actions as its text, the configured
     reaction delay as its latency (the delay each action was charged in `budget` mode)."""
-    return BrainDecision(brain=policy.name, plan=executed_plan(trace, policy.name), raw_text=trace_text(trace),
-                         parse_ok=True, latency_s=policy.config.reaction_delay_s, modality=MODALITY)
+    return BrainDecision(
+        brain=policy.name,
+        plan=executed_plan(trace, policy.name),
+        raw_text=trace_text(trace),
+        parse_ok=True,
+        latency_s=policy.config.reaction_delay_s,
+        modality=MODALITY,
+    )
 
 
-def run_policy_episode(spec: SceneSpec, policy: Policy, body: "Body", spine: "Spine",
-                       on_trace: Callable[[PolicyTrace], None] | None = None) -> EpisodeResult:
+def run_policy_episode(
+    spec: SceneSpec, policy: Policy, body: "Body", spine: "Spine", on_trace: Callable[[PolicyTrace], None] | None = None
+) -> EpisodeResult:
     """One policy episode with the policy called directly: load, run from the start with the policy acting
     every period (the body's freeze released at once), execute to the horizon, score what the body did."""
     started = time.perf_counter()
@@ -195,5 +223,6 @@ def run_policy_episode(spec: SceneSpec, policy: Policy, body: "Body", spine: "Sp
         on_trace(ticks.trace)
     decision = policy_decision(policy, ticks.trace)
     record = score(spec, decision, window.freeze_position_m, outcome)
-    return EpisodeResult(True, record, outcome=outcome, frames=window.frames, decision=decision,
-                         wall_s=time.perf_counter() - started)
+    return EpisodeResult(
+        True, record, outcome=outcome, frames=window.frames, decision=decision, wall_s=time.perf_counter() - started
+    )

@@ -41,7 +41,8 @@ class Progress:
         eta = f"{elapsed / self._new * left / 60:.1f} min" if self._new else "?"
         per_model = "  ".join(
             f"{m}{' [' + self._tags[m] + ']' if m in self._tags else ''}: SAA {sum(s for s, _ in v) / len(v):.2f} safe {sum(s for _, s in v) / len(v):.2f}"
-            for m, v in sorted(self._scores.items()))
+            for m, v in sorted(self._scores.items())
+        )
         width = 24
         filled = int(width * self.done / max(self.total, 1))
         line = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}  ETA {eta}  {per_model}"

@@ -73,8 +73,10 @@ class ActorSettings:
         if not 0 <= self.domain_base <= 132:
             raise ValueError(f"domain_base must be in 0..132, got {self.domain_base}")
         if self.episode_timeout_s <= 0 or self.startup_timeout_s <= 0:
-            raise ValueError(f"episode_timeout_s and startup_timeout_s must be > 0, got "
-                             f"{self.episode_timeout_s} and {self.startup_timeout_s}")
+            raise ValueError(
+                f"episode_timeout_s and startup_timeout_s must be > 0, got "
+                f"{self.episode_timeout_s} and {self.startup_timeout_s}"
+            )
         if self.keep_bags not in ("all", "failures"):
             raise ValueError(f"keep_bags must be all or failures, got {self.keep_bags!r}")
         self.policy()  # validates the restart settings
@@ -109,7 +111,9 @@ class NodeDomains:
             self.release()
             self._held = (domain, fd)
             return domain
-        raise RuntimeError(f"all ROS domains {self.base}..{self.base + DOMAIN_SPAN - 1} are taken on {socket.gethostname()}")
+        raise RuntimeError(
+            f"all ROS domains {self.base}..{self.base + DOMAIN_SPAN - 1} are taken on {socket.gethostname()}"
+        )
 
     def release(self) -> None:
         if self._held is not None:
@@ -151,9 +155,18 @@ class EpisodeActor:
             self.policy, self._policy_model, self._rss = self.settings.policy(), model, {}
         s = self.settings
         modality, options = s.model_setup(model)
-        config = WorkerConfig(model, self.scenes_dir, self.run_dir, s.engine, modality, videos=s.videos,
-                              episode_timeout_s=s.episode_timeout_s, startup_timeout_s=s.startup_timeout_s,
-                              keep_bags=s.keep_bags, model_options=options)
+        config = WorkerConfig(
+            model,
+            self.scenes_dir,
+            self.run_dir,
+            s.engine,
+            modality,
+            videos=s.videos,
+            episode_timeout_s=s.episode_timeout_s,
+            startup_timeout_s=s.startup_timeout_s,
+            keep_bags=s.keep_bags,
+            model_options=options,
+        )
         worker = GraphWorker(config, self.domains, self._log_path(model))
         try:
             worker.start()

@@ -23,8 +23,16 @@ from reacthuman.core.ray_cluster import LOCAL_NUM_CPUS, LOCAL_OBJECT_STORE_BYTES
 from reacthuman.core.ray_pool import WORKER_START_TIMEOUT_S, PoolPlan, run_tasks
 from reacthuman.scoring.ledger import DecisionRecord
 
-__all__ = ["LOCAL_NUM_CPUS", "LOCAL_OBJECT_STORE_BYTES", "WORKER_START_TIMEOUT_S", "RayPlan", "check_address",
-           "connect", "run_pairs", "unpack_episode"]
+__all__ = [
+    "LOCAL_NUM_CPUS",
+    "LOCAL_OBJECT_STORE_BYTES",
+    "WORKER_START_TIMEOUT_S",
+    "RayPlan",
+    "check_address",
+    "connect",
+    "run_pairs",
+    "unpack_episode",
+]
 
 
 @dataclass(frozen=True)
@@ -54,7 +62,7 @@ def unpack_episode(run_dir: Path, model: str, scene_id: str, archive: bytes) -> 
         members = tar.getmembers()
         for m in members:
             if m.name.startswith(prefix + "/"):
-                m.name = m.name[len(prefix) + 1:]
+                m.name = m.name[len(prefix) + 1 :]
                 tar.extract(m, folder.partial, filter="data")
             elif m.isfile() and not m.name.startswith("episodes/"):
                 tar.extract(m, run_dir, filter="data")
@@ -65,8 +73,13 @@ def unpack_episode(run_dir: Path, model: str, scene_id: str, archive: bytes) -> 
     folder.partial.rename(folder.final)
 
 
-def run_pairs(run, todo: dict[str, list[str]], scenes_dir: Path, plan: RayPlan,
-              on_dispatch: Callable[[EpisodeTask, str], None] | None = None) -> None:
+def run_pairs(
+    run,
+    todo: dict[str, list[str]],
+    scenes_dir: Path,
+    plan: RayPlan,
+    on_dispatch: Callable[[EpisodeTask, str], None] | None = None,
+) -> None:
     """Run every (model, scene_id) in `todo` on Ray, recording each into `run` (evaluation.cli.Run).
     on_dispatch(task, node_id) is called as each task leaves (tests use it to remove a node mid-episode)."""
     # model-major, so a worker keeps its graph for many episodes; the spec is read as the task leaves

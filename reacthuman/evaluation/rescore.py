@@ -25,8 +25,12 @@ TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.
 def rescore_bag(bag: Path, model: str) -> dict:
     from rclpy.serialization import deserialize_message
 
-    from reacthuman.nodes.conversions import (carries_legacy_freeze_point, legacy_object_at_freeze, object_at_freeze,
-                                              score_episode_msgs)
+    from reacthuman.nodes.conversions import (
+        carries_legacy_freeze_point,
+        legacy_object_at_freeze,
+        object_at_freeze,
+        score_episode_msgs,
+    )
     from reacthuman.nodes.runtime import msg_type
 
     last: dict[str, object] = {}
@@ -58,14 +62,22 @@ def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> Episode
         return None
     # frames recorded once (inside the observation) leave the image topics out of the bag altogether
     frames = {v.view_name: len(v.frames) if tally.counts[graph.image_topic(v.view_name)] else 0 for v in obs.views}
-    return EpisodeEnd(header_stamp_ns(outcome.header), outcome.plan_received or outcome.plan_late,
-                      outcome.controller_fault, frames, hazard_count)
+    return EpisodeEnd(
+        header_stamp_ns(outcome.header),
+        outcome.plan_received or outcome.plan_late,
+        outcome.controller_fault,
+        frames,
+        hazard_count,
+    )
 
 
 def differences(ledger_row: dict, rescored: dict) -> list[str]:
     keys = sorted(set(ledger_row) | set(rescored))
-    return [f"{k}: ledger {ledger_row.get(k)!r} != bag {rescored.get(k)!r}" for k in keys
-            if json.dumps(ledger_row.get(k), sort_keys=True) != json.dumps(rescored.get(k), sort_keys=True)]
+    return [
+        f"{k}: ledger {ledger_row.get(k)!r} != bag {rescored.get(k)!r}"
+        for k in keys
+        if json.dumps(ledger_row.get(k), sort_keys=True) != json.dumps(rescored.get(k), sort_keys=True)
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"DIFFERS {row['scene_id']} x {row['model']}: " + "; ".join(diff))
     kept = len(rows) - dropped
     note = f" ({dropped} without a bag: the run kept bags only for failures)" if dropped else ""
-    print(f"rescored {kept} decisions from their bags (closed-loop rows: from their recorded paths): "
-          f"{kept - bad} identical, {bad} different{note}")
+    print(
+        f"rescored {kept} decisions from their bags (closed-loop rows: from their recorded paths): "
+        f"{kept - bad} identical, {bad} different{note}"
+    )
     return 1 if bad else 0

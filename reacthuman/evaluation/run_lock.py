@@ -59,14 +59,18 @@ class RunLock:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             fh.close()
-            raise RunLockError(f"{self.path.parent} is in use by a running reacthuman eval ({_owner(self.path)})") from None
+            raise RunLockError(
+                f"{self.path.parent} is in use by a running reacthuman eval ({_owner(self.path)})"
+            ) from None
         self._fh = fh
         leftovers = _wait_gone(self.path.parent, stale_wait_s)
         if leftovers:
             self.release()
             listed = "; ".join(f"pid {p.pid}: {p.command}" for p in leftovers)
-            raise RunLockError(f"a dead run ({_owner(self.path)}) left {len(leftovers)} graph process(es) on "
-                               f"{self.path.parent}, still running after {stale_wait_s:.0f} s: {listed}")
+            raise RunLockError(
+                f"a dead run ({_owner(self.path)}) left {len(leftovers)} graph process(es) on "
+                f"{self.path.parent}, still running after {stale_wait_s:.0f} s: {listed}"
+            )
         fh.seek(0)
         fh.truncate()
         fh.write(json.dumps({"pid": os.getpid(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}) + "\n")

@@ -113,7 +113,9 @@ def load(path: Path, overrides: dict[str, str] | None = None) -> LaunchDescripti
         else:
             raise LaunchFileError(f"{where}: unsupported launch entry '{kind}' (this launcher reads arg and node)")
     if overrides:
-        raise LaunchFileError(f"unknown launch argument(s): {', '.join(sorted(overrides))} (declared: {', '.join(spec.args)})")
+        raise LaunchFileError(
+            f"unknown launch argument(s): {', '.join(sorted(overrides))} (declared: {', '.join(spec.args)})"
+        )
     return spec
 
 
@@ -125,11 +127,17 @@ def _node(body: dict, args: dict[str, str], where: str) -> NodeSpec:
         if key not in body:
             raise LaunchFileError(f"{where}: node without '{key}'")
     params = tuple((p["name"], _typed(_substitute(p["value"], args, where))) for p in body.get("param", []))
-    remaps = tuple((str(_substitute(r["from"], args, where)), str(_substitute(r["to"], args, where)))
-                   for r in body.get("remap", []))
+    remaps = tuple(
+        (str(_substitute(r["from"], args, where)), str(_substitute(r["to"], args, where)))
+        for r in body.get("remap", [])
+    )
     return NodeSpec(
-        package=body["pkg"], executable=body["exec"], name=body.get("name", body["exec"]),
-        namespace=str(_substitute(body.get("namespace", ""), args, where)), params=params, remaps=remaps,
+        package=body["pkg"],
+        executable=body["exec"],
+        name=body.get("name", body["exec"]),
+        namespace=str(_substitute(body.get("namespace", ""), args, where)),
+        params=params,
+        remaps=remaps,
         shutdown_on_exit=body.get("on_exit") == "shutdown",
         extra_args=tuple(str(_substitute(body.get("args", ""), args, where)).split()),
         respawn=_flag(_typed(_substitute(body.get("respawn", False), args, where)), "respawn", where),

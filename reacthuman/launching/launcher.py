@@ -42,8 +42,11 @@ def node_dies_with_launcher() -> None:
 
 def resolve_launch_file(name: str) -> Path:
     """A path, or a file name looked up in the installed share/reacthuman/launch and the source tree."""
-    candidates = [Path(name), Path(sys.prefix) / "share" / "reacthuman" / "launch" / name,
-                  Path(__file__).resolve().parents[2] / "launch" / name]
+    candidates = [
+        Path(name),
+        Path(sys.prefix) / "share" / "reacthuman" / "launch" / name,
+        Path(__file__).resolve().parents[2] / "launch" / name,
+    ]
     for c in candidates:
         if c.is_file():
             return c
@@ -77,9 +80,16 @@ class Graph:
             self._spawn(node)
 
     def _spawn(self, node: NodeSpec) -> None:
-        proc = subprocess.Popen(node_command(node), env=self.env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, start_new_session=True, text=True, bufsize=1,
-                                preexec_fn=node_dies_with_launcher)
+        proc = subprocess.Popen(
+            node_command(node),
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            text=True,
+            bufsize=1,
+            preexec_fn=node_dies_with_launcher,
+        )
         self.procs[node.name] = proc
         t = threading.Thread(target=_pump, args=(node.name, proc), daemon=True)
         t.start()
@@ -143,7 +153,9 @@ def run_graph(nodes: list[NodeSpec], env: dict[str, str], duration_s: float | No
     # A plain flag: a handler that takes a lock (Event.set) can deadlock when a second signal lands while
     # the main thread holds that lock.
     stop = {"requested": False}
-    previous = {s: signal.signal(s, lambda *_: stop.__setitem__("requested", True)) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {
+        s: signal.signal(s, lambda *_: stop.__setitem__("requested", True)) for s in (signal.SIGINT, signal.SIGTERM)
+    }
     graph = Graph(nodes, env)
     status = 0
     try:

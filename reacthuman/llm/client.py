@@ -54,8 +54,14 @@ class ChatResult:
 
 
 class _Failure(Exception):
-    def __init__(self, message: str, retryable: bool, status: int | None = None, retry_after_s: float | None = None,
-                 images_refused: bool = False):
+    def __init__(
+        self,
+        message: str,
+        retryable: bool,
+        status: int | None = None,
+        retry_after_s: float | None = None,
+        images_refused: bool = False,
+    ):
         super().__init__(message)
         self.retryable = retryable
         self.status = status
@@ -72,12 +78,16 @@ class ChatClient:
         if preset.api_key_env:
             self._secret = os.environ.get(preset.api_key_env) or None
             if self._secret is None and preset.key_required:
-                raise ValueError(f"model '{preset.name}': environment variable {preset.api_key_env} is not set (it must hold the API key)")
+                raise ValueError(
+                    f"model '{preset.name}': environment variable {preset.api_key_env} is not set (it must hold the API key)"
+                )
         self._owns_local = preset.provider == "embedded"
         base_url = SHARED_SERVER.acquire() if self._owns_local else preset.base_url
         self.base_url = base_url.rstrip("/")
         headers = {"Authorization": f"Bearer {self._secret}"} if self._secret else {}
-        self._http = httpx.Client(timeout=httpx.Timeout(preset.timeout_s, connect=min(10.0, preset.timeout_s)), headers=headers)
+        self._http = httpx.Client(
+            timeout=httpx.Timeout(preset.timeout_s, connect=min(10.0, preset.timeout_s)), headers=headers
+        )
         self._vision: bool | None = preset.vision
         self._asked = preset.vision is not None
         self.vision_source = "preset" if preset.vision is not None else ""  # who said whether it takes images
@@ -140,7 +150,9 @@ class ChatClient:
                 if isinstance(capabilities, list) and capabilities:
                     return "vision" in capabilities, "Ollama /api/show capabilities"
         except (httpx.HTTPError, ValueError, AttributeError) as exc:
-            LOG.warning("model %s: could not ask the server about image input (%s)", self.preset.name, self._redact(str(exc)))
+            LOG.warning(
+                "model %s: could not ask the server about image input (%s)", self.preset.name, self._redact(str(exc))
+            )
         return None, ""
 
     # -- chat --------------------------------------------------------------------------------------------
@@ -176,7 +188,9 @@ class ChatClient:
         for attempt in range(self.preset.max_retries + 1):
             if attempt > 0:
                 delay_s = self._backoff_s(attempt, failure)
-                LOG.warning("model %s: attempt %d failed (%s); retrying in %.2f s", self.preset.name, attempt, failure, delay_s)
+                LOG.warning(
+                    "model %s: attempt %d failed (%s); retrying in %.2f s", self.preset.name, attempt, failure, delay_s
+                )
                 time.sleep(delay_s)
                 retries += 1
             try:
@@ -191,8 +205,13 @@ class ChatClient:
             return result
         assert failure is not None
         return ChatResult(
-            text="", latency_s=time.monotonic() - start_s, retries=retries, model_id=self.preset.model_id,
-            api_error=str(failure), http_status=failure.status, images_refused=failure.images_refused,
+            text="",
+            latency_s=time.monotonic() - start_s,
+            retries=retries,
+            model_id=self.preset.model_id,
+            api_error=str(failure),
+            http_status=failure.status,
+            images_refused=failure.images_refused,
         )
 
     def _compact_grammar(self, response_format: dict[str, Any]) -> str | None:
@@ -211,16 +230,22 @@ class ChatClient:
         try:
             response = self._http.post(self.base_url + "/chat/completions", json=body)
         except httpx.TimeoutException as exc:
-            raise _Failure(f"timed out after {self.preset.timeout_s:g} s ({type(exc).__name__})", retryable=True) from None
+            raise _Failure(
+                f"timed out after {self.preset.timeout_s:g} s ({type(exc).__name__})", retryable=True
+            ) from None
         except httpx.TransportError as exc:
-            raise _Failure(f"connection failed: {type(exc).__name__}: {self._redact(str(exc))}", retryable=True) from None
+            raise _Failure(
+                f"connection failed: {type(exc).__name__}: {self._redact(str(exc))}", retryable=True
+            ) from None
         status = response.status_code
         if status != 200:
             raise self._http_failure(response, with_images)
         try:
             payload = response.json()
         except ValueError:
-            raise _Failure(f"HTTP 200 with a body that is not JSON: {self._snippet(response.text)}", retryable=True, status=status) from None
+            raise _Failure(
+                f"HTTP 200 with a body that is not JSON: {self._snippet(response.text)}", retryable=True, status=status
+            ) from None
         if isinstance(payload, dict) and payload.get("error"):
             # OpenRouter reports upstream failures inside a 200 body.
             error = payload["error"]
@@ -236,8 +261,12 @@ class ChatClient:
         status = response.status_code
         message = self._snippet(self._server_message(response))
         if with_images and is_image_refusal(status, message):
-            return _Failure(f"HTTP {status}: the model refused image input: {message}", retryable=False, status=status,
-                            images_refused=True)
+            return _Failure(
+                f"HTTP {status}: the model refused image input: {message}",
+                retryable=False,
+                status=status,
+                images_refused=True,
+            )
         unsupported = any(marker in message.lower() for marker in UNSUPPORTED_MARKERS)
         if unsupported:
             return _Failure(f"HTTP {status}: the model refused this input: {message}", retryable=False, status=status)
@@ -266,7 +295,11 @@ class ChatClient:
     def _parse(self, payload: Any, status: int) -> ChatResult:
         choices = payload.get("choices") if isinstance(payload, dict) else None
         if not choices:
-            raise _Failure(f"HTTP 200 without choices: {self._snippet(json.dumps(payload)[:ERROR_TEXT_MAX_CHARS])}", retryable=True, status=status)
+            raise _Failure(
+                f"HTTP 200 without choices: {self._snippet(json.dumps(payload)[:ERROR_TEXT_MAX_CHARS])}",
+                retryable=True,
+                status=status,
+            )
         choice = choices[0]
         message = choice.get("message") or {}
         content = message.get("content")

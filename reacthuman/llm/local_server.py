@@ -47,8 +47,9 @@ def local_gguf_path() -> Path:
     return found[0]
 
 
-def start_local_server(generation_threads: int = LOCAL_GENERATION_THREADS,
-                       prompt_threads: int = LOCAL_PROMPT_THREADS) -> tuple[Any, str]:
+def start_local_server(
+    generation_threads: int = LOCAL_GENERATION_THREADS, prompt_threads: int = LOCAL_PROMPT_THREADS
+) -> tuple[Any, str]:
     """A new llama.cpp server for the local model on a free loopback port: (server, OpenAI base URL …/v1).
     Deleting the server object stops it. Other thread counts are for checking that the answers do not
     depend on them; the local model is served with the defaults."""

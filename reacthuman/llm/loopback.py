@@ -27,8 +27,13 @@ class EndpointRequest:
     @property
     def image_urls(self) -> list[str]:
         """The image parts' URLs of a chat request, in message order."""
-        return [p["image_url"]["url"] for m in self.body.get("messages") or [] if isinstance(m.get("content"), list)
-                for p in m["content"] if p.get("type") == "image_url"]
+        return [
+            p["image_url"]["url"]
+            for m in self.body.get("messages") or []
+            if isinstance(m.get("content"), list)
+            for p in m["content"]
+            if p.get("type") == "image_url"
+        ]
 
 
 @dataclass(frozen=True)
@@ -42,15 +47,23 @@ class EndpointReply:
     drop: bool = False
 
 
-def chat_completion(content: str | None = None, *, model: str = "loopback", finish_reason: str = "stop",
-                    tool_calls: list[dict[str, Any]] | None = None, prompt_tokens: int | None = 1,
-                    completion_tokens: int | None = 1) -> dict[str, Any]:
+def chat_completion(
+    content: str | None = None,
+    *,
+    model: str = "loopback",
+    finish_reason: str = "stop",
+    tool_calls: list[dict[str, Any]] | None = None,
+    prompt_tokens: int | None = 1,
+    completion_tokens: int | None = 1,
+) -> dict[str, Any]:
     """The body of a chat completion: `content`, or `tool_calls` ({"name", "arguments"} each) as the API writes
     them; usage is left out when both token counts are None."""
     message: dict[str, Any] = {"content": content}
     if tool_calls is not None:
-        message["tool_calls"] = [{"type": "function", "function": {"name": c["name"],
-                                  "arguments": json.dumps(c["arguments"])}} for c in tool_calls]
+        message["tool_calls"] = [
+            {"type": "function", "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
+            for c in tool_calls
+        ]
     body: dict[str, Any] = {"model": model, "choices": [{"message": message, "finish_reason": finish_reason}]}
     if prompt_tokens is not None or completion_tokens is not None:
         body["usage"] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}
@@ -76,8 +89,9 @@ class LoopbackEndpoint:
         class Handler(BaseHTTPRequestHandler):
             def _answer(self, method: str) -> None:
                 raw = self.rfile.read(int(self.headers.get("content-length", 0)))
-                request = EndpointRequest(method, self.path, {k.lower(): v for k, v in self.headers.items()},
-                                          json.loads(raw) if raw else {})
+                request = EndpointRequest(
+                    method, self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw) if raw else {}
+                )
                 endpoint.requests.append(request)
                 reply = respond(request)
                 if reply.drop:
@@ -86,7 +100,11 @@ class LoopbackEndpoint:
                     return
                 data = json.dumps(reply.body).encode()
                 self.send_response(reply.status)
-                for k, v in {**reply.headers, "content-type": "application/json", "content-length": str(len(data))}.items():
+                for k, v in {
+                    **reply.headers,
+                    "content-type": "application/json",
+                    "content-length": str(len(data)),
+                }.items():
                     self.send_header(k, v)
                 self.end_headers()
                 self.wfile.write(data)
@@ -132,10 +150,17 @@ class FixedReplyEndpoint(LoopbackEndpoint):
     `refuse_images_after`: after that many requests, a request with image parts is answered HTTP 400 in vLLM's
     words for a text-only model (a server that stops taking images part way through a run)."""
 
-    def __init__(self, content: str, model: str = "fixed", prompt_tokens: int = 1, completion_tokens: int = 1,
-                 refuse_images_after: int | None = None) -> None:
-        reply = EndpointReply(body=chat_completion(content, model=model, prompt_tokens=prompt_tokens,
-                                                   completion_tokens=completion_tokens))
+    def __init__(
+        self,
+        content: str,
+        model: str = "fixed",
+        prompt_tokens: int = 1,
+        completion_tokens: int = 1,
+        refuse_images_after: int | None = None,
+    ) -> None:
+        reply = EndpointReply(
+            body=chat_completion(content, model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        )
         refusal = EndpointReply(400, error_body(f"{model} is not a multimodal model", 400))
 
         def respond(request: EndpointRequest) -> EndpointReply:

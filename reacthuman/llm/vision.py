@@ -58,9 +58,11 @@ def is_image_refusal(status: int | None, message: str) -> bool:
 def refusal_message(model: str, detail: str, text_choice: str) -> str:
     """The one line a run stops with when `model` refuses images; `text_choice` is how this system names the
     text-only alternative (ReactHuman: `--modality state_text`)."""
-    return (f"model '{model}' refuses image input ({detail}): this evaluation sends images, so it stops here. "
-            f"To evaluate it on text instead, run it with {text_choice} (the privileged-state ablation), or give "
-            f"'{model}?vision=false'")
+    return (
+        f"model '{model}' refuses image input ({detail}): this evaluation sends images, so it stops here. "
+        f"To evaluate it on text instead, run it with {text_choice} (the privileged-state ablation), or give "
+        f"'{model}?vision=false'"
+    )
 
 
 def text_only_reason(client: "ChatClient") -> str | None:

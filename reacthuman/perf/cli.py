@@ -73,10 +73,24 @@ class BenchConfig:
 
     @classmethod
     def quick(cls) -> "BenchConfig":
-        return cls(physics_steps=60, physics_repeats=3, render_repeats=3, transport_windows=5, transport_warmup=1,
-                   transport_repeats=1, episode_repeats=1, episode_warmup=True, scenes_per_repeat=3, scenes_repeats=3,
-                   scoring_decisions=300, scoring_repeats=2, tracking_quick=True, ray_scenes=2, memory_episodes=0,
-                   study_scenes=1)
+        return cls(
+            physics_steps=60,
+            physics_repeats=3,
+            render_repeats=3,
+            transport_windows=5,
+            transport_warmup=1,
+            transport_repeats=1,
+            episode_repeats=1,
+            episode_warmup=True,
+            scenes_per_repeat=3,
+            scenes_repeats=3,
+            scoring_decisions=300,
+            scoring_repeats=2,
+            tracking_quick=True,
+            ray_scenes=2,
+            memory_episodes=0,
+            study_scenes=1,
+        )
 
 
 _MAY_BE_ZERO = ("transport_warmup", "memory_episodes")
@@ -88,17 +102,31 @@ def _parse_sections(text: str | None) -> tuple[str, ...]:
     names = tuple(s.strip() for s in text.split(",") if s.strip())
     unknown = [n for n in names if n not in SECTIONS + OPT_IN_SECTIONS]
     if unknown or not names:
-        raise ValueError(f"--sections: unknown section(s) {', '.join(unknown) or '(none given)'} "
-                         f"(choose from {', '.join(SECTIONS + OPT_IN_SECTIONS)})")
+        raise ValueError(
+            f"--sections: unknown section(s) {', '.join(unknown) or '(none given)'} "
+            f"(choose from {', '.join(SECTIONS + OPT_IN_SECTIONS)})"
+        )
     return names
 
 
-def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_base: int,
-              progress: Callable[[str], None] = lambda s: None, plot_dir: Path | None = None,
-              memory_run: Path | None = None) -> dict:
-    report: dict = {"machine": machine(), "run": {"quick": cfg == BenchConfig.quick(), "config": asdict(cfg),
-                                                  "sections": list(sections),
-                                                  "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}
+def run_bench(
+    cfg: BenchConfig,
+    sections: tuple[str, ...],
+    work: Path,
+    domain_base: int,
+    progress: Callable[[str], None] = lambda s: None,
+    plot_dir: Path | None = None,
+    memory_run: Path | None = None,
+) -> dict:
+    report: dict = {
+        "machine": machine(),
+        "run": {
+            "quick": cfg == BenchConfig.quick(),
+            "config": asdict(cfg),
+            "sections": list(sections),
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        },
+    }
     durations: dict[str, float] = {}
     spec, scenes_dir = None, work / "scenes"
     state: dict = {}
@@ -128,15 +156,26 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
             sections = tuple(n for n in sections if n not in NEEDS_SCENE)
 
     section("scoring", lambda: scoring.scoring_section(cfg.scoring_decisions, cfg.scoring_repeats, work))
-    section("transport", lambda: transport.transport_section(domain_base, cfg.transport_windows, cfg.transport_warmup,
-                                                             cfg.transport_repeats))
+    section(
+        "transport",
+        lambda: transport.transport_section(
+            domain_base, cfg.transport_windows, cfg.transport_warmup, cfg.transport_repeats
+        ),
+    )
     section("scenes", lambda: scenes.scenes_section(cfg.scenes_per_repeat, cfg.scenes_repeats))
     if spec is not None:
         section("physics", lambda: physics.physics_section(spec, cfg.physics_steps, cfg.physics_repeats))
-        section("render", lambda: render.render_section(spec, cfg.render_repeats, frames_per_window=GRAPH_BODY_DEFAULTS["frame_count"]))
+        section(
+            "render",
+            lambda: render.render_section(
+                spec, cfg.render_repeats, frames_per_window=GRAPH_BODY_DEFAULTS["frame_count"]
+            ),
+        )
 
         def run_episode_section() -> dict:
-            out = episode.episode_section(spec, scenes_dir, work, cfg.episode_repeats, cfg.episode_warmup, domain_base + 1)
+            out = episode.episode_section(
+                spec, scenes_dir, work, cfg.episode_repeats, cfg.episode_warmup, domain_base + 1
+            )
             state["nodes_mib"] = out.pop("_nodes_peak_mib")
             return out
 
@@ -144,25 +183,40 @@ def run_bench(cfg: BenchConfig, sections: tuple[str, ...], work: Path, domain_ba
     if "study" in sections:
         section("study", lambda: study_section(work, domain_base + 3, cfg.study_scenes))
 
-    section("tracking", lambda: tracking_section(cfg.tracking_quick, (plot_dir or work) / "tracking.png",
-                                                      cfg.walking_policy))
+    section(
+        "tracking",
+        lambda: tracking_section(cfg.tracking_quick, (plot_dir or work) / "tracking.png", cfg.walking_policy),
+    )
 
     def run_memory_section() -> dict:
-        return memory_section(state.get("nodes_mib"), per_episode=_memory_per_episode(cfg, work, domain_base + 2,
-                                                                                      memory_run, plot_dir, progress))
+        return memory_section(
+            state.get("nodes_mib"),
+            per_episode=_memory_per_episode(cfg, work, domain_base + 2, memory_run, plot_dir, progress),
+        )
 
     section("memory", run_memory_section)
     if "ray" in sections:
         section("ray", lambda: _ray(cfg, work, domain_base + 20))
     for name in SECTIONS:
         report.setdefault(name, {"skipped": "not in --sections"})
-    report["run"].update({"ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "section_wall_s": durations,
-                          "load_average_end": load_average()})
+    report["run"].update(
+        {
+            "ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "section_wall_s": durations,
+            "load_average_end": load_average(),
+        }
+    )
     return report
 
 
-def _memory_per_episode(cfg: BenchConfig, work: Path, domain_base: int, memory_run: Path | None,
-                        plot_dir: Path | None, progress: Callable[[str], None]) -> dict | None:
+def _memory_per_episode(
+    cfg: BenchConfig,
+    work: Path,
+    domain_base: int,
+    memory_run: Path | None,
+    plot_dir: Path | None,
+    progress: Callable[[str], None],
+) -> dict | None:
     """Each node's memory per episode: over an existing run (--memory-run), or over a run of
     cfg.memory_episodes episodes of the benchmark scene made here."""
 
@@ -193,16 +247,32 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="a tiny version of every section (a few minutes)")
     p.add_argument("--json", type=Path, default=None, help="write the JSON report here")
     p.add_argument("--markdown", type=Path, default=None, help="also write the table as Markdown here")
-    p.add_argument("--sections", default=None, help=f"comma-separated subset of: {', '.join(SECTIONS)} (default: all "
-                   f"of them); also {', '.join(OPT_IN_SECTIONS)}, run only when named")
-    p.add_argument("--domain-base", type=int, default=None, help="ROS domains used: base .. base+3, and base+20 .. for ray (default from pid)")
+    p.add_argument(
+        "--sections",
+        default=None,
+        help=f"comma-separated subset of: {', '.join(SECTIONS)} (default: all "
+        f"of them); also {', '.join(OPT_IN_SECTIONS)}, run only when named",
+    )
+    p.add_argument(
+        "--domain-base",
+        type=int,
+        default=None,
+        help="ROS domains used: base .. base+3, and base+20 .. for ray (default from pid)",
+    )
     p.add_argument("--work-dir", type=Path, default=None, help="scratch folder (default: a temporary one)")
-    p.add_argument("--memory-run", type=Path, default=None,
-                   help="memory section: each node's memory per episode over this eval run (its logs/memory.jsonl) "
-                        "instead of running one")
-    p.add_argument("--walking-policy", default=None,
-                   help=f"tracking section: the spine's walking policy, one of {', '.join(WALKING_POLICIES)} "
-                        "(default: config/spine.yaml's)")
+    p.add_argument(
+        "--memory-run",
+        type=Path,
+        default=None,
+        help="memory section: each node's memory per episode over this eval run (its logs/memory.jsonl) "
+        "instead of running one",
+    )
+    p.add_argument(
+        "--walking-policy",
+        default=None,
+        help=f"tracking section: the spine's walking policy, one of {', '.join(WALKING_POLICIES)} "
+        "(default: config/spine.yaml's)",
+    )
     args = p.parse_args(argv)
     try:
         sections = _parse_sections(args.sections)

@@ -72,9 +72,14 @@ class Goal:
         return f"misses goal by {1.0 / m:.2f}x" if m > 0 else "misses goal"
 
     def to_dict(self, measured: float | None) -> dict:
-        return {"value": self.value, "unit": self.unit, "higher_is_better": self.higher_is_better, "why": self.why,
-                "verdict": self.verdict(measured),
-                "margin": None if measured is None else round(self.margin(measured), 3)}
+        return {
+            "value": self.value,
+            "unit": self.unit,
+            "higher_is_better": self.higher_is_better,
+            "why": self.why,
+            "verdict": self.verdict(measured),
+            "margin": None if measured is None else round(self.margin(measured), 3),
+        }
 
 
 def machine() -> dict:
@@ -87,9 +92,15 @@ def machine() -> dict:
                     mem_gib = round(int(line.split()[1]) / 2**20, 1)
     except OSError:
         pass
-    return {"cpus": os.cpu_count(), "arch": platform.machine(), "memory_gib": mem_gib, "gpu": _gpu(),
-            "python": platform.python_version(), "system": f"{platform.system()} {platform.release()}",
-            "load_average_start": [round(v, 2) for v in os.getloadavg()]}
+    return {
+        "cpus": os.cpu_count(),
+        "arch": platform.machine(),
+        "memory_gib": mem_gib,
+        "gpu": _gpu(),
+        "python": platform.python_version(),
+        "system": f"{platform.system()} {platform.release()}",
+        "load_average_start": [round(v, 2) for v in os.getloadavg()],
+    }
 
 
 def _gpu() -> str | None:

@@ -93,12 +93,16 @@ def recording_cost_s(bag: Path, scratch: Path) -> float:
     return time.perf_counter() - t
 
 
-def interleaved(spec: SceneSpec, scenes_dir: Path, run_dir: Path, repeats: int, warmup: bool,
-                domain_base: int) -> tuple[dict, dict]:
+def interleaved(
+    spec: SceneSpec, scenes_dir: Path, run_dir: Path, repeats: int, warmup: bool, domain_base: int
+) -> tuple[dict, dict]:
     """(in-process stages, graph figures): warm-ups first, then the timed episodes in alternation."""
 
-    worker = GraphWorker(WorkerConfig(model=BENCH_MODEL, scenes_dir=scenes_dir, run_dir=run_dir),
-                         _Domains(domain_base), run_dir / "logs" / "graph.log")
+    worker = GraphWorker(
+        WorkerConfig(model=BENCH_MODEL, scenes_dir=scenes_dir, run_dir=run_dir),
+        _Domains(domain_base),
+        run_dir / "logs" / "graph.log",
+    )
     t = time.perf_counter()
     worker.start()
     startup_s = time.perf_counter() - t
@@ -117,15 +121,17 @@ def interleaved(spec: SceneSpec, scenes_dir: Path, run_dir: Path, repeats: int, 
         worker.stop()
     names = sorted({p for d in phases for p in d})
     return _stages(local), {
-        "episodes": repeats, "action_server_ready_s": round(startup_s, 2),
+        "episodes": repeats,
+        "action_server_ready_s": round(startup_s, 2),
         "warmup_episode_s": None if warmup_s is None else round(warmup_s, 2),
         "startup_note": "action_server_ready_s: launch until the episode manager answers; the body's Genesis "
-                        "import and first kernel load fall into the untimed warm-up episode",
+        "import and first kernel load fall into the untimed warm-up episode",
         "wall_s": Repeats.of(walls).to_dict(3),
         "phases_s": {p: Repeats.of([d.get(p, 0.0) for d in phases]).to_dict(3) for p in names},
         "phase_note": "from the episode manager's feedback (polled every 0.2 s): 'window' covers the scene "
-                      "announcement, scene build, window simulation and rendering",
-        "nodes_peak_mib": memory}
+        "announcement, scene build, window simulation and rendering",
+        "nodes_peak_mib": memory,
+    }
 
 
 def _graph_once(worker, scene_id: str) -> tuple[float, list[tuple[str, float]]]:
@@ -146,8 +152,9 @@ def _phase_durations(marks: list[tuple[str, float]], wall_s: float) -> dict[str,
     return out
 
 
-def episode_section(spec: SceneSpec, scenes_dir: Path, work_dir: Path, repeats: int, warmup: bool,
-                    domain_base: int) -> dict:
+def episode_section(
+    spec: SceneSpec, scenes_dir: Path, work_dir: Path, repeats: int, warmup: bool, domain_base: int
+) -> dict:
 
     run_dir = work_dir / "graph_run"
     local, graph = interleaved(spec, scenes_dir, run_dir, repeats, warmup, domain_base)
@@ -156,9 +163,15 @@ def episode_section(spec: SceneSpec, scenes_dir: Path, work_dir: Path, repeats: 
     local["stages_s"]["recording"] = recording.to_dict(3)
     ratio = graph["wall_s"]["median"] / local["stages_s"]["total"]["median"]
     memory = graph.pop("nodes_peak_mib")
-    return {"scene_id": spec.scene_id, "model": BENCH_MODEL, "body": dict(GRAPH_BODY_DEFAULTS),
-            "in_process": local, "graph": graph, "overhead_ratio": round(ratio, 3),
-            "goal": OVERHEAD_GOAL.to_dict(ratio),
-            "recording_note": "in_process.stages_s.recording: rewriting the graph episode's bag (not part of "
-                              "in_process total, which records nothing)",
-            "_nodes_peak_mib": memory}
+    return {
+        "scene_id": spec.scene_id,
+        "model": BENCH_MODEL,
+        "body": dict(GRAPH_BODY_DEFAULTS),
+        "in_process": local,
+        "graph": graph,
+        "overhead_ratio": round(ratio, 3),
+        "goal": OVERHEAD_GOAL.to_dict(ratio),
+        "recording_note": "in_process.stages_s.recording: rewriting the graph episode's bag (not part of "
+        "in_process total, which records nothing)",
+        "_nodes_peak_mib": memory,
+    }

@@ -19,15 +19,19 @@ from reacthuman.core.plotting import pyplot
 GRAPH_GOAL_MIB = Goal(8192.0, "MiB", False, "two graphs (eval --workers 2) fit in 24 GiB with headroom")
 
 
-def memory_section(nodes_mib: dict[str, float] | None, own_pid: int | None = None,
-                   per_episode: dict | None = None) -> dict:
+def memory_section(
+    nodes_mib: dict[str, float] | None, own_pid: int | None = None, per_episode: dict | None = None
+) -> dict:
     """The graph's per-node peaks (as measured by the episode section), this bench process's own, and each
     node's memory per episode over a run (`per_episode_section`; None when none was measured)."""
     own = peak_rss_mib(own_pid or os.getpid())
-    out: dict = {"unit": "MiB", "source": "VmHWM from /proc/<pid>/status, read before the graph stopped",
-                 "bench_process_peak_mib": None if own is None else round(own, 1),
-                 "per_episode": per_episode or {"note": "no run measured: the full bench runs one "
-                                                        "(--quick does not), or pass --memory-run RUN_DIR"}}
+    out: dict = {
+        "unit": "MiB",
+        "source": "VmHWM from /proc/<pid>/status, read before the graph stopped",
+        "bench_process_peak_mib": None if own is None else round(own, 1),
+        "per_episode": per_episode
+        or {"note": "no run measured: the full bench runs one (--quick does not), or pass --memory-run RUN_DIR"},
+    }
     if not nodes_mib:
         out["nodes_peak_mib"] = None
         out["note"] = "the episode section did not run: no graph was measured"
@@ -63,8 +67,22 @@ def run_memory_episodes(scenes_dir: Path, work: Path, episodes: int, domain_base
 
     looped = looped_scene_set(scenes_dir, work / "memory_scenes", episodes)
     run_dir = work / "memory_run"
-    cmd = [sys.executable, "-m", "reacthuman.cli", "eval", "--scenes", str(looped), "--models", MEMORY_MODEL,
-           "--out", str(run_dir), "--keep-bags", "failures", "--domain-base", str(domain_base)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "reacthuman.cli",
+        "eval",
+        "--scenes",
+        str(looped),
+        "--models",
+        MEMORY_MODEL,
+        "--out",
+        str(run_dir),
+        "--keep-bags",
+        "failures",
+        "--domain-base",
+        str(domain_base),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"eval for the memory run failed ({done.returncode}): {done.stdout.strip()[-1500:]}")
@@ -79,15 +97,33 @@ def per_episode_section(run_dir: Path, plot_path: Path | None, warmup: int = MEM
     if len(samples) <= warmup:
         raise ValueError(f"{run_dir}: {len(samples)} memory samples, need more than the {warmup} warm-up episodes")
     series = node_series(samples)
-    nodes = {d.node: {"rss_mib": series[d.node], "after_warmup_mib": d.after_warmup_mib, "last_mib": d.last_mib,
-                      "max_mib": d.max_mib, "growth": round(d.growth, 4), "slope_mib_per_episode": d.slope_mib_per_episode,
-                      "verdict": "flat" if d.flat() else f"grows beyond {FLAT_TOLERANCE:.0%}"}
-             for d in summarize(samples, warmup)}
-    restarted = [k + 2 for k, (prev, row) in enumerate(zip(samples, samples[1:]))
-                 if row.get("graph_episode", 0) <= prev.get("graph_episode", 0)]  # episodes run on a fresh body or graph
+    nodes = {
+        d.node: {
+            "rss_mib": series[d.node],
+            "after_warmup_mib": d.after_warmup_mib,
+            "last_mib": d.last_mib,
+            "max_mib": d.max_mib,
+            "growth": round(d.growth, 4),
+            "slope_mib_per_episode": d.slope_mib_per_episode,
+            "verdict": "flat" if d.flat() else f"grows beyond {FLAT_TOLERANCE:.0%}",
+        }
+        for d in summarize(samples, warmup)
+    }
+    restarted = [
+        k + 2
+        for k, (prev, row) in enumerate(zip(samples, samples[1:]))
+        if row.get("graph_episode", 0) <= prev.get("graph_episode", 0)
+    ]  # episodes run on a fresh body or graph
     restarts = len(restarted)
-    out = {"source": str(run_dir), "episodes": len(samples), "warmup_episodes": warmup, "restarts": restarts,
-           "tolerance": FLAT_TOLERANCE, "nodes": nodes, "all_flat": all(n["verdict"] == "flat" for n in nodes.values())}
+    out = {
+        "source": str(run_dir),
+        "episodes": len(samples),
+        "warmup_episodes": warmup,
+        "restarts": restarts,
+        "tolerance": FLAT_TOLERANCE,
+        "nodes": nodes,
+        "all_flat": all(n["verdict"] == "flat" for n in nodes.values()),
+    }
     if plot_path is not None:
         out["plot"] = str(plot_memory(series, nodes, restarted, plot_path))
     return out
@@ -109,8 +145,10 @@ def plot_memory(series: dict[str, list[float]], nodes: dict[str, dict], restarte
         ax.set_ylabel("MiB", fontsize=8)
         ax.set_title(f"{node}: {nodes.get(node, {}).get('verdict', 'warm-up only')}", fontsize=9, loc="left")
         ax.tick_params(labelsize=7)
-    axes[-1, 0].set_xlabel("episode (resident memory after it; dotted: level after warm-up, dashed: +10%, "
-                           "green: a restart before it)", fontsize=8)
+    axes[-1, 0].set_xlabel(
+        "episode (resident memory after it; dotted: level after warm-up, dashed: +10%, green: a restart before it)",
+        fontsize=8,
+    )
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)

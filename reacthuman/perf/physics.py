@@ -62,18 +62,29 @@ def _case(engine: str, spec: SceneSpec, with_robot: bool, steps: int, repeats: i
     finally:
         e.close()
     rtf = spec.dt_s / r.median
-    return {"engine": engine, "with_g1": with_robot, "build_s": round(build_s, 2), "steps_per_repeat": steps,
-            "step_ms": Repeats(r.median * 1e3, r.min * 1e3, r.max * 1e3, r.n).to_dict(3),
-            "real_time_factor": round(rtf, 3), "goal": REAL_TIME_GOAL.to_dict(rtf)}
+    return {
+        "engine": engine,
+        "with_g1": with_robot,
+        "build_s": round(build_s, 2),
+        "steps_per_repeat": steps,
+        "step_ms": Repeats(r.median * 1e3, r.min * 1e3, r.max * 1e3, r.n).to_dict(3),
+        "real_time_factor": round(rtf, 3),
+        "goal": REAL_TIME_GOAL.to_dict(rtf),
+    }
 
 
-def physics_section(spec: SceneSpec, steps: int, repeats: int, engines: tuple[str, ...] = ("genesis", "mujoco")) -> dict:
+def physics_section(
+    spec: SceneSpec, steps: int, repeats: int, engines: tuple[str, ...] = ("genesis", "mujoco")
+) -> dict:
     cases = [_case(engine, spec, with_robot, steps, repeats) for engine in engines for with_robot in (False, True)]
     out: dict = {"scene_id": spec.scene_id, "dt_s": spec.dt_s, "cases": cases}
     by = {(c["engine"], c["with_g1"]): c for c in cases}
     if ("genesis", True) in by and ("genesis", False) in by:
-        out["g1_cost_ratio"] = round(by[("genesis", True)]["step_ms"]["median"] / by[("genesis", False)]["step_ms"]["median"], 3)
+        out["g1_cost_ratio"] = round(
+            by[("genesis", True)]["step_ms"]["median"] / by[("genesis", False)]["step_ms"]["median"], 3
+        )
     if ("genesis", True) in by and ("mujoco", True) in by:
         out["genesis_over_mujoco_with_g1"] = round(
-            by[("genesis", True)]["step_ms"]["median"] / by[("mujoco", True)]["step_ms"]["median"], 3)
+            by[("genesis", True)]["step_ms"]["median"] / by[("mujoco", True)]["step_ms"]["median"], 3
+        )
     return out

@@ -50,10 +50,17 @@ def run(n_scenes: int, n_frame_sets: int, resolutions: list[tuple[int, int]], fi
     other_label_s = label_s - sum(sim_parts.values())
     per_scene_s = wall_s / max(n_scenes, 1)
     report = {
-        "scenes": n_scenes, "invalid": invalid, "label_split": split, "startup_s": round(startup_s, 1), "wall_s": round(wall_s, 2),
-        "labelled_scenes_per_min": round(60.0 / per_scene_s, 2), "seconds_per_scene": round(per_scene_s, 3),
-        "breakdown_s_per_scene": {k: round(v / n_scenes, 4) for k, v in
-                                  {**sim_parts, "sample_spec": sample_s, "label_and_validate": other_label_s}.items()},
+        "scenes": n_scenes,
+        "invalid": invalid,
+        "label_split": split,
+        "startup_s": round(startup_s, 1),
+        "wall_s": round(wall_s, 2),
+        "labelled_scenes_per_min": round(60.0 / per_scene_s, 2),
+        "seconds_per_scene": round(per_scene_s, 3),
+        "breakdown_s_per_scene": {
+            k: round(v / n_scenes, 4)
+            for k, v in {**sim_parts, "sample_spec": sample_s, "label_and_validate": other_label_s}.items()
+        },
         "hours_for_10000": round(TARGET_SCENES * per_scene_s / 3600 + startup_s / 3600, 2),
         "target_hours": TARGET_HOURS,
     }
@@ -74,9 +81,14 @@ def run(n_scenes: int, n_frame_sets: int, resolutions: list[tuple[int, int]], fi
 
         t = time.perf_counter()
         sim.run(spec, on_step=on_step, cameras=True, resolution=(width, height))
-        renders.append({"resolution": f"{width}x{height}", "frame_sets": frames,
-                        "frame_sets_per_s": round(frames / render_s, 3) if render_s else None,
-                        "scene_wall_s": round(time.perf_counter() - t, 2)})
+        renders.append(
+            {
+                "resolution": f"{width}x{height}",
+                "frame_sets": frames,
+                "frame_sets_per_s": round(frames / render_s, 3) if render_s else None,
+                "scene_wall_s": round(time.perf_counter() - t, 2),
+            }
+        )
     report["rendering"] = renders
     return report
 

@@ -15,8 +15,21 @@ BENCH_SEED = 7
 
 def generate_scenes(out: Path, count: int, family: str = BENCH_FAMILY, seed: int = BENCH_SEED) -> list[SceneSpec]:
     """Labelled scenes in out/<scene_id>/spec.json (the layout the graph's scene generator reads)."""
-    cmd = [sys.executable, "-m", "reacthuman.cli", "scenes", "generate", "--count", str(count), "--families", family,
-           "--seed", str(seed), "--out", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "reacthuman.cli",
+        "scenes",
+        "generate",
+        "--count",
+        str(count),
+        "--families",
+        family,
+        "--seed",
+        str(seed),
+        "--out",
+        str(out),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"scenes generate failed ({done.returncode}): {done.stderr.strip()[-2000:]}")

@@ -30,20 +30,44 @@ def scenes_section(n_scenes: int, repeats: int, workers: int | None = None, time
     # A process's repeats run on their own clock; the machine's rate is the sum of the processes' medians.
     per_process = [Repeats.of([r["labelled_scenes_per_min"] for r in runs]).median for runs in together]
     machine_rate = sum(per_process)
-    return {"scenes_per_repeat": n_scenes, "families": "cycled through all 17",
-            "labelled_scenes_per_min": per_min.to_dict(2), "startup_s": alone[0]["startup_s"],
-            "invalid": sum(r["invalid"] for r in alone), "breakdown_s_per_scene": best["breakdown_s_per_scene"],
-            "all_cores": {"workers": workers, "labelled_scenes_per_min": round(machine_rate, 2),
-                          "per_process_median": [round(v, 2) for v in per_process]},
-            "hours_for_10000": round(10_000 / machine_rate / 60.0, 2),
-            "goal": SCENES_GOAL.to_dict(machine_rate)}
+    return {
+        "scenes_per_repeat": n_scenes,
+        "families": "cycled through all 17",
+        "labelled_scenes_per_min": per_min.to_dict(2),
+        "startup_s": alone[0]["startup_s"],
+        "invalid": sum(r["invalid"] for r in alone),
+        "breakdown_s_per_scene": best["breakdown_s_per_scene"],
+        "all_cores": {
+            "workers": workers,
+            "labelled_scenes_per_min": round(machine_rate, 2),
+            "per_process_median": [round(v, 2) for v in per_process],
+        },
+        "hours_for_10000": round(10_000 / machine_rate / 60.0, 2),
+        "goal": SCENES_GOAL.to_dict(machine_rate),
+    }
 
 
 def _children(n: int, n_scenes: int, repeats: int, timeout_s: float) -> list[list[dict]]:
     """The runs of n benchmark processes started together, each on its own seeds."""
-    procs = [subprocess.Popen([sys.executable, "-m", "reacthuman.perf.scenes", "--scenes", str(n_scenes),
-                               "--repeats", str(repeats), "--first-seed", str(FIRST_SEED + i * SEEDS_PER_PROCESS)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(n)]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "reacthuman.perf.scenes",
+                "--scenes",
+                str(n_scenes),
+                "--repeats",
+                str(repeats),
+                "--first-seed",
+                str(FIRST_SEED + i * SEEDS_PER_PROCESS),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(n)
+    ]
     out = []
     for proc in procs:
         try:

@@ -42,11 +42,29 @@ from reacthuman.perf.scene_set import generate_scenes
 STUDY_SCENES, STUDY_MODELS, CORES = 306, 7, 2
 WALL_GOAL = Goal(25 * 60.0, "s", False, "the whole study (306 renders + 2,142 decisions) in 25 min on 2 cores")
 SPEEDUP_GOAL = Goal(8.0, "x", True, "at least 8x less machine time than the graph path")
-_REPLY = json.dumps({"object_identified": "object", "intent": "step back", "confidence": 0.5, "walking_cmd": [-0.4, 0.0, 0.0],
-                     "walking_duration": 1.0, "catch_duration": 0.5, "keyframes": [
-                         {"t": 0.3, "left_hand": [0.1, 0.1, 0.0], "right_hand": [0.1, -0.1, 0.0], "knee_bend": 0.1}]})
-_NOT_COMPARED = ("caught", "struck", "fell", "strike_impulse_ns", "min_hand_object_m", "d_end_executed", "deflected",
-                 "executed", "plan", "latency_s")
+_REPLY = json.dumps(
+    {
+        "object_identified": "object",
+        "intent": "step back",
+        "confidence": 0.5,
+        "walking_cmd": [-0.4, 0.0, 0.0],
+        "walking_duration": 1.0,
+        "catch_duration": 0.5,
+        "keyframes": [{"t": 0.3, "left_hand": [0.1, 0.1, 0.0], "right_hand": [0.1, -0.1, 0.0], "knee_bend": 0.1}],
+    }
+)
+_NOT_COMPARED = (
+    "caught",
+    "struck",
+    "fell",
+    "strike_impulse_ns",
+    "min_hand_object_m",
+    "d_end_executed",
+    "deflected",
+    "executed",
+    "plan",
+    "latency_s",
+)
 
 
 def _cpu_and_wall(fn) -> tuple[float, float]:
@@ -64,7 +82,7 @@ def tree_cpu_s(root_pid: int) -> float:
             stat = Path(f"/proc/{pid}/stat").read_text()
         except OSError:
             continue
-        fields = stat[stat.rfind(")") + 2:].split()  # fields 3.. of proc(5): utime is field 14
+        fields = stat[stat.rfind(")") + 2 :].split()  # fields 3.. of proc(5): utime is field 14
         total += sum(int(v) for v in fields[11:15])
         todo.extend(children(pid))
     return total / tick
@@ -75,11 +93,30 @@ class _InstantModels:
 
     def __init__(self, work: Path) -> None:
 
-        self.server, self.env, self.previous = FixedReplyEndpoint(_REPLY, model="instant"), MODELS_YAML_ENV, os.environ.get(MODELS_YAML_ENV)
+        self.server, self.env, self.previous = (
+            FixedReplyEndpoint(_REPLY, model="instant"),
+            MODELS_YAML_ENV,
+            os.environ.get(MODELS_YAML_ENV),
+        )
         self.names = [f"instant_{i}" for i in range(STUDY_MODELS)]
-        (work / "study-models.yaml").write_text(json.dumps({"defaults": {}, "presets": {m: {
-            "provider": "openai-compatible", "model_id": m, "vision": True, "key_required": False, "timeout_s": 30.0,
-            "base_url": self.server.base_url} for m in self.names}}))
+        (work / "study-models.yaml").write_text(
+            json.dumps(
+                {
+                    "defaults": {},
+                    "presets": {
+                        m: {
+                            "provider": "openai-compatible",
+                            "model_id": m,
+                            "vision": True,
+                            "key_required": False,
+                            "timeout_s": 30.0,
+                            "base_url": self.server.base_url,
+                        }
+                        for m in self.names
+                    },
+                }
+            )
+        )
         os.environ[self.env] = str(work / "study-models.yaml")
 
     def close(self) -> None:
@@ -104,6 +141,7 @@ def _decide_path(specs: list, models: list[str]) -> tuple[list, list, dict]:
         body.close()
     brains, rows = [make_brain(m) for m in models], {}
     try:
+
         def decide_scene(spec) -> None:
             clear_encoded_cache()
             for brain in brains:
@@ -122,8 +160,11 @@ def _graph_path(specs: list, scenes_dir: Path, work: Path, model: str, domain_ba
     """((cpu, wall) per timed episode, the row per scene, graph start-up wall s): one graph for `model`."""
 
     run_dir = work / "study_graph_run"
-    worker = GraphWorker(WorkerConfig(model=model, scenes_dir=scenes_dir, run_dir=run_dir), _Domains(domain_base),
-                         run_dir / "logs" / "graph.log")
+    worker = GraphWorker(
+        WorkerConfig(model=model, scenes_dir=scenes_dir, run_dir=run_dir),
+        _Domains(domain_base),
+        run_dir / "logs" / "graph.log",
+    )
     started = time.perf_counter()
     worker.start()
     startup_s = time.perf_counter() - started
@@ -173,17 +214,27 @@ def study_section(work: Path, domain_base: int, sample_scenes: int) -> dict:
     graph_machine_s = STUDY_SCENES * STUDY_MODELS * graph_cpu.median
     per_decision_decide_s = (render_cpu.median + decide_cpu.median) / STUDY_MODELS
     speedup = graph_machine_s / study_cpu_s
-    return {"sample": {"scenes": [s.scene_id for s in specs], "models": STUDY_MODELS, "graph_model": models.names[0],
-                       "graph_rows_equal_decide_rows": True},
-            "render_cpu_s": render_cpu.to_dict(3), "render_wall_s": Repeats.of([w for _, w in renders]).to_dict(3),
-            "decide_7_models_cpu_s": decide_cpu.to_dict(3),
-            "decide_7_models_wall_s": Repeats.of([w for _, w in decisions]).to_dict(3),
-            "decide_per_decision_cpu_s": round(per_decision_decide_s, 3),
-            "graph_episode_cpu_s": graph_cpu.to_dict(3), "graph_episode_wall_s": graph_wall.to_dict(3),
-            "graph_startup_wall_s": round(startup_s, 1),
-            "measured_ratio_per_decision": round(graph_cpu.median / per_decision_decide_s, 2),
-            "study_cpu_s": round(study_cpu_s, 1), "study_wall_s_on_2_cores": round(study_cpu_s / CORES, 1),
-            "graph_machine_s": round(graph_machine_s, 1),
-            "graph_wall_s_on_2_cores": round(STUDY_SCENES * STUDY_MODELS * graph_cpu.median / CORES, 1),
-            "speedup": round(speedup, 2), "goal": WALL_GOAL.to_dict(study_cpu_s / CORES),
-            "speedup_goal": SPEEDUP_GOAL.to_dict(speedup)}
+    return {
+        "sample": {
+            "scenes": [s.scene_id for s in specs],
+            "models": STUDY_MODELS,
+            "graph_model": models.names[0],
+            "graph_rows_equal_decide_rows": True,
+        },
+        "render_cpu_s": render_cpu.to_dict(3),
+        "render_wall_s": Repeats.of([w for _, w in renders]).to_dict(3),
+        "decide_7_models_cpu_s": decide_cpu.to_dict(3),
+        "decide_7_models_wall_s": Repeats.of([w for _, w in decisions]).to_dict(3),
+        "decide_per_decision_cpu_s": round(per_decision_decide_s, 3),
+        "graph_episode_cpu_s": graph_cpu.to_dict(3),
+        "graph_episode_wall_s": graph_wall.to_dict(3),
+        "graph_startup_wall_s": round(startup_s, 1),
+        "measured_ratio_per_decision": round(graph_cpu.median / per_decision_decide_s, 2),
+        "study_cpu_s": round(study_cpu_s, 1),
+        "study_wall_s_on_2_cores": round(study_cpu_s / CORES, 1),
+        "graph_machine_s": round(graph_machine_s, 1),
+        "graph_wall_s_on_2_cores": round(STUDY_SCENES * STUDY_MODELS * graph_cpu.median / CORES, 1),
+        "speedup": round(speedup, 2),
+        "goal": WALL_GOAL.to_dict(study_cpu_s / CORES),
+        "speedup_goal": SPEEDUP_GOAL.to_dict(speedup),
+    }

@@ -59,10 +59,16 @@ class TrackingCase:
         if self.left_m is not None and self.right_m is not None:
             walked = min(self.t_hands_s, self.walking_duration_s)
             bx, by = self.walking_cmd[0] * walked, self.walking_cmd[1] * walked
-            left = (self.left_m[0] - bx - REST_LEFT_HAND_M[0], self.left_m[1] - by - REST_LEFT_HAND_M[1],
-                    self.left_m[2] - REST_LEFT_HAND_M[2])
-            right = (self.right_m[0] - bx - REST_RIGHT_HAND_M[0], self.right_m[1] - by - REST_RIGHT_HAND_M[1],
-                     self.right_m[2] - REST_RIGHT_HAND_M[2])
+            left = (
+                self.left_m[0] - bx - REST_LEFT_HAND_M[0],
+                self.left_m[1] - by - REST_LEFT_HAND_M[1],
+                self.left_m[2] - REST_LEFT_HAND_M[2],
+            )
+            right = (
+                self.right_m[0] - bx - REST_RIGHT_HAND_M[0],
+                self.right_m[1] - by - REST_RIGHT_HAND_M[1],
+                self.right_m[2] - REST_RIGHT_HAND_M[2],
+            )
             frames = (Keyframe(self.t_hands_s, left, right, self.knee_bend),)
         elif self.knee_bend:
             zero = (0.0, 0.0, 0.0)
@@ -80,10 +86,13 @@ CHEST_FRONT = ((0.40, 0.08, 0.90), (0.40, -0.08, 0.90))  # 0.4 m in front of the
 def grid(quick: bool) -> tuple[TrackingCase, ...]:
     chest_l, chest_r = CHEST_FRONT
     if quick:
-        return (TrackingCase("reach chest front", left_m=chest_l, right_m=chest_r),
-                TrackingCase("walk 0.5 m/s 2 s", (0.5, 0.0, 0.0), 2.0),
-                TrackingCase("side step 0.7 m/s 1.5 s, hands up", (0.0, 0.7, 0.0), 1.5, (0.35, 1.13, 0.95),
-                             (0.35, 0.97, 0.95), 1.5))
+        return (
+            TrackingCase("reach chest front", left_m=chest_l, right_m=chest_r),
+            TrackingCase("walk 0.5 m/s 2 s", (0.5, 0.0, 0.0), 2.0),
+            TrackingCase(
+                "side step 0.7 m/s 1.5 s, hands up", (0.0, 0.7, 0.0), 1.5, (0.35, 1.13, 0.95), (0.35, 0.97, 0.95), 1.5
+            ),
+        )
     return (
         TrackingCase("reach chest front", left_m=chest_l, right_m=chest_r),
         TrackingCase("reach high", left_m=(0.30, 0.15, 1.25), right_m=(0.30, -0.15, 1.25)),
@@ -97,10 +106,17 @@ def grid(quick: bool) -> tuple[TrackingCase, ...]:
         TrackingCase("side step 0.7 m/s 1.5 s", (0.0, 0.7, 0.0), 1.5),
         TrackingCase("side step -0.7 m/s 1.5 s", (0.0, -0.7, 0.0), 1.5),
         TrackingCase("turn 0.5 rad/s 2 s", (0.0, 0.0, 0.5), 2.0),
-        TrackingCase("walk 0.5 m/s 2 s, hands to the chest front", (0.5, 0.0, 0.0), 2.0, (1.40, 0.08, 0.90),
-                     (1.40, -0.08, 0.90), 2.0),
-        TrackingCase("side step 0.7 m/s 1.5 s, hands up", (0.0, 0.7, 0.0), 1.5, (0.35, 1.13, 0.95),
-                     (0.35, 0.97, 0.95), 1.5),
+        TrackingCase(
+            "walk 0.5 m/s 2 s, hands to the chest front",
+            (0.5, 0.0, 0.0),
+            2.0,
+            (1.40, 0.08, 0.90),
+            (1.40, -0.08, 0.90),
+            2.0,
+        ),
+        TrackingCase(
+            "side step 0.7 m/s 1.5 s, hands up", (0.0, 0.7, 0.0), 1.5, (0.35, 1.13, 0.95), (0.35, 0.97, 0.95), 1.5
+        ),
     )
 
 
@@ -109,8 +125,13 @@ class PlaneRig:
 
     def __init__(self, world_mjcf: str = PLANE_MJCF) -> None:
         geo = default_pose_geometry()
-        self.spec = RobotSpec(g1_mjcf_path(), G1_JOINT_NAMES, (0.0, 0.0, geo.pelvis_height_m + START_CLEARANCE_M), 0.0,
-                              read_policy_metadata().default_pose_rad)
+        self.spec = RobotSpec(
+            g1_mjcf_path(),
+            G1_JOINT_NAMES,
+            (0.0, 0.0, geo.pelvis_height_m + START_CLEARANCE_M),
+            0.0,
+            read_policy_metadata().default_pose_rad,
+        )
         self.engine = make_engine("genesis")
         self.engine.build(world_mjcf, self.spec, ())
         self.limits = self.engine.torque_limits_nm()
@@ -121,9 +142,15 @@ class PlaneRig:
 
     def state(self) -> RobotState:
         s = self.engine.robot_state()
-        return RobotState(q=tuple(s.joint_pos_rad), dq=tuple(s.joint_vel_radps), base_quat_wxyz=tuple(s.base.quat_wxyz),
-                          base_ang_vel_body=tuple(s.gyro_radps), base_pos_world=tuple(s.base.pos_m),
-                          base_lin_vel_world=tuple(s.base.lin_vel_mps), stamp_s=self.engine.time_s)
+        return RobotState(
+            q=tuple(s.joint_pos_rad),
+            dq=tuple(s.joint_vel_radps),
+            base_quat_wxyz=tuple(s.base.quat_wxyz),
+            base_ang_vel_body=tuple(s.gyro_radps),
+            base_pos_world=tuple(s.base.pos_m),
+            base_lin_vel_world=tuple(s.base.lin_vel_mps),
+            stamp_s=self.engine.time_s,
+        )
 
     def hands_world(self) -> tuple[np.ndarray, np.ndarray]:
         out = []
@@ -184,24 +211,31 @@ def run_case(rig: PlaneRig, case: TrackingCase, spine: Spine) -> TrackingResult:
             if probe not in errors and t >= probe - 1e-9:
                 key = max(pt for pt in path if pt <= probe + 1e-9)
                 left_w, right_w = rig.hands_world()
-                errors[probe] = [math.dist(start.to_robot(tuple(h)), target)
-                                 for h, target in zip((left_w, right_w), path[key])]
+                errors[probe] = [
+                    math.dist(start.to_robot(tuple(h)), target) for h, target in zip((left_w, right_w), path[key])
+                ]
     end = rig.state()
     measured = start.to_robot((end.base_pos_world[0], end.base_pos_world[1], 0.0))[:2]
-    goal = planned_pose(Pose(0.0, 0.0, 0.0), VelocityCommand(*plan.walking_cmd), plan.walking_duration_s,
-                        plan.walking_duration_s)
+    goal = planned_pose(
+        Pose(0.0, 0.0, 0.0), VelocityCommand(*plan.walking_cmd), plan.walking_duration_s, plan.walking_duration_s
+    )
     commanded = (goal.x_m, goal.y_m)
     norm = math.hypot(*commanded)
     rel = math.dist(measured, commanded) / norm if norm > 0.05 else None
     kf_t = [round(t, 6) for t in sorted(path)]
     return TrackingResult(
-        name=case.name, walking=case.walking,
+        name=case.name,
+        walking=case.walking,
         hand_error_m=[round(v, 4) for v in errors.get(kf_t[-1], [])] if kf_t else [],
         hand_error_held_m=[round(v, 4) for v in errors.get(round(kf_t[-1] + HELD_AFTER_S, 6), [])] if kf_t else [],
-        commanded_displacement_m=[round(v, 4) for v in commanded], displacement_m=[round(v, 4) for v in measured],
+        commanded_displacement_m=[round(v, 4) for v in commanded],
+        displacement_m=[round(v, 4) for v in measured],
         displacement_error_rel=None if rel is None else round(rel, 4),
-        yaw_commanded_rad=round(plan.walking_cmd[2] * plan.walking_duration_s, 4), yaw_change_rad=round(yaw, 4),
-        min_pelvis_m=round(min_z, 4), fell=min_z < FALL_PELVIS_M, wall_s=round(time.perf_counter() - wall, 2),
+        yaw_commanded_rad=round(plan.walking_cmd[2] * plan.walking_duration_s, 4),
+        yaw_change_rad=round(yaw, 4),
+        min_pelvis_m=round(min_z, 4),
+        fell=min_z < FALL_PELVIS_M,
+        wall_s=round(time.perf_counter() - wall, 2),
     )
 
 
@@ -214,8 +248,12 @@ def summarize(results: list[TrackingResult]) -> dict:
         "max_hand_error_walking_m": max(walking, default=None),
         "max_displacement_error_rel": max(rels, default=None),
         "falls": sum(r.fell for r in results),
-        "goals": {"hand_standing_m": STANDING_HAND_GOAL_M, "hand_walking_m": WALKING_HAND_GOAL_M,
-                  "displacement_rel": DISPLACEMENT_GOAL, "falls": 0},
+        "goals": {
+            "hand_standing_m": STANDING_HAND_GOAL_M,
+            "hand_walking_m": WALKING_HAND_GOAL_M,
+            "displacement_rel": DISPLACEMENT_GOAL,
+            "falls": 0,
+        },
     }
 
 
@@ -256,8 +294,11 @@ def tracking_section(quick: bool, plot_path: Path | None = None, walking_policy:
         results = [run_case(rig, case, spine) for case in grid(quick)]
     finally:
         rig.close()
-    out = {"walking_policy": config.walking_policy, "cases": [asdict(r) for r in results],
-           "summary": summarize(results)}
+    out = {
+        "walking_policy": config.walking_policy,
+        "cases": [asdict(r) for r in results],
+        "summary": summarize(results),
+    }
     if plot_path is not None:
         out["plot"] = str(plot(results, plot_path, config.walking_policy))
     return out

@@ -28,17 +28,49 @@ def _env(domain_id: int, transport: str | None) -> dict:
     return env
 
 
-def run_pair(mode: str, transport: str | None, domain_id: int, windows: int, warmup: int, width: int, height: int,
-             timeout_s: float = 300.0) -> dict:
+def run_pair(
+    mode: str,
+    transport: str | None,
+    domain_id: int,
+    windows: int,
+    warmup: int,
+    width: int,
+    height: int,
+    timeout_s: float = 300.0,
+) -> dict:
     """One echo and one sender process; the sender's JSON result."""
     peer = [sys.executable, "-m", "reacthuman.nodes.transport_peer"]
     env = _env(domain_id, transport)
-    echo = subprocess.Popen(peer + ["echo", "--mode", mode], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+    echo = subprocess.Popen(
+        peer + ["echo", "--mode", mode],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=die_with_parent,
+    )
     try:
-        done = subprocess.run(peer + ["send", "--mode", mode, "--windows", str(windows), "--warmup", str(warmup),
-                                      "--width", str(width), "--height", str(height)],
-                              env=env, capture_output=True, text=True, timeout=timeout_s, preexec_fn=die_with_parent)
+        done = subprocess.run(
+            peer
+            + [
+                "send",
+                "--mode",
+                mode,
+                "--windows",
+                str(windows),
+                "--warmup",
+                str(warmup),
+                "--width",
+                str(width),
+                "--height",
+                str(height),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            preexec_fn=die_with_parent,
+        )
     finally:
         echo.terminate()
         try:
@@ -48,15 +80,19 @@ def run_pair(mode: str, transport: str | None, domain_id: int, windows: int, war
             echo.wait()
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if not lines:
-        raise RuntimeError(f"transport sender ({mode}, {transport or 'default'}) gave no result "
-                           f"(exit {done.returncode}): {done.stderr.strip()[-1500:]}")
+        raise RuntimeError(
+            f"transport sender ({mode}, {transport or 'default'}) gave no result "
+            f"(exit {done.returncode}): {done.stderr.strip()[-1500:]}"
+        )
     result = json.loads(lines[-1])
     if "error" in result:
         raise RuntimeError(f"transport sender ({mode}, {transport or 'default'}): {result['error']}")
     return result
 
 
-def transport_section(domain_id: int, windows: int, warmup: int, repeats: int, width: int = 320, height: int = 180) -> dict:
+def transport_section(
+    domain_id: int, windows: int, warmup: int, repeats: int, width: int = 320, height: int = 180
+) -> dict:
     """Per transport setting: windows/s (median over repeats of `windows` round trips) for the graph path and
     the raw pair, measured alternately so both see the same load."""
     rows = []
@@ -72,17 +108,29 @@ def transport_section(domain_id: int, windows: int, warmup: int, repeats: int, w
                 latencies[mode].append(statistics.median(r["seconds"]))
         g, w = Repeats.of(rates["graph"]), Repeats.of(rates["raw"])
         ratio = g.median / w.median
-        rows.append({"transport": label, "env": transport and f"FASTDDS_BUILTIN_TRANSPORTS={transport}",
-                     "bytes_per_window": size, "window": f"3 views x 5 frames at {width}x{height} rgb8",
-                     "graph_windows_per_s": g.to_dict(2), "raw_windows_per_s": w.to_dict(2),
-                     "graph_round_trip_ms": round(1e3 * statistics.median(latencies["graph"]), 2),
-                     "raw_round_trip_ms": round(1e3 * statistics.median(latencies["raw"]), 2),
-                     "ratio": round(ratio, 3), "goal": RATIO_GOAL.to_dict(ratio),
-                     "rate_goal": RATE_GOAL.to_dict(g.median)})
-    out: dict = {"method": "round trips: send one window, wait for the echo's acknowledgement, repeat",
-                 "settings": rows, "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        rows.append(
+            {
+                "transport": label,
+                "env": transport and f"FASTDDS_BUILTIN_TRANSPORTS={transport}",
+                "bytes_per_window": size,
+                "window": f"3 views x 5 frames at {width}x{height} rgb8",
+                "graph_windows_per_s": g.to_dict(2),
+                "raw_windows_per_s": w.to_dict(2),
+                "graph_round_trip_ms": round(1e3 * statistics.median(latencies["graph"]), 2),
+                "raw_round_trip_ms": round(1e3 * statistics.median(latencies["raw"]), 2),
+                "ratio": round(ratio, 3),
+                "goal": RATIO_GOAL.to_dict(ratio),
+                "rate_goal": RATE_GOAL.to_dict(g.median),
+            }
+        )
+    out: dict = {
+        "method": "round trips: send one window, wait for the echo's acknowledgement, repeat",
+        "settings": rows,
+        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     by = {r["transport"]: r for r in rows}
     if "default" in by and "large_data" in by:
-        out["large_data_speedup_graph"] = round(by["large_data"]["graph_windows_per_s"]["median"]
-                                                / by["default"]["graph_windows_per_s"]["median"], 3)
+        out["large_data_speedup_graph"] = round(
+            by["large_data"]["graph_windows_per_s"]["median"] / by["default"]["graph_windows_per_s"]["median"], 3
+        )
     return out

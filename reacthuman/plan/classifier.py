@@ -52,11 +52,16 @@ class ClassifierConfig:
     hand_reach_min_m: float = 0.10
 
     def __post_init__(self) -> None:
-        require_positive(self, ("walk_min_m", "hazard_at_robot_m", "hand_reach_min_m", "walk_toward_max_angle_deg"),
-                         "ClassifierConfig.")
+        require_positive(
+            self,
+            ("walk_min_m", "hazard_at_robot_m", "hand_reach_min_m", "walk_toward_max_angle_deg"),
+            "ClassifierConfig.",
+        )
         if not self.walk_toward_max_angle_deg < 180.0:
-            raise ValueError("ClassifierConfig.walk_toward_max_angle_deg must be below 180 (every walk would "
-                             f"approach), got {self.walk_toward_max_angle_deg!r}")
+            raise ValueError(
+                "ClassifierConfig.walk_toward_max_angle_deg must be below 180 (every walk would "
+                f"approach), got {self.walk_toward_max_angle_deg!r}"
+            )
 
 
 def default_config(**overrides: Any) -> ClassifierConfig:
@@ -79,8 +84,9 @@ def hand_reach_gain_m(plan: Plan, hazard_robot_xy: tuple[float, float]) -> float
     return best_gain_m
 
 
-def walk_angle_to_hazard_deg(plan: Plan, hazard_robot_xy: tuple[float, float],
-                             config: ClassifierConfig | None = None) -> float | None:
+def walk_angle_to_hazard_deg(
+    plan: Plan, hazard_robot_xy: tuple[float, float], config: ClassifierConfig | None = None
+) -> float | None:
     """Angle (deg, 0..180) between the walk and the direction to the hazard; None if either is undefined."""
     cfg = config or default_config()
     dx, dy = plan.walk_displacement_m()

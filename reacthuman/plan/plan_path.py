@@ -101,16 +101,32 @@ def base_path_robot(plan: Plan, step_s: float = PATH_STEP_S) -> list[Vec3]:
 def plan_of_stored(data: dict) -> Plan:
     """The plan's motion from its stored form (plan.json, or a ReactionPlan turned into that dict); the
     fields that do not move the robot are not needed."""
-    keyframes = tuple(Keyframe(float(k["t"]), tuple(map(float, k["left_hand"])), tuple(map(float, k["right_hand"])),
-                               float(k.get("knee_bend") or 0.0)) for k in data.get("keyframes") or [])
-    return Plan("", "", 0.0, tuple(map(float, data.get("walking_cmd") or (0.0, 0.0, 0.0))),
-                float(data.get("walking_duration") or 0.0), 0.0, keyframes)
+    keyframes = tuple(
+        Keyframe(
+            float(k["t"]),
+            tuple(map(float, k["left_hand"])),
+            tuple(map(float, k["right_hand"])),
+            float(k.get("knee_bend") or 0.0),
+        )
+        for k in data.get("keyframes") or []
+    )
+    return Plan(
+        "",
+        "",
+        0.0,
+        tuple(map(float, data.get("walking_cmd") or (0.0, 0.0, 0.0))),
+        float(data.get("walking_duration") or 0.0),
+        0.0,
+        keyframes,
+    )
 
 
 def plan_geometry(plan: dict, observer: Pose2D) -> PlanGeometry:
     """From the episode's plan.json (the ReactionPlan as a dict), placed in the world at the observer's pose."""
     motion = plan_of_stored(plan)
     hands = full_hand_path_robot(motion)
-    return PlanGeometry([observer.to_world(p) for p in base_path_robot(motion)],
-                        [observer.to_world(left) for _, left, _ in hands],
-                        [observer.to_world(right) for _, _, right in hands])
+    return PlanGeometry(
+        [observer.to_world(p) for p in base_path_robot(motion)],
+        [observer.to_world(left) for _, left, _ in hands],
+        [observer.to_world(right) for _, _, right in hands],
+    )

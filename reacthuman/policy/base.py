@@ -92,8 +92,17 @@ class Proprioception:
 
     def vector(self) -> np.ndarray:
         """The flat state vector adapters hand to learned policies (LeRobot's `observation.state`)."""
-        return np.array([*self.joint_q_rad, *self.joint_dq_radps, *self.base_xy_yaw, *self.base_velocity_mps,
-                         *self.left_hand_m, *self.right_hand_m], dtype=np.float32)
+        return np.array(
+            [
+                *self.joint_q_rad,
+                *self.joint_dq_radps,
+                *self.base_xy_yaw,
+                *self.base_velocity_mps,
+                *self.left_hand_m,
+                *self.right_hand_m,
+            ],
+            dtype=np.float32,
+        )
 
 
 @dataclass(frozen=True)
@@ -111,12 +120,16 @@ class PolicyObservation:
             raise ValueError(f"PolicyObservation.t_s must be finite and >= 0, got {self.t_s}")
         for view, frames in self.images.items():
             if len(frames) != len(self.frame_times_s):
-                raise ValueError(f"PolicyObservation.images[{view!r}] has {len(frames)} frames for "
-                                 f"{len(self.frame_times_s)} frame times")
+                raise ValueError(
+                    f"PolicyObservation.images[{view!r}] has {len(frames)} frames for "
+                    f"{len(self.frame_times_s)} frame times"
+                )
             for frame in frames:
                 if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
-                    raise ValueError(f"PolicyObservation.images[{view!r}] frames must be HxWx3 uint8, "
-                                     f"got {frame.shape} {frame.dtype}")
+                    raise ValueError(
+                        f"PolicyObservation.images[{view!r}] frames must be HxWx3 uint8, "
+                        f"got {frame.shape} {frame.dtype}"
+                    )
 
 
 @dataclass(frozen=True)
@@ -145,9 +158,12 @@ class PolicyAction:
         def clip(v: Vec3, limit: float) -> Vec3:
             return tuple(min(max(x, -limit), limit) for x in v)  # type: ignore[return-value]
 
-        return PolicyAction(clip(self.base_velocity, WALK_CMD_LIMIT), clip(self.left_hand_m, HAND_OFFSET_LIMIT_M),
-                            clip(self.right_hand_m, HAND_OFFSET_LIMIT_M),
-                            min(max(float(self.knee_bend), 0.0), KNEE_BEND_LIMIT))
+        return PolicyAction(
+            clip(self.base_velocity, WALK_CMD_LIMIT),
+            clip(self.left_hand_m, HAND_OFFSET_LIMIT_M),
+            clip(self.right_hand_m, HAND_OFFSET_LIMIT_M),
+            min(max(float(self.knee_bend), 0.0), KNEE_BEND_LIMIT),
+        )
 
 
 def action_to_plan(action: PolicyAction, hold_s: float, name: str) -> Plan:
@@ -156,8 +172,15 @@ def action_to_plan(action: PolicyAction, hold_s: float, name: str) -> Plan:
     a = action.clamped()
     hands_out = any(abs(v) > 1e-9 for v in (*a.left_hand_m, *a.right_hand_m)) or a.knee_bend > 0
     keyframes = (Keyframe(0.0, a.left_hand_m, a.right_hand_m, a.knee_bend),) if hands_out else ()
-    return Plan(object_identified="", intent=f"policy {name}", confidence=1.0, walking_cmd=a.base_velocity,
-                walking_duration_s=hold_s, catch_duration_s=hold_s if hands_out else 0.0, keyframes=keyframes)
+    return Plan(
+        object_identified="",
+        intent=f"policy {name}",
+        confidence=1.0,
+        walking_cmd=a.base_velocity,
+        walking_duration_s=hold_s,
+        catch_duration_s=hold_s if hands_out else 0.0,
+        keyframes=keyframes,
+    )
 
 
 class Policy(ABC):

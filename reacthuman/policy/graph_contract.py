@@ -32,14 +32,23 @@ def policy_image_topic(view: str) -> str:
 POLICY_IMAGES = {policy_image_topic(v): "sensor_msgs/msg/Image" for v in graph.VIEWS}
 
 POLICY_NODE = NodeContract(
-    "policy", "policy_node",
-    publishes={POLICY_COMMAND: M + "ReactionPlan", graph.PLAN: M + "ReactionPlan",
-               graph.EPISODE_FAULT: graph.EPISODE_FAULT_TYPE},
-    subscribes={graph.SCENE: M + "SceneAnnouncement", graph.JOINT_STATES: "sensor_msgs/msg/JointState",
-                graph.BASE_STATE: M + "BaseState", graph.HAND_POSITIONS: M + "HandPositions",
-                graph.OUTCOME: M + "ExecutedOutcome"} | POLICY_IMAGES,
+    "policy",
+    "policy_node",
+    publishes={
+        POLICY_COMMAND: M + "ReactionPlan",
+        graph.PLAN: M + "ReactionPlan",
+        graph.EPISODE_FAULT: graph.EPISODE_FAULT_TYPE,
+    },
+    subscribes={
+        graph.SCENE: M + "SceneAnnouncement",
+        graph.JOINT_STATES: "sensor_msgs/msg/JointState",
+        graph.BASE_STATE: M + "BaseState",
+        graph.HAND_POSITIONS: M + "HandPositions",
+        graph.OUTCOME: M + "ExecutedOutcome",
+    }
+    | POLICY_IMAGES,
     summary="a VLA-style policy: the latest frames and the robot's state every policy tick -> base velocity, "
-            "hand targets and knee bend for the spine",
+    "hand targets and knee bend for the spine",
 )
 
 POLICY_LAUNCH_FILE = "policy.launch.yaml"

@@ -61,8 +61,11 @@ def moving_region(previous: np.ndarray, current: np.ndarray, config: ImageServoC
     return Blob(area, 2.0 * cx / size[0] - 1.0, 2.0 * cy / size[1] - 1.0)
 
 
-@register_policy("image_servo", "reference policy: dodges what looms, reaches for what approaches slowly (images only)",
-                 PolicyConfig(views=("egocentric",), frame_history=2))
+@register_policy(
+    "image_servo",
+    "reference policy: dodges what looms, reaches for what approaches slowly (images only)",
+    PolicyConfig(views=("egocentric",), frame_history=2),
+)
 class ImageServo(Policy):
     def __init__(self, config: PolicyConfig | None = None, servo: ImageServoConfig | None = None) -> None:
         super().__init__(config)

@@ -18,8 +18,18 @@ from reacthuman.policy.base import Policy, PolicyAction, PolicyConfig, PolicyObs
 
 IMAGE_KEY_PREFIX = "observation.images."
 STATE_KEY = "observation.state"
-ACTION_LAYOUT = ("vx_mps", "vy_mps", "yaw_rate_radps", "left_x_m", "left_y_m", "left_z_m",
-                 "right_x_m", "right_y_m", "right_z_m", "knee_bend")
+ACTION_LAYOUT = (
+    "vx_mps",
+    "vy_mps",
+    "yaw_rate_radps",
+    "left_x_m",
+    "left_y_m",
+    "left_z_m",
+    "right_x_m",
+    "right_y_m",
+    "right_z_m",
+    "knee_bend",
+)
 
 
 class LeRobotLike(Protocol):
@@ -49,11 +59,17 @@ def action_from_output(output: Any) -> PolicyAction:
     values = np.asarray(output.detach().cpu().numpy() if hasattr(output, "detach") else output, dtype=np.float64)
     values = values.reshape(-1)
     if values.size != len(ACTION_LAYOUT):
-        raise ValueError(f"a LeRobot policy's action must have {len(ACTION_LAYOUT)} numbers "
-                         f"({', '.join(ACTION_LAYOUT)}), got shape {tuple(np.shape(output))}")
+        raise ValueError(
+            f"a LeRobot policy's action must have {len(ACTION_LAYOUT)} numbers "
+            f"({', '.join(ACTION_LAYOUT)}), got shape {tuple(np.shape(output))}"
+        )
     v = [float(x) for x in values]
-    return PolicyAction(base_velocity=(v[0], v[1], v[2]), left_hand_m=(v[3], v[4], v[5]),
-                        right_hand_m=(v[6], v[7], v[8]), knee_bend=v[9])
+    return PolicyAction(
+        base_velocity=(v[0], v[1], v[2]),
+        left_hand_m=(v[3], v[4], v[5]),
+        right_hand_m=(v[6], v[7], v[8]),
+        knee_bend=v[9],
+    )
 
 
 class LeRobotPolicy(Policy):

@@ -36,7 +36,7 @@ def load_policy(entry: str, config: PolicyConfig | None = None) -> Policy:
     if not entry.startswith(ENTRY_PREFIX):
         policy = make_policy(entry)
         return policy if config is None else type(policy)(config)
-    target = entry[len(ENTRY_PREFIX):]
+    target = entry[len(ENTRY_PREFIX) :]
     module_name, sep, class_name = target.partition(":")
     if not sep or not module_name or not class_name:
         raise ValueError(f"policy entry {entry!r} must be policy:<module>:<Class>")
@@ -53,5 +53,6 @@ def load_policy(entry: str, config: PolicyConfig | None = None) -> Policy:
         return policy
     if callable(getattr(cls, "select_action", None)):
         return LeRobotPolicy(cls(), config, name=entry)
-    raise ValueError(f"policy entry {entry!r}: {class_name} is neither a reacthuman Policy nor has "
-                     "LeRobot's select_action(batch)")
+    raise ValueError(
+        f"policy entry {entry!r}: {class_name} is neither a reacthuman Policy nor has LeRobot's select_action(batch)"
+    )

@@ -47,8 +47,9 @@ def policy_schedule(t0_s: float, dt_s: float, decimation: int, policy_hz: float)
     """The ticks of a policy asked at `policy_hz` in a scene starting its event at `t0_s`, with the spine
     asked every `decimation` physics steps of `dt_s`."""
     if decimation < 1 or dt_s <= 0 or policy_hz <= 0:
-        raise ValueError(f"policy schedule needs decimation >= 1, dt_s > 0 and policy_hz > 0 "
-                         f"(got {decimation}, {dt_s}, {policy_hz})")
+        raise ValueError(
+            f"policy schedule needs decimation >= 1, dt_s > 0 and policy_hz > 0 (got {decimation}, {dt_s}, {policy_hz})"
+        )
     t0_step = round(t0_s / dt_s)
     first = -(-t0_step // decimation) * decimation
     periods = max(1, round(1.0 / (policy_hz * dt_s * decimation)))

@@ -48,8 +48,15 @@ class EpisodeFolder:
             shutil.rmtree(stale, ignore_errors=True)
         self.partial.mkdir(parents=True)
 
-    def finish(self, spec_json: str, plan: dict | None, raw_reply: str, frames: dict[str, list[np.ndarray]],
-               outcome: dict | None, score: dict) -> Path:
+    def finish(
+        self,
+        spec_json: str,
+        plan: dict | None,
+        raw_reply: str,
+        frames: dict[str, list[np.ndarray]],
+        outcome: dict | None,
+        score: dict,
+    ) -> Path:
         _write_json(self.partial / "spec.json", json.loads(spec_json) if spec_json else {})
         _write_json(self.partial / "plan.json", plan)
         (self.partial / "raw_reply.txt").write_text(raw_reply)

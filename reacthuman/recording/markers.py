@@ -40,12 +40,32 @@ def _color(rgba: Any) -> Any:
     return rm.build("std_msgs/msg/ColorRGBA", r=r, g=g, b=b, a=a)
 
 
-def _marker(ns: str, marker_id: int, frame: str, kind: int, pos: Any, quat_wxyz: Any, scale: Any, rgba: Any,
-            frame_locked: bool, **extra: Any) -> Any:
+def _marker(
+    ns: str,
+    marker_id: int,
+    frame: str,
+    kind: int,
+    pos: Any,
+    quat_wxyz: Any,
+    scale: Any,
+    rgba: Any,
+    frame_locked: bool,
+    **extra: Any,
+) -> Any:
     w, x, y, z = (float(c) for c in quat_wxyz)
-    return rm.build(MARKER, header=rm.header(0, frame), ns=ns, id=marker_id, type=kind, action=0,
-                    pose=rm.pose(tuple(float(c) for c in pos), (x, y, z, w)), scale=rm.vector3(scale),
-                    color=_color(rgba), frame_locked=frame_locked, **extra)
+    return rm.build(
+        MARKER,
+        header=rm.header(0, frame),
+        ns=ns,
+        id=marker_id,
+        type=kind,
+        action=0,
+        pose=rm.pose(tuple(float(c) for c in pos), (x, y, z, w)),
+        scale=rm.vector3(scale),
+        color=_color(rgba),
+        frame_locked=frame_locked,
+        **extra,
+    )
 
 
 def mesh_uri(path: str) -> str:
@@ -81,8 +101,10 @@ def catalogue_mesh_parts(visual: dict) -> list[MeshPart] | None:
     """The files a body's catalogue model (its spec's `visual`) is drawn from: the same prepared parts the
     simulators load, already placed in the body frame."""
     visual_spec = VisualMeshSpec(**{k: tuple(v) if isinstance(v, list) else v for k, v in visual.items()})
-    return [(p.obj_path, _texture_rgba(p.texture_png, p.rgba) if p.texture_png else tuple(p.rgba))
-            for p in prepared_parts(visual_spec)]
+    return [
+        (p.obj_path, _texture_rgba(p.texture_png, p.rgba) if p.texture_png else tuple(p.rgba))
+        for p in prepared_parts(visual_spec)
+    ]
 
 
 def _texture_rgba(png: str, rgba: tuple[float, ...]) -> tuple[float, float, float, float]:
@@ -100,8 +122,21 @@ def body_markers(ns: str, first_id: int, body: dict, moving: bool, mesh_parts: M
     parts = mesh_parts(body["visual"]) if body.get("visual") else None
     if parts:
         scale = tuple(body["visual"].get("stretch", (1, 1, 1)))  # a fixture's model stretched onto its box
-        return [_marker(ns, first_id + k, frame, MESH_RESOURCE, (0, 0, 0), (1, 0, 0, 0), scale, rgba, moving,
-                        mesh_resource=mesh_uri(path)) for k, (path, rgba) in enumerate(parts)]
+        return [
+            _marker(
+                ns,
+                first_id + k,
+                frame,
+                MESH_RESOURCE,
+                (0, 0, 0),
+                (1, 0, 0, 0),
+                scale,
+                rgba,
+                moving,
+                mesh_resource=mesh_uri(path),
+            )
+            for k, (path, rgba) in enumerate(parts)
+        ]
     out: list[Any] = []
     for geom in body.get("geoms", ()):
         out += geom_markers(ns, first_id + len(out), frame, geom, moving)
@@ -114,8 +149,17 @@ def _floor(spec: dict, config: ViewerConfig) -> Any:
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     margin_m, thickness_m = config.floor_margin_m, config.floor_thickness_m
     sx, sy = max(xs) - min(xs) + 2 * margin_m, max(ys) - min(ys) + 2 * margin_m
-    return _marker("floor", 0, WORLD_FRAME, CUBE, (cx, cy, -thickness_m / 2), (1, 0, 0, 0),
-                   (sx, sy, thickness_m), FLOOR_RGBA, False)
+    return _marker(
+        "floor",
+        0,
+        WORLD_FRAME,
+        CUBE,
+        (cx, cy, -thickness_m / 2),
+        (1, 0, 0, 0),
+        (sx, sy, thickness_m),
+        FLOOR_RGBA,
+        False,
+    )
 
 
 def scene_markers(spec: dict, mesh_parts: MeshParts = catalogue_mesh_parts, config: ViewerConfig = DEFAULT) -> Any:
@@ -128,18 +172,54 @@ def scene_markers(spec: dict, mesh_parts: MeshParts = catalogue_mesh_parts, conf
         markers += body_markers(ns, next_id, body, body["name"] in hazards, mesh_parts)
     impact = (spec.get("ground_truth") or {}).get("impact_point")
     if impact:
-        markers.append(_marker("impact_point", 0, WORLD_FRAME, SPHERE, impact, (1, 0, 0, 0),
-                               [config.impact_marker_diameter_m] * 3, IMPACT_RGBA, False))
+        markers.append(
+            _marker(
+                "impact_point",
+                0,
+                WORLD_FRAME,
+                SPHERE,
+                impact,
+                (1, 0, 0, 0),
+                [config.impact_marker_diameter_m] * 3,
+                IMPACT_RGBA,
+                False,
+            )
+        )
     return rm.build(MARKER_ARRAY, markers=markers)
 
 
 def plan_markers(geo: PlanGeometry, config: ViewerConfig = DEFAULT) -> Any:
     """The plan in `world`: its base path on the floor (a line) and its left and right hand keyframes."""
     identity = (1.0, 0.0, 0.0, 0.0)
-    out = [_marker("plan_base_path", 0, WORLD_FRAME, LINE_STRIP, (0, 0, 0), identity, (config.plan_path_width_m, 0, 0),
-                   PLAN_PATH_RGBA, False, points=[rm.point(p) for p in geo.base_path])]
-    for k, (ns, hands, rgba) in enumerate((("plan_left_hand", geo.left_hands, PLAN_LEFT_RGBA),
-                                           ("plan_right_hand", geo.right_hands, PLAN_RIGHT_RGBA))):
-        out.append(_marker(ns, 0, WORLD_FRAME, SPHERE_LIST, (0, 0, 0), identity, [config.plan_hand_diameter_m] * 3, rgba,
-                           False, points=[rm.point(p) for p in hands]))
+    out = [
+        _marker(
+            "plan_base_path",
+            0,
+            WORLD_FRAME,
+            LINE_STRIP,
+            (0, 0, 0),
+            identity,
+            (config.plan_path_width_m, 0, 0),
+            PLAN_PATH_RGBA,
+            False,
+            points=[rm.point(p) for p in geo.base_path],
+        )
+    ]
+    for k, (ns, hands, rgba) in enumerate(
+        (("plan_left_hand", geo.left_hands, PLAN_LEFT_RGBA), ("plan_right_hand", geo.right_hands, PLAN_RIGHT_RGBA))
+    ):
+        out.append(
+            _marker(
+                ns,
+                0,
+                WORLD_FRAME,
+                SPHERE_LIST,
+                (0, 0, 0),
+                identity,
+                [config.plan_hand_diameter_m] * 3,
+                rgba,
+                False,
+                points=[rm.point(p) for p in hands],
+            )
+        )
     return rm.build(MARKER_ARRAY, markers=out)

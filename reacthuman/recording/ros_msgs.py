@@ -15,9 +15,21 @@ import numpy as np
 
 from reacthuman.core.bag import typestore
 
-_NUMPY = {"bool": np.bool_, "byte": np.uint8, "char": np.uint8, "int8": np.int8, "uint8": np.uint8,
-          "int16": np.int16, "uint16": np.uint16, "int32": np.int32, "uint32": np.uint32, "int64": np.int64,
-          "uint64": np.uint64, "float32": np.float32, "float64": np.float64}
+_NUMPY = {
+    "bool": np.bool_,
+    "byte": np.uint8,
+    "char": np.uint8,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "int16": np.int16,
+    "uint16": np.uint16,
+    "int32": np.int32,
+    "uint32": np.uint32,
+    "int64": np.int64,
+    "uint64": np.uint64,
+    "float32": np.float32,
+    "float64": np.float64,
+}
 
 
 def _default(node: tuple) -> Any:

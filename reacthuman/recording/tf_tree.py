@@ -73,9 +73,16 @@ def _matrix_to_quat(cx: list[float], cy: list[float], cz: list[float]) -> urdf.Q
 def scene_static_transforms(spec: dict) -> list[urdf.Transform]:
     """Every scene body that is not a streamed hazard, and the three cameras."""
     hazards = set(spec.get("hazard_bodies", ()))
-    out = [urdf.Transform(WORLD_FRAME, scene_frame(b["name"]), tuple(float(c) for c in b["pos"]),  # type: ignore[arg-type]
-                          _wxyz_to_xyzw(b.get("quat", (1.0, 0.0, 0.0, 0.0))))
-           for b in spec.get("bodies", ()) if b["name"] not in hazards]
+    out = [
+        urdf.Transform(
+            WORLD_FRAME,
+            scene_frame(b["name"]),
+            tuple(float(c) for c in b["pos"]),  # type: ignore[arg-type]
+            _wxyz_to_xyzw(b.get("quat", (1.0, 0.0, 0.0, 0.0))),
+        )
+        for b in spec.get("bodies", ())
+        if b["name"] not in hazards
+    ]
     out += [_camera_optical(c) for c in spec.get("cameras", ())]
     return out
 
@@ -83,17 +90,25 @@ def scene_static_transforms(spec: dict) -> list[urdf.Transform]:
 def hazard_initial_transforms(spec: dict) -> list[urdf.Transform]:
     """The hazards at their spec pose: /tf before the first streamed state (the scene's t = 0)."""
     hazards = set(spec.get("hazard_bodies", ()))
-    return [urdf.Transform(WORLD_FRAME, scene_frame(b["name"]), tuple(float(c) for c in b["pos"]),  # type: ignore[arg-type]
-                           _wxyz_to_xyzw(b.get("quat", (1.0, 0.0, 0.0, 0.0))))
-            for b in spec.get("bodies", ()) if b["name"] in hazards]
+    return [
+        urdf.Transform(
+            WORLD_FRAME,
+            scene_frame(b["name"]),
+            tuple(float(c) for c in b["pos"]),  # type: ignore[arg-type]
+            _wxyz_to_xyzw(b.get("quat", (1.0, 0.0, 0.0, 0.0))),
+        )
+        for b in spec.get("bodies", ())
+        if b["name"] in hazards
+    ]
 
 
 def robot_static_transforms() -> list[urdf.Transform]:
     return urdf.static_transforms(urdf.g1_joints())
 
 
-def robot_transforms(base_pos: tuple[float, float, float], base_quat_xyzw: urdf.Quat,
-                     joint_positions: dict[str, float]) -> list[urdf.Transform]:
+def robot_transforms(
+    base_pos: tuple[float, float, float], base_quat_xyzw: urdf.Quat, joint_positions: dict[str, float]
+) -> list[urdf.Transform]:
     """world -> pelvis from the floating base, then every moving URDF joint at its recorded angle."""
     joints = urdf.g1_joints()
     root = urdf.Transform(WORLD_FRAME, urdf.root_link(joints), base_pos, base_quat_xyzw)
@@ -101,9 +116,17 @@ def robot_transforms(base_pos: tuple[float, float, float], base_quat_xyzw: urdf.
 
 
 def tf_message(transforms: list[urdf.Transform], stamp_ns: int) -> Any:
-    items = [rm.build("geometry_msgs/msg/TransformStamped", header=rm.header(stamp_ns, t.parent),
-                      child_frame_id=t.child,
-                      transform=rm.build("geometry_msgs/msg/Transform", translation=rm.vector3(t.translation),
-                                         rotation=rm.quaternion_xyzw(t.rotation)))
-             for t in transforms]
+    items = [
+        rm.build(
+            "geometry_msgs/msg/TransformStamped",
+            header=rm.header(stamp_ns, t.parent),
+            child_frame_id=t.child,
+            transform=rm.build(
+                "geometry_msgs/msg/Transform",
+                translation=rm.vector3(t.translation),
+                rotation=rm.quaternion_xyzw(t.rotation),
+            ),
+        )
+        for t in transforms
+    ]
     return rm.build(TF_TYPE, transforms=items)

@@ -78,15 +78,23 @@ def rpy_to_quat(roll: float, pitch: float, yaw: float) -> Quat:
     cr, sr = math.cos(roll / 2), math.sin(roll / 2)
     cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
     cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
-    return (sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy,
-            cr * cp * sy - sr * sp * cy, cr * cp * cy + sr * sp * sy)
+    return (
+        sr * cp * cy - cr * sp * sy,
+        cr * sp * cy + sr * cp * sy,
+        cr * cp * sy - sr * sp * cy,
+        cr * cp * cy + sr * sp * sy,
+    )
 
 
 def quat_mul(a: Quat, b: Quat) -> Quat:
     ax, ay, az, aw = a
     bx, by, bz, bw = b
-    return (aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz)
+    return (
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    )
 
 
 def axis_angle_quat(axis: Vec3, angle_rad: float) -> Quat:
@@ -97,17 +105,25 @@ def axis_angle_quat(axis: Vec3, angle_rad: float) -> Quat:
 
 def quat_rotate(q: Quat, v: Vec3) -> Vec3:
     x, y, z, w = q
-    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                  [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                  [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    r = np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
     return tuple(float(c) for c in r @ np.asarray(v, dtype=float))  # type: ignore[return-value]
 
 
 def compose(a: Transform, b: Transform) -> Transform:
     """a (parent -> mid) then b (mid -> child)."""
     t = quat_rotate(a.rotation, b.translation)
-    return Transform(a.parent, b.child, tuple(x + y for x, y in zip(a.translation, t)),  # type: ignore[arg-type]
-                     quat_mul(a.rotation, b.rotation))
+    return Transform(
+        a.parent,
+        b.child,
+        tuple(x + y for x, y in zip(a.translation, t)),  # type: ignore[arg-type]
+        quat_mul(a.rotation, b.rotation),
+    )
 
 
 def _floats(text: str | None, n: int, where: str) -> tuple[float, ...]:
@@ -130,8 +146,17 @@ def parse_joints(urdf_text: str) -> tuple[UrdfJoint, ...]:
         parent, child = j.find("parent"), j.find("child")
         if parent is None or child is None:
             raise UrdfError(f"joint {name} lacks a parent or child link")
-        joints.append(UrdfJoint(name, j.get("type", "fixed"), parent.get("link", ""), child.get("link", ""),
-                                xyz, rpy_to_quat(*rpy), axis))  # type: ignore[arg-type]
+        joints.append(
+            UrdfJoint(
+                name,
+                j.get("type", "fixed"),
+                parent.get("link", ""),
+                child.get("link", ""),
+                xyz,
+                rpy_to_quat(*rpy),
+                axis,
+            )
+        )  # type: ignore[arg-type]
     return tuple(joints)
 
 

@@ -12,8 +12,13 @@ from typing import Any
 
 from reacthuman.core.config import config_with
 
-_POSITIVE_M = ("floor_thickness_m", "floor_margin_m", "impact_marker_diameter_m", "plan_path_width_m",
-               "plan_hand_diameter_m")
+_POSITIVE_M = (
+    "floor_thickness_m",
+    "floor_margin_m",
+    "impact_marker_diameter_m",
+    "plan_path_width_m",
+    "plan_hand_diameter_m",
+)
 _POSITIVE_PX = ("overlay_scale", "overlay_path_width_px", "overlay_hand_width_px", "overlay_mark_radius_px")
 
 

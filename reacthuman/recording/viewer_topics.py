@@ -53,26 +53,44 @@ RIGHT_HAND_DISTANCE = "/reacthuman/viz/right_hand_object_distance"
 COMPRESSED_IMAGE_TYPE = "sensor_msgs/msg/CompressedImage"
 STRING_TYPE = "std_msgs/msg/String"
 FLOAT_TYPE = "std_msgs/msg/Float64"
+
+
 def compressed_topic(view: str) -> str:
     return graph.image_topic(view) + "/compressed"
 
 
 # What the viewer topics are computed from.
-INPUT_TOPICS = frozenset({graph.SCENE, graph.HAZARD_STATE, graph.HAND_POSITIONS, graph.BASE_STATE, graph.JOINT_STATES,
-                          graph.OBSERVATION, graph.PLAN})
+INPUT_TOPICS = frozenset(
+    {
+        graph.SCENE,
+        graph.HAZARD_STATE,
+        graph.HAND_POSITIONS,
+        graph.BASE_STATE,
+        graph.JOINT_STATES,
+        graph.OBSERVATION,
+        graph.PLAN,
+    }
+)
 # Topics a viewer expects latched (transient local): written once, needed by a player that starts late.
 LATCHED = frozenset({TF_STATIC, ROBOT_DESCRIPTION, SCENE_MARKERS, PLAN_MARKERS})
-TOPIC_TYPES = {TF: tf_tree.TF_TYPE, TF_STATIC: tf_tree.TF_TYPE, ROBOT_DESCRIPTION: STRING_TYPE,
-               SCENE_MARKERS: markers.MARKER_ARRAY, PLAN_MARKERS: markers.MARKER_ARRAY, LEFT_HAND_DISTANCE: FLOAT_TYPE,
-               RIGHT_HAND_DISTANCE: FLOAT_TYPE} | {compressed_topic(v): COMPRESSED_IMAGE_TYPE for v in graph.VIEWS}
+TOPIC_TYPES = {
+    TF: tf_tree.TF_TYPE,
+    TF_STATIC: tf_tree.TF_TYPE,
+    ROBOT_DESCRIPTION: STRING_TYPE,
+    SCENE_MARKERS: markers.MARKER_ARRAY,
+    PLAN_MARKERS: markers.MARKER_ARRAY,
+    LEFT_HAND_DISTANCE: FLOAT_TYPE,
+    RIGHT_HAND_DISTANCE: FLOAT_TYPE,
+} | {compressed_topic(v): COMPRESSED_IMAGE_TYPE for v in graph.VIEWS}
 
 
 def jpeg_frame(image: Any, quality: int = DEFAULT.jpeg_quality) -> Any:
     """A sensor_msgs/Image (rgb8) as a JPEG CompressedImage with the same header."""
     buf = io.BytesIO()
     PILImage.fromarray(rgb8_pixels(image)).save(buf, format="JPEG", quality=quality)
-    return ros_msgs.build(COMPRESSED_IMAGE_TYPE, header=image.header, format="jpeg",
-                          data=np.frombuffer(buf.getvalue(), np.uint8))
+    return ros_msgs.build(
+        COMPRESSED_IMAGE_TYPE, header=image.header, format="jpeg", data=np.frombuffer(buf.getvalue(), np.uint8)
+    )
 
 
 @dataclass(frozen=True)
@@ -125,21 +143,35 @@ class ViewerTopics:
             tick_ns = ros_msgs.stamp_ns(msg.header)
             t = urdf.Transform(tf_tree.WORLD_FRAME, tf_tree.scene_frame(msg.name), pos, quat)
             centre = np.asarray(pos) + arm_world_m(self._centres.get(msg.name, np.zeros(3)), (quat[3], *quat[:3]))
-            return [_extra(TF, stamp_ns, tf_tree.tf_message([t], tick_ns))] + self._distances(stamp_ns, tick_ns,
-                                                                                             msg.name, tuple(centre))
+            return [_extra(TF, stamp_ns, tf_tree.tf_message([t], tick_ns))] + self._distances(
+                stamp_ns, tick_ns, msg.name, tuple(centre)
+            )
         if topic == graph.HAND_POSITIONS:
             msg = typestore().deserialize_cdr(raw, msgtype)
             return self._distances(stamp_ns, ros_msgs.stamp_ns(msg.header), _HANDS, (_xyz(msg.left), _xyz(msg.right)))
         if topic == graph.OBSERVATION:
             msg = typestore().deserialize_cdr(raw, msgtype)
-            return [_extra(compressed_topic(v.view_name), ros_msgs.stamp_ns(f.header), jpeg_frame(f, self.config.jpeg_quality))
-                    for v in msg.views if v.view_name in graph.VIEWS for f in v.frames]
+            return [
+                _extra(
+                    compressed_topic(v.view_name), ros_msgs.stamp_ns(f.header), jpeg_frame(f, self.config.jpeg_quality)
+                )
+                for v in msg.views
+                if v.view_name in graph.VIEWS
+                for f in v.frames
+            ]
         if topic == graph.PLAN and self._observer is not None:
             msg = typestore().deserialize_cdr(raw, msgtype)
-            plan = {"walking_cmd": [float(c) for c in msg.walking_cmd], "walking_duration": float(msg.walking_duration_s),
-                    "keyframes": [{"t": float(k.t_s), "left_hand": _xyz(k.left_hand), "right_hand": _xyz(k.right_hand)}
-                                  for k in msg.keyframes]}
-            return [_extra(PLAN_MARKERS, stamp_ns, markers.plan_markers(plan_geometry(plan, self._observer), self.config))]
+            plan = {
+                "walking_cmd": [float(c) for c in msg.walking_cmd],
+                "walking_duration": float(msg.walking_duration_s),
+                "keyframes": [
+                    {"t": float(k.t_s), "left_hand": _xyz(k.left_hand), "right_hand": _xyz(k.right_hand)}
+                    for k in msg.keyframes
+                ],
+            }
+            return [
+                _extra(PLAN_MARKERS, stamp_ns, markers.plan_markers(plan_geometry(plan, self._observer), self.config))
+            ]
         if topic in (graph.BASE_STATE, graph.JOINT_STATES):
             msg = typestore().deserialize_cdr(raw, msgtype)
             return self._robot(stamp_ns, ros_msgs.stamp_ns(msg.header), topic, msg)
@@ -148,16 +180,21 @@ class ViewerTopics:
     def _on_scene(self, stamp_ns: int, msg: Any) -> list[Extra]:
         spec = json.loads(msg.spec_json)
         self._hazard_names = tuple(spec.get("hazard_bodies", ()))
-        self._centres = {b["name"]: geoms_centre_m(body_from_dict(b).geoms) for b in spec.get("bodies", ())
-                         if b.get("name") in self._hazard_names}
+        self._centres = {
+            b["name"]: geoms_centre_m(body_from_dict(b).geoms)
+            for b in spec.get("bodies", ())
+            if b.get("name") in self._hazard_names
+        }
         obs = spec.get("observer") or {}
         self._observer = Pose2D(float(obs.get("x_m", 0.0)), float(obs.get("y_m", 0.0)), float(obs.get("yaw_rad", 0.0)))
         static = tf_tree.robot_static_transforms() + tf_tree.scene_static_transforms(spec)
         description = ros_msgs.build(STRING_TYPE, data=urdf.g1_robot_description())
-        return [_extra(ROBOT_DESCRIPTION, stamp_ns, description),
-                _extra(TF_STATIC, stamp_ns, tf_tree.tf_message(static, stamp_ns)),
-                _extra(SCENE_MARKERS, stamp_ns, markers.scene_markers(spec, config=self.config)),
-                _extra(TF, stamp_ns, tf_tree.tf_message(tf_tree.hazard_initial_transforms(spec), stamp_ns))]
+        return [
+            _extra(ROBOT_DESCRIPTION, stamp_ns, description),
+            _extra(TF_STATIC, stamp_ns, tf_tree.tf_message(static, stamp_ns)),
+            _extra(SCENE_MARKERS, stamp_ns, markers.scene_markers(spec, config=self.config)),
+            _extra(TF, stamp_ns, tf_tree.tf_message(tf_tree.hazard_initial_transforms(spec), stamp_ns)),
+        ]
 
     def _robot(self, stamp_ns: int, tick_ns: int, topic: str, msg: Any) -> list[Extra]:
         parts = _gather(self._robot_parts, tick_ns, topic, msg)

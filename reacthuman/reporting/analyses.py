@@ -71,13 +71,23 @@ def _by_speed(d: Decisions, title: str, name: str, metric: Callable[[DecisionRec
         faster = mean_n(metric(r) for r in rs if bands and r.speed_band != bands[0])[0]
         rows.append([label] + cells + [slowest, faster, len(rs)])
     formats = {c: "pct" for c in columns[1:-1]} | {"n": "int"}
-    return Table(name, title, columns, rows, formats,
-                 note="Families that sweep object speed only; gravity-paced families are left out.")
+    return Table(
+        name,
+        title,
+        columns,
+        rows,
+        formats,
+        note="Families that sweep object speed only; gravity-paced families are left out.",
+    )
 
 
 def freeze_by_speed_table(d: Decisions) -> Table:
-    return _by_speed(d, "Freeze rate (NO_ACTION) by speed band (%)", "freeze_by_speed",
-                     lambda r: float(r.action == Action.NO_ACTION.value))
+    return _by_speed(
+        d,
+        "Freeze rate (NO_ACTION) by speed band (%)",
+        "freeze_by_speed",
+        lambda r: float(r.action == Action.NO_ACTION.value),
+    )
 
 
 def saa_by_speed_table(d: Decisions) -> Table:
@@ -86,8 +96,13 @@ def saa_by_speed_table(d: Decisions) -> Table:
 
 def stability_table(d: Decisions) -> Table:
     bands = speed_bands_present(d)
-    columns = ["model", "complete groups", "same action at all bands", "groups with slowest+fastest",
-               "slowest = fastest"]
+    columns = [
+        "model",
+        "complete groups",
+        "same action at all bands",
+        "groups with slowest+fastest",
+        "slowest = fastest",
+    ]
     rows = []
     for label, rs in _groups(d):
         groups: dict[tuple[str, str], dict[str, str | None]] = defaultdict(dict)
@@ -96,21 +111,49 @@ def stability_table(d: Decisions) -> Table:
                 groups[(r.model, r.speed_group)][r.speed_band] = r.action
         complete = [g for g in groups.values() if len(bands) > 1 and set(g) == set(bands)]
         ends = [g for g in groups.values() if len(bands) > 1 and bands[0] in g and bands[-1] in g]
-        rows.append([label, len(complete), share(len(set(g.values())) == 1 for g in complete)[0], len(ends),
-                     share(g[bands[0]] == g[bands[-1]] for g in ends)[0]])
-    return Table("stability", "Decision stability across the speed variants of one scene group", columns, rows,
-                 {"complete groups": "int", "same action at all bands": "pct", "groups with slowest+fastest": "int",
-                  "slowest = fastest": "pct"})
+        rows.append(
+            [
+                label,
+                len(complete),
+                share(len(set(g.values())) == 1 for g in complete)[0],
+                len(ends),
+                share(g[bands[0]] == g[bands[-1]] for g in ends)[0],
+            ]
+        )
+    return Table(
+        "stability",
+        "Decision stability across the speed variants of one scene group",
+        columns,
+        rows,
+        {
+            "complete groups": "int",
+            "same action at all bands": "pct",
+            "groups with slowest+fastest": "int",
+            "slowest = fastest": "pct",
+        },
+    )
 
 
 def _treatment(rs: list[DecisionRecord]) -> tuple[int, float | None, float | None]:
-    return (len(rs), share(r.action == Action.CATCH.value for r in rs)[0],
-            share(r.action == Action.DODGE.value for r in rs)[0])
+    return (
+        len(rs),
+        share(r.action == Action.CATCH.value for r in rs)[0],
+        share(r.action == Action.DODGE.value for r in rs)[0],
+    )
 
 
 def adversarial_table(d: Decisions) -> Table:
-    columns = ["disguised object", "truth", "n", "caught", "dodged", "look-alike", "look-alike n",
-               "look-alike caught", "look-alike dodged"]
+    columns = [
+        "disguised object",
+        "truth",
+        "n",
+        "caught",
+        "dodged",
+        "look-alike",
+        "look-alike n",
+        "look-alike caught",
+        "look-alike dodged",
+    ]
     rows = []
     for obj in sorted({r.object for r in d.scored if r.adversarial}):
         rs = [r for r in d.scored if r.adversarial and r.object == obj]
@@ -118,10 +161,21 @@ def adversarial_table(d: Decisions) -> Table:
         looks_like = Counter(r.looks_like for r in rs).most_common(1)[0][0]
         genuine = [r for r in d.scored if not r.adversarial and looks_like is not None and r.object == looks_like]
         rows.append([obj, truth, *_treatment(rs), looks_like, *_treatment(genuine)])
-    formats = {"n": "int", "caught": "pct", "dodged": "pct", "look-alike n": "int", "look-alike caught": "pct",
-               "look-alike dodged": "pct"}
-    return Table("adversarial", "Adversarial probes: disguised objects against their genuine look-alikes (%)",
-                 columns, rows, formats)
+    formats = {
+        "n": "int",
+        "caught": "pct",
+        "dodged": "pct",
+        "look-alike n": "int",
+        "look-alike caught": "pct",
+        "look-alike dodged": "pct",
+    }
+    return Table(
+        "adversarial",
+        "Adversarial probes: disguised objects against their genuine look-alikes (%)",
+        columns,
+        rows,
+        formats,
+    )
 
 
 def doubt_table(d: Decisions) -> Table:
@@ -131,9 +185,19 @@ def doubt_table(d: Decisions) -> Table:
         adv = [doubts_material(r.intent or r.raw_text) for r in rs if r.adversarial]
         other = [doubts_material(r.intent or r.raw_text) for r in rs if not r.adversarial]
         rows.append([label, len(adv), sum(adv), share(adv)[0], len(other), share(other)[0]])
-    return Table("doubt", "Does the intent ever doubt an object's material or weight?", columns, rows,
-                 {"adversarial decisions": "int", "doubting": "int", "doubt rate": "pct", "other decisions": "int",
-                  "other doubt rate": "pct"})
+    return Table(
+        "doubt",
+        "Does the intent ever doubt an object's material or weight?",
+        columns,
+        rows,
+        {
+            "adversarial decisions": "int",
+            "doubting": "int",
+            "doubt rate": "pct",
+            "other decisions": "int",
+            "other doubt rate": "pct",
+        },
+    )
 
 
 def _majority(actions: list[str | None]) -> str | None:
@@ -169,8 +233,13 @@ def voting_table(d: Decisions) -> Table:
         [f"best single model ({best_model or '–'})", per_model.get(best_model) if best_model else None, len(scenes)],
         ["mean single model", mean_n(per_model.values())[0], len(scenes)],
     ]
-    return Table("voting", "Across models: unanimity and majority vote", ["measure", "value (%)", "n"], rows,
-                 {"value (%)": "pct", "n": "int"})
+    return Table(
+        "voting",
+        "Across models: unanimity and majority vote",
+        ["measure", "value (%)", "n"],
+        rows,
+        {"value (%)": "pct", "n": "int"},
+    )
 
 
 def _quartiles(values: list[float]) -> tuple[float | None, float | None]:
@@ -184,8 +253,17 @@ def _quartiles(values: list[float]) -> tuple[float | None, float | None]:
 
 def reach_table(d: Decisions, config: AnalysisConfig | None = None) -> Table:
     cfg = config or default_config()
-    columns = ["model", "correct catches", "d_end median (m)", "d_end p25 (m)", "d_end p75 (m)", "d_end mean (m)",
-               "misses", "misses short", "beyond arm's reach"]
+    columns = [
+        "model",
+        "correct catches",
+        "d_end median (m)",
+        "d_end p25 (m)",
+        "d_end p75 (m)",
+        "d_end mean (m)",
+        "misses",
+        "misses short",
+        "beyond arm's reach",
+    ]
     rows = []
     for label, rs in _groups(d):
         good = [r for r in rs if r.action == r.correct_action == Action.CATCH.value and r.d_end is not None]
@@ -195,8 +273,18 @@ def reach_table(d: Decisions, config: AnalysisConfig | None = None) -> Table:
         beyond = share(r.body_to_impact_m > cfg.arm_reach_m for r in good if r.body_to_impact_m is not None)[0]
         p25, p75 = _quartiles(d_end)
         rows.append([label, len(good), median_n(d_end)[0], p25, p75, mean_n(d_end)[0], len(misses), short, beyond])
-    formats = {c: "m" for c in columns[2:6]} | {"correct catches": "int", "misses": "int", "misses short": "pct",
-                                                 "beyond arm's reach": "pct"}
-    return Table("reach", "Correct but out of reach: correct catches, planned hands vs the impact point", columns,
-                 rows, formats, note=f"miss: d_end > {cfg.catch_radius_m} m; beyond reach: body ends more than "
-                                     f"{cfg.arm_reach_m} m from the impact point; shares in %.")
+    formats = {c: "m" for c in columns[2:6]} | {
+        "correct catches": "int",
+        "misses": "int",
+        "misses short": "pct",
+        "beyond arm's reach": "pct",
+    }
+    return Table(
+        "reach",
+        "Correct but out of reach: correct catches, planned hands vs the impact point",
+        columns,
+        rows,
+        formats,
+        note=f"miss: d_end > {cfg.catch_radius_m} m; beyond reach: body ends more than "
+        f"{cfg.arm_reach_m} m from the impact point; shares in %.",
+    )

@@ -59,20 +59,40 @@ def _decision_blocks(a: Decisions, b: Decisions) -> list[Block]:
     kb = {r.key: r for r in b.scored}
     both = [k for k in ka if k in kb]
     changed = [k for k in both if _changed(ka[k], kb[k])]
-    counts = Table("compare_counts", "Decisions matched by scene and model", ["measure", "n"], [
-        ["only in A", sum(1 for k in ka if k not in kb)],
-        ["only in B", sum(1 for k in kb if k not in ka)],
-        ["in both", len(both)],
-        ["changed action", sum(1 for k in both if ka[k].action != kb[k].action)],
-        ["SAA gained (0 → 1)", sum(1 for k in both if ka[k].saa == 0 and kb[k].saa == 1)],
-        ["SAA lost (1 → 0)", sum(1 for k in both if ka[k].saa == 1 and kb[k].saa == 0)],
-        ["became unsafe", sum(1 for k in both if ka[k].safe == 1 and kb[k].safe == 0)],
-        ["became safe", sum(1 for k in both if ka[k].safe == 0 and kb[k].safe == 1)],
-    ], {"n": "int"})
-    rows = [[k[0], k[1], ka[k].correct_action, ka[k].action, kb[k].action, f"{ka[k].saa} → {kb[k].saa}",
-             f"{ka[k].rule or '-'} → {kb[k].rule or '-'}"] for k in changed[:MAX_CHANGES_LISTED]]
-    listed = Table("compare_changes", f"Changed decisions ({len(changed)}; first {MAX_CHANGES_LISTED} listed)",
-                   ["scene_id", "model", "truth", "action A", "action B", "SAA", "rule"], rows)
+    counts = Table(
+        "compare_counts",
+        "Decisions matched by scene and model",
+        ["measure", "n"],
+        [
+            ["only in A", sum(1 for k in ka if k not in kb)],
+            ["only in B", sum(1 for k in kb if k not in ka)],
+            ["in both", len(both)],
+            ["changed action", sum(1 for k in both if ka[k].action != kb[k].action)],
+            ["SAA gained (0 → 1)", sum(1 for k in both if ka[k].saa == 0 and kb[k].saa == 1)],
+            ["SAA lost (1 → 0)", sum(1 for k in both if ka[k].saa == 1 and kb[k].saa == 0)],
+            ["became unsafe", sum(1 for k in both if ka[k].safe == 1 and kb[k].safe == 0)],
+            ["became safe", sum(1 for k in both if ka[k].safe == 0 and kb[k].safe == 1)],
+        ],
+        {"n": "int"},
+    )
+    rows = [
+        [
+            k[0],
+            k[1],
+            ka[k].correct_action,
+            ka[k].action,
+            kb[k].action,
+            f"{ka[k].saa} → {kb[k].saa}",
+            f"{ka[k].rule or '-'} → {kb[k].rule or '-'}",
+        ]
+        for k in changed[:MAX_CHANGES_LISTED]
+    ]
+    listed = Table(
+        "compare_changes",
+        f"Changed decisions ({len(changed)}; first {MAX_CHANGES_LISTED} listed)",
+        ["scene_id", "model", "truth", "action A", "action B", "SAA", "rule"],
+        rows,
+    )
     return [counts, listed]
 
 
@@ -82,8 +102,10 @@ def write_comparison(run_a: str | Path, run_b: str | Path, out_dir: str | Path |
     a, b = select_decisions(read_ledger(run_a)), select_decisions(read_ledger(run_b))
     out = Path(out_dir) if out_dir is not None else run_a
     blocks: list[Block] = [
-        Paragraph(f"A = {run_a} ({len(a.scored)} decisions), B = {run_b} ({len(b.scored)} decisions). "
-                  "Changes are B - A; for SAA and Safety in percentage points."),
+        Paragraph(
+            f"A = {run_a} ({len(a.scored)} decisions), B = {run_b} ({len(b.scored)} decisions). "
+            "Changes are B - A; for SAA and Safety in percentage points."
+        ),
         Heading("Per model"),
         _metric_table(a, b, ["SAA", "Safety"], "pct", "compare_rates", "SAA and Safety (%)"),
         _metric_table(a, b, ["d_end (m)", "d_min (m)"], "m", "compare_distances", "Distances (m)"),

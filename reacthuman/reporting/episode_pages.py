@@ -92,8 +92,11 @@ def _fmt(value: object) -> str:
 
 
 def _dl(pairs: list[tuple[str, object]]) -> str:
-    return "<table class='kv'>" + "".join(
-        f"<tr><th>{html.escape(k)}</th><td>{html.escape(_fmt(v))}</td></tr>" for k, v in pairs) + "</table>"
+    return (
+        "<table class='kv'>"
+        + "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(_fmt(v))}</td></tr>" for k, v in pairs)
+        + "</table>"
+    )
 
 
 _PAGE_STYLE = """body{font-family:sans-serif;max-width:1200px;margin:1.5em auto;color:#222}
@@ -103,45 +106,77 @@ padding:8px}.cols{display:flex;gap:2em;flex-wrap:wrap}img.overlay{max-width:100%
 video{max-width:48%}"""
 
 
-def _page_html(r: DecisionRecord, folder: Path, run_dir: Path, page: Path, report: Path, overlay: Path | None,
-               frames: dict[str, list[Path]]) -> str:
+def _page_html(
+    r: DecisionRecord,
+    folder: Path,
+    run_dir: Path,
+    page: Path,
+    report: Path,
+    overlay: Path | None,
+    frames: dict[str, list[Path]],
+) -> str:
     plan, outcome = _read_json(folder / "plan.json"), _read_json(folder / "outcome.json")
     raw = (folder / "raw_reply.txt").read_text() if (folder / "raw_reply.txt").is_file() else ""
     title = f"{r.model} on {r.scene_id}"
-    score = [("correct action", r.correct_action), ("action", r.action), ("SAA", r.saa), ("safe", r.safe),
-             ("rule", r.rule), ("d_end (m)", r.d_end), ("d_min (m)", r.d_min), ("AIA", r.aia)]
-    scene = [("family", r.family), ("object", r.object), ("room", r.room), ("speed band", r.speed_band),
-             ("adversarial", r.adversarial)]
-    executed = [(k, v) for k, v in (outcome or {}).items() if not isinstance(v, list)] if isinstance(outcome, dict) else []
-    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-             f"<style>{_PAGE_STYLE}</style></head><body>",
-             f"<p><a href='{html.escape(_rel(report, page))}'>back to the report</a></p><h1>{html.escape(title)}</h1>",
-             f"<div class='cols'><div><h2>Score</h2>{_dl(score)}</div><div><h2>Scene</h2>{_dl(scene)}</div>"
-             f"<div><h2>Outcome</h2>{_dl(executed) if executed else '<p>no outcome recorded</p>'}</div></div>",
-             "<h2>What the model saw</h2>"]
+    score = [
+        ("correct action", r.correct_action),
+        ("action", r.action),
+        ("SAA", r.saa),
+        ("safe", r.safe),
+        ("rule", r.rule),
+        ("d_end (m)", r.d_end),
+        ("d_min (m)", r.d_min),
+        ("AIA", r.aia),
+    ]
+    scene = [
+        ("family", r.family),
+        ("object", r.object),
+        ("room", r.room),
+        ("speed band", r.speed_band),
+        ("adversarial", r.adversarial),
+    ]
+    executed = (
+        [(k, v) for k, v in (outcome or {}).items() if not isinstance(v, list)] if isinstance(outcome, dict) else []
+    )
+    parts = [
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<style>{_PAGE_STYLE}</style></head><body>",
+        f"<p><a href='{html.escape(_rel(report, page))}'>back to the report</a></p><h1>{html.escape(title)}</h1>",
+        f"<div class='cols'><div><h2>Score</h2>{_dl(score)}</div><div><h2>Scene</h2>{_dl(scene)}</div>"
+        f"<div><h2>Outcome</h2>{_dl(executed) if executed else '<p>no outcome recorded</p>'}</div></div>",
+        "<h2>What the model saw</h2>",
+    ]
     for view, files in frames.items():
-        imgs = "".join(f"<img class='frame' src='{html.escape(_rel(f, page))}' alt='{html.escape(view)} frame {k}'>"
-                       for k, f in enumerate(files))
+        imgs = "".join(
+            f"<img class='frame' src='{html.escape(_rel(f, page))}' alt='{html.escape(view)} frame {k}'>"
+            for k, f in enumerate(files)
+        )
         parts.append(f"<h3>{html.escape(view)}</h3><div class='frames'>{imgs}</div>")
     parts.append("<h2>The plan over the overhead view</h2>")
     if overlay is not None:
-        parts.append(f"<img class='overlay' src='{html.escape(_rel(overlay, page))}' alt='plan over the overhead view'>"
-                     "<p>Cyan: base path of the walking command (circle: start, square: end); green and magenta: "
-                     "left and right hand keyframes; red cross: the ground-truth impact point.</p>")
+        parts.append(
+            f"<img class='overlay' src='{html.escape(_rel(overlay, page))}' alt='plan over the overhead view'>"
+            "<p>Cyan: base path of the walking command (circle: start, square: end); green and magenta: "
+            "left and right hand keyframes; red cross: the ground-truth impact point.</p>"
+        )
     else:
         parts.append("<p>(no overhead frame in this episode)</p>")
     videos = _videos(run_dir, r.model, r.scene_id)
     if videos:
-        parts.append("<h2>Execution</h2>" + "".join(
-            f"<video controls preload='none' src='{html.escape(_rel(v, page))}'></video>" for v in videos))
+        parts.append(
+            "<h2>Execution</h2>"
+            + "".join(f"<video controls preload='none' src='{html.escape(_rel(v, page))}'></video>" for v in videos)
+        )
     plan_text = json.dumps(plan, indent=1) if plan is not None else "no plan"
     parts += [f"<h2>Plan</h2><pre>{html.escape(plan_text)}</pre>", f"<h2>Raw reply</h2><pre>{html.escape(raw)}</pre>"]
     bag = folder / "bag"
     if bag.is_dir():
-        parts.append(f"<h2>In 3D</h2><p>The bag <code>{html.escape(_rel(bag, page))}</code> carries /tf, "
-                     "/robot_description and the scene markers: open it in Foxglove with "
-                     "<code>config/foxglove/episode_layout.json</code>, or play it into RViz with "
-                     "<code>config/rviz/episode.rviz</code> (docs/watching.md).</p>")
+        parts.append(
+            f"<h2>In 3D</h2><p>The bag <code>{html.escape(_rel(bag, page))}</code> carries /tf, "
+            "/robot_description and the scene markers: open it in Foxglove with "
+            "<code>config/foxglove/episode_layout.json</code>, or play it into RViz with "
+            "<code>config/rviz/episode.rviz</code> (docs/watching.md).</p>"
+        )
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
@@ -158,8 +193,12 @@ def write_episode_page(r: DecisionRecord, run_dir: Path, out_dir: Path) -> Path 
     overheads = frames.get("overhead", [])
     overlay = None
     if overheads and isinstance(spec, dict) and spec.get("cameras"):
-        overlay = draw_plan_overlay(overheads[-1], spec, plan if isinstance(plan, dict) else None,
-                                    page.with_name(f"{safe_name(r.scene_id)}_plan.png"))
+        overlay = draw_plan_overlay(
+            overheads[-1],
+            spec,
+            plan if isinstance(plan, dict) else None,
+            page.with_name(f"{safe_name(r.scene_id)}_plan.png"),
+        )
     atomic_write_text(page, _page_html(r, folder, Path(run_dir), page, out_dir / "report.html", overlay, frames))
     return page
 
@@ -178,8 +217,10 @@ def index_markdown(entries: list[EpisodeEntry]) -> str:
     for e in entries:
         r = e.record
         scene = f"[{r.scene_id}]({e.page})" if e.page else r.scene_id
-        lines.append(f"| {r.model} | {scene} | {r.family} | {e.value('action')} | {r.correct_action} | "
-                     f"{e.value('rule')} | {e.outcome} |")
+        lines.append(
+            f"| {r.model} | {scene} | {r.family} | {e.value('action')} | {r.correct_action} | "
+            f"{e.value('rule')} | {e.outcome} |"
+        )
     return "\n".join(lines)
 
 
@@ -207,27 +248,40 @@ def index_html(entries: list[EpisodeEntry]) -> str:
     for name in FILTERS:
         values = sorted({e.value(name) for e in entries})
         options = "<option value=''>all</option>" + "".join(
-            f"<option value='{html.escape(v)}'>{html.escape(v)}</option>" for v in values)
+            f"<option value='{html.escape(v)}'>{html.escape(v)}</option>" for v in values
+        )
         filters.append(f"<label>{name} <select class='episode-filter' data-field='{name}'>{options}</select></label>")
     rows = []
     for e in entries:
         r = e.record
         data = " ".join(f"data-{n}='{html.escape(e.value(n))}'" for n in FILTERS)
-        scene = (f"<a href='{html.escape(e.page)}'>{html.escape(r.scene_id)}</a>" if e.page
-                 else html.escape(r.scene_id))
-        cells = [html.escape(r.model), scene, html.escape(r.family), html.escape(e.value("action")),
-                 html.escape(str(r.correct_action)), html.escape(e.value("rule")), html.escape(e.outcome)]
+        scene = f"<a href='{html.escape(e.page)}'>{html.escape(r.scene_id)}</a>" if e.page else html.escape(r.scene_id)
+        cells = [
+            html.escape(r.model),
+            scene,
+            html.escape(r.family),
+            html.escape(e.value("action")),
+            html.escape(str(r.correct_action)),
+            html.escape(e.value("rule")),
+            html.escape(e.outcome),
+        ]
         rows.append(f"<tr {data}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{c}</th>" for c in ("model", "scene", "family", "action", "correct", "rule", "outcome"))
-    return (f"<div class='filters'>{' '.join(filters)} <span><span id='episodes-shown'>{len(entries)}</span> of "
-            f"{len(entries)} shown</span></div><table id='episodes'><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>{_FILTER_SCRIPT}")
+    return (
+        f"<div class='filters'>{' '.join(filters)} <span><span id='episodes-shown'>{len(entries)}</span> of "
+        f"{len(entries)} shown</span></div><table id='episodes'><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>{_FILTER_SCRIPT}"
+    )
 
 
 def episode_section(d: Decisions, run_dir: Path, out_dir: Path) -> list[Block]:
     """Writes every decision's page; the report's "Episodes" section that links them."""
     entries = write_episode_pages(d, run_dir, out_dir)
-    return [Heading("Episodes"),
-            Paragraph("Each decision's page shows the frames the model saw, its plan over the overhead view, the "
-                      "outcome and, when recorded, the execution videos."),
-            Custom(index_markdown(entries), index_html(entries))]
+    return [
+        Heading("Episodes"),
+        Paragraph(
+            "Each decision's page shows the frames the model saw, its plan over the overhead view, the "
+            "outcome and, when recorded, the execution videos."
+        ),
+        Custom(index_markdown(entries), index_html(entries)),
+    ]

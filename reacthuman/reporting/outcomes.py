@@ -20,15 +20,19 @@ FORMATS = {"executed": "int", "catches held": "pct", "dodges clear": "pct", "str
 
 
 def _executed(d: Decisions) -> list[DecisionRecord]:
-    return [r for r in d.scored if r.caught is not None
-            and not (r.extras or {}).get("physically_unreachable", False)]
+    return [r for r in d.scored if r.caught is not None and not (r.extras or {}).get("physically_unreachable", False)]
 
 
 def _cells(rows: list[DecisionRecord]) -> list:
     catches = [r for r in rows if r.action == Action.CATCH.value]
     dodges = [r for r in rows if r.action == Action.DODGE.value]
-    return [len(rows), share(bool(r.caught) for r in catches)[0], share(not r.struck for r in dodges)[0],
-            share(bool(r.struck) for r in rows)[0], share(bool(r.fell) for r in rows)[0]]
+    return [
+        len(rows),
+        share(bool(r.caught) for r in catches)[0],
+        share(not r.struck for r in dodges)[0],
+        share(bool(r.struck) for r in rows)[0],
+        share(bool(r.fell) for r in rows)[0],
+    ]
 
 
 def outcomes_by_action_table(d: Decisions) -> Table:
@@ -40,10 +44,15 @@ def outcomes_by_action_table(d: Decisions) -> Table:
             subset = [r for r in mine if r.action == action.value]
             if subset:
                 rows.append([model, action.value, *_cells(subset)])
-    return Table("outcomes_by_action", "Executed outcomes per model and chosen action (% of executed decisions)",
-                 ["model", "action", *COLUMNS], rows, FORMATS,
-                 note="catches held: the object kept off the floor in the hands; dodges clear: not struck. "
-                      "Scenes marked physically unreachable are left out.")
+    return Table(
+        "outcomes_by_action",
+        "Executed outcomes per model and chosen action (% of executed decisions)",
+        ["model", "action", *COLUMNS],
+        rows,
+        FORMATS,
+        note="catches held: the object kept off the floor in the hands; dodges clear: not struck. "
+        "Scenes marked physically unreachable are left out.",
+    )
 
 
 def outcomes_by_family_table(d: Decisions) -> Table:
@@ -55,8 +64,13 @@ def outcomes_by_family_table(d: Decisions) -> Table:
             subset = [r for r in executed if r.model == model and r.family == family]
             if subset:
                 rows.append([model, family, *_cells(subset)])
-    return Table("outcomes_by_family", "Executed outcomes per model and family (% of executed decisions)",
-                 ["model", "family", *COLUMNS], rows, FORMATS)
+    return Table(
+        "outcomes_by_family",
+        "Executed outcomes per model and family (% of executed decisions)",
+        ["model", "family", *COLUMNS],
+        rows,
+        FORMATS,
+    )
 
 
 def execution_tables(d: Decisions) -> list[Table]:

@@ -26,8 +26,12 @@ PATH_RGB: RGB = (0, 229, 255)
 LEFT_RGB: RGB = (57, 255, 20)
 RIGHT_RGB: RGB = (255, 61, 242)
 IMPACT_RGB: RGB = (255, 0, 0)
-LEGEND = (("base path (circle: start, square: end)", PATH_RGB), ("left hand keyframes", LEFT_RGB),
-          ("right hand keyframes", RIGHT_RGB), ("impact point", IMPACT_RGB))
+LEGEND = (
+    ("base path (circle: start, square: end)", PATH_RGB),
+    ("left hand keyframes", LEFT_RGB),
+    ("right hand keyframes", RIGHT_RGB),
+    ("impact point", IMPACT_RGB),
+)
 
 
 def _camera(spec: dict, name: str, width: int, height: int) -> CameraSpec:
@@ -50,8 +54,9 @@ def _dot(draw: ImageDraw.ImageDraw, xy: tuple[float, float], rgb: RGB, r: int, s
     (draw.rectangle if square else draw.ellipse)((x - r, y - r, x + r, y + r), fill=rgb, outline=(255, 255, 255))
 
 
-def _polyline(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], rgb: RGB, width: int,
-              dot_radius: int | None = None) -> None:
+def _polyline(
+    draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], rgb: RGB, width: int, dot_radius: int | None = None
+) -> None:
     """A line through the points, and a dot on each when dot_radius is given (the hand keyframes)."""
     if len(points) > 1:
         draw.line(points, fill=rgb, width=width, joint="curve")
@@ -75,13 +80,20 @@ def _legend(draw: ImageDraw.ImageDraw, width: int) -> None:
         y += 18
 
 
-def draw_plan_overlay(image_path: Path, spec: dict, plan: dict | None, out_path: Path, view: str = "overhead",
-                      config: ViewerConfig = DEFAULT) -> Path:
+def draw_plan_overlay(
+    image_path: Path,
+    spec: dict,
+    plan: dict | None,
+    out_path: Path,
+    view: str = "overhead",
+    config: ViewerConfig = DEFAULT,
+) -> Path:
     """Write out_path: the frame with the plan drawn over it (and the impact point, when the scene has one)."""
     with Image.open(image_path) as frame:
         w, h = frame.size
-        canvas = frame.convert("RGB").resize((w * config.overlay_scale, h * config.overlay_scale),
-                                             Image.Resampling.NEAREST)
+        canvas = frame.convert("RGB").resize(
+            (w * config.overlay_scale, h * config.overlay_scale), Image.Resampling.NEAREST
+        )
     draw = ImageDraw.Draw(canvas)
     cam = _camera(spec, view, w, h)
     obs, k, r = spec["observer"], config.overlay_scale, config.overlay_mark_radius_px

@@ -33,8 +33,13 @@ def _column(table: Table, name: str) -> list:
 
 def catch_vs_dodge(catch_dodge: Table, path: Path) -> Path | None:
     """Each model: SAA on catch scenes (x) against SAA on dodge scenes (y), with the diagonal."""
-    points = [(m, c, dd) for m, c, dd in zip(_column(catch_dodge, "model"), _column(catch_dodge, "SAA catch"),
-                                            _column(catch_dodge, "SAA dodge")) if c is not None and dd is not None]
+    points = [
+        (m, c, dd)
+        for m, c, dd in zip(
+            _column(catch_dodge, "model"), _column(catch_dodge, "SAA catch"), _column(catch_dodge, "SAA dodge")
+        )
+        if c is not None and dd is not None
+    ]
     if not points:
         return None
     fig = figure(figsize=(5.5, 5.0))
@@ -59,11 +64,17 @@ def freeze_by_speed(freeze: Table, bands: list[str], path: Path) -> Path | None:
     fig = figure(figsize=(6.5, 4.2))
     ax = fig.add_subplot()
     for row in freeze.rows:
-        values = [None if v is None else 100 * v for v in row[1:1 + len(bands)]]
+        values = [None if v is None else 100 * v for v in row[1 : 1 + len(bands)]]
         xs = [i for i, v in enumerate(values) if v is not None]
         pooled = row[0] == "Pooled"
-        ax.plot(xs, [values[i] for i in xs], marker="o", label=row[0], linewidth=2.5 if pooled else 1.2,
-                color="black" if pooled else None)
+        ax.plot(
+            xs,
+            [values[i] for i in xs],
+            marker="o",
+            label=row[0],
+            linewidth=2.5 if pooled else 1.2,
+            color="black" if pooled else None,
+        )
     ax.set_xticks(range(len(bands)), bands)
     ax.set_ylim(-2, 102)
     ax.set_xlabel("speed band")

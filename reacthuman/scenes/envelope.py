@@ -73,11 +73,15 @@ class BodyEnvelope:
     def __post_init__(self) -> None:
         require_positive(self, tuple(self.__dict__), "BodyEnvelope.")
         if not self.min_reach_m < self.crouch_reach_m <= self.arm_reach_m:
-            raise ValueError(f"BodyEnvelope: min_reach_m < crouch_reach_m <= arm_reach_m, got {self.min_reach_m}, "
-                             f"{self.crouch_reach_m}, {self.arm_reach_m}")
+            raise ValueError(
+                f"BodyEnvelope: min_reach_m < crouch_reach_m <= arm_reach_m, got {self.min_reach_m}, "
+                f"{self.crouch_reach_m}, {self.arm_reach_m}"
+            )
         if not self.lowest_hand_m < self.crouch_hand_m < self.highest_hand_m:
-            raise ValueError(f"BodyEnvelope: lowest_hand_m < crouch_hand_m < highest_hand_m, got {self.lowest_hand_m}, "
-                             f"{self.crouch_hand_m}, {self.highest_hand_m}")
+            raise ValueError(
+                f"BodyEnvelope: lowest_hand_m < crouch_hand_m < highest_hand_m, got {self.lowest_hand_m}, "
+                f"{self.crouch_hand_m}, {self.highest_hand_m}"
+            )
 
     def reach_m(self, height_m):
         """Planar reach from the pelvis axis of hands at height_m (a float or an array): shorter crouched."""
@@ -101,9 +105,15 @@ def _walk_time_s(distance_m: float, env: BodyEnvelope) -> float:
     return 0.0 if distance_m <= 0 else env.walk_lag_s + distance_m / env.walk_speed_mps
 
 
-def feasibility(correct_action: str, impact_robot_xy: tuple[float, float] | None, freeze_s: float,
-                impact_time_s: float | None, time_to_floor_s: float | None,
-                env: BodyEnvelope | None = None, impact_height_m: float | None = None) -> Feasibility:
+def feasibility(
+    correct_action: str,
+    impact_robot_xy: tuple[float, float] | None,
+    freeze_s: float,
+    impact_time_s: float | None,
+    time_to_floor_s: float | None,
+    env: BodyEnvelope | None = None,
+    impact_height_m: float | None = None,
+) -> Feasibility:
     """Can this body carry out `correct_action`? Times count from the event's start (like the ground truth);
     impact_robot_xy is the impact point in the freeze-time robot frame, impact_height_m its height."""
     env = env or default_config()
@@ -113,13 +123,21 @@ def feasibility(correct_action: str, impact_robot_xy: tuple[float, float] | None
         distance = math.hypot(*impact_robot_xy) if impact_robot_xy is not None else 0.0
         needed = env.arm_travel_s + _walk_time_s(distance - env.arm_reach_m, env)
         if impact_height_m is not None and impact_height_m < env.lowest_hand_m:
-            return Feasibility(False, needed, floor_left, f"the object arrives {impact_height_m:.2f} m high, below "
-                                                          f"the hands' {env.lowest_hand_m:.2f} m")
+            return Feasibility(
+                False,
+                needed,
+                floor_left,
+                f"the object arrives {impact_height_m:.2f} m high, below the hands' {env.lowest_hand_m:.2f} m",
+            )
         if floor_left is None:
             return Feasibility(True, needed, None, "the object never reaches the floor")
         ok = floor_left >= needed
-        return Feasibility(ok, needed, floor_left, f"the object lands {floor_left:.2f} s after the freeze; "
-                                                   f"the hands need {needed:.2f} s")
+        return Feasibility(
+            ok,
+            needed,
+            floor_left,
+            f"the object lands {floor_left:.2f} s after the freeze; the hands need {needed:.2f} s",
+        )
     if correct_action == "DODGE":
         needed = _walk_time_s(env.dodge_step_m, env)
         left = [t for t in (floor_left, impact_left) if t is not None and t > 0]
@@ -127,8 +145,12 @@ def feasibility(correct_action: str, impact_robot_xy: tuple[float, float] | None
         if available is None:
             return Feasibility(True, needed, None, "no arrival time")
         ok = available >= needed
-        return Feasibility(ok, needed, available, f"the object arrives {available:.2f} s after the freeze; "
-                                                  f"a step clear needs {needed:.2f} s")
+        return Feasibility(
+            ok,
+            needed,
+            available,
+            f"the object arrives {available:.2f} s after the freeze; a step clear needs {needed:.2f} s",
+        )
     return Feasibility(True, 0.0, None, "no action needed")
 
 
@@ -141,8 +163,15 @@ def scene_feasibility(spec: "SceneSpec", env: BodyEnvelope | None = None) -> Fea
     xy = None
     if gt.impact_point is not None:
         xy = spec.observer.pose().to_robot(tuple(gt.impact_point))[:2]
-    return feasibility(gt.correct_action, xy, spec.observation_window_s, gt.impact_time_s, gt.time_to_floor_s, env,
-                       None if gt.impact_point is None else gt.impact_point[2])
+    return feasibility(
+        gt.correct_action,
+        xy,
+        spec.observation_window_s,
+        gt.impact_time_s,
+        gt.time_to_floor_s,
+        env,
+        None if gt.impact_point is None else gt.impact_point[2],
+    )
 
 
 def execution_extras(spec: "SceneSpec", deflected: bool) -> dict[str, bool]:  # noqa: F821
@@ -158,8 +187,17 @@ def execution_extras(spec: "SceneSpec", deflected: bool) -> dict[str, bool]:  # 
 WalkRoom = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 # A dodge tries staying put, then the eight directions of the robot frame (x forward, y left).
-DODGE_DIRECTIONS = ((0.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (1.0, 0.0),
-                    (-0.7071, 0.7071), (-0.7071, -0.7071), (0.7071, 0.7071), (0.7071, -0.7071))
+DODGE_DIRECTIONS = (
+    (0.0, 0.0),
+    (-1.0, 0.0),
+    (0.0, 1.0),
+    (0.0, -1.0),
+    (1.0, 0.0),
+    (-0.7071, 0.7071),
+    (-0.7071, -0.7071),
+    (0.7071, 0.7071),
+    (0.7071, -0.7071),
+)
 
 
 @dataclass(frozen=True)
@@ -186,9 +224,14 @@ def _step_m(after_freeze_s: np.ndarray, env: BodyEnvelope) -> np.ndarray:
     return np.maximum(0.0, after_freeze_s - env.walk_lag_s)
 
 
-def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_s: np.ndarray,
-                    env: BodyEnvelope | None = None, moving: np.ndarray | None = None,
-                    room: WalkRoom | None = None) -> tuple[int, int] | None:
+def catch_intercept(
+    points_robot: np.ndarray,
+    radii_m: np.ndarray,
+    after_freeze_s: np.ndarray,
+    env: BodyEnvelope | None = None,
+    moving: np.ndarray | None = None,
+    room: WalkRoom | None = None,
+) -> tuple[int, int] | None:
     """(sample, point) of the first point of the path (points_robot (n, p, 3) in the freeze-time robot frame,
     radii (p,), sample times after the freeze (n,)) that the hands can meet before the object has struck the
     body elsewhere (`moving` (n, p) bool: the points that can strike; None: no strike test), or None. The first
@@ -203,8 +246,13 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     walked_m = speed * _step_m(after_freeze_s, env)[:, None]
     if room is not None:  # a walk stops at the table, wall or shelf in its way
         walked_m = np.minimum(walked_m, room(ux, uy))
-    ok = ((after_freeze_s[:, None] >= env.arm_travel_s) & (need_m <= walked_m) & (rho >= env.min_reach_m)
-          & (z + radii_m[None, :] >= env.lowest_hand_m) & (z - radii_m[None, :] <= env.highest_hand_m))
+    ok = (
+        (after_freeze_s[:, None] >= env.arm_travel_s)
+        & (need_m <= walked_m)
+        & (rho >= env.min_reach_m)
+        & (z + radii_m[None, :] >= env.lowest_hand_m)
+        & (z - radii_m[None, :] <= env.highest_hand_m)
+    )
     # Points the arms reach without a step come first: the hands wait where the object comes to them rather than
     # walk with raised arms (the gait drifts then: docs/spine-and-body.md, "Tracking").
     still = ok & (need_m <= 0.0)
@@ -224,19 +272,29 @@ def catch_intercept(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     return None
 
 
-def _strikes(points_robot: np.ndarray, radii_m: np.ndarray, moving: np.ndarray, body_xy: np.ndarray,
-             env: BodyEnvelope) -> np.ndarray:
+def _strikes(
+    points_robot: np.ndarray, radii_m: np.ndarray, moving: np.ndarray, body_xy: np.ndarray, env: BodyEnvelope
+) -> np.ndarray:
     """(n,): whether a moving point overlaps the body (the legs and torso cylinders about its axis, centred at
     body_xy (n, 2) in the freeze-time robot frame) at each sample: the hands cannot catch what has struck."""
     bottom_m = points_robot[..., 2] - radii_m[None, :]
     body_r = np.where(bottom_m < env.hip_height_m, env.leg_radius_m, env.torso_radius_m)
-    gap = np.hypot(points_robot[..., 0] - body_xy[:, :1], points_robot[..., 1] - body_xy[:, 1:]) - radii_m[None, :] - body_r
+    gap = (
+        np.hypot(points_robot[..., 0] - body_xy[:, :1], points_robot[..., 1] - body_xy[:, 1:])
+        - radii_m[None, :]
+        - body_r
+    )
     return (moving & (bottom_m <= env.body_height_m) & (gap <= 0.0)).any(axis=1)
 
 
-def dodge_clearance(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_s: np.ndarray, moving: np.ndarray,
-                    env: BodyEnvelope | None = None, room: WalkRoom | None = None
-                    ) -> tuple[tuple[float, float], float] | None:
+def dodge_clearance(
+    points_robot: np.ndarray,
+    radii_m: np.ndarray,
+    after_freeze_s: np.ndarray,
+    moving: np.ndarray,
+    env: BodyEnvelope | None = None,
+    room: WalkRoom | None = None,
+) -> tuple[tuple[float, float], float] | None:
     """A step that keeps the body clear of every moving point of the path (moving (n, p) bool) by at least
     `dodge_margin_m`, with the smallest gap it leaves (m): the widest-gap step that moves, else staying put
     when that clears; None when every step is struck or passes too close. Samples before the freeze (negative times) find the body where it stands."""
@@ -262,8 +320,15 @@ def dodge_clearance(points_robot: np.ndarray, radii_m: np.ndarray, after_freeze_
     return (DODGE_DIRECTIONS[0], stay) if stay >= env.dodge_margin_m else None
 
 
-def path_verdict(correct_action: str, points_robot: np.ndarray, radii_m: np.ndarray, times_s: np.ndarray,
-                 freeze_s: float, env: BodyEnvelope | None = None, room: WalkRoom | None = None) -> PathVerdict:
+def path_verdict(
+    correct_action: str,
+    points_robot: np.ndarray,
+    radii_m: np.ndarray,
+    times_s: np.ndarray,
+    freeze_s: float,
+    env: BodyEnvelope | None = None,
+    room: WalkRoom | None = None,
+) -> PathVerdict:
     """Can this body carry out `correct_action` against the object's path? points_robot (n, p, 3): the
     object's surface samples in the freeze-time robot frame at times_s (n,) after the event's start, from
     the start; radii (p,) inflate them (spheres, capsules). A catch may meet a bouncing object after a
@@ -280,20 +345,28 @@ def path_verdict(correct_action: str, points_robot: np.ndarray, radii_m: np.ndar
     if correct_action == "CATCH":
         hit = catch_intercept(points_robot, radii_m, after, env, moving, room)
         if hit is None:
-            reason = ("it strikes the body before the hands can meet it"
-                      if catch_intercept(points_robot, radii_m, after, env, room=room) is not None
-                      else "no point of the object's path is within the hands' reach in time")
+            reason = (
+                "it strikes the body before the hands can meet it"
+                if catch_intercept(points_robot, radii_m, after, env, room=room) is not None
+                else "no point of the object's path is within the hands' reach in time"
+            )
             return PathVerdict(False, reason)
         k, p = hit
         point = tuple(round(float(c), 4) for c in points_robot[k, p])
-        return PathVerdict(True, f"the hands can meet it {after[k]:.2f} s after the freeze", point,  # type: ignore[arg-type]
-                           round(float(times_s[k]), 6), intercept_sample=(k, p))
+        return PathVerdict(
+            True,
+            f"the hands can meet it {after[k]:.2f} s after the freeze",
+            point,  # type: ignore[arg-type]
+            round(float(times_s[k]), 6),
+            intercept_sample=(k, p),
+        )
     if correct_action == "DODGE":
         clear = dodge_clearance(points_robot, radii_m, after, moving, env, room)
         if clear is None:
             return PathVerdict(False, "every step this body can take is struck")
         (ux, uy), gap = clear
         where = "staying put" if (ux, uy) == (0.0, 0.0) else f"a step towards ({ux:+.2f}, {uy:+.2f})"
-        return PathVerdict(True, f"{where} clears it" + ("" if math.isinf(gap) else f" by {gap:.2f} m"),
-                           clear_step_robot=(ux, uy))
+        return PathVerdict(
+            True, f"{where} clears it" + ("" if math.isinf(gap) else f" by {gap:.2f} m"), clear_step_robot=(ux, uy)
+        )
     return PathVerdict(True, "no action needed")

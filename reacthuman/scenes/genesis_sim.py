@@ -58,12 +58,21 @@ class Track:
 
     def at(self, name: str, t_s: float) -> dict[str, tuple[float, ...]]:
         """State of one body at the recorded sample nearest to t_s (world frame)."""
-        i = int(np.clip(np.rint(t_s / (self.times_s[1] - self.times_s[0])) if len(self.times_s) > 1 else 0, 0,
-                        len(self.times_s) - 1))
+        i = int(
+            np.clip(
+                np.rint(t_s / (self.times_s[1] - self.times_s[0])) if len(self.times_s) > 1 else 0,
+                0,
+                len(self.times_s) - 1,
+            )
+        )
         b = self.index(name)
-        return {"t_s": float(self.times_s[i]), "pos": tuple(map(float, self.pos[i, b])),
-                "quat": tuple(map(float, self.quat[i, b])), "vel": tuple(map(float, self.vel[i, b])),
-                "ang_vel": tuple(map(float, self.ang_vel[i, b]))}
+        return {
+            "t_s": float(self.times_s[i]),
+            "pos": tuple(map(float, self.pos[i, b])),
+            "quat": tuple(map(float, self.quat[i, b])),
+            "vel": tuple(map(float, self.vel[i, b])),
+            "ang_vel": tuple(map(float, self.ang_vel[i, b])),
+        }
 
 
 _GS_READY = False
@@ -311,9 +320,12 @@ class GenesisSimulator:
         path = os.path.join(self._workdir, "scene.xml")
         with open(path, "w") as f:
             f.write(scene_mjcf(spec, with_floor=True, with_furnishings=cameras))  # furniture: drawn only
-        scene = gs.Scene(sim_options=gs.options.SimOptions(dt=spec.dt_s), show_viewer=False,
-                         vis_options=gs.options.VisOptions(show_world_frame=False, lights=_lights(spec)),
-                         renderer=gs.renderers.Rasterizer())
+        scene = gs.Scene(
+            sim_options=gs.options.SimOptions(dt=spec.dt_s),
+            show_viewer=False,
+            vis_options=gs.options.VisOptions(show_world_frame=False, lights=_lights(spec)),
+            renderer=gs.renderers.Rasterizer(),
+        )
         entity = add_mjcf_entity(scene, path)
         cams = {}
         if cameras:
@@ -325,9 +337,14 @@ class GenesisSimulator:
         _set_initial_velocities(spec, entity)
         return scene, entity, links, cams
 
-    def run(self, spec: SceneSpec, stop: Callable[[int, np.ndarray, np.ndarray], bool] | None = None,
-            on_step: Callable[[int], None] | None = None, cameras: bool = False,
-            resolution: tuple[int, int] | None = None) -> Track:
+    def run(
+        self,
+        spec: SceneSpec,
+        stop: Callable[[int, np.ndarray, np.ndarray], bool] | None = None,
+        on_step: Callable[[int], None] | None = None,
+        cameras: bool = False,
+        resolution: tuple[int, int] | None = None,
+    ) -> Track:
         """Simulate and record every step: spec.n_steps steps, ending early once everything has come to rest
         after the observation window (see at_rest; nothing a label reads can change after that), or when
         stop(k, pos, vel) says so."""
@@ -361,7 +378,9 @@ class GenesisSimulator:
                     on_step(k)
                     self.timings_s["on_step"] += clock() - t2
                 quiet = quiet + 1 if _still(vel[k], ang[k]) else 0
-                if (k >= window_end and quiet >= REST_STEPS) or (stop is not None and stop(k, pos[: k + 1], vel[: k + 1])):
+                if (k >= window_end and quiet >= REST_STEPS) or (
+                    stop is not None and stop(k, pos[: k + 1], vel[: k + 1])
+                ):
                     last = k
                     break
             times = (np.arange(last + 1, dtype=np.float64) * spec.dt_s).astype(np.float32)
@@ -389,13 +408,25 @@ def link_state_reader(entity, idx: list[int]) -> Callable[[], tuple[np.ndarray, 
     qd_to_torch = gs.utils.misc.qd_to_torch
 
     solver = entity._solver
-    if not (gs.use_zerocopy and solver.n_envs == 0 and entity._link_start == 0 and entity.n_links == solver.n_links
-            and bool(solver._links_offset_pos_is_identity.all()) and bool(solver._links_offset_quat_is_identity.all())):
-        return lambda: (entity.get_links_pos().cpu().numpy()[idx], entity.get_links_quat().cpu().numpy()[idx],
-                        entity.get_links_vel().cpu().numpy()[idx], entity.get_links_ang().cpu().numpy()[idx])
+    if not (
+        gs.use_zerocopy
+        and solver.n_envs == 0
+        and entity._link_start == 0
+        and entity.n_links == solver.n_links
+        and bool(solver._links_offset_pos_is_identity.all())
+        and bool(solver._links_offset_quat_is_identity.all())
+    ):
+        return lambda: (
+            entity.get_links_pos().cpu().numpy()[idx],
+            entity.get_links_quat().cpu().numpy()[idx],
+            entity.get_links_vel().cpu().numpy()[idx],
+            entity.get_links_ang().cpu().numpy()[idx],
+        )
     links = solver.dyn_state.links
-    pos, quat, cd_vel, cd_ang, root_com = (qd_to_torch(field, transpose=True)
-                                           for field in (links.pos, links.quat, links.cd_vel, links.cd_ang, links.root_COM))
+    pos, quat, cd_vel, cd_ang, root_com = (
+        qd_to_torch(field, transpose=True)
+        for field in (links.pos, links.quat, links.cd_vel, links.cd_ang, links.root_COM)
+    )
 
     def read() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         vel = cd_vel + cd_ang.cross(pos - root_com, dim=-1)
@@ -414,8 +445,10 @@ def _still(vel: np.ndarray, ang: np.ndarray) -> bool:
 
 
 def _lights(spec: SceneSpec) -> list[dict]:
-    return [{"type": "directional", "dir": light.dir, "color": light.color, "intensity": 5.0 * light.intensity}
-            for light in spec.lights]
+    return [
+        {"type": "directional", "dir": light.dir, "color": light.color, "intensity": 5.0 * light.intensity}
+        for light in spec.lights
+    ]
 
 
 def _set_initial_velocities(spec: SceneSpec, entity) -> None:
@@ -510,8 +543,11 @@ def _forget_solver_trials() -> None:
     solver = import_genesis().engine.solvers.rigid.constraint.solver
 
     tuner = solver.func_solve_body
-    tables = [value for name, value in vars(tuner).items()
-              if name.endswith("_by_geometry_hash") or name == "_first_eval_completed"]
+    tables = [
+        value
+        for name, value in vars(tuner).items()
+        if name.endswith("_by_geometry_hash") or name == "_first_eval_completed"
+    ]
     if len(tables) < 6:  # a Genesis whose autotuner is laid out otherwise: find where it keeps scenes
         raise RuntimeError(f"Genesis' solver autotuner has no per-argument tables to empty (found {len(tables)})")
     for key in tuner._last_check_time_by_geometry_hash:

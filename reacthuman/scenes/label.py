@@ -42,14 +42,19 @@ def _geom_points(g: GeomSpec) -> tuple[np.ndarray, float]:
     """Sample points of a geom in its body frame and the radius to inflate them by."""
     s = g.size
     if g.shape == "box":
-        pts = np.array([[sx * s[0], sy * s[1], sz * s[2]] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
-                       + [[0.0, 0.0, 0.0]])
+        pts = np.array(
+            [[sx * s[0], sy * s[1], sz * s[2]] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+            + [[0.0, 0.0, 0.0]]
+        )
         inflate = 0.0
     elif g.shape == "sphere":
         pts, inflate = np.zeros((1, 3)), s[0]
     elif g.shape == "cylinder":
-        ring = [[s[0] * math.cos(a), s[0] * math.sin(a), z] for a in np.linspace(0, 2 * math.pi, 8, endpoint=False)
-                for z in (-s[1], s[1])]
+        ring = [
+            [s[0] * math.cos(a), s[0] * math.sin(a), z]
+            for a in np.linspace(0, 2 * math.pi, 8, endpoint=False)
+            for z in (-s[1], s[1])
+        ]
         pts, inflate = np.array(ring + [[0.0, 0.0, 0.0]]), 0.0
     else:  # capsule
         pts, inflate = np.array([[0.0, 0.0, -s[1]], [0.0, 0.0, s[1]]]), s[0]
@@ -83,8 +88,9 @@ def body_points(spec: SceneSpec, track: Track, name: str) -> tuple[np.ndarray, n
     return pos[:, None, :] + _rotate_many(quat, local), np.asarray(radii)
 
 
-def _first_entry(spec: SceneSpec, cfg: LabelConfig, pts: np.ndarray, radii: np.ndarray,
-                 times_s: np.ndarray) -> tuple[int, int] | None:
+def _first_entry(
+    spec: SceneSpec, cfg: LabelConfig, pts: np.ndarray, radii: np.ndarray, times_s: np.ndarray
+) -> tuple[int, int] | None:
     speed = np.zeros(pts.shape[:2])
     speed[1:] = np.linalg.norm(np.diff(pts, axis=0), axis=-1) / spec.dt_s
     hits = np.argwhere(in_reach(spec, cfg, pts, radii, times_s) & (speed >= cfg.moving_mps))
@@ -144,16 +150,28 @@ def label(spec: SceneSpec, track: Track, config: LabelConfig | None = None) -> G
     judged = name if entries else primary
     verdict, intercept_world = body_verdict(spec, track, action.value, judged)
     return GroundTruth(
-        correct_action=action.value, dangerous=bool(danger_flags(obj, cfg)), impact_point=impact,
-        time_to_floor_s=floor_s, speed_band=spec.speed_band,
-        adversarial=spec.adversarial, impact_time_s=t_imp, impact_speed_mps=v_imp, peak_speed_mps=round(peak, 4),
-        reasons=tuple(reasons), track_sha256=track.digest, body_reachable=verdict.reachable,
-        body_reach_reason=verdict.reason, intercept_point=intercept_world, intercept_time_s=verdict.intercept_time_s,
+        correct_action=action.value,
+        dangerous=bool(danger_flags(obj, cfg)),
+        impact_point=impact,
+        time_to_floor_s=floor_s,
+        speed_band=spec.speed_band,
+        adversarial=spec.adversarial,
+        impact_time_s=t_imp,
+        impact_speed_mps=v_imp,
+        peak_speed_mps=round(peak, 4),
+        reasons=tuple(reasons),
+        track_sha256=track.digest,
+        body_reachable=verdict.reachable,
+        body_reach_reason=verdict.reason,
+        intercept_point=intercept_world,
+        intercept_time_s=verdict.intercept_time_s,
         clear_step=verdict.clear_step_robot,
     )
 
 
-def body_verdict(spec: SceneSpec, track: Track, action: str, name: str) -> tuple[PathVerdict, tuple[float, float, float] | None]:
+def body_verdict(
+    spec: SceneSpec, track: Track, action: str, name: str
+) -> tuple[PathVerdict, tuple[float, float, float] | None]:
     """Whether the G1 can carry `action` out against the simulated path (scenes.envelope): a catch against
     body `name`'s, a dodge against every hazard body's, its walks stopped by the scene's furniture
     (`reach.walk_room`); and the world point where a catch first meets it."""
@@ -163,8 +181,9 @@ def body_verdict(spec: SceneSpec, track: Track, action: str, name: str) -> tuple
     pts = np.concatenate([p for p, _ in sampled], axis=1)[start_k:]
     radii = np.concatenate([r for _, r in sampled])
     times = track.times_s[start_k:].astype(np.float64) - spec.t0_s
-    verdict = path_verdict(action, to_observer_frame(spec, pts), radii, times, spec.observation_window_s,
-                           room=walk_room(spec))
+    verdict = path_verdict(
+        action, to_observer_frame(spec, pts), radii, times, spec.observation_window_s, room=walk_room(spec)
+    )
     if verdict.intercept_sample is None:
         return verdict, None
     k, p = verdict.intercept_sample
@@ -201,11 +220,12 @@ class Arrival:
 
     @property
     def energy_j(self) -> float:
-        return 0.5 * self.mass_kg * self.speed_mps ** 2
+        return 0.5 * self.mass_kg * self.speed_mps**2
 
 
-def hands_arrival_s(spec: SceneSpec, track: Track, name: str, cfg: LabelConfig,
-                    env: BodyEnvelope | None = None) -> float | None:
+def hands_arrival_s(
+    spec: SceneSpec, track: Track, name: str, cfg: LabelConfig, env: BodyEnvelope | None = None
+) -> float | None:
     """Seconds from the freeze until a moving point of body `name` first comes within the arms' reach of the
     body standing where it is (scenes.envelope: planar reach at that height, between the lowest and highest
     hand heights); negative when that happened before the freeze, None when it never does."""
@@ -217,9 +237,12 @@ def hands_arrival_s(spec: SceneSpec, track: Track, name: str, cfg: LabelConfig,
     speed = np.zeros(pts.shape[:2])
     speed[1:] = np.linalg.norm(np.diff(pts, axis=0), axis=-1) / spec.dt_s
     z = local[..., 2]
-    near = ((np.hypot(local[..., 0], local[..., 1]) - radii[None, :] <= env.reach_m(z))
-            & (z + radii[None, :] >= env.lowest_hand_m) & (z - radii[None, :] <= env.highest_hand_m)
-            & (speed >= cfg.moving_mps))
+    near = (
+        (np.hypot(local[..., 0], local[..., 1]) - radii[None, :] <= env.reach_m(z))
+        & (z + radii[None, :] >= env.lowest_hand_m)
+        & (z - radii[None, :] <= env.highest_hand_m)
+        & (speed >= cfg.moving_mps)
+    )
     hits = np.nonzero(near.any(axis=1))[0]
     if len(hits) == 0:
         return None

@@ -35,13 +35,22 @@ class LabelConfig:
     max_step_m: float = 1.0
 
     def __post_init__(self) -> None:
-        strict = ("heavy_mass_kg", "fast_speed_mps", "dodge_momentum_kgmps", "g1_catch_energy_j",
-                  "person_catch_energy_j", "shoulder_height_m", "arm_reach_m")
+        strict = (
+            "heavy_mass_kg",
+            "fast_speed_mps",
+            "dodge_momentum_kgmps",
+            "g1_catch_energy_j",
+            "person_catch_energy_j",
+            "shoulder_height_m",
+            "arm_reach_m",
+        )
         require_positive(self, [f.name for f in fields(self) if f.name not in strict], "label config", allow_zero=True)
         require_positive(self, strict, "label config")
         if self.crouch_drop_m >= self.shoulder_height_m:
-            raise ValueError(f"label config crouch_drop_m ({self.crouch_drop_m}) must be below shoulder_height_m "
-                             f"({self.shoulder_height_m})")
+            raise ValueError(
+                f"label config crouch_drop_m ({self.crouch_drop_m}) must be below shoulder_height_m "
+                f"({self.shoulder_height_m})"
+            )
 
     @property
     def catch_energy_limit_j(self) -> float:

@@ -59,8 +59,9 @@ class MaterialTable:
             raise ValueError(f"material table default_material {self.default_material!r} is not in materials")
         require_positive(self, ("min_extent_m", "max_extent_m", "graspable_max_extent_m"), "material table")
         if self.min_extent_m >= self.max_extent_m:
-            raise ValueError(f"material table min_extent_m ({self.min_extent_m}) must be below max_extent_m "
-                             f"({self.max_extent_m})")
+            raise ValueError(
+                f"material table min_extent_m ({self.min_extent_m}) must be below max_extent_m ({self.max_extent_m})"
+            )
         for fam in self.sourcing_families:
             if fam not in FAMILY_DEFS:
                 raise ValueError(f"material table sourcing_families names unknown family {fam!r}")

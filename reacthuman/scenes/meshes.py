@@ -42,7 +42,9 @@ class MeshPart:
 
 
 def cache_root() -> Path:
-    base = os.environ.get("REACTHUMAN_CACHE") or str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "reacthuman")
+    base = os.environ.get("REACTHUMAN_CACHE") or str(
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "reacthuman"
+    )
     return Path(base) / "meshes"
 
 
@@ -109,6 +111,7 @@ def _zup(visual: VisualMeshSpec, vertices: np.ndarray) -> np.ndarray:
 
 def _decimate(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     import fast_simplification
+
     reduction = 1.0 - MAX_FACES_PER_PART / len(faces)
     v, f = fast_simplification.simplify(vertices.astype(np.float32), faces.astype(np.int64), target_reduction=reduction)
     return np.asarray(v, np.float64), np.asarray(f)
@@ -167,14 +170,22 @@ class _SourcePart:
 def _source_parts(visual: VisualMeshSpec) -> list[_SourcePart]:
     """The model's materials as meshes: read from the catalogue's OBJ, or built by reacthuman.scenes.modelled."""
     if visual.package == MODELLED_PACKAGE:
-        return [_SourcePart(p.vertices, p.faces, p.uv, p.image, np.asarray(p.rgba, np.float64))
-                for p in modelled_parts(visual.member)]
+        return [
+            _SourcePart(p.vertices, p.faces, p.uv, p.image, np.asarray(p.rgba, np.float64))
+            for p in modelled_parts(visual.member)
+        ]
     out = []
     for _, g in _parts_of(_extract(visual)):
         mat = getattr(g.visual, "material", None)
-        out.append(_SourcePart(np.asarray(g.vertices), np.asarray(g.faces), getattr(g.visual, "uv", None),
-                               getattr(mat, "image", None),
-                               np.asarray(getattr(mat, "diffuse", (178, 178, 178, 255)), np.float64).ravel()[:4]))
+        out.append(
+            _SourcePart(
+                np.asarray(g.vertices),
+                np.asarray(g.faces),
+                getattr(g.visual, "uv", None),
+                getattr(mat, "image", None),
+                np.asarray(getattr(mat, "diffuse", (178, 178, 178, 255)), np.float64).ravel()[:4],
+            )
+        )
     return out
 
 

@@ -60,8 +60,13 @@ DRAWN_SUFFIX = "_drawn"
 
 def _geom_xml(g: GeomSpec, name: str, body: BodySpec, density: float | None, hidden: bool = False) -> str:
     attrs = [
-        f"name={quoteattr(name)}", f'type="{g.shape}"', f'size="{_f(g.size)}"', f'pos="{_f(g.pos)}"',
-        f'quat="{_f(g.quat)}"', f'rgba="{_f(g.rgba)}"', f'friction="{body.friction!r} 0.005 0.0001"',
+        f"name={quoteattr(name)}",
+        f'type="{g.shape}"',
+        f'size="{_f(g.size)}"',
+        f'pos="{_f(g.pos)}"',
+        f'quat="{_f(g.quat)}"',
+        f'rgba="{_f(g.rgba)}"',
+        f'friction="{body.friction!r} 0.005 0.0001"',
     ]
     if (body.visual is not None and not g.name.endswith(DRAWN_SUFFIX)) or hidden:
         attrs.append(f'group="{HIDDEN_GROUP}"')
@@ -97,14 +102,18 @@ def _body_xml(body: BodySpec, dressed: bool = False) -> str:
             lines.append(f'  <freejoint name="{body.name}_free"/>')
         else:
             j = body.joint
-            lines.append(f'  <joint name="{body.name}_hinge" type="hinge" axis="{_f(j.axis)}" pos="{_f(j.pos)}"'
-                         f' damping="{j.damping!r}"/>')
+            lines.append(
+                f'  <joint name="{body.name}_hinge" type="hinge" axis="{_f(j.axis)}" pos="{_f(j.pos)}"'
+                f' damping="{j.damping!r}"/>'
+            )
     for i, g in enumerate(body.geoms):
         lines.append("  " + _geom_xml(g, g.name or f"{body.name}_g{i}", body, density, hidden=dressed))
     if body.visual is not None:
         for i, _ in enumerate(prepared_parts(body.visual)):
-            lines.append(f'  <geom name="{body.name}_vis{i}" type="mesh" mesh="{body.name}_vis{i}" '
-                         f'material="{body.name}_mat{i}" contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>')
+            lines.append(
+                f'  <geom name="{body.name}_vis{i}" type="mesh" mesh="{body.name}_vis{i}" '
+                f'material="{body.name}_mat{i}" contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>'
+            )
     lines.append("</body>")
     return "\n".join("    " + line for line in lines)
 
@@ -120,8 +129,10 @@ def _furnishings_xml(spec: SceneSpec) -> list[str]:
     for k, v in enumerate(spec.furnishings):
         lines.append(f'    <body name="furnishing_{k}" pos="{_f(v.pos)}" quat="{_f(v.quat)}">')
         for i, _ in enumerate(prepared_parts(furnishing_at_origin(v))):
-            lines.append(f'      <geom name="furnishing_{k}_vis{i}" type="mesh" mesh="furnishing_{k}_vis{i}" '
-                         f'material="furnishing_{k}_mat{i}" contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>')
+            lines.append(
+                f'      <geom name="furnishing_{k}_vis{i}" type="mesh" mesh="furnishing_{k}_vis{i}" '
+                f'material="furnishing_{k}_mat{i}" contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>'
+            )
         lines.append("    </body>")
     return lines
 
@@ -134,8 +145,10 @@ def floor_cover(room: str) -> VisualMeshSpec:
 def _floor_cover_xml(room: str) -> list[str]:
     lines = [f'    <body name="floor_cover" pos="0 0 {-(FLOOR_M[2] / 2 + FLOOR_DROP_M)!r}">']
     for i, _ in enumerate(prepared_parts(floor_cover(room))):
-        lines.append(f'      <geom name="floor_cover_vis{i}" type="mesh" mesh="floor_cover_vis{i}" material="floor_cover_mat{i}" '
-                     f'contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>')
+        lines.append(
+            f'      <geom name="floor_cover_vis{i}" type="mesh" mesh="floor_cover_vis{i}" material="floor_cover_mat{i}" '
+            f'contype="0" conaffinity="0" group="{VISUAL_GROUP}" mass="0"/>'
+        )
     return lines + ["    </body>"]
 
 
@@ -163,8 +176,13 @@ def _assets_xml(spec: SceneSpec, covered: bool = False, textures: bool = True) -
     return ["  <asset>", *out, "  </asset>"] if out else []
 
 
-def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: bool = True,
-               with_furnishings: bool = True, with_textures: bool = True) -> str:
+def scene_mjcf(
+    spec: SceneSpec,
+    with_observer_proxy: bool = False,
+    with_floor: bool = True,
+    with_furnishings: bool = True,
+    with_textures: bool = True,
+) -> str:
     """The MJCF text of the scene: floor, room, furniture and dynamic objects at their t = 0 poses. The room's
     furnishings are drawn only (no contacts, no mass): a run without them (with_furnishings=False, for
     labelling, where nothing is rendered) simulates the same track, bit for bit. Without textures
@@ -176,23 +194,29 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
     # (the benchmark's primitives-only side, the object gallery).
     covered = with_floor and bool(spec.furnishings)
     parts = [
-        f'<mujoco model={quoteattr("reacthuman_" + spec.scene_id)}>',
+        f"<mujoco model={quoteattr('reacthuman_' + spec.scene_id)}>",
         f'  <option timestep="{spec.dt_s!r}" gravity="{mjcf_gravity_attr()}" integrator="implicitfast"/>',
         '  <compiler angle="radian"/>',
         *_assets_xml(spec, covered, with_textures),
         "  <worldbody>",
     ]
     for light in spec.lights:
-        parts.append(f'    <light pos="{_f(light.pos)}" dir="{_f(light.dir)}" diffuse="{_f(light.color)}" directional="true"/>')
+        parts.append(
+            f'    <light pos="{_f(light.pos)}" dir="{_f(light.dir)}" diffuse="{_f(light.color)}" directional="true"/>'
+        )
     if with_floor:
         # Covered, the plane still carries every contact but is not drawn: the covering is (just below it, so
         # nothing lying on the floor, a flat knife included, sinks into the drawing).
         hide = f' group="{HIDDEN_GROUP}"' if covered else ""
-        parts.append(f'    <geom name="floor" type="plane" size="0 0 0.05" rgba="0.55 0.5 0.45 1"{hide} friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>')
+        parts.append(
+            f'    <geom name="floor" type="plane" size="0 0 0.05" rgba="0.55 0.5 0.45 1"{hide} friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>'
+        )
         # Genesis' plane contact misses some thin cylinders landing edge-first (they fall through); a slab
         # whose top is FLOOR_SLAB_GAP_M below the plane catches them and never touches a resting body.
-        parts.append(f'    <geom name="floor_slab" type="box" size="30 30 0.25" pos="0 0 {-0.25 - FLOOR_SLAB_GAP_M!r}"'
-                     f' rgba="0.55 0.5 0.45 1" friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>')
+        parts.append(
+            f'    <geom name="floor_slab" type="box" size="30 30 0.25" pos="0 0 {-0.25 - FLOOR_SLAB_GAP_M!r}"'
+            f' rgba="0.55 0.5 0.45 1" friction="{FLOOR_FRICTION!r} 0.005 0.0001"/>'
+        )
     if covered:
         parts += _floor_cover_xml(spec.room)
     for body in spec.bodies:
@@ -200,8 +224,10 @@ def scene_mjcf(spec: SceneSpec, with_observer_proxy: bool = False, with_floor: b
     parts += _furnishings_xml(spec)
     if with_observer_proxy:
         o = spec.observer
-        parts.append(f'    <geom name="observer_proxy" type="capsule" size="0.18 0.55" pos="{o.x_m!r} {o.y_m!r} 0.75"'
-                     ' rgba="0.3 0.3 0.35 0.6" contype="0" conaffinity="0"/>')
+        parts.append(
+            f'    <geom name="observer_proxy" type="capsule" size="0.18 0.55" pos="{o.x_m!r} {o.y_m!r} 0.75"'
+            ' rgba="0.3 0.3 0.35 0.6" contype="0" conaffinity="0"/>'
+        )
     parts += ["  " + _WORLDBODY_END, "</mujoco>", ""]
     return "\n".join(parts)
 

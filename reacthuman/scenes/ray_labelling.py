@@ -46,8 +46,9 @@ def _bands(family: str) -> list[str]:
 
 
 def _sample(cfg: GenerateConfig, family: str, seed: int, band: str) -> SceneSpec:
-    return sample_spec(family, seed, speed_band=band, adversarial_rate=cfg.adversarial_rate, width=cfg.width,
-                       height=cfg.height)
+    return sample_spec(
+        family, seed, speed_band=band, adversarial_rate=cfg.adversarial_rate, width=cfg.width, height=cfg.height
+    )
 
 
 class LabelActor:
@@ -77,7 +78,9 @@ class LabelActor:
                     out.append({"band": band, "ok": False, "error": str(exc), "archive": b""})
                     continue
                 _store(replace(cfg, out=tmp), spec, self.sim)
-                out.append({"band": band, "ok": True, "error": "", "archive": pack_folders(Path(tmp), (spec.scene_id,))})
+                out.append(
+                    {"band": band, "ok": True, "error": "", "archive": pack_folders(Path(tmp), (spec.scene_id,))}
+                )
                 shutil.rmtree(os.path.join(tmp, spec.scene_id))
         return out
 
@@ -110,7 +113,7 @@ def _store_archive(out: str, scene_id: str, archive: bytes) -> None:
     with tarfile.open(fileobj=io.BytesIO(archive), mode="r") as tar:
         for m in tar.getmembers():
             if m.name.startswith(prefix):
-                m.name = m.name[len(prefix):]
+                m.name = m.name[len(prefix) :]
                 tar.extract(m, partial, filter="data")
     shutil.rmtree(final, ignore_errors=True)
     os.replace(partial, final)
@@ -123,12 +126,18 @@ def _decide(cfg: GenerateConfig, fam: _Family, progress: Callable[[str], None] |
         seed = scene_seed(cfg.seed, fam.name, fam.take_counter)
         fam.take_counter += 1
         group = answers[: fam.need - fam.made]
-        bad = [a for a in group if not a["ok"]
-               and not os.path.exists(os.path.join(cfg.out, _sample(cfg, fam.name, seed, a["band"]).scene_id, "spec.json"))]
+        bad = [
+            a
+            for a in group
+            if not a["ok"]
+            and not os.path.exists(os.path.join(cfg.out, _sample(cfg, fam.name, seed, a["band"]).scene_id, "spec.json"))
+        ]
         if bad:
             fam.rejected += 1
             if fam.rejected > MAX_SEED_TRIES:
-                raise RuntimeError(f"{fam.name}: {fam.rejected} scene groups failed validation; last: {bad[0]['error']}")
+                raise RuntimeError(
+                    f"{fam.name}: {fam.rejected} scene groups failed validation; last: {bad[0]['error']}"
+                )
             continue
         for a in group:
             scene_id = _sample(cfg, fam.name, seed, a["band"]).scene_id
@@ -146,8 +155,9 @@ def _wanted(fam: _Family) -> int:
     return max(0, -(-left // len(fam.bands)))
 
 
-def generate_on_ray(cfg: GenerateConfig, workers: int = 2, address: str | None = None,
-                    progress: Callable[[str], None] | None = None) -> list[dict]:
+def generate_on_ray(
+    cfg: GenerateConfig, workers: int = 2, address: str | None = None, progress: Callable[[str], None] | None = None
+) -> list[dict]:
     """The dataset of `cfg`, labelled on Ray; returns the index rows as generate_dataset does."""
     ray = import_ray()
     if workers < 1:

@@ -38,8 +38,9 @@ def to_observer_frame(spec: SceneSpec, pts: np.ndarray) -> np.ndarray:
     return np.stack([c * dx + s * dy, -s * dx + c * dy, pts[..., 2]], axis=-1)
 
 
-def distance_outside_reach_m(spec: SceneSpec, cfg: LabelConfig, pts: np.ndarray, radii: np.ndarray,
-                             times_s: np.ndarray) -> np.ndarray:
+def distance_outside_reach_m(
+    spec: SceneSpec, cfg: LabelConfig, pts: np.ndarray, radii: np.ndarray, times_s: np.ndarray
+) -> np.ndarray:
     """(n, p): how far each point (world, samples n x points p, inflated by radii (p,)) at times_s (n,) lies
     outside the workspace; <= 0 inside."""
     robot = to_observer_frame(spec, pts)
@@ -77,7 +78,9 @@ def _floor_footprints(bodies: list[BodySpec], below_m: float = 2.0) -> np.ndarra
     return np.asarray(rows, dtype=np.float64).reshape(-1, 6)
 
 
-def _clear(footprints: np.ndarray, xy: np.ndarray, radius_m: float | np.ndarray = OBSERVER_CLEAR_RADIUS_M) -> np.ndarray:
+def _clear(
+    footprints: np.ndarray, xy: np.ndarray, radius_m: float | np.ndarray = OBSERVER_CLEAR_RADIUS_M
+) -> np.ndarray:
     """(n,): whether a footprint of radius_m (one value, or one per geom) about each point xy (n, 2) is clear of
     them."""
     dx = np.maximum(np.abs(xy[:, None, 0] - footprints[None, :, 0]) - footprints[None, :, 2], 0.0)

@@ -79,8 +79,13 @@ def render_window(spec: SceneSpec, out_dir: str, sim: GenesisSimulator, cfg: Ren
     if cfg.video:
         for view in VIEWS:
             name = f"{view}.mp4"
-            iio.imwrite(os.path.join(out_dir, name), np.stack(frames[view]), fps=max(1.0, 1.0 / cfg.interval_s),
-                        codec="libx264", plugin="pyav" if _has_pyav() else None)
+            iio.imwrite(
+                os.path.join(out_dir, name),
+                np.stack(frames[view]),
+                fps=max(1.0, 1.0 / cfg.interval_s),
+                codec="libx264",
+                plugin="pyav" if _has_pyav() else None,
+            )
             written.append(name)
     return written
 
@@ -127,7 +132,11 @@ def freeze_sheet(dataset_dir: str, out_path: str, height_px: int = 120) -> str:
         spec = json.loads(open(spec_path).read())
         views = []
         for view in VIEWS:
-            frames = sorted(f for f in os.listdir(os.path.join(dataset_dir, name)) if f.startswith(view + "_t") and f.endswith(".png"))
+            frames = sorted(
+                f
+                for f in os.listdir(os.path.join(dataset_dir, name))
+                if f.startswith(view + "_t") and f.endswith(".png")
+            )
             if not frames:
                 raise FileNotFoundError(f"no {view} frames in {dataset_dir}/{name} (generate with --render first)")
             img = Image.fromarray(iio.imread(os.path.join(dataset_dir, name, frames[-1]))[..., :3])

@@ -15,20 +15,62 @@ from reacthuman.scenes.furniture import get_model
 from reacthuman.scenes.spec import BodySpec, LightSpec, ObserverSpec, VisualMeshSpec
 
 ROOMS: dict[str, dict[str, tuple[float, float, float, float]]] = {
-    "kitchen": {"wall": (0.93, 0.9, 0.82, 1), "furniture": (0.85, 0.85, 0.82, 1), "furniture_dark": (0.4, 0.35, 0.3, 1),
-                "accent": (0.3, 0.55, 0.5, 1), "metal": (0.6, 0.6, 0.62, 1), "ceiling": (0.97, 0.97, 0.97, 1)},
-    "living_room": {"wall": (0.82, 0.78, 0.7, 1), "furniture": (0.55, 0.38, 0.22, 1), "furniture_dark": (0.3, 0.2, 0.12, 1),
-                    "accent": (0.6, 0.25, 0.25, 1), "metal": (0.3, 0.3, 0.3, 1), "ceiling": (0.95, 0.95, 0.93, 1)},
-    "bedroom": {"wall": (0.75, 0.8, 0.9, 1), "furniture": (0.9, 0.88, 0.85, 1), "furniture_dark": (0.5, 0.45, 0.4, 1),
-                "accent": (0.35, 0.4, 0.65, 1), "metal": (0.5, 0.5, 0.52, 1), "ceiling": (0.96, 0.96, 0.98, 1)},
-    "office": {"wall": (0.88, 0.88, 0.88, 1), "furniture": (0.45, 0.45, 0.48, 1), "furniture_dark": (0.2, 0.2, 0.22, 1),
-               "accent": (0.2, 0.4, 0.7, 1), "metal": (0.7, 0.7, 0.72, 1), "ceiling": (0.95, 0.95, 0.95, 1)},
-    "dining_room": {"wall": (0.85, 0.75, 0.6, 1), "furniture": (0.45, 0.28, 0.15, 1), "furniture_dark": (0.25, 0.15, 0.08, 1),
-                    "accent": (0.7, 0.6, 0.2, 1), "metal": (0.75, 0.65, 0.35, 1), "ceiling": (0.96, 0.94, 0.9, 1)},
-    "hallway": {"wall": (0.9, 0.87, 0.8, 1), "furniture": (0.6, 0.45, 0.3, 1), "furniture_dark": (0.35, 0.25, 0.15, 1),
-                "accent": (0.5, 0.3, 0.2, 1), "metal": (0.55, 0.55, 0.55, 1), "ceiling": (0.97, 0.97, 0.95, 1)},
-    "garage": {"wall": (0.62, 0.62, 0.6, 1), "furniture": (0.5, 0.5, 0.45, 1), "furniture_dark": (0.25, 0.25, 0.25, 1),
-               "accent": (0.85, 0.6, 0.1, 1), "metal": (0.5, 0.5, 0.5, 1), "ceiling": (0.8, 0.8, 0.8, 1)},
+    "kitchen": {
+        "wall": (0.93, 0.9, 0.82, 1),
+        "furniture": (0.85, 0.85, 0.82, 1),
+        "furniture_dark": (0.4, 0.35, 0.3, 1),
+        "accent": (0.3, 0.55, 0.5, 1),
+        "metal": (0.6, 0.6, 0.62, 1),
+        "ceiling": (0.97, 0.97, 0.97, 1),
+    },
+    "living_room": {
+        "wall": (0.82, 0.78, 0.7, 1),
+        "furniture": (0.55, 0.38, 0.22, 1),
+        "furniture_dark": (0.3, 0.2, 0.12, 1),
+        "accent": (0.6, 0.25, 0.25, 1),
+        "metal": (0.3, 0.3, 0.3, 1),
+        "ceiling": (0.95, 0.95, 0.93, 1),
+    },
+    "bedroom": {
+        "wall": (0.75, 0.8, 0.9, 1),
+        "furniture": (0.9, 0.88, 0.85, 1),
+        "furniture_dark": (0.5, 0.45, 0.4, 1),
+        "accent": (0.35, 0.4, 0.65, 1),
+        "metal": (0.5, 0.5, 0.52, 1),
+        "ceiling": (0.96, 0.96, 0.98, 1),
+    },
+    "office": {
+        "wall": (0.88, 0.88, 0.88, 1),
+        "furniture": (0.45, 0.45, 0.48, 1),
+        "furniture_dark": (0.2, 0.2, 0.22, 1),
+        "accent": (0.2, 0.4, 0.7, 1),
+        "metal": (0.7, 0.7, 0.72, 1),
+        "ceiling": (0.95, 0.95, 0.95, 1),
+    },
+    "dining_room": {
+        "wall": (0.85, 0.75, 0.6, 1),
+        "furniture": (0.45, 0.28, 0.15, 1),
+        "furniture_dark": (0.25, 0.15, 0.08, 1),
+        "accent": (0.7, 0.6, 0.2, 1),
+        "metal": (0.75, 0.65, 0.35, 1),
+        "ceiling": (0.96, 0.94, 0.9, 1),
+    },
+    "hallway": {
+        "wall": (0.9, 0.87, 0.8, 1),
+        "furniture": (0.6, 0.45, 0.3, 1),
+        "furniture_dark": (0.35, 0.25, 0.15, 1),
+        "accent": (0.5, 0.3, 0.2, 1),
+        "metal": (0.55, 0.55, 0.55, 1),
+        "ceiling": (0.97, 0.97, 0.95, 1),
+    },
+    "garage": {
+        "wall": (0.62, 0.62, 0.6, 1),
+        "furniture": (0.5, 0.5, 0.45, 1),
+        "furniture_dark": (0.25, 0.25, 0.25, 1),
+        "accent": (0.85, 0.6, 0.1, 1),
+        "metal": (0.5, 0.5, 0.5, 1),
+        "ceiling": (0.8, 0.8, 0.8, 1),
+    },
 }
 ROOM_TYPES: tuple[str, ...] = tuple(ROOMS)
 WALL_HALF_T_M = 0.05
@@ -40,8 +82,9 @@ def _extent_x(bodies: list[BodySpec]) -> tuple[float, float]:
     return min(lo), max(hi)
 
 
-def room_shell(rng: random.Random, room: str, bodies: list[BodySpec], observer: ObserverSpec,
-               back_wall_x: float | None) -> tuple[list[BodySpec], tuple[LightSpec, ...], dict[str, float]]:
+def room_shell(
+    rng: random.Random, room: str, bodies: list[BodySpec], observer: ObserverSpec, back_wall_x: float | None
+) -> tuple[list[BodySpec], tuple[LightSpec, ...], dict[str, float]]:
     """Walls (back, one side) and lights. The back wall goes at back_wall_x when the family needs it
     (a shelf or frame hangs on it), else a sampled gap behind the furniture."""
     palette = ROOMS[room]
@@ -56,21 +99,46 @@ def room_shell(rng: random.Random, room: str, bodies: list[BodySpec], observer: 
     half_len = (far_x - back) / 2
     look = f"wall_{room}"  # painted over a skirting board (concrete blocks in the garage), modelled.surfaces
     walls = [
-        static_box("wall_back", (back - WALL_HALF_T_M, 0.0, height / 2), (WALL_HALF_T_M, 3.5, height / 2), palette["wall"],
-                   look=look),
-        static_box("wall_side", (back + half_len, side_y + side * WALL_HALF_T_M, height / 2),
-                   (half_len, WALL_HALF_T_M, height / 2), palette["wall"], look=look),
-        static_box("wall_front", (front_x + WALL_HALF_T_M, 0.0, height / 2), (WALL_HALF_T_M, 3.5, height / 2), palette["wall"],
-                   look=look),
+        static_box(
+            "wall_back",
+            (back - WALL_HALF_T_M, 0.0, height / 2),
+            (WALL_HALF_T_M, 3.5, height / 2),
+            palette["wall"],
+            look=look,
+        ),
+        static_box(
+            "wall_side",
+            (back + half_len, side_y + side * WALL_HALF_T_M, height / 2),
+            (half_len, WALL_HALF_T_M, height / 2),
+            palette["wall"],
+            look=look,
+        ),
+        static_box(
+            "wall_front",
+            (front_x + WALL_HALF_T_M, 0.0, height / 2),
+            (WALL_HALF_T_M, 3.5, height / 2),
+            palette["wall"],
+            look=look,
+        ),
     ]
     azimuth = rng.uniform(-math.pi, math.pi)
     elevation = rng.uniform(0.9, 1.4)
-    direction = r3((-math.cos(elevation) * math.cos(azimuth), -math.cos(elevation) * math.sin(azimuth), -math.sin(elevation)))
+    direction = r3(
+        (-math.cos(elevation) * math.cos(azimuth), -math.cos(elevation) * math.sin(azimuth), -math.sin(elevation))
+    )
     warmth = rng.uniform(0.0, 0.15)
     intensity = rng.uniform(0.7, 1.0)
-    light = LightSpec(pos=(0.0, 0.0, round(height, 4)), dir=direction,
-                      color=r3((intensity, intensity * (1 - warmth / 3), intensity * (1 - warmth))), intensity=round(intensity, 4))
-    return walls, (light,), {"room_height_m": round(height, 4), "back_wall_x_m": round(back, 4), "side_wall_y_m": round(side_y, 4)}
+    light = LightSpec(
+        pos=(0.0, 0.0, round(height, 4)),
+        dir=direction,
+        color=r3((intensity, intensity * (1 - warmth / 3), intensity * (1 - warmth))),
+        intensity=round(intensity, 4),
+    )
+    return (
+        walls,
+        (light,),
+        {"room_height_m": round(height, 4), "back_wall_x_m": round(back, 4), "side_wall_y_m": round(side_y, 4)},
+    )
 
 
 # ---- Furnishing: what makes an empty box read as a kitchen or a living room ---------------------------------
@@ -125,19 +193,25 @@ def dress_support(bodies, kind: str) -> tuple[VisualMeshSpec | None, tuple[str, 
         box = _support_box(bodies, name)
         if box is None:
             continue
-        model = get_model(SUPPORT_MODELS.get(kind, SUPPORT_MODELS["table"]) if name == "table" else SUPPORT_MODELS["counter"])
+        model = get_model(
+            SUPPORT_MODELS.get(kind, SUPPORT_MODELS["table"]) if name == "table" else SUPPORT_MODELS["counter"]
+        )
         w, d, h = model.size_m
         x0, x1, y0, y1, top = box
         # Turned a quarter (model front, -y, to +x): the model's width runs along y, its depth along x.
         stretch = (round((y1 - y0) / w, 6), round((x1 - x0) / d, 6), round(top / h, 6))
-        visual = model.visual(quat=(0.707106781187, 0.0, 0.0, 0.707106781187),
-                              pos=(round((x0 + x1) / 2, 6), round((y0 + y1) / 2, 6), round(top / 2, 6)), stretch=stretch)
+        visual = model.visual(
+            quat=(0.707106781187, 0.0, 0.0, 0.707106781187),
+            pos=(round((x0 + x1) / 2, 6), round((y0 + y1) / 2, 6), round(top / 2, 6)),
+            stretch=stretch,
+        )
         return visual, (name, name + "_legs")
     return None, ()
 
 
-def furnish(rng: random.Random, room: str, bodies: list[BodySpec] | tuple[BodySpec, ...], observer: ObserverSpec,
-            params: dict) -> tuple[tuple[VisualMeshSpec, ...], tuple[str, ...]]:
+def furnish(
+    rng: random.Random, room: str, bodies: list[BodySpec] | tuple[BodySpec, ...], observer: ObserverSpec, params: dict
+) -> tuple[tuple[VisualMeshSpec, ...], tuple[str, ...]]:
     """The room's furniture (world-frame placements) and the scene bodies it draws, a pure function of rng
     and the laid-out scene: the family's table or counter drawn by a catalogue model fitted to it
     (dress_support), then each room piece against the back wall (facing +x) or the side wall (facing the room),
@@ -162,8 +236,12 @@ def furnish(rng: random.Random, room: str, bodies: list[BodySpec] | tuple[BodySp
                 y, x = side_y - sign * (d / 2 + 0.02), rng.uniform(back + w / 2, front - w / 2)
                 box = (x - w / 2, x + w / 2, y - d / 2, y + d / 2)
             near_observer = _overlaps(box, (observer.x_m, observer.x_m, observer.y_m, observer.y_m), OBSERVER_CLEAR_M)
-            if box[0] >= box[1] or box[2] >= box[3] or near_observer or \
-                    any(_overlaps(box, t, FURNISH_CLEARANCE_M) for t in taken):
+            if (
+                box[0] >= box[1]
+                or box[2] >= box[3]
+                or near_observer
+                or any(_overlaps(box, t, FURNISH_CLEARANCE_M) for t in taken)
+            ):
                 continue
             taken.append(box)
             placed.append(model.visual(quat=quat, pos=(round(x, 4), round(y, 4), round(h / 2, 4))))
@@ -171,7 +249,9 @@ def furnish(rng: random.Random, room: str, bodies: list[BodySpec] | tuple[BodySp
     return tuple(placed), dressed
 
 
-def furnishing_boxes(spec_furnishings: tuple[VisualMeshSpec, ...]) -> tuple[tuple[float, float, float, float, float, float], ...]:
+def furnishing_boxes(
+    spec_furnishings: tuple[VisualMeshSpec, ...],
+) -> tuple[tuple[float, float, float, float, float, float], ...]:
     """World boxes (x0, x1, y0, y1, z0, z1) of placed furniture: where a camera must not stand."""
     out = []
     for v in spec_furnishings:

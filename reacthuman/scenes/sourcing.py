@@ -154,8 +154,10 @@ def find_model(head: str, table: MaterialTable | None = None) -> FurnitureModel:
     fits = [m for m in hits if table.min_extent_m <= max(_size_m(m)) <= table.max_extent_m]
     if not fits:
         m = min(hits, key=lambda m: (len(m.name), m.key))
-        raise SourcingError(f"{head!r}: the catalogues' {m.name!r} measures {max(_size_m(m)):.2f} m, outside the "
-                            f"{table.min_extent_m}-{table.max_extent_m} m a hazard object may measure")
+        raise SourcingError(
+            f"{head!r}: the catalogues' {m.name!r} measures {max(_size_m(m)):.2f} m, outside the "
+            f"{table.min_extent_m}-{table.max_extent_m} m a hazard object may measure"
+        )
     return min(fits, key=lambda m: (_singular(m.name.lower()) != _singular(head), len(m.name), m.key))
 
 
@@ -170,12 +172,20 @@ def source_object(phrase: NounPhrase, description: str, table: MaterialTable | N
     hot = bool(text_words & set(table.hot_words))
     words = list(phrase.words) if not hot or set(phrase.words) & set(table.hot_words) else ["hot", *phrase.words]
     record = SourcedObjectSpec(
-        object_id=PREFIX + "_".join(words), name=" ".join(words), noun=phrase.head, shape=shape, size=size,
-        mass_kg=estimated_mass_kg(shape, size, material, table), material=material,
-        sourced=f"{PACKAGE}/{model.archive}/{model.member}", catalog_id=model.catalog_id,
+        object_id=PREFIX + "_".join(words),
+        name=" ".join(words),
+        noun=phrase.head,
+        shape=shape,
+        size=size,
+        mass_kg=estimated_mass_kg(shape, size, material, table),
+        material=material,
+        sourced=f"{PACKAGE}/{model.archive}/{model.member}",
+        catalog_id=model.catalog_id,
         graspable=max(_size_m(model)) <= table.graspable_max_extent_m,
-        sharp=bool({_singular(w) for w in name_words} & {_singular(w) for w in table.sharp_words}), hot=hot,
-        shattering=table.materials[material].shattering)
+        sharp=bool({_singular(w) for w in name_words} & {_singular(w) for w in table.sharp_words}),
+        hot=hot,
+        shattering=table.materials[material].shattering,
+    )
     return record
 
 
@@ -192,9 +202,18 @@ def visual_for_sourced(record: SourcedObjectSpec) -> VisualMeshSpec:
     size_m = _size_m(model)
     physical = physical_extent_m(sourced_entry(record))
     scale = statistics.median(physical[i] / size_m[i] for i in range(3))
-    return VisualMeshSpec(package=PACKAGE, archive=model.archive, member=model.member, catalog_id=model.catalog_id,
-                          name=model.name, licence=model.licence, creator=model.creator, size_m=size_m,
-                          model_rotation=model.model_rotation, scale=round(scale, 6))
+    return VisualMeshSpec(
+        package=PACKAGE,
+        archive=model.archive,
+        member=model.member,
+        catalog_id=model.catalog_id,
+        name=model.name,
+        licence=model.licence,
+        creator=model.creator,
+        size_m=size_m,
+        model_rotation=model.model_rotation,
+        scale=round(scale, 6),
+    )
 
 
 def dress(spec: SceneSpec, record: SourcedObjectSpec) -> SceneSpec:
@@ -218,7 +237,9 @@ def resolve_object(selection: Choice, description: str, table: MaterialTable | N
             oid = match_object(renamed, get_family(selection.family).objects)
             return replace(selection, object_id=oid) if oid else selection
     if selection.family not in table.sourcing_families:
-        raise SourcingError(f"{phrase.head!r} is not in the library, and {selection.family} scenes take only their "
-                            f"own objects (sourced objects go into: {', '.join(table.sourcing_families)})")
+        raise SourcingError(
+            f"{phrase.head!r} is not in the library, and {selection.family} scenes take only their "
+            f"own objects (sourced objects go into: {', '.join(table.sourcing_families)})"
+        )
     record = source_object(phrase, description, table)
     return replace(selection, object_id=record.object_id, sourced=record)

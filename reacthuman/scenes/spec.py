@@ -291,7 +291,9 @@ class GroundTruth:
 
     def __post_init__(self) -> None:
         if self.correct_action not in {a.value for a in Action}:
-            raise SpecError(f"ground_truth.correct_action must be CATCH, DODGE or NO_ACTION, got {self.correct_action!r}")
+            raise SpecError(
+                f"ground_truth.correct_action must be CATCH, DODGE or NO_ACTION, got {self.correct_action!r}"
+            )
         if self.impact_point is not None:
             object.__setattr__(self, "impact_point", _vec("ground_truth.impact_point", self.impact_point, 3))
         if self.intercept_point is not None:
@@ -359,8 +361,10 @@ class SceneSpec:
         _num("duration_s", self.duration_s, self.t0_s + self.observation_window_s, 30.0)
         if self.sourced_object is not None:
             if self.sourced_object.object_id != self.object_id:
-                raise SpecError(f"sourced_object.object_id {self.sourced_object.object_id!r} is not the spec's "
-                                f"object_id {self.object_id!r}")
+                raise SpecError(
+                    f"sourced_object.object_id {self.sourced_object.object_id!r} is not the spec's "
+                    f"object_id {self.object_id!r}"
+                )
 
     # ---- access ------------------------------------------------------------------------------------
     def body(self, name: str) -> BodySpec:
@@ -474,8 +478,18 @@ def _spec_from_dict(data: Any) -> SceneSpec:
     }
     if not isinstance(data.get("params", {}), dict):
         raise SpecError("params must be an object")
-    required = ("scene_id", "family", "object_id", "room", "seed", "speed_band", "observer", "hazard_bodies",
-                "cameras", "bodies")
+    required = (
+        "scene_id",
+        "family",
+        "object_id",
+        "room",
+        "seed",
+        "speed_band",
+        "observer",
+        "hazard_bodies",
+        "cameras",
+        "bodies",
+    )
     absent = [k for k in required if k not in data]
     if absent:
         raise SpecError(f"spec is missing field(s): {', '.join(absent)}")

@@ -42,8 +42,11 @@ def hazard_window_points(spec: SceneSpec, track: Track) -> list[tuple[float, flo
 
 def check_in_frame(spec: SceneSpec, track: Track) -> list[str]:
     points = hazard_window_points(spec, track)
-    return [f"hazard leaves the {cam.name} view during the observation window" for cam in spec.cameras
-            if not keeps_course_in_view(cam, points)]
+    return [
+        f"hazard leaves the {cam.name} view during the observation window"
+        for cam in spec.cameras
+        if not keeps_course_in_view(cam, points)
+    ]
 
 
 def _box_distance(spec: SceneSpec, support: str, pts: np.ndarray) -> float:
@@ -109,5 +112,10 @@ def check_above_floor(spec: SceneSpec, track: Track) -> list[str]:
 
 def validate_track(spec: SceneSpec, track: Track) -> list[str]:
     """Every problem found (empty: the simulation matches the spec)."""
-    return check_above_floor(spec, track) + check_in_frame(spec, track) + check_on_support(spec, track) + \
-        check_starts_at_t0(spec, track) + check_settled(spec, track)
+    return (
+        check_above_floor(spec, track)
+        + check_in_frame(spec, track)
+        + check_on_support(spec, track)
+        + check_starts_at_t0(spec, track)
+        + check_settled(spec, track)
+    )

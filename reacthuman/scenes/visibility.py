@@ -66,11 +66,13 @@ def _pose_at(mujoco, model, data, spec: SceneSpec, track, k: int) -> None:
         pos, quat = track.pos[k, i].astype(np.float64), track.quat[k, i].astype(np.float64)
         if b.joint.kind == "free":
             adr = model.jnt_qposadr[model.joint(f"{b.name}_free").id]
-            data.qpos[adr:adr + 3], data.qpos[adr + 3:adr + 7] = pos, quat
+            data.qpos[adr : adr + 3], data.qpos[adr + 3 : adr + 7] = pos, quat
         else:
             w, x, y, z = b.quat
             rel = quat_mul((w, -x, -y, -z), tuple(quat))
-            angle = 2.0 * math.atan2(float(np.dot(rel[1:], b.joint.axis)) / (np.linalg.norm(b.joint.axis) or 1.0), rel[0])
+            angle = 2.0 * math.atan2(
+                float(np.dot(rel[1:], b.joint.axis)) / (np.linalg.norm(b.joint.axis) or 1.0), rel[0]
+            )
             data.qpos[model.jnt_qposadr[model.joint(f"{b.name}_hinge").id]] = angle
     mujoco.mj_forward(model, data)
 
@@ -142,8 +144,11 @@ class MaskRenderer:
     def _render_pixels(self, cam: CameraSpec) -> int:
         seg_id = self._draw(cam)
         geom = int(self.mujoco.mjtObj.mjOBJ_GEOM)
-        hazard = [g.segid + 1 for g in self._scene.geoms[: self._scene.ngeom]
-                  if g.segid != -1 and g.objtype == geom and g.objid in self.hazard_geoms]
+        hazard = [
+            g.segid + 1
+            for g in self._scene.geoms[: self._scene.ngeom]
+            if g.segid != -1 and g.objtype == geom and g.objid in self.hazard_geoms
+        ]
         return sum(int(np.count_nonzero(seg_id == s)) for s in hazard)
 
     def mask(self, cam: CameraSpec) -> np.ndarray:
@@ -160,10 +165,19 @@ class MaskRenderer:
         """The segment id (geom's segid + 1, 0 for none) of every pixel, rows bottom to top (OpenGL's order)."""
         mujoco = self.mujoco
         self.model.vis.global_.fovy = cam.fov_deg
-        mujoco.mjv_updateScene(self.model, self.data, self._option, None, _free_camera(mujoco, cam),
-                               mujoco.mjtCatBit.mjCAT_ALL.value, self._scene)
+        mujoco.mjv_updateScene(
+            self.model,
+            self.data,
+            self._option,
+            None,
+            _free_camera(mujoco, cam),
+            mujoco.mjtCatBit.mjCAT_ALL.value,
+            self._scene,
+        )
         if self._scene.ngeom >= self._scene.maxgeom:
-            raise RuntimeError(f"a mask of {self.model.ngeom} geoms fills MjvScene's {self._scene.maxgeom}: raise MASK_MAX_GEOMS")
+            raise RuntimeError(
+                f"a mask of {self.model.ngeom} geoms fills MjvScene's {self._scene.maxgeom}: raise MASK_MAX_GEOMS"
+            )
         self._gl.make_current()
         mujoco.mjr_render(self._rect, self._scene, self._context)
         rgb = np.empty((self.cfg.height_px, self.cfg.width_px, 3), np.uint8)
@@ -213,8 +227,10 @@ def check_hazard_visible(spec: SceneSpec, track, cfg: VisibilityConfig | None = 
     if visible_enough(counts, cfg):
         return []
     shown = ", ".join(f"{v} {n}" for v, n in counts.items())
-    return [f"hazard covers fewer than {cfg.min_pixels} px in {cfg.min_views} views at the freeze frame ({shown} px "
-            f"at {cfg.width_px}x{cfg.height_px})"]
+    return [
+        f"hazard covers fewer than {cfg.min_pixels} px in {cfg.min_views} views at the freeze frame ({shown} px "
+        f"at {cfg.width_px}x{cfg.height_px})"
+    ]
 
 
 ZOOM_STEPS = (0.85, 0.7, 0.55, 0.45)  # close-up dolly factors / egocentric fov factors tried in turn
@@ -236,8 +252,11 @@ def _zoomed(cam: CameraSpec, factor: float, ceiling_z: float = math.inf) -> Came
     n = math.hypot(dx, dy) or 1.0
     shift = (1.0 - factor) * OVERHEAD_SHIFT_M
     z = min(cam.pos[2], ceiling_z - CEILING_CLEARANCE_M)
-    return dataclasses.replace(cam, pos=(round(cam.pos[0] + dx / n * shift, 4), round(cam.pos[1] + dy / n * shift, 4), round(z, 4)),
-                               fov_deg=round(max(30.0, cam.fov_deg * factor), 3))
+    return dataclasses.replace(
+        cam,
+        pos=(round(cam.pos[0] + dx / n * shift, 4), round(cam.pos[1] + dy / n * shift, 4), round(z, 4)),
+        fov_deg=round(max(30.0, cam.fov_deg * factor), 3),
+    )
 
 
 def _aimed_at_freeze(cam: CameraSpec, factor: float, freeze_point) -> CameraSpec:
@@ -253,8 +272,9 @@ def _candidates(cam: CameraSpec, points, ceiling_z: float) -> list[CameraSpec]:
     return out
 
 
-def _best_variant(r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: VisibilityConfig,
-                  ceiling_z: float = math.inf):
+def _best_variant(
+    r: MaskRenderer, cams: tuple[CameraSpec, ...], points, cfg: VisibilityConfig, ceiling_z: float = math.inf
+):
     """cams, or per camera the first variant (zoomed, turned towards the freeze position) that shows the
     hazard well enough while keeping its observed course in view; None when fewer than min_views do."""
     counts: dict[str, int] = {}
@@ -282,7 +302,9 @@ def hazard_radius_m(spec: SceneSpec, track, points) -> float:
     return float(np.max(np.linalg.norm(pts[k] - np.asarray(points[-1]), axis=-1) + radii))
 
 
-def with_hazard_closeup(rng, spec: SceneSpec, cams: tuple[CameraSpec, ...], points, radius_m: float) -> tuple[CameraSpec, ...]:
+def with_hazard_closeup(
+    rng, spec: SceneSpec, cams: tuple[CameraSpec, ...], points, radius_m: float
+) -> tuple[CameraSpec, ...]:
     """cams with the close-up framing the hazard object over its observed course (cameras.closeup_on_hazard);
     cams unchanged when no such placement fits in the room."""
     old = next(c for c in cams if c.name == "closeup")
@@ -300,8 +322,9 @@ def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None =
     radius = hazard_radius_m(spec, track, points)
     # The close-up frames the object where it is around the freeze (from this scene's own track), not the
     # event origin: the origin view leaves a knife on its ramp a few pixels wide.
-    framed = with_hazard_closeup(random.Random(f"reacthuman/closeup/{spec.family}/{spec.seed}"), spec, spec.cameras,
-                                 points, radius)
+    framed = with_hazard_closeup(
+        random.Random(f"reacthuman/closeup/{spec.family}/{spec.seed}"), spec, spec.cameras, points, radius
+    )
     with MaskRenderer(spec, track, cfg) as r:
         ceiling_z = float(spec.params.get("room_height_m", math.inf))
         cams = _best_variant(r, framed, points, cfg, ceiling_z)
@@ -309,9 +332,16 @@ def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None =
         ego = spec.camera("egocentric")
         for _ in range(PLACEMENT_RETRIES if cams is None else 0):
             try:
-                fresh = place_cameras(rng, spec.observer, tuple(spec.params["event_origin"]),
-                                      tuple(spec.params["event_target"]), ego.width, ego.height, max_tries=200,
-                                      also_see=points)
+                fresh = place_cameras(
+                    rng,
+                    spec.observer,
+                    tuple(spec.params["event_origin"]),
+                    tuple(spec.params["event_target"]),
+                    ego.width,
+                    ego.height,
+                    max_tries=200,
+                    also_see=points,
+                )
             except RuntimeError:
                 break
             fresh = with_hazard_closeup(rng, spec, fresh, points, radius)
@@ -320,6 +350,8 @@ def place_visible_cameras(spec: SceneSpec, track, cfg: VisibilityConfig | None =
                 break
         if cams is None:
             counts = ", ".join(f"{c.name} {r.pixels(c)}" for c in spec.cameras)
-            raise RuntimeError(f"no camera placement shows the hazard with {cfg.min_pixels} px in {cfg.min_views} "
-                               f"views at the freeze frame (first placement: {counts} px)")
+            raise RuntimeError(
+                f"no camera placement shows the hazard with {cfg.min_pixels} px in {cfg.min_views} "
+                f"views at the freeze frame (first placement: {counts} px)"
+            )
     return spec if cams == spec.cameras else dataclasses.replace(spec, cameras=cams)

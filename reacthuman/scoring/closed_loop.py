@@ -60,8 +60,13 @@ class JudgedDecision:
 def decision_truth(spec: SceneSpec, path: Track, point: DecisionPoint) -> GroundTruth:
     """The labeller's rule at a re-plan: the recorded path judged from the decision's instant and pose."""
     t0_s = spec.t0_s + point.t_s - spec.observation_window_s  # the event's start moved so the freeze is now
-    shifted = replace(spec, t0_s=t0_s, duration_s=max(spec.duration_s, t0_s + spec.observation_window_s),
-                      observer=ObserverSpec(point.pose.x_m, point.pose.y_m, point.pose.yaw_rad), ground_truth=None)
+    shifted = replace(
+        spec,
+        t0_s=t0_s,
+        duration_s=max(spec.duration_s, t0_s + spec.observation_window_s),
+        observer=ObserverSpec(point.pose.x_m, point.pose.y_m, point.pose.yaw_rad),
+        ground_truth=None,
+    )
     return label(shifted, path)
 
 
@@ -108,19 +113,31 @@ def closed_loop_fields(judged: tuple[JudgedDecision, ...], record: DecisionRecor
 def _decision_row(j: JudgedDecision) -> dict[str, Any]:
     p = j.point
     # full floats (JSON keeps every bit): rescoring rebuilds the decision points from these rows
-    return {"index": p.index, "t_s": p.t_s, "pose": [p.pose.x_m, p.pose.y_m, p.pose.yaw_rad],
-            "object_m": list(p.object_world_m),
-            "plan": plan_to_dict(p.plan) if p.plan is not None else None,
-            "action": j.action, "correct_action": j.correct_action, "saa": j.saa,
-            "impact_point": list(j.impact_point) if j.impact_point is not None else None}
+    return {
+        "index": p.index,
+        "t_s": p.t_s,
+        "pose": [p.pose.x_m, p.pose.y_m, p.pose.yaw_rad],
+        "object_m": list(p.object_world_m),
+        "plan": plan_to_dict(p.plan) if p.plan is not None else None,
+        "action": j.action,
+        "correct_action": j.correct_action,
+        "saa": j.saa,
+        "impact_point": list(j.impact_point) if j.impact_point is not None else None,
+    }
 
 
 def points_from_row(row: dict[str, Any]) -> tuple[DecisionPoint, ...]:
     """The decision points a closed-loop row records (its `decisions`)."""
-    return tuple(DecisionPoint(int(d["index"]), float(d["t_s"]), finite_pose(*map(float, d["pose"])),
-                               plan_from_dict(d["plan"]) if d["plan"] is not None else None,
-                               tuple(float(v) for v in d["object_m"]))  # type: ignore[arg-type]
-                 for d in row["decisions"])
+    return tuple(
+        DecisionPoint(
+            int(d["index"]),
+            float(d["t_s"]),
+            finite_pose(*map(float, d["pose"])),
+            plan_from_dict(d["plan"]) if d["plan"] is not None else None,
+            tuple(float(v) for v in d["object_m"]),
+        )  # type: ignore[arg-type]
+        for d in row["decisions"]
+    )
 
 
 def rescore_row(spec: SceneSpec, row: dict[str, Any], path: Track) -> list[str]:
@@ -128,8 +145,11 @@ def rescore_row(spec: SceneSpec, row: dict[str, Any], path: Track) -> list[str]:
     fields that differ, 'name: ledger X != rescored Y' (empty: equal)."""
     record = DecisionRecord.from_dict(row)
     fresh = closed_loop_fields(judge(spec, path, points_from_row(row)), record)
-    return [f"{k}: ledger {row.get(k)!r} != rescored {v!r}" for k, v in fresh.items()
-            if json.dumps(row.get(k), sort_keys=True) != json.dumps(v, sort_keys=True)]
+    return [
+        f"{k}: ledger {row.get(k)!r} != rescored {v!r}"
+        for k, v in fresh.items()
+        if json.dumps(row.get(k), sort_keys=True) != json.dumps(v, sort_keys=True)
+    ]
 
 
 PATH_FILE = "hazard_path.npz"
@@ -146,24 +166,42 @@ def save_path(folder: Path, path: Track) -> Path:
     """The recorded hazard path beside an episode's files (written whole, then renamed into place)."""
     folder.mkdir(parents=True, exist_ok=True)
     target, partial = folder / PATH_FILE, folder / (PATH_FILE + ".partial.npz")
-    np.savez(partial, names=np.array(path.names), times_s=path.times_s, pos=path.pos, quat=path.quat, vel=path.vel,
-             ang_vel=path.ang_vel)
+    np.savez(
+        partial,
+        names=np.array(path.names),
+        times_s=path.times_s,
+        pos=path.pos,
+        quat=path.quat,
+        vel=path.vel,
+        ang_vel=path.ang_vel,
+    )
     partial.replace(target)
     return target
 
 
 def load_path(folder: Path) -> Track:
     with np.load(folder / PATH_FILE) as data:
-        return Track(tuple(str(n) for n in data["names"]), data["times_s"], data["pos"], data["quat"], data["vel"],
-                     data["ang_vel"])
+        return Track(
+            tuple(str(n) for n in data["names"]),
+            data["times_s"],
+            data["pos"],
+            data["quat"],
+            data["vel"],
+            data["ang_vel"],
+        )
 
 
 def path_track(names: tuple[str, ...], dt_s: float, pos: list, quat: list, vel: list, ang_vel: list) -> Track:
     """A recorded path (one sample per physics step from t = 0) as the labeller's Track."""
     n = len(pos)
-    return Track(names, np.arange(n, dtype=np.float64) * dt_s, np.asarray(pos, dtype=np.float64),
-                 np.asarray(quat, dtype=np.float64), np.asarray(vel, dtype=np.float64),
-                 np.asarray(ang_vel, dtype=np.float64))
+    return Track(
+        names,
+        np.arange(n, dtype=np.float64) * dt_s,
+        np.asarray(pos, dtype=np.float64),
+        np.asarray(quat, dtype=np.float64),
+        np.asarray(vel, dtype=np.float64),
+        np.asarray(ang_vel, dtype=np.float64),
+    )
 
 
 def finite_pose(x_m: float, y_m: float, yaw_rad: float) -> Pose2D:

@@ -156,7 +156,9 @@ class ModelReply:
         if not isinstance(self.raw_text, str):
             raise ValueError(f"raw_text must be a string, got {type(self.raw_text).__name__}")
         _opt_number("latency_s", self.latency_s, 0.0)
-        if self.tokens is not None and (isinstance(self.tokens, bool) or not isinstance(self.tokens, int) or self.tokens < 0):
+        if self.tokens is not None and (
+            isinstance(self.tokens, bool) or not isinstance(self.tokens, int) or self.tokens < 0
+        ):
             raise ValueError(f"tokens must be a non-negative integer or null, got {self.tokens!r}")
         if self.api_error is not None and not self.api_error:
             raise ValueError("api_error must be null or a non-empty message")

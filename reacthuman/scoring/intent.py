@@ -54,8 +54,14 @@ _PHRASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("evade", (r"retreat(s|ing|ed)?",)),
     ("evade", (r"sidestep(s|ping|ped)?",)),
     ("evade", (r"flee(s|ing)?|fled|escap(e|es|ing|ed)",)),
-    ("evade", (r"step(s|ping|ped)?|mov(e|es|ing|ed)|walk(s|ing|ed)?|jump(s|ing|ed)?|lean(s|ing|ed)?|"
-               r"back(s|ing|ed)?|get(s|ting)?|go|going|run(s|ning)?", _AWAY_WORDS)),
+    (
+        "evade",
+        (
+            r"step(s|ping|ped)?|mov(e|es|ing|ed)|walk(s|ing|ed)?|jump(s|ing|ed)?|lean(s|ing|ed)?|"
+            r"back(s|ing|ed)?|get(s|ting)?|go|going|run(s|ning)?",
+            _AWAY_WORDS,
+        ),
+    ),
     ("evade", (r"mov(e|es|ing|ed)|get(s|ting)?", r"out", r"of")),
     ("evade", (r"out", r"of", r"the|its|harm's|harms", r"way|path|trajectory|line")),
     ("evade", (r"stay(s|ing)?|keep(s|ing)?|remain(s|ing)?", r"clear|away|back|out")),
@@ -123,14 +129,16 @@ def find_goals(text: str) -> list[GoalHit]:
             i += 1
             continue
         goal, end = found
-        if tokens[i].startswith("avoid") and any(_DAMAGE_RE.match(t) for t in tokens[end:end + 2]):
+        if tokens[i].startswith("avoid") and any(_DAMAGE_RE.match(t) for t in tokens[end : end + 2]):
             i = end  # "to avoid it breaking": protects the object, states no goal
             continue
         negated = _negated_by_window(tokens, i)
         if not negated and hits and hits[-1].negated:
-            between = tokens[hits[-1].end:i]
-            negated = bool(between) and set(between) <= {"or", "nor", "it", "them", "this", "the"} and (
-                "or" in between or "nor" in between
+            between = tokens[hits[-1].end : i]
+            negated = (
+                bool(between)
+                and set(between) <= {"or", "nor", "it", "them", "this", "the"}
+                and ("or" in between or "nor" in between)
             )
         hits.append(GoalHit(goal, i, end, negated))
         i = end

@@ -93,7 +93,9 @@ class DecisionRecord:
     completion_tokens: int | None = None  # tokens out
     truncated: bool | None = None  # the reply was cut at the model's token limit (finish_reason: length)
     api_error: str | None = None
-    modality: str | None = None  # what the brain was shown (images, state_text, both; ground_truth/track/none: reference brains)
+    modality: str | None = (
+        None  # what the brain was shown (images, state_text, both; ground_truth/track/none: reference brains)
+    )
     record_version: int = RECORD_VERSION
     extras: dict[str, Any] = field(default_factory=dict)
 

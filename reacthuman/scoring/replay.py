@@ -39,16 +39,25 @@ def is_executed(record: DecisionRecord) -> bool:
 def decision_of_row(record: DecisionRecord) -> BrainDecision:
     """The decision a scored row with a stored plan was made from, as the graph's scorer receives it."""
     if PLAN_FIELD not in record.extras:
-        raise ValueError(f"row {record.scene_id} x {record.model} stores no plan (decided by a suite that did not "
-                         f"store plans): run `reacthuman decide` again into a new folder")
+        raise ValueError(
+            f"row {record.scene_id} x {record.model} stores no plan (decided by a suite that did not "
+            f"store plans): run `reacthuman decide` again into a new folder"
+        )
     if not record.scored:
         raise ValueError(f"row {record.scene_id} x {record.model} is an API error: there is no plan to execute")
     data = record.extras[PLAN_FIELD]
-    return BrainDecision(brain=record.model, plan=plan_from_dict(data) if data is not None else None,
-                         raw_text=record.raw_text or "", parse_ok=bool(record.plan_parse_ok),
-                         parse_error=record.parse_error, latency_s=record.latency_s or 0.0,
-                         prompt_tokens=record.prompt_tokens, completion_tokens=record.completion_tokens,
-                         modality=record.modality or "", truncated=bool(record.truncated))
+    return BrainDecision(
+        brain=record.model,
+        plan=plan_from_dict(data) if data is not None else None,
+        raw_text=record.raw_text or "",
+        parse_ok=bool(record.plan_parse_ok),
+        parse_error=record.parse_error,
+        latency_s=record.latency_s or 0.0,
+        prompt_tokens=record.prompt_tokens,
+        completion_tokens=record.completion_tokens,
+        modality=record.modality or "",
+        truncated=bool(record.truncated),
+    )
 
 
 def stored_decisions(run_dir: str | os.PathLike[str]) -> list[DecisionRecord]:

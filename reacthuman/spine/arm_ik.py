@@ -20,7 +20,12 @@ import numpy as np
 
 from reacthuman.core.validate import require_positive
 from reacthuman.spine.g1_assets import (
-    G1_JOINT_NAMES, LEFT_HAND_SITE, RIGHT_HAND_SITE, foot_geoms, g1_mjcf_path, lowest_foot_z,
+    G1_JOINT_NAMES,
+    LEFT_HAND_SITE,
+    RIGHT_HAND_SITE,
+    foot_geoms,
+    g1_mjcf_path,
+    lowest_foot_z,
     read_policy_metadata,
 )
 
@@ -30,8 +35,11 @@ _SOLVED = ("shoulder_pitch_joint", "shoulder_roll_joint", "shoulder_yaw_joint", 
 
 def arm_joint_indices(side: str) -> tuple[int, ...]:
     """Indices into G1_JOINT_NAMES of one arm's 7 joints (shoulder to wrist)."""
-    return tuple(i for i, n in enumerate(G1_JOINT_NAMES) if n.startswith(f"{side}_") and
-                 any(k in n for k in ("shoulder", "elbow", "wrist")))
+    return tuple(
+        i
+        for i, n in enumerate(G1_JOINT_NAMES)
+        if n.startswith(f"{side}_") and any(k in n for k in ("shoulder", "elbow", "wrist"))
+    )
 
 
 @dataclass(frozen=True)
@@ -99,8 +107,12 @@ class ArmIK:
         mujoco.mj_kinematics(self.model, self.data)
         mujoco.mj_comPos(self.model, self.data)
 
-    def set_posture(self, q: "np.ndarray | tuple[float, ...]", base_quat_wxyz: tuple[float, float, float, float],
-                    arm_seed: "np.ndarray | tuple[float, ...] | None" = None) -> float:
+    def set_posture(
+        self,
+        q: "np.ndarray | tuple[float, ...]",
+        base_quat_wxyz: tuple[float, float, float, float],
+        arm_seed: "np.ndarray | tuple[float, ...] | None" = None,
+    ) -> float:
         """Place the model in the measured posture; returns the pelvis height above the floor (m).
 
         arm_seed (29 joints) replaces the arm joints, so a solve warm-starts from the last commanded arm
@@ -124,8 +136,9 @@ class ArmIK:
         return (float(x), float(y), float(z + self._height_m))
 
     # --- solving -------------------------------------------------------------------------------------
-    def solve(self, left_target_m: "tuple[float, float, float] | None",
-              right_target_m: "tuple[float, float, float] | None") -> ArmSolution:
+    def solve(
+        self, left_target_m: "tuple[float, float, float] | None", right_target_m: "tuple[float, float, float] | None"
+    ) -> ArmSolution:
         """Arm joints reaching the targets (robot frame) from the posture last set; None keeps an arm as is.
 
         The two arms do not share joints, so each is solved alone; joint limits are enforced every iteration,
@@ -141,8 +154,9 @@ class ArmIK:
         mujoco.mj_rne(self.model, self.data, 0, bias)  # zero velocity and acceleration: gravity alone
         tau = np.zeros(len(self._q))
         tau[self._arms] = bias[self._vadr[self._arms]]
-        return ArmSolution(tuple(float(v) for v in self._q), left, right, errors["left"], errors["right"],
-                           tuple(float(v) for v in tau))
+        return ArmSolution(
+            tuple(float(v) for v in self._q), left, right, errors["left"], errors["right"], tuple(float(v) for v in tau)
+        )
 
     def _solve_arm(self, side: str, target_robot: np.ndarray) -> float:
         cfg = self.config
@@ -161,7 +175,7 @@ class ArmIK:
                 break
             mujoco.mj_jacSite(self.model, self.data, self._jac, None, site)
             jac = self._jac[:, cols]
-            inv = jac.T @ np.linalg.inv(jac @ jac.T + cfg.damping ** 2 * np.eye(3))
+            inv = jac.T @ np.linalg.inv(jac @ jac.T + cfg.damping**2 * np.eye(3))
             step = inv @ residual
             # the redundant DOF drifts towards the default pose instead of wandering
             null = (np.eye(len(idx)) - inv @ jac) @ (self.default_pose[idx] - self._q[idx])

@@ -37,9 +37,20 @@ class BaseTrackingConfig:
     max_lateral_mps: float = 0.6
 
     def __post_init__(self) -> None:
-        require_positive(self, ("gain_per_s", "yaw_gain_per_s", "max_correction_mps", "max_yaw_correction_radps",
-                                "settle_tolerance_m", "settle_max_s", "max_lateral_mps"), "BaseTrackingConfig.",
-                         allow_zero=True)
+        require_positive(
+            self,
+            (
+                "gain_per_s",
+                "yaw_gain_per_s",
+                "max_correction_mps",
+                "max_yaw_correction_radps",
+                "settle_tolerance_m",
+                "settle_max_s",
+                "max_lateral_mps",
+            ),
+            "BaseTrackingConfig.",
+            allow_zero=True,
+        )
 
 
 @dataclass(frozen=True)

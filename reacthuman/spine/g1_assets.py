@@ -24,15 +24,35 @@ import mujoco
 # The 29 actuated joints, in the policy's dof_names order (also the order of the MJCF's joints after the
 # free base, and of Unitree's LowCmd motor indices for the G1 29-DOF).
 G1_JOINT_NAMES: tuple[str, ...] = (
-    "left_hip_pitch_joint", "left_hip_roll_joint", "left_hip_yaw_joint",
-    "left_knee_joint", "left_ankle_pitch_joint", "left_ankle_roll_joint",
-    "right_hip_pitch_joint", "right_hip_roll_joint", "right_hip_yaw_joint",
-    "right_knee_joint", "right_ankle_pitch_joint", "right_ankle_roll_joint",
-    "waist_yaw_joint", "waist_roll_joint", "waist_pitch_joint",
-    "left_shoulder_pitch_joint", "left_shoulder_roll_joint", "left_shoulder_yaw_joint", "left_elbow_joint",
-    "left_wrist_roll_joint", "left_wrist_pitch_joint", "left_wrist_yaw_joint",
-    "right_shoulder_pitch_joint", "right_shoulder_roll_joint", "right_shoulder_yaw_joint", "right_elbow_joint",
-    "right_wrist_roll_joint", "right_wrist_pitch_joint", "right_wrist_yaw_joint",
+    "left_hip_pitch_joint",
+    "left_hip_roll_joint",
+    "left_hip_yaw_joint",
+    "left_knee_joint",
+    "left_ankle_pitch_joint",
+    "left_ankle_roll_joint",
+    "right_hip_pitch_joint",
+    "right_hip_roll_joint",
+    "right_hip_yaw_joint",
+    "right_knee_joint",
+    "right_ankle_pitch_joint",
+    "right_ankle_roll_joint",
+    "waist_yaw_joint",
+    "waist_roll_joint",
+    "waist_pitch_joint",
+    "left_shoulder_pitch_joint",
+    "left_shoulder_roll_joint",
+    "left_shoulder_yaw_joint",
+    "left_elbow_joint",
+    "left_wrist_roll_joint",
+    "left_wrist_pitch_joint",
+    "left_wrist_yaw_joint",
+    "right_shoulder_pitch_joint",
+    "right_shoulder_roll_joint",
+    "right_shoulder_yaw_joint",
+    "right_elbow_joint",
+    "right_wrist_roll_joint",
+    "right_wrist_pitch_joint",
+    "right_wrist_yaw_joint",
 )
 
 # MJCF sites that stand for the hands (palm centre, 8 cm past the wrist yaw joint).
@@ -151,8 +171,13 @@ def _call_kwargs(module_file: Path, variable: str) -> dict[str, object]:
     """Literal keyword arguments of `variable = SomeConfig(...)` in a module, without importing it."""
     tree = ast.parse(module_file.read_text())
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id == variable and isinstance(node.value, ast.Call)):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == variable
+            and isinstance(node.value, ast.Call)
+        ):
             out: dict[str, object] = {}
             for kw in node.value.keywords:
                 try:
@@ -223,8 +248,11 @@ class StandingGeometry:
 def foot_geoms(model: "mujoco.MjModel") -> tuple[int, ...]:
     """The G1's foot collision capsules."""
 
-    feet = tuple(g for g in range(model.ngeom) if model.geom_contype[g]
-                 and "foot" in (mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_GEOM, g) or ""))
+    feet = tuple(
+        g
+        for g in range(model.ngeom)
+        if model.geom_contype[g] and "foot" in (mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_GEOM, g) or "")
+    )
     if not feet:
         raise RuntimeError("the G1 model has no foot collision geoms")
     return feet

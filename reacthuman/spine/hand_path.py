@@ -80,8 +80,13 @@ def continue_path(path: HandPath | None, now: tuple[Vec3, Vec3, float], release_
     return replace(path, left_m=(left,) + path.left_m[1:], right_m=(right,) + path.right_m[1:], knee_bend=knees)
 
 
-def build_hand_path(plan: Plan, ik: ArmIK, reach_tolerance_m: float, release_s: float = 0.5,
-                    posture_for: Callable[[float], np.ndarray] | None = None) -> HandPath | None:
+def build_hand_path(
+    plan: Plan,
+    ik: ArmIK,
+    reach_tolerance_m: float,
+    release_s: float = 0.5,
+    posture_for: Callable[[float], np.ndarray] | None = None,
+) -> HandPath | None:
     """The plan's hand path, or None when it has no keyframes (the arms then follow the walking policy).
 
     Each keyframe target is solved once from the standing posture of that keyframe (`posture_for(knee_bend)`:

@@ -40,7 +40,9 @@ class JointCommand:
         if any(k < 0 for k in self.kp) or any(k < 0 for k in self.kd):
             raise ValueError("JointCommand gains kp and kd must be >= 0")
 
-    def torques(self, q_measured: "list[float] | tuple[float, ...]", dq_measured: "list[float] | tuple[float, ...]") -> list[float]:
+    def torques(
+        self, q_measured: "list[float] | tuple[float, ...]", dq_measured: "list[float] | tuple[float, ...]"
+    ) -> list[float]:
         return [
             kp * (q - qm) + kd * (dq - dqm) + t
             for q, dq, kp, kd, t, qm, dqm in zip(self.q, self.dq, self.kp, self.kd, self.tau, q_measured, dq_measured)

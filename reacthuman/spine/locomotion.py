@@ -32,8 +32,9 @@ class VelocityCommand:
 class LocomotionPolicy:
     """Runs the ONNX policy at a fixed step `policy_dt_s`; one `step` per policy tick."""
 
-    def __init__(self, policy_dt_s: float, metadata: PolicyMetadata | None = None,
-                 policy_name: str = DEFAULT_WALKING_POLICY) -> None:
+    def __init__(
+        self, policy_dt_s: float, metadata: PolicyMetadata | None = None, policy_name: str = DEFAULT_WALKING_POLICY
+    ) -> None:
         if not policy_dt_s > 0:
             raise ValueError(f"policy_dt_s must be > 0, got {policy_dt_s}")
         self.meta = metadata or read_policy_metadata(policy_name)
@@ -67,8 +68,13 @@ class LocomotionPolicy:
             self.phase = np.array([0.0, math.pi])
             self._standing = False
 
-    def observation(self, state: RobotState, cmd: VelocityCommand, masked: np.ndarray | None = None,
-                    pose_offset_rad: np.ndarray | None = None) -> np.ndarray:
+    def observation(
+        self,
+        state: RobotState,
+        cmd: VelocityCommand,
+        masked: np.ndarray | None = None,
+        pose_offset_rad: np.ndarray | None = None,
+    ) -> np.ndarray:
         """The policy input. Joints in `masked` are reported at the default pose, at rest: joints another
         controller drives (arms following IK) would otherwise put the policy far outside its training
         distribution (standing with both hands raised it shuffles and sways its torso by ~5 cm).
@@ -102,8 +108,13 @@ class LocomotionPolicy:
             parts.append(value)
         return np.concatenate(parts).astype(np.float32)[None, :]
 
-    def step(self, state: RobotState, cmd: VelocityCommand, masked: np.ndarray | None = None,
-             pose_offset_rad: np.ndarray | None = None) -> np.ndarray:
+    def step(
+        self,
+        state: RobotState,
+        cmd: VelocityCommand,
+        masked: np.ndarray | None = None,
+        pose_offset_rad: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Advance one policy tick; returns the 29 joint position targets (rad). See `observation` for masked
         and pose_offset_rad."""
         cmd = self.clip_command(cmd)

@@ -27,8 +27,14 @@ class RobotState:
     stamp_s: float = 0.0
 
     def __post_init__(self) -> None:
-        for name, size in (("q", N_JOINTS), ("dq", N_JOINTS), ("base_quat_wxyz", 4), ("base_ang_vel_body", 3),
-                           ("base_pos_world", 3), ("base_lin_vel_world", 3)):
+        for name, size in (
+            ("q", N_JOINTS),
+            ("dq", N_JOINTS),
+            ("base_quat_wxyz", 4),
+            ("base_ang_vel_body", 3),
+            ("base_pos_world", 3),
+            ("base_lin_vel_world", 3),
+        ):
             value = tuple(float(v) for v in getattr(self, name))
             if len(value) != size:
                 raise ValueError(f"RobotState.{name} has {len(value)} entries, expected {size}")

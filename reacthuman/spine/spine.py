@@ -32,7 +32,12 @@ from reacthuman.spine.watchdog import damping_command, default_damping_kd
 from reacthuman.core.config import config_with
 from reacthuman.spine.joint_command import JointCommand, Mode
 from reacthuman.plan.plan import Plan
-from reacthuman.spine.g1_assets import DEFAULT_WALKING_POLICY, G1_JOINT_NAMES, check_walking_policy, read_policy_metadata
+from reacthuman.spine.g1_assets import (
+    DEFAULT_WALKING_POLICY,
+    G1_JOINT_NAMES,
+    check_walking_policy,
+    read_policy_metadata,
+)
 
 _ZERO = VelocityCommand(0.0, 0.0, 0.0)
 
@@ -72,8 +77,13 @@ class SpineConfig:
         for name in ("state_timeout_s", "reach_tolerance_m", "hand_release_s"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"SpineConfig.{name} must be > 0, got {getattr(self, name)}")
-        for name in ("damping_kd", "stand_up_ramp_s", "joint_limit_margin_rad", "crouch_rad_per_knee_bend",
-                     "crouch_max_rad"):
+        for name in (
+            "damping_kd",
+            "stand_up_ramp_s",
+            "joint_limit_margin_rad",
+            "crouch_rad_per_knee_bend",
+            "crouch_max_rad",
+        ):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"SpineConfig.{name} must be >= 0, got {getattr(self, name)}")
 
@@ -157,8 +167,9 @@ class Spine:
             self._fault = fault
             return False
         self._plan = plan
-        self._path = build_hand_path(plan, self.ik, self.config.reach_tolerance_m, self.config.hand_release_s,
-                                     self._crouched_pose)
+        self._path = build_hand_path(
+            plan, self.ik, self.config.reach_tolerance_m, self.config.hand_release_s, self._crouched_pose
+        )
         return True
 
     def take_over(self, plan: Plan | None) -> bool:
@@ -201,10 +212,17 @@ class Spine:
 
     def status(self) -> SpineStatus:
         plan = self._plan
-        walking = (plan is not None and self._last_plan_t is not None
-                   and self._last_plan_t < plan.walking_duration_s and self._mode == Mode.ACTIVE)
+        walking = (
+            plan is not None
+            and self._last_plan_t is not None
+            and self._last_plan_t < plan.walking_duration_s
+            and self._mode == Mode.ACTIVE
+        )
         return SpineStatus(
-            mode=self._mode, fault=self._fault, plan_time_s=self._last_plan_t, walking=walking,
+            mode=self._mode,
+            fault=self._fault,
+            plan_time_s=self._last_plan_t,
+            walking=walking,
             reach_clamps=self._path.clamps if self._path else (),
             crouch_rad=self._crouch_rad,
             hand_error_m=self._hand_error,
@@ -233,8 +251,16 @@ class Spine:
             target, tau = self._policy_target(sim_time_s, state)
         target = np.clip(target, self._low, self._high)
         n = len(G1_JOINT_NAMES)
-        self._last = JointCommand(names=G1_JOINT_NAMES, q=tuple(float(v) for v in target), dq=(0.0,) * n,
-                                  kp=self._kp, kd=self._kd, tau=tuple(float(v) for v in tau), mode=Mode.ACTIVE, stamp_s=sim_time_s)
+        self._last = JointCommand(
+            names=G1_JOINT_NAMES,
+            q=tuple(float(v) for v in target),
+            dq=(0.0,) * n,
+            kp=self._kp,
+            kd=self._kd,
+            tau=tuple(float(v) for v in tau),
+            mode=Mode.ACTIVE,
+            stamp_s=sim_time_s,
+        )
         return self._last
 
     def _ramp_target(self, fraction: float) -> np.ndarray:

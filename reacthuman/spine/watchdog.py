@@ -15,11 +15,20 @@ from reacthuman.core.config import config_with
 from reacthuman.spine.joint_command import JointCommand, Mode
 
 
-def damping_command(names: tuple[str, ...], q_measured: "tuple[float, ...] | list[float]", kd: float,
-                    stamp_s: float = 0.0) -> JointCommand:
+def damping_command(
+    names: tuple[str, ...], q_measured: "tuple[float, ...] | list[float]", kd: float, stamp_s: float = 0.0
+) -> JointCommand:
     n = len(names)
-    return JointCommand(names=names, q=tuple(float(v) for v in q_measured), dq=(0.0,) * n, kp=(0.0,) * n,
-                        kd=(kd,) * n, tau=(0.0,) * n, mode=Mode.DAMPING, stamp_s=stamp_s)
+    return JointCommand(
+        names=names,
+        q=tuple(float(v) for v in q_measured),
+        dq=(0.0,) * n,
+        kp=(0.0,) * n,
+        kd=(kd,) * n,
+        tau=(0.0,) * n,
+        mode=Mode.DAMPING,
+        stamp_s=stamp_s,
+    )
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,17 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from reacthuman.scenes.builders import (FamilyContext, Layout, object_body, quat_axis_angle, quat_mul, r3,
-                                        rest_half_height, rotate, static_box)
+from reacthuman.scenes.builders import (
+    FamilyContext,
+    Layout,
+    object_body,
+    quat_axis_angle,
+    quat_mul,
+    r3,
+    rest_half_height,
+    rotate,
+    static_box,
+)
 from reacthuman.scenes.catalog import get_object
 from reacthuman.scenes.mjcf import DRAWN_SUFFIX
 from reacthuman.scenes.object_meshes import physical_extent_m, visual_for
@@ -21,8 +30,12 @@ HINGE_Y = JointSpec("hinge", axis=(0.0, 1.0, 0.0))
 TURN_Z90 = quat_axis_angle((0, 0, 1), math.pi / 2)
 
 
-def _placed_visual(o, pos: tuple[float, float, float], quat: tuple[float, ...] = (1.0, 0.0, 0.0, 0.0),
-                   fit_m: tuple[float, float, float] | None = None) -> VisualMeshSpec | None:
+def _placed_visual(
+    o,
+    pos: tuple[float, float, float],
+    quat: tuple[float, ...] = (1.0, 0.0, 0.0, 0.0),
+    fit_m: tuple[float, float, float] | None = None,
+) -> VisualMeshSpec | None:
     """The object's visual mesh drawn where the family puts its geoms in the body frame: the mesh as
     `visual_for` fits it to the object (centred on the origin), turned by quat, moved by pos. fit_m: the
     full extents (object frame, before quat) the mesh is stretched to instead of the object's own, where
@@ -34,12 +47,18 @@ def _placed_visual(o, pos: tuple[float, float, float], quat: tuple[float, ...] =
     size_m = v.size_m
     if fit_m is not None:  # per-axis factors, applied along the model's own axes (the visual's turn is 90-degree steps)
         factor = [f / e for f, e in zip(fit_m, physical_extent_m(o))]
-        axes = [max(range(3), key=lambda j: abs(rotate(v.quat, tuple(float(i == k) for k in range(3)))[j]))
-                for i in range(3)]
+        axes = [
+            max(range(3), key=lambda j: abs(rotate(v.quat, tuple(float(i == k) for k in range(3)))[j]))
+            for i in range(3)
+        ]
         size_m = tuple(round(s * factor[axes[i]], 6) for i, s in enumerate(v.size_m))
     moved = rotate(quat, v.pos)
-    return dataclasses.replace(v, size_m=size_m, quat=tuple(round(c, 12) for c in quat_mul(quat, v.quat)),
-                               pos=tuple(round(m + p, 6) for m, p in zip(moved, pos)))
+    return dataclasses.replace(
+        v,
+        size_m=size_m,
+        quat=tuple(round(c, 12) for c in quat_mul(quat, v.quat)),
+        pos=tuple(round(m + p, 6) for m, p in zip(moved, pos)),
+    )
 
 
 def _box_dims(o) -> tuple[float, float, float]:
@@ -54,8 +73,18 @@ def furniture_tip(ctx: FamilyContext) -> Layout:
     lean = math.atan2(d, h) + math.radians(rng.uniform(0.5, 3.0))
     q = quat_axis_angle((0, 1, 0), lean)
     geom = GeomSpec(o.shape, o.size, pos=(-d, 0.0, h), rgba=o.color)
-    body = BodySpec("furniture", (0.0, 0.0, pivot_z), (geom,), quat=q, joint=HINGE_Y, mass_kg=o.mass_kg,
-                    friction=0.6, role="hazard", object_id=o.object_id, visual=_placed_visual(o, (-d, 0.0, h)))
+    body = BodySpec(
+        "furniture",
+        (0.0, 0.0, pivot_z),
+        (geom,),
+        quat=q,
+        joint=HINGE_Y,
+        mass_kg=o.mass_kg,
+        friction=0.6,
+        role="hazard",
+        object_id=o.object_id,
+        visual=_placed_visual(o, (-d, 0.0, h)),
+    )
     bodies = [body]
     if o.shape == "box":  # something on top: it comes down with the furniture
         vase = get_object("ceramic_vase")
@@ -64,14 +93,23 @@ def furniture_tip(ctx: FamilyContext) -> Layout:
         bodies.append(object_body(vase, "top_item", (p[0], p[1], p[2] + pivot_z), quat=q, role="prop"))
     origin = rotate(q, (-d, 0.0, 1.4 * h))
     target = (1.2 * h, 0.0, 0.9)
-    return Layout(bodies, ["furniture"], origin, target, back_wall_x=-2 * d - 0.05, observer_distance_m=(0.0, 0.4),
-                  params={"lean_rad": round(lean, 5), "height_m": 2 * h}, duration_s=3.0)
+    return Layout(
+        bodies,
+        ["furniture"],
+        origin,
+        target,
+        back_wall_x=-2 * d - 0.05,
+        observer_distance_m=(0.0, 0.4),
+        params={"lean_rad": round(lean, 5), "height_m": 2 * h},
+        duration_s=3.0,
+    )
 
 
 def _ladder_geoms(half_w: float, half_len: float, t: float, rgba) -> tuple[GeomSpec, ...]:
     rails = tuple(GeomSpec("box", (t, 0.02, half_len), pos=(0.0, s * half_w, half_len), rgba=rgba) for s in (-1, 1))
-    rungs = tuple(GeomSpec("box", (t * 0.6, half_w, 0.012), pos=(0.0, 0.0, half_len * f), rgba=rgba)
-                  for f in (0.4, 0.8, 1.2, 1.6))
+    rungs = tuple(
+        GeomSpec("box", (t * 0.6, half_w, 0.012), pos=(0.0, 0.0, half_len * f), rgba=rgba) for f in (0.4, 0.8, 1.2, 1.6)
+    )
     return rails + rungs
 
 
@@ -99,23 +137,53 @@ def ladder_slip(ctx: FamilyContext) -> Layout:
         normal = rotate(q, (1, 0, 0))
         foot = (t * normal[0], 0.0, t * abs(normal[2]) + 0.001)
         wall_x = round(foot[0] + axis[0] * 2 * half_len - t * normal[0] - 0.002, 4)
-        body = BodySpec("ladder", r3(foot), geoms, quat=q, joint=JointSpec("free"), mass_kg=o.mass_kg, friction=mu,
-                        role="hazard", object_id=o.object_id, visual=look)
-        bodies += [static_box("ladder_wall", (wall_x - 0.05, 0.0, 1.4), (0.05, 0.8, 1.4), ctx.palette["wall"], friction=0.01)]
+        body = BodySpec(
+            "ladder",
+            r3(foot),
+            geoms,
+            quat=q,
+            joint=JointSpec("free"),
+            mass_kg=o.mass_kg,
+            friction=mu,
+            role="hazard",
+            object_id=o.object_id,
+            visual=look,
+        )
+        bodies += [
+            static_box("ladder_wall", (wall_x - 0.05, 0.0, 1.4), (0.05, 0.8, 1.4), ctx.palette["wall"], friction=0.01)
+        ]
         origin = (foot[0] + axis[0] * half_len, 0.0, foot[2] + axis[2] * half_len)
         target = (0.9, 0.0, 0.6)
     else:
         lean = math.radians(rng.uniform(1.0, 4.0))  # past vertical, away from the wall: it tips over
         q = quat_axis_angle((0, 1, 0), lean)
         wall_x = -round(rng.uniform(0.15, 0.3), 4)
-        body = BodySpec("ladder", (0.0, 0.0, t + 0.004), geoms, quat=q, joint=HINGE_Y, mass_kg=o.mass_kg,
-                        friction=mu, role="hazard", object_id=o.object_id, visual=look)
+        body = BodySpec(
+            "ladder",
+            (0.0, 0.0, t + 0.004),
+            geoms,
+            quat=q,
+            joint=HINGE_Y,
+            mass_kg=o.mass_kg,
+            friction=mu,
+            role="hazard",
+            object_id=o.object_id,
+            visual=look,
+        )
         bodies.append(static_box("ladder_wall", (wall_x - 0.05, 0.0, 1.4), (0.05, 0.8, 1.4), ctx.palette["wall"]))
         origin = rotate(q, (0, 0, half_len))
         target = (1.3 * half_len, 0.0, 0.9)
     bodies.append(body)
-    return Layout(bodies, ["ladder"], origin, target, back_wall_x=wall_x, observer_distance_m=(0.0, 0.35),
-                  params={"regime": regime, "lean_rad": round(lean, 5), "friction": mu}, duration_s=3.0)
+    return Layout(
+        bodies,
+        ["ladder"],
+        origin,
+        target,
+        back_wall_x=wall_x,
+        observer_distance_m=(0.0, 0.35),
+        params={"regime": regime, "lean_rad": round(lean, 5), "friction": mu},
+        duration_s=3.0,
+    )
 
 
 def door_swing(ctx: FamilyContext) -> Layout:
@@ -127,28 +195,45 @@ def door_swing(ctx: FamilyContext) -> Layout:
     rate = rng.uniform(1.6, 2.8) * ctx.speed_factor
     # The catalogue gives (half width, half thickness, half height); the closed panel lies along body y.
     geom = GeomSpec("box", (half_t, half_w, half_h), pos=(0.0, half_w, half_h), rgba=o.color)
-    door = BodySpec("door", hinge, (geom,), quat=quat_axis_angle((0, 0, 1), start),
-                    # hinge damping scaled to the door (a light prop door would otherwise stall at once)
-                    joint=JointSpec("hinge", axis=(0, 0, 1), damping=round(0.02 * o.mass_kg, 4), initial_rate=-rate),
-                    mass_kg=o.mass_kg, friction=0.5, role="hazard", object_id=o.object_id,
-                    # the door model's width runs along its x: turned a quarter about z onto the panel's y
-                    visual=_placed_visual(o, (0.0, half_w, half_h), TURN_Z90))
+    door = BodySpec(
+        "door",
+        hinge,
+        (geom,),
+        quat=quat_axis_angle((0, 0, 1), start),
+        # hinge damping scaled to the door (a light prop door would otherwise stall at once)
+        joint=JointSpec("hinge", axis=(0, 0, 1), damping=round(0.02 * o.mass_kg, 4), initial_rate=-rate),
+        mass_kg=o.mass_kg,
+        friction=0.5,
+        role="hazard",
+        object_id=o.object_id,
+        # the door model's width runs along its x: turned a quarter about z onto the panel's y
+        visual=_placed_visual(o, (0.0, half_w, half_h), TURN_Z90),
+    )
     frame = ctx.palette["furniture_dark"]
     top_z = 2 * half_h + 0.03
-    bodies = [door,
-              # 3 cm clear of the hinge: the panel's corner swings through a small circle there
-              static_box("door_post_hinge", (0.0, -half_w - 0.06, top_z / 2), (0.05, 0.03, top_z / 2), frame),
-              static_box("door_post_latch", (0.0, half_w + 0.045, top_z / 2), (0.05, 0.03, top_z / 2), frame),
-              static_box("door_lintel", (0.0, 0.0, top_z + 0.05), (0.05, half_w + 0.07, 0.05), frame),
-              static_box("door_wall_a", (0.0, -half_w - 0.59, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"]),
-              static_box("door_wall_b", (0.0, half_w + 0.58, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"])]
+    bodies = [
+        door,
+        # 3 cm clear of the hinge: the panel's corner swings through a small circle there
+        static_box("door_post_hinge", (0.0, -half_w - 0.06, top_z / 2), (0.05, 0.03, top_z / 2), frame),
+        static_box("door_post_latch", (0.0, half_w + 0.045, top_z / 2), (0.05, 0.03, top_z / 2), frame),
+        static_box("door_lintel", (0.0, 0.0, top_z + 0.05), (0.05, half_w + 0.07, 0.05), frame),
+        static_box("door_wall_a", (0.0, -half_w - 0.59, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"]),
+        static_box("door_wall_b", (0.0, half_w + 0.58, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"]),
+    ]
     sweep = math.radians(rng.uniform(35.0, 70.0))
     reach = 2 * half_w * rng.uniform(0.75, 1.05)
     target = (reach * math.sin(sweep), hinge[1] + reach * math.cos(sweep), 1.0)
     origin = (0.0, 0.0, half_h)
-    return Layout(bodies, ["door"], origin, target, approach_xy=(math.sin(sweep), math.cos(sweep)),
-                  observer_distance_m=(0.15, 0.4),
-                  params={"start_angle_rad": round(start, 5), "swing_rps": round(rate, 4)}, duration_s=2.5)
+    return Layout(
+        bodies,
+        ["door"],
+        origin,
+        target,
+        approach_xy=(math.sin(sweep), math.cos(sweep)),
+        observer_distance_m=(0.15, 0.4),
+        params={"start_angle_rad": round(start, 5), "swing_rps": round(rate, 4)},
+        duration_s=2.5,
+    )
 
 
 def pendulum_swing(ctx: FamilyContext) -> Layout:
@@ -160,17 +245,41 @@ def pendulum_swing(ctx: FamilyContext) -> Layout:
     rate = rng.uniform(0.6, 1.2) * ctx.speed_factor
     top = o.size[0] if o.shape == "sphere" else rest_half_height(o)
     # the rod stays drawn over the bob's mesh (mjcf.DRAWN_SUFFIX): the cord it hangs from
-    rod = GeomSpec("capsule", (0.008, (length - top) / 2), pos=(0.0, 0.0, -(length - top) / 2), rgba=(0.2, 0.2, 0.2, 1),
-                   name="pendulum_rod" + DRAWN_SUFFIX)
+    rod = GeomSpec(
+        "capsule",
+        (0.008, (length - top) / 2),
+        pos=(0.0, 0.0, -(length - top) / 2),
+        rgba=(0.2, 0.2, 0.2, 1),
+        name="pendulum_rod" + DRAWN_SUFFIX,
+    )
     bob = GeomSpec(o.shape, o.size, pos=(0.0, 0.0, -length), rgba=o.color)
-    body = BodySpec("pendulum", (0.0, 0.0, pivot_z), (rod, bob), quat=quat_axis_angle((0, 1, 0), theta0),
-                    joint=JointSpec("hinge", axis=(0, 1, 0), damping=0.05, initial_rate=-rate),
-                    mass_kg=o.mass_kg, friction=0.5, role="hazard", object_id=o.object_id,
-                    visual=_placed_visual(o, (0.0, 0.0, -length)))
+    body = BodySpec(
+        "pendulum",
+        (0.0, 0.0, pivot_z),
+        (rod, bob),
+        quat=quat_axis_angle((0, 1, 0), theta0),
+        joint=JointSpec("hinge", axis=(0, 1, 0), damping=0.05, initial_rate=-rate),
+        mass_kg=o.mass_kg,
+        friction=0.5,
+        role="hazard",
+        object_id=o.object_id,
+        visual=_placed_visual(o, (0.0, 0.0, -length)),
+    )
     mount = static_box("pendulum_mount", (0.0, 0.0, pivot_z + 0.03), (0.08, 0.08, 0.02), ctx.palette["metal"])
     origin = rotate(body.quat, (0, 0, -length))
     origin = (origin[0], origin[1], origin[2] + pivot_z)
     target = (length * math.sin(theta0) * 0.8, 0.0, bob_z)
-    return Layout([mount, body], ["pendulum"], origin, target, observer_distance_m=(0.0, 0.3),
-                  params={"pivot_m": pivot_z, "length_m": round(length, 4), "start_angle_rad": round(theta0, 5),
-                          "start_rate_rps": round(rate, 4)}, duration_s=3.0)
+    return Layout(
+        [mount, body],
+        ["pendulum"],
+        origin,
+        target,
+        observer_distance_m=(0.0, 0.3),
+        params={
+            "pivot_m": pivot_z,
+            "length_m": round(length, 4),
+            "start_angle_rad": round(theta0, 5),
+            "start_rate_rps": round(rate, 4),
+        },
+        duration_s=3.0,
+    )

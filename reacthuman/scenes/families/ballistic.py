@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import math
 
-from reacthuman.scenes.builders import (FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
-                                        rest_half_height)
+from reacthuman.scenes.builders import (
+    FamilyContext,
+    Layout,
+    half_extent_x,
+    object_body,
+    quat_axis_angle,
+    rest_half_height,
+)
 from reacthuman.scenes.catalog import get_object
 from reacthuman.scenes.families.falls import G_MPS2, support_height, table
 
@@ -34,8 +40,12 @@ def thrown_object(ctx: FamilyContext) -> Layout:
     # down to chest height, plus the reach in front of the body.
     v_slow = 0.45 * base
     drop = start[2] - 1.0
-    reach_slow = v_slow * math.cos(math.pi / 4) / G_MPS2 * (v_slow * math.sin(math.pi / 4)
-                                                            + math.sqrt(v_slow ** 2 / 2 + 2 * G_MPS2 * drop))
+    reach_slow = (
+        v_slow
+        * math.cos(math.pi / 4)
+        / G_MPS2
+        * (v_slow * math.sin(math.pi / 4) + math.sqrt(v_slow**2 / 2 + 2 * G_MPS2 * drop))
+    )
     dist = min(rng.uniform(2.0, 3.0), reach_slow + 0.4)
     lateral = rng.uniform(-0.3, 0.3)
     obs_xy = (dist, lateral)
@@ -44,11 +54,22 @@ def thrown_object(ctx: FamilyContext) -> Layout:
     dx = math.hypot(aim[0] - start[0], aim[1] - start[1])
     elev = launch_angle(dx, aim[2] - start[2], speed)
     heading = math.atan2(aim[1] - start[1], aim[0] - start[0])
-    vel = (speed * math.cos(elev) * math.cos(heading), speed * math.cos(elev) * math.sin(heading), speed * math.sin(elev))
+    vel = (
+        speed * math.cos(elev) * math.cos(heading),
+        speed * math.cos(elev) * math.sin(heading),
+        speed * math.sin(elev),
+    )
     spin = (rng.uniform(-5, 5), rng.uniform(-5, 5), rng.uniform(-5, 5))
     hazard = object_body(o, "hazard", start, lin_vel=vel, ang_vel=spin)
-    return Layout([hazard], ["hazard"], start, aim, observer_xy=obs_xy, duration_s=2.0,
-                  params={"throw_mps": round(speed, 4), "elevation_rad": round(elev, 5), "distance_m": round(dist, 4)})
+    return Layout(
+        [hazard],
+        ["hazard"],
+        start,
+        aim,
+        observer_xy=obs_xy,
+        duration_s=2.0,
+        params={"throw_mps": round(speed, 4), "elevation_rad": round(elev, 5), "distance_m": round(dist, 4)},
+    )
 
 
 def bouncing_object(ctx: FamilyContext) -> Layout:
@@ -65,8 +86,15 @@ def bouncing_object(ctx: FamilyContext) -> Layout:
     # The observer stands where the ball comes down through hand height: rebounds in the rigid solver stay
     # low (about 0.2 m), so after its first floor contact a ball rolls below any hand.
     target = (nominal_vx * t_hit * 0.5, pos[1], 0.6)
-    return Layout([hazard], ["hazard"], pos, target, observer_distance_m=(0.2, 0.45), duration_s=2.5,
-                  params={"release_height_m": round(h0, 4), "forward_mps": round(vx, 4), "down_mps": round(vz, 4)})
+    return Layout(
+        [hazard],
+        ["hazard"],
+        pos,
+        target,
+        observer_distance_m=(0.2, 0.45),
+        duration_s=2.5,
+        params={"release_height_m": round(h0, 4), "forward_mps": round(vx, 4), "down_mps": round(vz, 4)},
+    )
 
 
 # chain_reaction's lead-in, s at the nominal trigger speed: the strike comes 0.84 s after t0 in the fast band
@@ -96,10 +124,20 @@ def chain_reaction(ctx: FamilyContext) -> Layout:
     bodies.append(object_body(o, "target", target_pos))
     bodies.append(object_body(trigger, "trigger", start, lin_vel=(v, 0, 0), ang_vel=(0, v / r, 0), role="trigger"))
     target = (0.35, y, 0.5)
-    return Layout(bodies, ["target", "trigger"], target_pos, target, support="table",
-                  duration_s=round(max(3.0, CHAIN_LEAD_S / 0.45 + 1.0), 2),
-                  params={"support_top_m": top, "trigger_object": trigger.object_id, "trigger_mps": round(v, 4),
-                          "trigger_gap_m": round(gap, 4)})
+    return Layout(
+        bodies,
+        ["target", "trigger"],
+        target_pos,
+        target,
+        support="table",
+        duration_s=round(max(3.0, CHAIN_LEAD_S / 0.45 + 1.0), 2),
+        params={
+            "support_top_m": top,
+            "trigger_object": trigger.object_id,
+            "trigger_mps": round(v, 4),
+            "trigger_gap_m": round(gap, 4),
+        },
+    )
 
 
 def _upright(o) -> tuple[tuple[float, float, float, float], float, float]:
@@ -137,6 +175,13 @@ def multi_object(ctx: FamilyContext) -> Layout:
         bodies.append(object_body(o, name, (x, y, top + half_h), quat=q, lin_vel=lin, ang_vel=ang, role="hazard"))
     names.reverse()  # the last piece in the row goes over the edge: primary hazard
     target = (0.0, y, top)  # the observer stands at the edge the last piece goes over
-    return Layout(bodies, names, bodies[-1].pos, target, support="table", duration_s=4.0,
-                  observer_distance_m=(0.35, 0.5),
-                  params={"support_top_m": top, "pieces": n, "spacing_m": round(spacing, 4), "push_rps": round(w, 4)})
+    return Layout(
+        bodies,
+        names,
+        bodies[-1].pos,
+        target,
+        support="table",
+        duration_s=4.0,
+        observer_distance_m=(0.35, 0.5),
+        params={"support_top_m": top, "pieces": n, "spacing_m": round(spacing, 4), "push_rps": round(w, 4)},
+    )

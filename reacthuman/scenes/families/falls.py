@@ -9,19 +9,40 @@ from __future__ import annotations
 import math
 
 from reacthuman.core.physics import GRAVITY_MPS2 as G_MPS2  # slides and ballistic import it from here
-from reacthuman.scenes.builders import (FamilyContext, Layout, half_extent_x, object_body, quat_axis_angle,
-                                        r3, rest_half_height, static_box)
+from reacthuman.scenes.builders import (
+    FamilyContext,
+    Layout,
+    half_extent_x,
+    object_body,
+    quat_axis_angle,
+    r3,
+    rest_half_height,
+    static_box,
+)
 
 
-def table(ctx: FamilyContext, name: str, edge_x: float, top_z: float, depth: float = 0.7, half_width: float = 0.5,
-          friction: float = 0.6, y: float = 0.0) -> list:
+def table(
+    ctx: FamilyContext,
+    name: str,
+    edge_x: float,
+    top_z: float,
+    depth: float = 0.7,
+    half_width: float = 0.5,
+    friction: float = 0.6,
+    y: float = 0.0,
+) -> list:
     """A table whose top surface is z = top_z and whose +x edge is at edge_x (top + two leg panels)."""
     wood = ctx.palette["furniture"]
     t = 0.02
-    top = static_box(name, (edge_x - depth / 2, y, top_z - t), (depth / 2, half_width, t), wood, friction=friction,
-                     role="support")
-    legs = static_box(name + "_legs", (edge_x - depth / 2, y, (top_z - 2 * t) / 2),
-                      (depth / 2 - 0.05, half_width - 0.05, (top_z - 2 * t) / 2 - 0.001), ctx.palette["furniture_dark"])
+    top = static_box(
+        name, (edge_x - depth / 2, y, top_z - t), (depth / 2, half_width, t), wood, friction=friction, role="support"
+    )
+    legs = static_box(
+        name + "_legs",
+        (edge_x - depth / 2, y, (top_z - 2 * t) / 2),
+        (depth / 2 - 0.05, half_width - 0.05, (top_z - 2 * t) / 2 - 0.001),
+        ctx.palette["furniture_dark"],
+    )
     return [top, legs]
 
 
@@ -43,10 +64,16 @@ def object_drop(ctx: FamilyContext) -> Layout:
     hazard = object_body(o, "hazard", pos, lin_vel=(push_mps, 0, 0), ang_vel=ang)
     fall_s = math.sqrt(2 * top / G_MPS2)
     target = (pos[0] + ext + 0.5 * fall_s * push_mps / ctx.speed_factor, pos[1], 0.5)
-    return Layout(table(ctx, "table", 0.0, top) + [hazard], ["hazard"], pos, target, support="table",
-                  observer_distance_m=(0.25, 0.5),
-                  params={"support_top_m": top, "overhang_m": round(overhang, 4), "push_mps": round(push_mps, 4)},
-                  duration_s=2.0)
+    return Layout(
+        table(ctx, "table", 0.0, top) + [hazard],
+        ["hazard"],
+        pos,
+        target,
+        support="table",
+        observer_distance_m=(0.25, 0.5),
+        params={"support_top_m": top, "overhang_m": round(overhang, 4), "push_mps": round(push_mps, 4)},
+        duration_s=2.0,
+    )
 
 
 def shelf_slide(ctx: FamilyContext) -> Layout:
@@ -62,17 +89,36 @@ def shelf_slide(ctx: FamilyContext) -> Layout:
     pos = (-edge_gap, rng.uniform(-0.2, 0.2), shelf_z + rest_half_height(o))
     ang = (0.0, v / ext, 0.0) if o.rolls else (0.0, 0.0, 0.0)
     hazard = object_body(o, "hazard", pos, lin_vel=(v, 0, 0), ang_vel=ang, friction=mu)
-    board = static_box("shelf", ((wall_x + 0.0) / 2, 0.0, shelf_z - 0.012), (-wall_x / 2, 0.45, 0.012),
-                       ctx.palette["furniture"], friction=0.05, role="support", look="wood_plank")
-    bracket = static_box("shelf_bracket", (wall_x + 0.03, 0.0, shelf_z - 0.1), (0.03, 0.02, 0.08),
-                         ctx.palette["furniture_dark"], look="metal_bracket")
+    board = static_box(
+        "shelf",
+        ((wall_x + 0.0) / 2, 0.0, shelf_z - 0.012),
+        (-wall_x / 2, 0.45, 0.012),
+        ctx.palette["furniture"],
+        friction=0.05,
+        role="support",
+        look="wood_plank",
+    )
+    bracket = static_box(
+        "shelf_bracket",
+        (wall_x + 0.03, 0.0, shelf_z - 0.1),
+        (0.03, 0.02, 0.08),
+        ctx.palette["furniture_dark"],
+        look="metal_bracket",
+    )
     fall_s = math.sqrt(2 * shelf_z / G_MPS2)
     # Where the slowest band lands: every band then passes the observer's reach.
     target = (0.45 * v / ctx.speed_factor * fall_s, pos[1], 0.9)
-    return Layout([board, bracket, hazard], ["hazard"], pos, target, support="shelf", back_wall_x=wall_x,
-                  observer_distance_m=(0.15, 0.4),
-                  params={"shelf_top_m": shelf_z, "friction": mu, "edge_gap_m": round(edge_gap, 4),
-                          "slide_mps": round(v, 4)}, duration_s=2.5)
+    return Layout(
+        [board, bracket, hazard],
+        ["hazard"],
+        pos,
+        target,
+        support="shelf",
+        back_wall_x=wall_x,
+        observer_distance_m=(0.15, 0.4),
+        params={"shelf_top_m": shelf_z, "friction": mu, "edge_gap_m": round(edge_gap, 4), "slide_mps": round(v, 4)},
+        duration_s=2.5,
+    )
 
 
 def hanging_fall(ctx: FamilyContext) -> Layout:
@@ -86,12 +132,23 @@ def hanging_fall(ctx: FamilyContext) -> Layout:
     away_mps = rng.uniform(0.1, 0.35)
     tilt_rps = rng.uniform(0.5, 1.8)  # top tips away from the wall as the hanger lets go
     hazard = object_body(o, "hazard", pos, quat=quat, lin_vel=(away_mps, 0, 0), ang_vel=(0, tilt_rps, 0))
-    hook = static_box("hook", (wall_x + 0.01, pos[1], z + (o.size[-1] if o.shape == "box" else o.size[0]) + 0.04),
-                      (0.01, 0.01, 0.01), ctx.palette["metal"])
+    hook = static_box(
+        "hook",
+        (wall_x + 0.01, pos[1], z + (o.size[-1] if o.shape == "box" else o.size[0]) + 0.04),
+        (0.01, 0.01, 0.01),
+        ctx.palette["metal"],
+    )
     target = (pos[0] + 0.25, pos[1], 0.8)
-    return Layout([hook, hazard], ["hazard"], pos, target, back_wall_x=wall_x, observer_distance_m=(0.25, 0.45),
-                  params={"mount_height_m": z, "detach_mps": round(away_mps, 4), "tilt_rps": round(tilt_rps, 4)},
-                  duration_s=2.0)
+    return Layout(
+        [hook, hazard],
+        ["hazard"],
+        pos,
+        target,
+        back_wall_x=wall_x,
+        observer_distance_m=(0.25, 0.45),
+        params={"mount_height_m": z, "detach_mps": round(away_mps, 4), "tilt_rps": round(tilt_rps, 4)},
+        duration_s=2.0,
+    )
 
 
 def ceiling_drop(ctx: FamilyContext) -> Layout:
@@ -100,12 +157,21 @@ def ceiling_drop(ctx: FamilyContext) -> Layout:
     pos = (0.0, 0.0, ceiling_z - rest_half_height(o))
     drift = (rng.uniform(-0.15, 0.15), rng.uniform(-0.15, 0.15), 0.0)
     hazard = object_body(o, "hazard", pos, lin_vel=drift)
-    mount = static_box("ceiling_mount", (0.0, 0.0, ceiling_z + 0.01), (0.35, 0.35, 0.01), ctx.palette["ceiling"],
-                       role="support")
+    mount = static_box(
+        "ceiling_mount", (0.0, 0.0, ceiling_z + 0.01), (0.35, 0.35, 0.01), ctx.palette["ceiling"], role="support"
+    )
     fall_s = math.sqrt(2 * (pos[2] - 1.0) / G_MPS2)
     target = (drift[0] * fall_s, drift[1] * fall_s, 1.0)
-    return Layout([mount, hazard], ["hazard"], pos, target, support="ceiling_mount", observer_distance_m=(0.1, 0.5),
-                  params={"ceiling_m": ceiling_z, "drift_mps": list(r3(drift))}, duration_s=2.0)
+    return Layout(
+        [mount, hazard],
+        ["hazard"],
+        pos,
+        target,
+        support="ceiling_mount",
+        observer_distance_m=(0.1, 0.5),
+        params={"ceiling_m": ceiling_z, "drift_mps": list(r3(drift))},
+        duration_s=2.0,
+    )
 
 
 def stack_collapse(ctx: FamilyContext) -> Layout:
@@ -127,5 +193,13 @@ def stack_collapse(ctx: FamilyContext) -> Layout:
     names.reverse()  # the top item falls farthest: it is the primary hazard
     origin = bodies[-1].pos
     target = (0.2, y, 0.5)
-    return Layout(bodies, names, origin, target, support=None, observer_distance_m=(0.15, 0.4),
-                  params={"support_top_m": top, "levels": n, "step_m": round(step, 4)}, duration_s=2.5)
+    return Layout(
+        bodies,
+        names,
+        origin,
+        target,
+        support=None,
+        observer_distance_m=(0.15, 0.4),
+        params={"support_top_m": top, "levels": n, "step_m": round(step, 4)},
+        duration_s=2.5,
+    )

@@ -43,8 +43,9 @@ def seam_curve(samples: int = 720, lobe: float = 0.25) -> np.ndarray:
     """The two-lobed seam of tennis balls and baseballs (unit vectors)."""
     t = np.linspace(0, 2 * math.pi, samples, endpoint=False)
     a, b = 1 - lobe, lobe
-    p = np.stack([a * np.cos(t) + b * np.cos(3 * t), a * np.sin(t) - b * np.sin(3 * t),
-                  2 * math.sqrt(a * b) * np.sin(2 * t)], 1)
+    p = np.stack(
+        [a * np.cos(t) + b * np.cos(3 * t), a * np.sin(t) - b * np.sin(3 * t), 2 * math.sqrt(a * b) * np.sin(2 * t)], 1
+    )
     return p / np.linalg.norm(p, axis=1, keepdims=True)
 
 
@@ -157,13 +158,14 @@ def column_streaks(seed: int, amount: float, blur_px: float, width_px: int = EQU
     return smooth / max(smooth.std(), 1e-9) * amount
 
 
-def fruit(image: Image.Image, top_dimple: float, bottom_dimple: float, widen_top: float, rows: int = 20,
-          segments: int = 32) -> tuple[Part, float]:
+def fruit(
+    image: Image.Image, top_dimple: float, bottom_dimple: float, widen_top: float, rows: int = 20, segments: int = 32
+) -> tuple[Part, float]:
     """A round fruit of unit radius turned about z: a sphere with dimples at the stem (top) and blossom end,
     wider at the shoulders by widen_top. Returns the skin and the height of the bottom of the stem's cavity."""
     t = np.linspace(0.0, math.pi, rows + 1)
     rho = np.sin(t) * (1 + widen_top * (-np.cos(t)))
-    z = -np.cos(t) - top_dimple * np.exp(-((math.pi - t) / 0.5) ** 2) + bottom_dimple * np.exp(-(t / 0.45) ** 2)
+    z = -np.cos(t) - top_dimple * np.exp(-(((math.pi - t) / 0.5) ** 2)) + bottom_dimple * np.exp(-((t / 0.45) ** 2))
     skin = lathe(list(zip(rho, z)), segments, v=t / math.pi).textured(image)
     return skin, float(z[-1])
 
@@ -208,8 +210,13 @@ def _orange_peel(seed: int = 41) -> Image.Image:
     h, w = lat.shape
     rgb = mix(fill((246, 136, 18), (h, w)), (226, 104, 8), 0.5 + 0.5 * noise3(p, seed, 2.0))
     rng = np.random.default_rng(seed + 1)
-    pores = np.asarray(Image.fromarray((rng.random((h, w)) * 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.9)),
-                       np.float64) / 255.0
+    pores = (
+        np.asarray(
+            Image.fromarray((rng.random((h, w)) * 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.9)),
+            np.float64,
+        )
+        / 255.0
+    )
     rgb *= (0.86 + 0.28 * pores)[..., None]
     colat = math.pi / 2 - lat
     star = 0.075 + 0.035 * np.cos(5 * lon)
@@ -225,16 +232,22 @@ def orange(ext_m: tuple[float, float, float]) -> list[Part]:
     r = ext_m[0] / 2
     skin, cavity = fruit(_orange_peel(), top_dimple=0.05, bottom_dimple=0.03, widen_top=0.0)
     skin = skin.moved(rotation=np.eye(3) * r)
-    button = tube_between((0.0, 0.0, (cavity - 0.03) * r), (0.0, 0.0, (cavity + 0.04) * r), 0.07 * r,
-                          (96, 108, 34, 255), segments=8)
+    button = tube_between(
+        (0.0, 0.0, (cavity - 0.03) * r), (0.0, 0.0, (cavity + 0.04) * r), 0.07 * r, (96, 108, 34, 255), segments=8
+    )
     return fit_to_extents([skin, button], ext_m)
 
 
 # ---------------------------------------------------------------------------------------------- sports balls
 def _star(d: ImageDraw.ImageDraw, centre: tuple[float, float], radius_px: float, fill_rgb: RGB) -> None:
     cx, cy = centre
-    pts = [(cx + (radius_px if k % 2 == 0 else radius_px * 0.42) * math.sin(k * math.pi / 5),
-            cy - (radius_px if k % 2 == 0 else radius_px * 0.42) * math.cos(k * math.pi / 5)) for k in range(10)]
+    pts = [
+        (
+            cx + (radius_px if k % 2 == 0 else radius_px * 0.42) * math.sin(k * math.pi / 5),
+            cy - (radius_px if k % 2 == 0 else radius_px * 0.42) * math.cos(k * math.pi / 5),
+        )
+        for k in range(10)
+    ]
     d.polygon(pts, fill=fill_rgb)
 
 
@@ -306,8 +319,9 @@ def beach_ball(ext_m: tuple[float, float, float]) -> list[Part]:
     """A beach ball: six bright vinyl gores (red, yellow, blue, white, green, orange) meeting at white caps."""
     p = sphere_directions()
     lat, lon = lat_lon(p)
-    colours = np.array([(226, 36, 40), (252, 212, 32), (30, 92, 212), (246, 246, 240), (36, 170, 72), (250, 132, 24)],
-                       np.float64)
+    colours = np.array(
+        [(226, 36, 40), (252, 212, 32), (30, 92, 212), (246, 246, 240), (36, 170, 72), (250, 132, 24)], np.float64
+    )
     gore = ((lon + math.pi) / (math.pi / 3)).astype(int) % 6
     rgb = colours[gore]
     edge = np.abs(((lon + math.pi) / (math.pi / 3)) % 1.0 - 0.5)  # 0.5 at a seam between gores
@@ -326,8 +340,9 @@ def superball(ext_m: tuple[float, float, float]) -> list[Part]:
     p = sphere_directions()
     warp = np.stack([noise3(p, 81 + k, 2.2) for k in range(3)], -1)
     value = noise3(unit_rows(p + 0.55 * warp), 84, 2.6)
-    palette = np.array([(236, 30, 60), (252, 200, 20), (30, 200, 90), (30, 120, 240), (170, 50, 220), (250, 110, 20)],
-                       np.float64)
+    palette = np.array(
+        [(236, 30, 60), (252, 200, 20), (30, 200, 90), (30, 120, 240), (170, 50, 220), (250, 110, 20)], np.float64
+    )
     band = value * 2.2
     idx = np.floor(band).astype(int) % len(palette)
     frac = band - np.floor(band)

@@ -8,8 +8,17 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from reacthuman.scenes.modelled.geometry import (FACE_ORDER, Part, box, box_faces, extrusion, merge, perimeter_u,
-                                                 rounded_rect_outline, tube_between)
+from reacthuman.scenes.modelled.geometry import (
+    FACE_ORDER,
+    Part,
+    box,
+    box_faces,
+    extrusion,
+    merge,
+    perimeter_u,
+    rounded_rect_outline,
+    tube_between,
+)
 from reacthuman.scenes.modelled.registry import modelled
 from reacthuman.scenes.modelled.textures import RGB, brushed_metal, canvas, font, speckle, text, wood
 
@@ -17,8 +26,9 @@ ATLAS_PX = (512, 512)  # six faces in a 3 x 2 grid: cells of 170 x 256 px
 ATLAS_PAD_PX = 2  # uv inset of each cell, so texture filtering never reads a neighbouring face
 
 
-def atlas_box(ext_m: tuple[float, float, float], images: dict[str, Image.Image],
-              size_px: tuple[int, int] = ATLAS_PX) -> Part:
+def atlas_box(
+    ext_m: tuple[float, float, float], images: dict[str, Image.Image], size_px: tuple[int, int] = ATLAS_PX
+) -> Part:
     """One textured part for a box: each face's image (any size, drawn upright as seen from outside) resized
     into a cell of one atlas image, the face's uv pointing at its cell."""
     w, h = size_px
@@ -50,8 +60,14 @@ def shade(rgb: RGB, delta: int) -> RGB:
     return tuple(int(min(255, max(0, c + delta))) for c in rgb)  # type: ignore[return-value]
 
 
-def bevel(draw: ImageDraw.ImageDraw, rect: tuple[int, int, int, int], width_px: int, rgb: RGB,
-          light: int = 45, dark: int = -55) -> None:
+def bevel(
+    draw: ImageDraw.ImageDraw,
+    rect: tuple[int, int, int, int],
+    width_px: int,
+    rgb: RGB,
+    light: int = 45,
+    dark: int = -55,
+) -> None:
     """A bevelled frame inside rect: lit top and left edges, shaded bottom and right (a chamfer seen head-on)."""
     x0, y0, x1, y1 = rect
     b = width_px
@@ -123,8 +139,9 @@ def scour_texture(px: tuple[int, int], rgb: RGB, seed: int) -> Image.Image:
         x, y = rng.uniform(0, w), rng.uniform(0, h)
         a = rng.uniform(0, math.pi)
         n = rng.uniform(4, 14)
-        d.line([(x, y), (x + n * math.cos(a), y + n * math.sin(a))], fill=shade(rgb, int(rng.uniform(-35, 30))),
-               width=1)
+        d.line(
+            [(x, y), (x + n * math.cos(a), y + n * math.sin(a))], fill=shade(rgb, int(rng.uniform(-35, 30))), width=1
+        )
     return img
 
 
@@ -136,10 +153,13 @@ def dish_sponge(ext_m: tuple[float, float, float]) -> list[Part]:
     zs = z * SPONGE_SCOUR_SHARE
     zf = z - zs
     foam_ext, scour_ext = (x, y, zf), (x, y, zs)
-    foam = atlas_box(foam_ext, {k: foam_texture(face_px(foam_ext, k), (250, 214, 78), seed=31 + i)
-                                for i, k in enumerate(FACE_ORDER)})
-    scour = atlas_box(scour_ext, {k: scour_texture(face_px(scour_ext, k), (30, 112, 52), seed=41 + i)
-                                  for i, k in enumerate(FACE_ORDER)})
+    foam = atlas_box(
+        foam_ext, {k: foam_texture(face_px(foam_ext, k), (250, 214, 78), seed=31 + i) for i, k in enumerate(FACE_ORDER)}
+    )
+    scour = atlas_box(
+        scour_ext,
+        {k: scour_texture(face_px(scour_ext, k), (30, 112, 52), seed=41 + i) for i, k in enumerate(FACE_ORDER)},
+    )
     return [foam.moved((0.0, 0.0, -z / 2 + zf / 2)), scour.moved((0.0, 0.0, z / 2 - zs / 2))]
 
 
@@ -155,10 +175,12 @@ def cereal_bowl(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seed: in
     """A white bowl heaped with golden flakes, a spoon in it, seen from the front and a little above."""
     rng = np.random.default_rng(seed)
     rim_h = r * 0.32
-    d.ellipse([cx - r * 1.02, cy - rim_h + r * 0.95, cx + r * 1.02, cy + rim_h + r * 0.95],
-              fill=shade(CEREAL_BLUE, -40))  # the bowl's shadow
-    d.chord([cx - r, cy - r * 0.9, cx + r, cy + r * 0.9], 0, 180, fill=(250, 250, 250), outline=(150, 160, 180),
-            width=2)
+    d.ellipse(
+        [cx - r * 1.02, cy - rim_h + r * 0.95, cx + r * 1.02, cy + rim_h + r * 0.95], fill=shade(CEREAL_BLUE, -40)
+    )  # the bowl's shadow
+    d.chord(
+        [cx - r, cy - r * 0.9, cx + r, cy + r * 0.9], 0, 180, fill=(250, 250, 250), outline=(150, 160, 180), width=2
+    )
     d.ellipse([cx - r, cy - rim_h, cx + r, cy + rim_h], fill=(235, 238, 245), outline=(150, 160, 180), width=2)
     # the heap of flakes, over the rim
     for _ in range(int(r * 2.2)):
@@ -170,13 +192,17 @@ def cereal_bowl(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seed: in
         c = shade(FLAKE_RGB, int(rng.uniform(-45, 30)))
         d.ellipse([fx - s, fy - s * 0.6, fx + s, fy + s * 0.6], fill=c, outline=shade(c, -50))
     # spoon handle rising out of the heap
-    d.line([(cx + r * 0.35, cy - r * 0.15), (cx + r * 1.05, cy - r * 0.95)], fill=(200, 205, 215),
-           width=max(3, int(r * 0.1)))
+    d.line(
+        [(cx + r * 0.35, cy - r * 0.15), (cx + r * 1.05, cy - r * 0.95)],
+        fill=(200, 205, 215),
+        width=max(3, int(r * 0.1)),
+    )
     # strawberries
     for sx in (-0.55, -0.2):
         px, py = cx + sx * r, cy - rim_h * 0.9
-        d.polygon([(px - r * 0.12, py - r * 0.05), (px + r * 0.12, py - r * 0.05), (px, py + r * 0.2)],
-                  fill=(210, 20, 40))
+        d.polygon(
+            [(px - r * 0.12, py - r * 0.05), (px + r * 0.12, py - r * 0.05), (px, py + r * 0.2)], fill=(210, 20, 40)
+        )
         d.ellipse([px - r * 0.12, py - r * 0.13, px + r * 0.12, py + r * 0.03], fill=(210, 20, 40))
 
 
@@ -189,8 +215,14 @@ def cereal_front(px: tuple[int, int], seed: int) -> Image.Image:
     cx, cy = w / 2, h * 0.66
     for k in range(16):
         a0, a1 = k * math.pi / 8, k * math.pi / 8 + math.pi / 16
-        d.polygon([(cx, cy), (cx + 2 * h * math.cos(a0), cy + 2 * h * math.sin(a0)),
-                   (cx + 2 * h * math.cos(a1), cy + 2 * h * math.sin(a1))], fill=(255, 228, 110))
+        d.polygon(
+            [
+                (cx, cy),
+                (cx + 2 * h * math.cos(a0), cy + 2 * h * math.sin(a0)),
+                (cx + 2 * h * math.cos(a1), cy + 2 * h * math.sin(a1)),
+            ],
+            fill=(255, 228, 110),
+        )
     d.rectangle([0, 0, w, int(h * 0.36)], fill=CEREAL_RED)
     d.polygon([(0, h * 0.36), (w, h * 0.36), (w, h * 0.41), (0, h * 0.39)], fill=CEREAL_RED)
     outline = max(2, w // 60)
@@ -314,8 +346,11 @@ def laptop(ext_m: tuple[float, float, float]) -> list[Part]:
     hx, hy, hz = (e / 2 for e in ext_m)
     outline = rounded_rect_outline(hx, hy, LAPTOP_CORNER_M)
     side, top, bottom = extrusion(outline, -hz, hz)
-    return [side.textured(laptop_side(outline, hx, hy)), top.textured(laptop_lid(512)),
-            bottom.textured(laptop_bottom(256))]
+    return [
+        side.textured(laptop_side(outline, hx, hy)),
+        top.textured(laptop_lid(512)),
+        bottom.textured(laptop_bottom(256)),
+    ]
 
 
 # --- toolbox ----------------------------------------------------------------------------------------------
@@ -338,8 +373,12 @@ def toolbox_side(px: tuple[int, int], latches: bool, words: bool, seed: int) -> 
     if latches:
         for fx in (0.2, 0.8):
             cx = w * fx
-            d.rectangle([cx - w * 0.05, seam - h * 0.12, cx + w * 0.05, seam + h * 0.14], fill=(200, 202, 208),
-                        outline=(90, 90, 95), width=2)
+            d.rectangle(
+                [cx - w * 0.05, seam - h * 0.12, cx + w * 0.05, seam + h * 0.14],
+                fill=(200, 202, 208),
+                outline=(90, 90, 95),
+                width=2,
+            )
             d.rectangle([cx - w * 0.025, seam - h * 0.06, cx + w * 0.025, seam + h * 0.06], fill=(150, 152, 160))
     if words:
         text(d, (w / 2, h * 0.63), "TOOLS", int(h * 0.42), (250, 250, 250), stroke_px=3, stroke_fill=(90, 10, 10))
@@ -364,8 +403,10 @@ def toolbox(ext_m: tuple[float, float, float]) -> list[Part]:
     x, y, z = ext_m
     handle_h = z * TOOLBOX_HANDLE_SHARE
     body_ext = (x, y, z - handle_h)
-    images = {k: toolbox_side(face_px(body_ext, k, 512), k in ("+y", "-y"), k in ("+y", "-y"), seed=60 + i)
-              for i, k in enumerate(("+x", "-x", "+y", "-y"))}
+    images = {
+        k: toolbox_side(face_px(body_ext, k, 512), k in ("+y", "-y"), k in ("+y", "-y"), seed=60 + i)
+        for i, k in enumerate(("+x", "-x", "+y", "-y"))
+    }
     images["+z"] = toolbox_top(face_px(body_ext, "+z"), seed=65)
     images["-z"] = speckle(canvas(*face_px(body_ext, "-z"), shade(TOOLBOX_RED, -60)), 4, 66)
     body = atlas_box(body_ext, images).moved((0.0, 0.0, -handle_h / 2))
@@ -375,11 +416,15 @@ def toolbox(ext_m: tuple[float, float, float]) -> list[Part]:
     post_r = grip_r * 0.7
     px = x * 0.3
     black = (25, 25, 28, 255)
-    handle = merge([
-        tube_between((-px, 0.0, base), (-px, 0.0, top - grip_r), post_r, black, segments=8),
-        tube_between((px, 0.0, base), (px, 0.0, top - grip_r), post_r, black, segments=8),
-        tube_between((-px - grip_r, 0.0, top - grip_r), (px + grip_r, 0.0, top - grip_r), grip_r, black, segments=12),
-    ])
+    handle = merge(
+        [
+            tube_between((-px, 0.0, base), (-px, 0.0, top - grip_r), post_r, black, segments=8),
+            tube_between((px, 0.0, base), (px, 0.0, top - grip_r), post_r, black, segments=8),
+            tube_between(
+                (-px - grip_r, 0.0, top - grip_r), (px + grip_r, 0.0, top - grip_r), grip_r, black, segments=12
+            ),
+        ]
+    )
     return [body, handle]
 
 
@@ -429,8 +474,13 @@ def house_brick(ext_m: tuple[float, float, float]) -> list[Part]:
 DOMINO_BLACK: RGB = (22, 22, 24)
 DOMINO_PIP: RGB = (248, 246, 236)
 PIP_LAYOUT = {  # pip positions in a half of the tile, in thirds of its width and height
-    0: (), 1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)), 4: ((0, 0), (2, 0), (0, 2), (2, 2)),
-    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)), 6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+    0: (),
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
 }
 
 
@@ -456,8 +506,11 @@ def domino_block(ext_m: tuple[float, float, float]) -> list[Part]:
     """A domino tile standing on its short edge: black, a white centre line with a brass pin, white pips in two
     halves on both large faces (+-x); the tile's thin edges plain black."""
     edge = canvas(64, 64, (30, 30, 33))
-    images = {"+x": domino_face(face_px(ext_m, "+x"), 6, 4), "-x": domino_face(face_px(ext_m, "-x"), 5, 3),
-              **{k: edge for k in ("+y", "-y", "+z", "-z")}}
+    images = {
+        "+x": domino_face(face_px(ext_m, "+x"), 6, 4),
+        "-x": domino_face(face_px(ext_m, "-x"), 5, 3),
+        **{k: edge for k in ("+y", "-y", "+z", "-z")},
+    }
     return [atlas_box(ext_m, images)]
 
 
@@ -490,8 +543,12 @@ def cabinet_front(px: tuple[int, int]) -> Image.Image:
         bevel(d, (3, y0 + 3, w - 4, y1 - 3), 3, CABINET_GREY, 40, -45)
         d.rectangle([0, y1 - 3, w, y1 + 1], fill=(40, 42, 45))
         lx, ly = w / 2, y0 + dh * 0.28
-        d.rectangle([lx - w * 0.16, ly - dh * 0.07, lx + w * 0.16, ly + dh * 0.07], fill=(205, 208, 212),
-                    outline=(90, 92, 96), width=2)
+        d.rectangle(
+            [lx - w * 0.16, ly - dh * 0.07, lx + w * 0.16, ly + dh * 0.07],
+            fill=(205, 208, 212),
+            outline=(90, 92, 96),
+            width=2,
+        )
         d.rectangle([lx - w * 0.12, ly - dh * 0.04, lx + w * 0.12, ly + dh * 0.04], fill=(250, 250, 244))
         hy = y0 + dh * 0.5  # the pull's dark backplate (the pull itself is geometry)
         d.rounded_rectangle([w * 0.3, hy - dh * 0.06, w * 0.7, hy + dh * 0.06], radius=4, fill=(70, 72, 76))
@@ -514,7 +571,11 @@ def filing_cabinet(ext_m: tuple[float, float, float]) -> list[Part]:
     pulls = []
     for k in range(CABINET_DRAWERS):
         zc = z / 2 - (k + 0.5) * dh
-        pulls.append(box((CABINET_HANDLE_DEPTH_M, y * 0.36, dh * 0.07), (205, 208, 214, 255),
-                         (front + CABINET_HANDLE_DEPTH_M / 2, 0.0, zc)))
+        pulls.append(
+            box(
+                (CABINET_HANDLE_DEPTH_M, y * 0.36, dh * 0.07),
+                (205, 208, 214, 255),
+                (front + CABINET_HANDLE_DEPTH_M / 2, 0.0, zc),
+            )
+        )
     return [body, merge(pulls).coloured((205, 208, 214, 255))]
-

@@ -26,8 +26,13 @@ GOLD_RGBA = (212, 168, 60, 255)
 
 
 # ---------------------------------------------------------------------------------------------- shapes
-def lathe(profile: Profile, segments: int = 32, v: Sequence[float] | None = None, phase_deg: float = 0.0,
-          arc_deg: tuple[float, float] = (-180.0, 180.0)) -> Part:
+def lathe(
+    profile: Profile,
+    segments: int = 32,
+    v: Sequence[float] | None = None,
+    phase_deg: float = 0.0,
+    arc_deg: tuple[float, float] = (-180.0, 180.0),
+) -> Part:
     """A surface of revolution about z from a (radius, z) profile walked bottom to top on the outside.
 
     u runs around z from the start of arc_deg (like geometry.cylinder_side), v along the profile (by arc
@@ -76,11 +81,13 @@ def rings_image(size_px: int, rgb: RGB, rings: Sequence[tuple[float, int]], seed
     return img.filter(ImageFilter.GaussianBlur(0.8))
 
 
-def strip(radius_m: float, z0_m: float, z1_m: float, centre_deg: float, width_deg: float,
-          rgba: tuple[int, int, int, int]) -> Part:
+def strip(
+    radius_m: float, z0_m: float, z1_m: float, centre_deg: float, width_deg: float, rgba: tuple[int, int, int, int]
+) -> Part:
     """A narrow vertical strip of a cylinder (a highlight on glass or plastic)."""
-    return lathe([(radius_m, z0_m), (radius_m, z1_m)], 3,
-                 arc_deg=(centre_deg - width_deg / 2, centre_deg + width_deg / 2)).coloured(rgba)
+    return lathe(
+        [(radius_m, z0_m), (radius_m, z1_m)], 3, arc_deg=(centre_deg - width_deg / 2, centre_deg + width_deg / 2)
+    ).coloured(rgba)
 
 
 def vertical_ridges(width_px: int, height_px: int, rgb: RGB, ridges: int, depth: float = 30.0) -> Image.Image:
@@ -119,12 +126,25 @@ def tin_can(ext_m: tuple[float, float, float]) -> list[Part]:
     rim_m, lid_drop_m = 0.006, 0.003
     label = lathe([(r * 0.985, bot + rim_m), (r * 0.985, top - rim_m)], 40)
     label = label.textured(_soup_label(2 * math.pi * r, h - 2 * rim_m))
-    steel_top = lathe([(r * 0.985, top - rim_m), (r, top - rim_m * 0.6), (r, top - 0.001), (r * 0.96, top),
-                       (r * 0.9, top - 0.0005), (r * 0.88, top - lid_drop_m)], 32).coloured(STEEL_RGBA)
-    steel_bot = lathe([(r * 0.85, bot + 0.002), (r * 0.92, bot), (r, bot + 0.001), (r, bot + rim_m * 0.6),
-                       (r * 0.985, bot + rim_m)], 32).coloured(STEEL_RGBA)
+    steel_top = lathe(
+        [
+            (r * 0.985, top - rim_m),
+            (r, top - rim_m * 0.6),
+            (r, top - 0.001),
+            (r * 0.96, top),
+            (r * 0.9, top - 0.0005),
+            (r * 0.88, top - lid_drop_m),
+        ],
+        32,
+    ).coloured(STEEL_RGBA)
+    steel_bot = lathe(
+        [(r * 0.85, bot + 0.002), (r * 0.92, bot), (r, bot + 0.001), (r, bot + rim_m * 0.6), (r * 0.985, bot + rim_m)],
+        32,
+    ).coloured(STEEL_RGBA)
     lid = disc(r * 0.88, top - lid_drop_m, True, 32)
-    lid = lid.textured(rings_image(256, (190, 192, 198), [(0.9, -40), (0.78, 35), (0.62, -30), (0.45, 30), (0.3, -25)], 22))
+    lid = lid.textured(
+        rings_image(256, (190, 192, 198), [(0.9, -40), (0.78, 35), (0.62, -30), (0.45, 30), (0.3, -25)], 22)
+    )
     base = disc(r * 0.85, bot + 0.002, False, 24).coloured((160, 162, 168, 255))
     return fit_to_extents([label, steel_top, steel_bot, lid, base], ext_m)
 
@@ -144,8 +164,10 @@ def _paint_drips(img: Image.Image, top_px: int, seed: int, colour: RGB, count: i
         width = rng.uniform(0.006, 0.014) * w
         length = rng.uniform(0.12, 0.6) * h
         d.rounded_rectangle([x - width / 2, 0, x + width / 2, top_px + length], radius=width / 2, fill=colour)
-        d.ellipse([x - width * 0.8, top_px + length - width * 1.4, x + width * 0.8, top_px + length + width * 0.2],
-                  fill=colour)
+        d.ellipse(
+            [x - width * 0.8, top_px + length - width * 1.4, x + width * 0.8, top_px + length + width * 0.2],
+            fill=colour,
+        )
 
 
 def _paint_label(circumference_m: float, height_m: float, metal_m: float) -> Image.Image:
@@ -159,8 +181,9 @@ def _paint_label(circumference_m: float, height_m: float, metal_m: float) -> Ima
     for k in (0.37, 0.87):
         cx = w * k
         sw, sh = w * 0.16, (h - 2 * m) * 0.36
-        d.rounded_rectangle([cx - sw / 2, m + (h - 2 * m) * 0.08, cx + sw / 2, m + (h - 2 * m) * 0.08 + sh], radius=12,
-                            fill=PAINT_RGB)
+        d.rounded_rectangle(
+            [cx - sw / 2, m + (h - 2 * m) * 0.08, cx + sw / 2, m + (h - 2 * m) * 0.08 + sh], radius=12, fill=PAINT_RGB
+        )
         text(d, (cx, m + (h - 2 * m) * 0.62), "PAINT", int((h - 2 * m) * 0.24), (24, 30, 60))
         text(d, (cx, m + (h - 2 * m) * 0.84), "INTERIOR  1 GAL", int((h - 2 * m) * 0.08), (90, 90, 100))
     for k in (0.12, 0.62):  # stripes of the paint colour round the back of the label
@@ -188,10 +211,22 @@ def paint_can(ext_m: tuple[float, float, float]) -> list[Part]:
     chime_m = 0.012
     body = lathe([(rb, bot + chime_m), (rb, top - chime_m)], 48)
     body = body.textured(_paint_label(2 * math.pi * rb, h - 2 * chime_m, 0.012))
-    top_chime = lathe([(rb, top - chime_m), (r, top - chime_m * 0.55), (r, top - 0.001), (r - 0.002, top),
-                       (r - 0.006, top), (r - 0.0075, top - 0.004), (r - 0.009, top - 0.004)], 40).coloured(STEEL_RGBA)
-    bot_chime = lathe([(r - 0.012, bot + 0.003), (r - 0.004, bot), (r, bot + 0.002), (r, bot + chime_m * 0.55),
-                       (rb, bot + chime_m)], 40).coloured(STEEL_RGBA)
+    top_chime = lathe(
+        [
+            (rb, top - chime_m),
+            (r, top - chime_m * 0.55),
+            (r, top - 0.001),
+            (r - 0.002, top),
+            (r - 0.006, top),
+            (r - 0.0075, top - 0.004),
+            (r - 0.009, top - 0.004),
+        ],
+        40,
+    ).coloured(STEEL_RGBA)
+    bot_chime = lathe(
+        [(r - 0.012, bot + 0.003), (r - 0.004, bot), (r, bot + 0.002), (r, bot + chime_m * 0.55), (rb, bot + chime_m)],
+        40,
+    ).coloured(STEEL_RGBA)
     lid_img = rings_image(256, (188, 190, 196), [(0.97, -45), (0.9, 40), (0.84, -35), (0.5, 12)], 33)
     ImageDraw.Draw(lid_img).ellipse([150, 40, 200, 80], fill=PAINT_RGB)  # a smear of paint on the lid
     lid = disc(r - 0.009, top - 0.004, True, 40).textured(lid_img)
@@ -229,8 +264,10 @@ def _jam_label(arc_m: float, height_m: float) -> Image.Image:
     cx, cy, rr = w * 0.2, h * 0.52, h * 0.24  # a strawberry
     d.polygon([(cx - rr, cy - rr * 0.4), (cx + rr, cy - rr * 0.4), (cx, cy + rr * 1.2)], fill=(214, 30, 40))
     d.ellipse([cx - rr, cy - rr, cx + rr, cy + rr * 0.4], fill=(214, 30, 40))
-    d.polygon([(cx - rr * 0.7, cy - rr * 0.9), (cx, cy - rr * 0.5), (cx + rr * 0.7, cy - rr * 0.9), (cx, cy - rr * 1.3)],
-              fill=(40, 140, 50))
+    d.polygon(
+        [(cx - rr * 0.7, cy - rr * 0.9), (cx, cy - rr * 0.5), (cx + rr * 0.7, cy - rr * 0.9), (cx, cy - rr * 1.3)],
+        fill=(40, 140, 50),
+    )
     return squash(img)
 
 
@@ -240,12 +277,32 @@ def jam_jar(ext_m: tuple[float, float, float]) -> list[Part]:
     r, h = ext_m[0] / 2, ext_m[2]
     top, bot = h / 2, -h / 2
     lid_h = 0.018
-    glass = lathe([(0.0, bot), (r * 0.9, bot), (r, bot + 0.006), (r, top - lid_h - 0.009), (r * 0.92, top - lid_h - 0.003),
-                   (r * 0.9, top - lid_h + 0.002)], 32).coloured(GLASS_RGBA)
+    glass = lathe(
+        [
+            (0.0, bot),
+            (r * 0.9, bot),
+            (r, bot + 0.006),
+            (r, top - lid_h - 0.009),
+            (r * 0.92, top - lid_h - 0.003),
+            (r * 0.9, top - lid_h + 0.002),
+        ],
+        32,
+    ).coloured(GLASS_RGBA)
     jam_top = top - lid_h - 0.013
-    jam = lathe([(0.0, bot + 0.003), (r * 0.88, bot + 0.003), (r * 0.96, bot + 0.008), (r * 0.96, jam_top),
-                 (r * 0.6, jam_top + 0.002), (0.0, jam_top + 0.002)], 32).textured(_jam_texture())
-    lid_side = lathe([(r * 0.9, top - lid_h), (r * 0.95, top - lid_h + 0.001), (r * 0.95, top - 0.002), (r * 0.92, top)], 32)
+    jam = lathe(
+        [
+            (0.0, bot + 0.003),
+            (r * 0.88, bot + 0.003),
+            (r * 0.96, bot + 0.008),
+            (r * 0.96, jam_top),
+            (r * 0.6, jam_top + 0.002),
+            (0.0, jam_top + 0.002),
+        ],
+        32,
+    ).textured(_jam_texture())
+    lid_side = lathe(
+        [(r * 0.9, top - lid_h), (r * 0.95, top - lid_h + 0.001), (r * 0.95, top - 0.002), (r * 0.92, top)], 32
+    )
     lid_side = lid_side.textured(vertical_ridges(512, 32, GOLD_RGBA[:3], 60, 40))
     lid_top = disc(r * 0.92, top, True, 32).textured(rings_image(256, GOLD_RGBA[:3], [(0.92, -40), (0.8, 30)], 42))
     z0, z1 = bot + 0.017, bot + 0.05
@@ -273,19 +330,46 @@ def glass_jar(ext_m: tuple[float, float, float]) -> list[Part]:
     r, h = ext_m[0] / 2, ext_m[2]
     top, bot = h / 2, -h / 2
     neck_r, lip_z = 0.8 * r, top - 0.016
-    outer = [(0.0, bot), (r * 0.9, bot), (r, bot + 0.01), (r, top - 0.05), (r * 0.94, top - 0.04), (r * 0.86, top - 0.032),
-             (neck_r, top - 0.026), (neck_r, lip_z - 0.004), (neck_r + 0.003, lip_z - 0.003), (neck_r + 0.003, lip_z)]
+    outer = [
+        (0.0, bot),
+        (r * 0.9, bot),
+        (r, bot + 0.01),
+        (r, top - 0.05),
+        (r * 0.94, top - 0.04),
+        (r * 0.86, top - 0.032),
+        (neck_r, top - 0.026),
+        (neck_r, lip_z - 0.004),
+        (neck_r + 0.003, lip_z - 0.003),
+        (neck_r + 0.003, lip_z),
+    ]
     glass = lathe(outer, 28).coloured((206, 222, 232, 60))
     inner = lathe([(rr - 0.003, z) for rr, z in outer[::-1] if rr > 0.01][:-1] + [(0.0, bot + 0.012)], 24)
     inner = inner.coloured((206, 222, 232, 40))
     base = disc(r * 0.94, bot + 0.011, True, 28).coloured((190, 212, 222, 105))
-    lip = lathe([(neck_r - 0.001, lip_z - 0.009), (neck_r + 0.0035, lip_z - 0.009), (neck_r + 0.0035, lip_z),
-                 (neck_r - 0.001, lip_z)], 28).coloured((196, 216, 226, 190))
-    cork = lathe([(neck_r * 0.95, top - 0.034), (neck_r * 0.99, lip_z), (neck_r * 1.02, top - 0.002), (neck_r * 0.99, top),
-                  (0.0, top)], 28).textured(_cork_texture())
-    shine = [strip(r * 1.001, bot + 0.02, top - 0.055, -75, 7, (255, 255, 255, 120)),
-             strip(r * 1.001, bot + 0.03, top - 0.06, -20, 3, (255, 255, 255, 100)),
-             strip(r * 1.001, bot + 0.02, top - 0.055, 110, 5, (255, 255, 255, 70))]
+    lip = lathe(
+        [
+            (neck_r - 0.001, lip_z - 0.009),
+            (neck_r + 0.0035, lip_z - 0.009),
+            (neck_r + 0.0035, lip_z),
+            (neck_r - 0.001, lip_z),
+        ],
+        28,
+    ).coloured((196, 216, 226, 190))
+    cork = lathe(
+        [
+            (neck_r * 0.95, top - 0.034),
+            (neck_r * 0.99, lip_z),
+            (neck_r * 1.02, top - 0.002),
+            (neck_r * 0.99, top),
+            (0.0, top),
+        ],
+        28,
+    ).textured(_cork_texture())
+    shine = [
+        strip(r * 1.001, bot + 0.02, top - 0.055, -75, 7, (255, 255, 255, 120)),
+        strip(r * 1.001, bot + 0.03, top - 0.06, -20, 3, (255, 255, 255, 100)),
+        strip(r * 1.001, bot + 0.02, top - 0.055, 110, 5, (255, 255, 255, 70)),
+    ]
     return fit_to_extents([base, cork, inner, glass, lip, *shine], ext_m)
 
 
@@ -320,13 +404,23 @@ def water_bottle(ext_m: tuple[float, float, float]) -> list[Part]:
     while z < top - 0.08:  # and above it
         prof += [(0.95 * r, z), (r, z + 0.004)]
         z += 0.01
-    prof += [(r, top - 0.075), (0.92 * r, top - 0.058), (0.7 * r, top - 0.043), (0.48 * r, top - 0.031),
-             (0.42 * r, top - 0.026), (0.42 * r, top - 0.022), (0.56 * r, top - 0.021), (0.56 * r, top - 0.019),
-             (0.42 * r, top - 0.018)]
+    prof += [
+        (r, top - 0.075),
+        (0.92 * r, top - 0.058),
+        (0.7 * r, top - 0.043),
+        (0.48 * r, top - 0.031),
+        (0.42 * r, top - 0.026),
+        (0.42 * r, top - 0.022),
+        (0.56 * r, top - 0.021),
+        (0.56 * r, top - 0.019),
+        (0.42 * r, top - 0.018),
+    ]
     body = lathe(prof, 24).coloured((176, 214, 244, 100))
     water = lathe([(0.0, bot + 0.005), (0.93 * r, bot + 0.01), (0.93 * r, top - 0.07), (0.0, top - 0.066)], 12)
     water = water.coloured((120, 180, 236, 70))
-    label = lathe([(r * 1.004, label0), (r * 1.004, label1)], 28).textured(_water_label(2 * math.pi * r, label1 - label0))
+    label = lathe([(r * 1.004, label0), (r * 1.004, label1)], 28).textured(
+        _water_label(2 * math.pi * r, label1 - label0)
+    )
     cap_r = 0.5 * r
     cap_side = lathe([(cap_r, top - 0.019), (cap_r, top - 0.0015), (cap_r * 0.95, top)], 16)
     cap_side = cap_side.textured(vertical_ridges(256, 16, (24, 84, 200), 40, 45))
@@ -371,7 +465,13 @@ def dumbbell(ext_m: tuple[float, float, float]) -> list[Part]:
     parts: list[Part] = []
     for sign in (-1, 1):
         end, inner = sign * top, sign * (top - head_m)
-        prof = [(0.0, inner), (rc * 0.92, inner), (rc, inner + sign * 0.004), (rc, end - sign * 0.004), (rc * 0.92, end)]
+        prof = [
+            (0.0, inner),
+            (rc * 0.92, inner),
+            (rc, inner + sign * 0.004),
+            (rc, end - sign * 0.004),
+            (rc * 0.92, end),
+        ]
         if sign < 0:
             prof = prof[::-1]
         parts.append(lathe(prof, 6, phase_deg=15).textured(_iron_texture()))

@@ -74,5 +74,6 @@ def stair_block(ext_m: tuple[float, float, float]) -> list[Part]:
     front = canvas(256, 256, PAINT_RGB)
     ImageDraw.Draw(front).rectangle([0, 0, 255, 10], fill=(70, 48, 30))  # the nosing's edge seen from the front
     front = speckle(front, 3, seed=332)
-    return _faces_with(ext_m, {"+z": _tread(333), "-z": painted, "+x": front, "-x": painted, "+y": painted,
-                               "-y": painted})
+    return _faces_with(
+        ext_m, {"+z": _tread(333), "-z": painted, "+x": front, "-x": painted, "+y": painted, "-y": painted}
+    )

@@ -26,8 +26,9 @@ class Part:
     rgba: tuple[int, int, int, int] = (200, 200, 200, 255)
     name: str = field(default="part")
 
-    def moved(self, offset_m: tuple[float, float, float] = (0.0, 0.0, 0.0),
-              rotation: np.ndarray | None = None) -> "Part":
+    def moved(
+        self, offset_m: tuple[float, float, float] = (0.0, 0.0, 0.0), rotation: np.ndarray | None = None
+    ) -> "Part":
         v = self.vertices if rotation is None else self.vertices @ np.asarray(rotation).T
         return Part(v + np.asarray(offset_m), self.faces, self.uv, self.image, self.rgba, self.name)
 
@@ -107,8 +108,11 @@ def disc(radius_m: float, z_m: float, up: bool = True, segments: int = 48) -> Pa
 
 def cylinder(radius_m: float, height_m: float, segments: int = 48) -> list[Part]:
     """Side, top and bottom of a closed cylinder along z (three parts: texture each as wanted)."""
-    return [cylinder_side(radius_m, height_m, segments), disc(radius_m, height_m / 2, True, segments),
-            disc(radius_m, -height_m / 2, False, segments)]
+    return [
+        cylinder_side(radius_m, height_m, segments),
+        disc(radius_m, height_m / 2, True, segments),
+        disc(radius_m, -height_m / 2, False, segments),
+    ]
 
 
 FACE_ORDER = ("+x", "-x", "+y", "-y", "+z", "-z")
@@ -132,8 +136,11 @@ def box_faces(ext_m: tuple[float, float, float]) -> dict[str, Part]:
     return {k: Part(np.array(q, dtype=np.float64), faces, uv.copy(), name=k) for k, q in quads.items()}
 
 
-def box(ext_m: tuple[float, float, float], rgba: tuple[int, ...] = (200, 200, 200, 255),
-        offset_m: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> Part:
+def box(
+    ext_m: tuple[float, float, float],
+    rgba: tuple[int, ...] = (200, 200, 200, 255),
+    offset_m: tuple[float, float, float] = (0.0, 0.0, 0.0),
+) -> Part:
     """A closed flat-coloured box (one part) of full extents ext_m at offset_m."""
     faces = list(box_faces(ext_m).values())
     return merge(faces).coloured(rgba).moved(offset_m)
@@ -148,8 +155,13 @@ def merge(parts: list[Part]) -> Part:
     return Part(v, f, uv, parts[0].image, parts[0].rgba, parts[0].name)
 
 
-def tube_between(a_m: tuple[float, float, float], b_m: tuple[float, float, float], radius_m: float,
-                 rgba: tuple[int, ...], segments: int = 12) -> Part:
+def tube_between(
+    a_m: tuple[float, float, float],
+    b_m: tuple[float, float, float],
+    radius_m: float,
+    rgba: tuple[int, ...],
+    segments: int = 12,
+) -> Part:
     """A closed flat-coloured rod from a to b (rungs, handles, bars, needles)."""
     a, b = np.asarray(a_m, float), np.asarray(b_m, float)
     axis = b - a
@@ -198,8 +210,9 @@ def extrusion(outline: np.ndarray, z0: float, z1: float) -> tuple[Part, Part, Pa
     cap_uv = np.vstack([(centre - lo) / (hi - lo), puv])
     tri = np.array([[0, 1 + i, 1 + (i + 1) % n] for i in range(n)])
     top = Part(np.column_stack([np.vstack([centre, outline]), np.full(n + 1, z1)]), tri, cap_uv, name="top")
-    bottom = Part(np.column_stack([np.vstack([centre, outline]), np.full(n + 1, z0)]), tri[:, ::-1], cap_uv.copy(),
-                  name="bottom")
+    bottom = Part(
+        np.column_stack([np.vstack([centre, outline]), np.full(n + 1, z0)]), tri[:, ::-1], cap_uv.copy(), name="bottom"
+    )
     return side, top, bottom
 
 

@@ -43,15 +43,18 @@ class ModelledModel:
 _REGISTRY: dict[str, ModelledModel] = {}
 
 
-def modelled(name: str, title: str, category: str, version: int = 1,
-             size_m: tuple[float, float, float] | None = None) -> Callable[[Builder], Builder]:
+def modelled(
+    name: str, title: str, category: str, version: int = 1, size_m: tuple[float, float, float] | None = None
+) -> Callable[[Builder], Builder]:
     """Register a builder: fn(extents_m) -> parts, for the library object `name` (or a fixture of size_m)."""
+
     def wrap(fn: Builder) -> Builder:
         module = fn.__module__.rsplit(".", 1)[-1]
         if name in _REGISTRY and _REGISTRY[name].builder is not fn:
             raise ValueError(f"modelled object {name!r} registered twice")
         _REGISTRY[name] = ModelledModel(name, title, category, version, module, fn, size_m)
         return fn
+
     return wrap
 
 

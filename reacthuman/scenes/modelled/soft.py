@@ -22,16 +22,24 @@ def edge_dense(n: int) -> np.ndarray:
     return np.sin(np.linspace(-math.pi / 2, math.pi / 2, n + 1))
 
 
-def stuffed(hx: float, hy: float, hz: float, cols: int, rows: int, waist: float = 0.05, puff_exp: float = 3.0,
-            dimple: float = 0.0) -> tuple[Part, Part]:
+def stuffed(
+    hx: float,
+    hy: float,
+    hz: float,
+    cols: int,
+    rows: int,
+    waist: float = 0.05,
+    puff_exp: float = 3.0,
+    dimple: float = 0.0,
+) -> tuple[Part, Part]:
     """Top and bottom of a stuffed cover: a rectangle in plan (sides drawn in a little by the stuffing, corners
     pointed), thickest in the middle and pinched to nothing at its seam; an optional dimple at the centre (a
     tufted button). uv: the plan over the whole image, top and bottom alike."""
     s, t = np.meshgrid(edge_dense(cols), edge_dense(rows), indexing="xy")  # rows along y, columns along x
-    x = hx * s * (1 - waist * (1 - t ** 2))
-    y = hy * t * (1 - waist * (1 - s ** 2))
+    x = hx * s * (1 - waist * (1 - t**2))
+    y = hy * t * (1 - waist * (1 - s**2))
     puff = np.sqrt(np.clip((1 - np.abs(s) ** puff_exp) * (1 - np.abs(t) ** puff_exp), 0, 1))
-    r2 = (s ** 2 + t ** 2) / 0.05
+    r2 = (s**2 + t**2) / 0.05
     z = hz * (puff - dimple * np.exp(-r2))
     uv = np.stack([(s + 1) / 2, (t + 1) / 2], -1).reshape(-1, 2)
     f = _grid_faces(rows, cols)
@@ -46,7 +54,7 @@ def seam_path(hx: float, hy: float, waist: float, per_side: int) -> np.ndarray:
     sides = [(k, -np.ones_like(k)), (np.ones_like(k), k), (-k, np.ones_like(k)), (-np.ones_like(k), -k)]
     s = np.concatenate([a for a, _ in sides])
     t = np.concatenate([b for _, b in sides])
-    return np.stack([hx * s * (1 - waist * (1 - t ** 2)), hy * t * (1 - waist * (1 - s ** 2)), np.zeros_like(s)], 1)
+    return np.stack([hx * s * (1 - waist * (1 - t**2)), hy * t * (1 - waist * (1 - s**2)), np.zeros_like(s)], 1)
 
 
 def tube_along(path: np.ndarray, radius_m: float, sides: int = 6) -> Part:
@@ -154,10 +162,10 @@ SHOE_TOP_H = (0.92, 1.0, 0.74, 0.93, 0.68, 0.46, 0.3, 0.14)
 def foot_halfwidth(s: np.ndarray) -> np.ndarray:
     """The sole's half-width (share of the widest) heel (0) to toe (1): rounded heel, waisted arch, wide ball,
     rounded toe."""
-    width = 0.76 + 0.24 * np.clip((s - 0.25) / 0.45, 0, 1) ** 1.5 - 0.06 * np.exp(-((s - 0.42) / 0.1) ** 2)
+    width = 0.76 + 0.24 * np.clip((s - 0.25) / 0.45, 0, 1) ** 1.5 - 0.06 * np.exp(-(((s - 0.42) / 0.1) ** 2))
     heel_cap, toe_cap = 0.12, 0.22
     e = np.clip(np.maximum((heel_cap - s) / heel_cap, (s - (1 - toe_cap)) / toe_cap), 0, 1)
-    return width * np.sqrt(1 - e ** 2)
+    return width * np.sqrt(1 - e**2)
 
 
 def shoe_samples() -> np.ndarray:
@@ -256,7 +264,10 @@ def shoe(ext_m: tuple[float, float, float]) -> list[Part]:
     xs = -hx + 2 * hx * s
     outline = np.concatenate([np.stack([xs, -w], 1)[:-1], np.stack([xs[::-1], w[::-1]], 1)[:-1]])
     side, cap, bottom = extrusion(outline, -hz, sole_top)
-    sole = [side.textured(sole_side_texture((1024, 64))), cap.coloured((244, 244, 240, 255)),
-            bottom.textured(sole_bottom_texture(256))]
+    sole = [
+        side.textured(sole_side_texture((1024, 64))),
+        cap.coloured((244, 244, 240, 255)),
+        bottom.textured(sole_bottom_texture(256)),
+    ]
     upper = sneaker_upper(hx, hy, sole_top, hz - sole_top).textured(sneaker_upper_texture((512, 256)))
     return fit_to_extents([*sole, upper], ext_m)

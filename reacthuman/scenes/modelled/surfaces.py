@@ -20,13 +20,20 @@ FLOOR_M = (16.0, 16.0, 0.002)  # covers every room (the walls stand within 8 m o
 FLOOR_DROP_M = 0.0005  # the covering's top this far below the (then undrawn) floor plane: nothing sinks into it
 WALL_M = (0.1, 4.0, 2.8)  # nominal: stretched onto each wall box (thin along x; turned for the side wall)
 SKIRTING_M = 0.09
-WALL_RGB = {"kitchen": (237, 230, 209), "living_room": (209, 199, 179), "bedroom": (191, 204, 230),
-            "office": (224, 224, 224), "dining_room": (217, 191, 153), "hallway": (230, 222, 204),
-            "garage": (158, 158, 153)}
+WALL_RGB = {
+    "kitchen": (237, 230, 209),
+    "living_room": (209, 199, 179),
+    "bedroom": (191, 204, 230),
+    "office": (224, 224, 224),
+    "dining_room": (217, 191, 153),
+    "hallway": (230, 222, 204),
+    "garage": (158, 158, 153),
+}
 
 
-def tiled_quad(corner_m: np.ndarray, u_m: np.ndarray, v_m: np.ndarray, width_m: float, height_m: float,
-               tile_m: float = TILE_M) -> Part:
+def tiled_quad(
+    corner_m: np.ndarray, u_m: np.ndarray, v_m: np.ndarray, width_m: float, height_m: float, tile_m: float = TILE_M
+) -> Part:
     """A flat rectangle from corner along unit vectors u (width) and v (height), one texture copy per tile
     (the last row and column cut short, with their uv cut to match)."""
     verts, uvs, faces = [], [], []
@@ -131,8 +138,12 @@ def _register_wall(room: str) -> None:
         plain, skirted = _wall_images(room)
         up = np.array([0.0, 0.0, 1.0])
         bottoms, uppers = [], []
-        for corner, u, width in (((x, -y, -z), (0, 1, 0), 2 * y), ((-x, y, -z), (0, -1, 0), 2 * y),
-                                 ((-x, -y, -z), (1, 0, 0), 2 * x), ((x, y, -z), (-1, 0, 0), 2 * x)):
+        for corner, u, width in (
+            ((x, -y, -z), (0, 1, 0), 2 * y),
+            ((-x, y, -z), (0, -1, 0), 2 * y),
+            ((-x, -y, -z), (1, 0, 0), 2 * x),
+            ((x, y, -z), (-1, 0, 0), 2 * x),
+        ):
             c, d = np.array(corner, float), np.array(u, float)
             bottoms.append(tiled_quad(c, d, up, width, min(TILE_M, 2 * z)))
             uppers.append(tiled_quad(c + up * TILE_M, d, up, width, 2 * z - TILE_M))

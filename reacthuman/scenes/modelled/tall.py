@@ -28,6 +28,7 @@ RUBBER_RGBA = (32, 32, 34, 255)
 
 # --- small builders shared by the models below ---------------------------------------------------------
 
+
 def tex_box(ext_m: Ext, centre_m: Vec, image: Image.Image) -> Part:
     """A closed box of full extents ext_m at centre_m, every face showing the whole image."""
     return merge(list(box_faces(ext_m).values())).textured(image).moved(centre_m)
@@ -57,8 +58,15 @@ def lathe(profile_rz: Sequence[tuple[float, float]], segments: int = 32, inward:
     return Part(v, faces[:, ::-1] if inward else faces, uv)
 
 
-def torus(major_m: float, minor_m: float, centre_m: Vec, rgba: tuple[int, ...], axis: str = "y",
-          segments: int = 16, sides: int = 6) -> Part:
+def torus(
+    major_m: float,
+    minor_m: float,
+    centre_m: Vec,
+    rgba: tuple[int, ...],
+    axis: str = "y",
+    segments: int = 16,
+    sides: int = 6,
+) -> Part:
     """A flat-coloured ring (hanging rings, swivels) around the given axis."""
     a = np.linspace(0, 2 * math.pi, segments + 1)
     b = np.linspace(0, 2 * math.pi, sides + 1)
@@ -72,14 +80,26 @@ def torus(major_m: float, minor_m: float, centre_m: Vec, rgba: tuple[int, ...], 
     return Part(pts + np.asarray(centre_m), _grid_faces(segments, sides)).coloured(rgba)
 
 
-def dashed(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: RGB,
-           width_px: int = 2, dash_px: float = 6.0) -> None:
+def dashed(
+    d: ImageDraw.ImageDraw,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    fill: RGB,
+    width_px: int = 2,
+    dash_px: float = 6.0,
+) -> None:
     """A stitched (dashed) line from a to b."""
     n = max(1, int(math.dist(a, b) / dash_px))
     for k in range(0, n, 2):
         t0, t1 = k / n, min(1.0, (k + 1) / n)
-        d.line([(a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
-                (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)], fill=fill, width=width_px)
+        d.line(
+            [
+                (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
+                (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1),
+            ],
+            fill=fill,
+            width=width_px,
+        )
 
 
 # --- ladders ---------------------------------------------------------------------------------------------
@@ -118,11 +138,15 @@ def aluminium_ladder(ext_m: Ext) -> list[Part]:
         rails.append(tex_box((2 * hx - 0.004, rail_w, 2 * hz - 0.08), (0.0, yc, 0.0), rail_img))
         feet.append(box_between((-hx, y0 - 0.002, -hz), (hx, y1 + 0.002, -hz + 0.07), RUBBER_RGBA))
         caps.append(box_between((-hx + 0.002, y0, hz - 0.04), (hx - 0.002, y1, hz), (70, 72, 76, 255)))
-        rivets += [tube_between((0.0, s * outer, z), (0.0, s * hy, z), 0.011, (150, 153, 160, 255), segments=8)
-                   for z in _rung_heights(hz)]
+        rivets += [
+            tube_between((0.0, s * outer, z), (0.0, s * hy, z), 0.011, (150, 153, 160, 255), segments=8)
+            for z in _rung_heights(hz)
+        ]
     inner = outer - rail_w
-    rungs = [tube_between((0.0, -inner, z), (0.0, inner, z), 0.016, (176, 180, 187, 255), segments=10)
-             for z in _rung_heights(hz)]
+    rungs = [
+        tube_between((0.0, -inner, z), (0.0, inner, z), 0.016, (176, 180, 187, 255), segments=10)
+        for z in _rung_heights(hz)
+    ]
     label = canvas(64, 128, (250, 205, 30))
     d = ImageDraw.Draw(label)
     d.rectangle([4, 4, 59, 40], fill=(20, 20, 20))
@@ -159,8 +183,14 @@ def wooden_ladder(ext_m: Ext) -> list[Part]:
 
 # --- doors -----------------------------------------------------------------------------------------------
 
-def _door_slab(ext_m: Ext, face: Image.Image, edge: Image.Image, depth_m: float,
-               rgba: tuple[int, int, int, int] = (255, 255, 255, 255)) -> list[Part]:
+
+def _door_slab(
+    ext_m: Ext,
+    face: Image.Image,
+    edge: Image.Image,
+    depth_m: float,
+    rgba: tuple[int, int, int, int] = (255, 255, 255, 255),
+) -> list[Part]:
     """The door leaf (thickness depth_m, centred): the face image on -y, its mirror on +y (so a feature
     through the door, a window, lines up from both sides), the edge image on the four edges."""
     hx, _, hz = (e / 2 for e in ext_m)
@@ -187,8 +217,12 @@ def _lever_handle(x_m: float, z_m: float, face_y_m: float, reach_m: float, rgba:
 
 def _hinges(hx: float, hz: float, half_t: float, rgba: tuple[int, ...]) -> Part:
     """Three hinge leaves and knuckles on the hinge edge (-x)."""
-    return merge([box_between((-hx, -half_t, z - 0.05), (-hx + 0.006, half_t, z + 0.05), rgba)
-                  for z in (-hz * 0.8, 0.0, hz * 0.8)])
+    return merge(
+        [
+            box_between((-hx, -half_t, z - 0.05), (-hx + 0.006, half_t, z + 0.05), rgba)
+            for z in (-hz * 0.8, 0.0, hz * 0.8)
+        ]
+    )
 
 
 def _bevel_rect(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], light: RGB, dark: RGB, width: int) -> None:
@@ -227,8 +261,14 @@ def wooden_door(ext_m: Ext) -> list[Part]:
     leaf_t = hy * 1.3  # the leaf; the levers stand off it to the box's faces
     slab = _door_slab(ext_m, _panel_door_face(256, 512), wood(64, 256, (140, 90, 48), 25, grain_along_x=False), leaf_t)
     handle = _lever_handle(hx - 0.07, -0.02 * hz, leaf_t / 2, hy, (196, 198, 204, 255))
-    key = [box_between((hx - 0.085, s * leaf_t / 2 - 0.0015, -0.12 * hz - 0.03), (hx - 0.055, s * leaf_t / 2 + 0.0015,
-                       -0.12 * hz + 0.03), (196, 198, 204, 255)) for s in (-1, 1)]
+    key = [
+        box_between(
+            (hx - 0.085, s * leaf_t / 2 - 0.0015, -0.12 * hz - 0.03),
+            (hx - 0.055, s * leaf_t / 2 + 0.0015, -0.12 * hz + 0.03),
+            (196, 198, 204, 255),
+        )
+        for s in (-1, 1)
+    ]
     return [*slab, merge(handle + key), _hinges(hx, hz, leaf_t / 2 + 0.001, (176, 150, 84, 255))]
 
 
@@ -255,9 +295,13 @@ def glass_door(ext_m: Ext) -> list[Part]:
     frame_t = hy * 1.2
     stile, top, bottom = 0.085, 0.11, 0.22
     frame_img = brushed_metal(64, 256, (62, 64, 70), 31)
-    frame = merge([tex_box((stile, frame_t, 2 * hz), (s * (hx - stile / 2), 0.0, 0.0), frame_img) for s in (-1, 1)]
-                  + [tex_box((2 * hx - 2 * stile, frame_t, top), (0.0, 0.0, hz - top / 2), frame_img),
-                     tex_box((2 * hx - 2 * stile, frame_t, bottom), (0.0, 0.0, -hz + bottom / 2), frame_img)])
+    frame = merge(
+        [tex_box((stile, frame_t, 2 * hz), (s * (hx - stile / 2), 0.0, 0.0), frame_img) for s in (-1, 1)]
+        + [
+            tex_box((2 * hx - 2 * stile, frame_t, top), (0.0, 0.0, hz - top / 2), frame_img),
+            tex_box((2 * hx - 2 * stile, frame_t, bottom), (0.0, 0.0, -hz + bottom / 2), frame_img),
+        ]
+    )
     pane_ext = (2 * hx - 2 * stile + 0.01, 0.008, 2 * hz - top - bottom + 0.01)
     pane = tex_box(pane_ext, (0.0, 0.0, (bottom - top) / 2), _glass_image())
     pane.rgba = (255, 255, 255, 105)
@@ -313,16 +357,24 @@ def metal_door(ext_m: Ext) -> list[Part]:
     z_bar = -0.02 * hz
     red = (196, 32, 30, 255)
     bar = [box_between((-hx + 0.07, -hy + 0.002, z_bar - 0.014), (hx - 0.07, -hy + 0.010, z_bar + 0.014), red)]
-    housings = [box_between((x0, -hy, z_bar - 0.045), (x1, y0, z_bar + 0.045), (40, 40, 44, 255))
-                for x0, x1 in ((-hx + 0.04, -hx + 0.12), (hx - 0.16, hx - 0.04))]
-    arms = [box_between((x - 0.01, -hy + 0.006, z_bar - 0.01), (x + 0.01, y0, z_bar + 0.01), (40, 40, 44, 255))
-            for x in (-hx + 0.2, hx - 0.22)]
-    lever = [p for p in _lever_handle(hx - 0.09, z_bar, leaf_t / 2, hy, (36, 36, 40, 255))
-             if float(np.mean(p.vertices[:, 1])) > 0]  # the back face only: the push bar is the front's handle
+    housings = [
+        box_between((x0, -hy, z_bar - 0.045), (x1, y0, z_bar + 0.045), (40, 40, 44, 255))
+        for x0, x1 in ((-hx + 0.04, -hx + 0.12), (hx - 0.16, hx - 0.04))
+    ]
+    arms = [
+        box_between((x - 0.01, -hy + 0.006, z_bar - 0.01), (x + 0.01, y0, z_bar + 0.01), (40, 40, 44, 255))
+        for x in (-hx + 0.2, hx - 0.22)
+    ]
+    lever = [
+        p
+        for p in _lever_handle(hx - 0.09, z_bar, leaf_t / 2, hy, (36, 36, 40, 255))
+        if float(np.mean(p.vertices[:, 1])) > 0
+    ]  # the back face only: the push bar is the front's handle
     return [*slab, merge(bar), merge(housings + arms + lever), _hinges(hx, hz, leaf_t / 2 + 0.001, (90, 94, 100, 255))]
 
 
 # --- hanging things --------------------------------------------------------------------------------------
+
 
 def _bag_image() -> Image.Image:
     """Black leather with four stitched vertical seams, seams round top and bottom, and a red band with
@@ -353,17 +405,40 @@ def punching_bag(ext_m: Ext) -> list[Part]:
     with four steel chains to a swivel ring at the top: a boxing heavy bag as it hangs in a gym."""
     r, _, hz = ext_m[0] / 2, ext_m[1] / 2, ext_m[2] / 2
     top = hz - 0.16 * (2 * hz)  # the top of the leather; chains and ring above it
-    side = lathe([(r * 0.82, -hz + 0.004), (r * 0.94, -hz + 0.012), (r, -hz + 0.05), (r, top - 0.03),
-                  (r * 0.96, top - 0.008), (r * 0.88, top)]).textured(_bag_image())
-    caps = merge([lathe([(0.0, -hz), (r * 0.82, -hz), (r * 0.82, -hz + 0.004)]),
-                  lathe([(r * 0.88, top), (0.0, top + 0.004)])]).coloured((24, 24, 26, 255))
+    side = lathe(
+        [
+            (r * 0.82, -hz + 0.004),
+            (r * 0.94, -hz + 0.012),
+            (r, -hz + 0.05),
+            (r, top - 0.03),
+            (r * 0.96, top - 0.008),
+            (r * 0.88, top),
+        ]
+    ).textured(_bag_image())
+    caps = merge(
+        [lathe([(0.0, -hz), (r * 0.82, -hz), (r * 0.82, -hz + 0.004)]), lathe([(r * 0.88, top), (0.0, top + 0.004)])]
+    ).coloured((24, 24, 26, 255))
     swivel_z = hz - 0.05
-    chains = [tube_between((r * 0.7 * math.cos(a), r * 0.7 * math.sin(a), top + 0.002), (0.0, 0.0, swivel_z - 0.015),
-                           0.005, (150, 152, 158, 255), segments=6)
-              for a in (math.pi / 4, 3 * math.pi / 4, 5 * math.pi / 4, 7 * math.pi / 4)]
-    d_rings = [tube_between((r * 0.7 * math.cos(a), r * 0.7 * math.sin(a), top - 0.002),
-                            (r * 0.7 * math.cos(a), r * 0.7 * math.sin(a), top + 0.02), 0.012, (120, 122, 128, 255), 8)
-               for a in (math.pi / 4, 3 * math.pi / 4, 5 * math.pi / 4, 7 * math.pi / 4)]
+    chains = [
+        tube_between(
+            (r * 0.7 * math.cos(a), r * 0.7 * math.sin(a), top + 0.002),
+            (0.0, 0.0, swivel_z - 0.015),
+            0.005,
+            (150, 152, 158, 255),
+            segments=6,
+        )
+        for a in (math.pi / 4, 3 * math.pi / 4, 5 * math.pi / 4, 7 * math.pi / 4)
+    ]
+    d_rings = [
+        tube_between(
+            (r * 0.7 * math.cos(a), r * 0.7 * math.sin(a), top - 0.002),
+            (r * 0.7 * math.cos(a), r * 0.7 * math.sin(a), top + 0.02),
+            0.012,
+            (120, 122, 128, 255),
+            8,
+        )
+        for a in (math.pi / 4, 3 * math.pi / 4, 5 * math.pi / 4, 7 * math.pi / 4)
+    ]
     swivel = tube_between((0.0, 0.0, swivel_z - 0.02), (0.0, 0.0, swivel_z + 0.01), 0.012, (150, 152, 158, 255), 10)
     ring = torus(0.024, 0.005, (0.0, 0.0, hz - 0.029), (170, 172, 178, 255))
     return [side, caps, merge(chains + d_rings + [swivel, ring])]
@@ -376,18 +451,31 @@ def pendant_lamp(ext_m: Ext) -> list[Part]:
     r, hz = ext_m[0] / 2, ext_m[2] / 2
     h = 2 * hz
     rim_z = -hz + 0.25 * h  # the bulb hangs below the rim, seen from the side
-    dome = [(r, rim_z), (r * 0.93, rim_z + 0.06 * h), (r * 0.72, rim_z + 0.2 * h), (r * 0.5, rim_z + 0.36 * h),
-            (r * 0.34, rim_z + 0.5 * h), (r * 0.27, rim_z + 0.56 * h), (r * 0.2, rim_z + 0.58 * h)]
+    dome = [
+        (r, rim_z),
+        (r * 0.93, rim_z + 0.06 * h),
+        (r * 0.72, rim_z + 0.2 * h),
+        (r * 0.5, rim_z + 0.36 * h),
+        (r * 0.34, rim_z + 0.5 * h),
+        (r * 0.27, rim_z + 0.56 * h),
+        (r * 0.2, rim_z + 0.58 * h),
+    ]
     grip_z = dome[-1][1]
     shade_img = speckle(canvas(256, 64, (34, 52, 44)), 2, seed=61)
     outside = lathe(dome, 32).textured(shade_img)
     inside = lathe([(x * 0.97, z) for x, z in dome], 32, inward=True).coloured((246, 240, 224, 255))
-    brass = merge([lathe([(r * 0.97, rim_z), (r, rim_z)], 32),  # the rim's edge, seen from below
-                   lathe([(r, rim_z), (r, rim_z + 0.06 * h), (r * 0.93, rim_z + 0.06 * h)], 32),  # a band round it
-                   lathe([(r * 0.2, grip_z), (r * 0.12, grip_z), (r * 0.12, hz - 0.05 * h), (r * 0.07, hz)], 16)])
+    brass = merge(
+        [
+            lathe([(r * 0.97, rim_z), (r, rim_z)], 32),  # the rim's edge, seen from below
+            lathe([(r, rim_z), (r, rim_z + 0.06 * h), (r * 0.93, rim_z + 0.06 * h)], 32),  # a band round it
+            lathe([(r * 0.2, grip_z), (r * 0.12, grip_z), (r * 0.12, hz - 0.05 * h), (r * 0.07, hz)], 16),
+        ]
+    )
     brass = brass.coloured((200, 160, 72, 255))
     bulb_r = 0.3 * r
-    globe = [(bulb_r * math.cos(t), -hz + bulb_r + bulb_r * math.sin(t)) for t in np.linspace(-math.pi / 2, math.pi / 4, 8)]
+    globe = [
+        (bulb_r * math.cos(t), -hz + bulb_r + bulb_r * math.sin(t)) for t in np.linspace(-math.pi / 2, math.pi / 4, 8)
+    ]
     bulb = lathe(globe + [(bulb_r * 0.45, -hz + 2.8 * bulb_r)], 16).coloured((255, 246, 204, 255))
     socket = tube_between((0.0, 0.0, -hz + 2.7 * bulb_r), (0.0, 0.0, grip_z), bulb_r * 0.55, (60, 58, 54, 255), 12)
     return [outside, inside, brass, bulb, socket]

@@ -44,7 +44,10 @@ def wood(width_px: int, height_px: int, rgb: RGB, seed: int, grain_along_x: bool
     bands = np.cumsum(rng.normal(0, 1, n))
     bands = np.sin(np.arange(n) * 0.35 + bands * 0.6) * 14 + rng.normal(0, 4, n)
     field = bands[:, None] if grain_along_x else bands[None, :]
-    a = np.asarray(canvas(width_px, height_px, rgb), np.float32) + np.broadcast_to(field, (height_px, width_px))[..., None]
+    a = (
+        np.asarray(canvas(width_px, height_px, rgb), np.float32)
+        + np.broadcast_to(field, (height_px, width_px))[..., None]
+    )
     return speckle(_clip(a), 5, seed + 1)
 
 
@@ -64,14 +67,23 @@ def fabric(width_px: int, height_px: int, rgb: RGB, seed: int, weave_px: int = 4
     return speckle(_clip(a), 6, seed)
 
 
-def text(draw: ImageDraw.ImageDraw, centre_px: tuple[float, float], words: str, size_px: int, fill: RGB,
-         stroke_px: int = 0, stroke_fill: RGB = (0, 0, 0)) -> None:
-    draw.text(centre_px, words, font=font(size_px), fill=fill, anchor="mm", stroke_width=stroke_px,
-              stroke_fill=stroke_fill)
+def text(
+    draw: ImageDraw.ImageDraw,
+    centre_px: tuple[float, float],
+    words: str,
+    size_px: int,
+    fill: RGB,
+    stroke_px: int = 0,
+    stroke_fill: RGB = (0, 0, 0),
+) -> None:
+    draw.text(
+        centre_px, words, font=font(size_px), fill=fill, anchor="mm", stroke_width=stroke_px, stroke_fill=stroke_fill
+    )
 
 
-def label_band(width_px: int, height_px: int, background: RGB, words: str, ink: RGB,
-               band: RGB | None = None) -> Image.Image:
+def label_band(
+    width_px: int, height_px: int, background: RGB, words: str, ink: RGB, band: RGB | None = None
+) -> Image.Image:
     """A printed wrap-around label (cans, jars, bottles): the words twice around, an optional band."""
     img = canvas(width_px, height_px, background)
     d = ImageDraw.Draw(img)
