@@ -93,6 +93,7 @@ FAST_MODULES = frozenset(
         "test_physment_tools",
         "test_plan_path",
         "test_recording_viewer",
+        "test_recording_viewer_meshes",
         "test_recording_viewer_interop",
         "test_render_speed",
         "test_report_episodes",
