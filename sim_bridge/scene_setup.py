@@ -17,7 +17,6 @@ from reacthuman.spine.g1_assets import (
     g1_mjcf_path,
     read_policy_metadata,
 )
-import mujoco
 
 # Start a hair above the floor so the feet do not begin in penetration (the first step would kick them).
 START_CLEARANCE_M = 0.002
@@ -26,6 +25,8 @@ PHYSICS_DT_S = 1.0 / 240.0
 
 @lru_cache(maxsize=1)
 def g1_body_names() -> frozenset[str]:
+    import mujoco  # the body module stays importable without MuJoCo: decide's light install reads its defaults
+
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
     return frozenset(model.body(i).name for i in range(1, model.nbody))
 
@@ -63,6 +64,7 @@ def robot_spec_for(spec: SceneSpec) -> RobotSpec:
 @lru_cache(maxsize=1)
 def hand_points() -> tuple[tuple[str, np.ndarray], tuple[str, np.ndarray]]:
     """(link name, offset in that link's frame) of the left and right palm sites of the G1 model."""
+    import mujoco  # as in g1_body_names
 
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
     out = []

@@ -18,7 +18,6 @@ import numpy as np
 from reacthuman.core.atomic import atomic_path
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.sim_bridge.engine import CameraSpec, PhysicsEngine, quat_rotate_inverse_wxyz, quat_rotate_wxyz
-import imageio.v2 as imageio
 
 THIRD_PERSON = "video_thirdperson"
 EGOCENTRIC = "video_egocentric"
@@ -55,6 +54,8 @@ def _third_person_pose(spec: SceneSpec) -> tuple[tuple[float, float, float], tup
 
 class VideoRecorder:
     def __init__(self, config: VideoConfig, spec: SceneSpec, engine: PhysicsEngine) -> None:
+        import imageio.v2 as imageio  # only a run that records videos needs it (not the light install)
+
         self.config = config
         self._engine = engine
         self._dir = tempfile.mkdtemp(prefix="reacthuman-video-")

@@ -103,7 +103,7 @@ def runs(cluster, scene_sets, tmp_path_factory) -> tuple[Path, Path, list[tuple[
     def run_pairs_with_hook(*args, **kw):
         return original(*args, on_dispatch=remove_second_node, **kw)
 
-    ray_executor.run_pairs = run_pairs_with_hook
+    eval_cli.run_pairs = run_pairs_with_hook  # the name the eval command calls
     try:
         status = eval_cli.main(
             [
@@ -121,7 +121,7 @@ def runs(cluster, scene_sets, tmp_path_factory) -> tuple[Path, Path, list[tuple[
             ]
         )
     finally:
-        ray_executor.run_pairs = original
+        eval_cli.run_pairs = original
     assert status == 0
     return root / "local", root / "ray", lost
 

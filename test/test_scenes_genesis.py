@@ -259,9 +259,8 @@ def test_genesis_imports_with_a_class_frame_check_that_answers_as_quadrants_own(
     own = fast.replaces
     answers = {}
     for check in (own, fast):
-
-        class InAClass:
-            here = _probe(check)  # noqa: E701 (the class statement must be the probed line)
+        # the class statement must be the probed line: one line, as the formatter is told
+        class InAClass: here = _probe(check)  # noqa: E701  # fmt: skip
 
         namespace = {"_probe": _probe, "check": check}
         exec(compile("class FromAString: here = _probe(check)", "<string>", "exec"), namespace)

@@ -27,7 +27,6 @@ from reacthuman.evaluation.observation_set import RenderedWindow, SetSettings, l
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.scoring.inputs import ScoringTruth
 from PIL import Image
-import imageio.v3 as iio
 import yaml
 from reacthuman.evaluation.scene_set import load_scene_set
 from reacthuman.scenes.attribution import attribution_lines
@@ -90,6 +89,7 @@ def _png(frame: np.ndarray) -> dict:
 
 def _write_mp4(path: Path, frames: np.ndarray) -> None:
     """The window's frames of one view as an mp4 at their own rate (5 frames over 0.6 s: 1 frame per 0.15 s)."""
+    import imageio.v3 as iio  # export only: not in the light install, which reads datasets
 
     path.parent.mkdir(parents=True, exist_ok=True)
     iio.imwrite(path, frames, fps=5, codec="libx264", plugin="pyav")

@@ -28,11 +28,7 @@ from reacthuman.brain.observation import Observation
 from reacthuman.core.atomic import atomic_path, atomic_write_text
 from reacthuman.evaluation.observe import build_observation, ground_truth_dict
 from reacthuman.scenes.spec import SceneSpec
-from reacthuman.sim_bridge.body import GRAPH_BODY_DEFAULTS as g
 from reacthuman.evaluation.manifest import revision
-from reacthuman.evaluation.episode import ControlTicks, simulate_window
-from reacthuman.spine.spine import Spine, default_config as spine_config
-from reacthuman.sim_bridge.body import Body, graph_config
 from reacthuman.scenes.dataset import read_spec
 import multiprocessing
 
@@ -59,6 +55,9 @@ class SetSettings:
     @staticmethod
     def graph(engine: str = "genesis") -> "SetSettings":
         """The settings of the graph's body (the body node's parameter defaults)."""
+        from reacthuman.sim_bridge.body import (
+            GRAPH_BODY_DEFAULTS as g,
+        )  # the body loads MuJoCo: not in decide's light install
 
         return SetSettings(
             engine,
@@ -180,6 +179,10 @@ def load_window(path: Path) -> RenderedWindow:
 def render_window(spec: SceneSpec, body, spine) -> RenderedWindow:
     """The graph body's window of `spec`: the episode engine's own simulate_window, the G1 standing under the
     spine at the graph's control ticks (`ControlTicks`, as the graph's lockstep asks it)."""
+    from reacthuman.evaluation.episode import (
+        ControlTicks,
+        simulate_window,
+    )  # the simulators: not in decide's light install
 
     spine.reset(None)
     body.load(spec)
@@ -202,6 +205,10 @@ SCENES_PER_PROCESS = 25  # Genesis does not free a scene's memory: a worker proc
 
 
 def _start_worker(engine: str) -> None:
+    from reacthuman.sim_bridge.body import Body, graph_config
+    from reacthuman.spine.spine import Spine
+    from reacthuman.spine.spine import default_config as spine_config
+
     _WORKER.update(body=Body(graph_config(engine=engine)), spine=Spine(spine_config()))
 
 

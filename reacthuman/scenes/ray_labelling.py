@@ -33,16 +33,12 @@ from reacthuman.scenes.dataset import (
     planned,
     prepare_output,
     read_spec,
-    scene_seed,
+    family_slots,
+    stratum_seeds,
     write_index,
 )
-from reacthuman.scenes.families import get_family
 from reacthuman.scenes.randomize import sample_spec
-from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec
-
-
-def _bands(family: str) -> list[str]:
-    return list(SPEED_BANDS) if get_family(family).speed_swept else ["gravity"]
+from reacthuman.scenes.spec import SceneSpec
 
 
 def _sample(cfg: GenerateConfig, family: str, seed: int, band: str) -> SceneSpec:
@@ -87,18 +83,26 @@ class LabelActor:
 
 @dataclass
 class _Family:
+    """One family's scene groups, taken in the local order (dataset.family_slots): one group in flight at a
+    time, each slot's seeds drawn from its stratum in counter order, a rejected group replaced by the next seed
+    of the same stratum, so the set equals a local one whatever the workers' timing."""
+
     name: str
-    need: int
-    bands: list[str]
+    slots: list  # (stratum, bands) per scene group, in generation order
+    seeds: dict  # stratum -> iterator over its seeds (dataset.stratum_seeds)
     made: int = 0
     rejected: int = 0
-    next_counter: int = 0  # the next group to ask a worker for
-    take_counter: int = 0  # the next group to decide, in order
-    results: dict = field(default_factory=dict)  # counter -> list of per-band answers
+    slot: int = 0  # the next slot to fill
+    in_flight: bool = False
     rows: list = field(default_factory=list)
 
-    def outstanding(self) -> int:
-        return self.next_counter - self.take_counter
+    @property
+    def done(self) -> bool:
+        return self.slot >= len(self.slots)
+
+    def next_task(self) -> tuple[int, list[str]]:
+        stratum, bands = self.slots[self.slot]
+        return next(self.seeds[stratum]), bands
 
 
 def _store_archive(out: str, scene_id: str, archive: bytes) -> None:
@@ -119,40 +123,29 @@ def _store_archive(out: str, scene_id: str, archive: bytes) -> None:
     os.replace(partial, final)
 
 
-def _decide(cfg: GenerateConfig, fam: _Family, progress: Callable[[str], None] | None) -> None:
-    """Consume answered groups in counter order with the local rule (dataset._generate_family)."""
-    while fam.made < fam.need and fam.take_counter in fam.results:
-        answers = fam.results.pop(fam.take_counter)
-        seed = scene_seed(cfg.seed, fam.name, fam.take_counter)
-        fam.take_counter += 1
-        group = answers[: fam.need - fam.made]
-        bad = [
-            a
-            for a in group
-            if not a["ok"]
-            and not os.path.exists(os.path.join(cfg.out, _sample(cfg, fam.name, seed, a["band"]).scene_id, "spec.json"))
-        ]
-        if bad:
-            fam.rejected += 1
-            if fam.rejected > MAX_SEED_TRIES:
-                raise RuntimeError(
-                    f"{fam.name}: {fam.rejected} scene groups failed validation; last: {bad[0]['error']}"
-                )
-            continue
-        for a in group:
-            scene_id = _sample(cfg, fam.name, seed, a["band"]).scene_id
-            if a["ok"]:
-                _store_archive(cfg.out, scene_id, a["archive"])
-            fam.rows.append(index_row(read_spec(os.path.join(cfg.out, scene_id, "spec.json"))))
-            if progress:
-                progress(scene_id)
-        fam.made += len(group)
-
-
-def _wanted(fam: _Family) -> int:
-    """Groups still to ask for, if every outstanding one is kept."""
-    left = fam.need - fam.made - fam.outstanding() * len(fam.bands)
-    return max(0, -(-left // len(fam.bands)))
+def _decide(cfg: GenerateConfig, fam: _Family, seed: int, answers: list[dict], progress) -> bool:
+    """Keep the group's scenes with the local rule (dataset._generate_family); False when it was rejected."""
+    bad = [
+        a
+        for a in answers
+        if not a["ok"]
+        and not os.path.exists(os.path.join(cfg.out, _sample(cfg, fam.name, seed, a["band"]).scene_id, "spec.json"))
+    ]
+    if bad:
+        fam.rejected += 1
+        if fam.rejected > MAX_SEED_TRIES:
+            raise RuntimeError(f"{fam.name}: {fam.rejected} scene groups failed validation; last: {bad[0]['error']}")
+        return False
+    for a in answers:
+        scene_id = _sample(cfg, fam.name, seed, a["band"]).scene_id
+        if a["ok"]:
+            _store_archive(cfg.out, scene_id, a["archive"])
+        fam.rows.append(index_row(read_spec(os.path.join(cfg.out, scene_id, "spec.json"))))
+        if progress:
+            progress(scene_id)
+    fam.made += len(answers)
+    fam.slot += 1
+    return True
 
 
 def generate_on_ray(
@@ -163,28 +156,29 @@ def generate_on_ray(
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     quota = prepare_output(cfg)
-    fams = [_Family(f, quota[f], _bands(f)) for f in quota if quota[f] > 0]
+    fams = [
+        _Family(f, family_slots(cfg, f, quota[f]), {k: stratum_seeds(cfg, f, k) for k in (True, False, None)})
+        for f in quota
+        if quota[f] > 0
+    ]
     connect(address)
     actors = [ray.remote(num_cpus=1, max_restarts=2, max_task_retries=2)(LabelActor).remote() for _ in range(workers)]
     idle, inflight = list(actors), {}
     try:
-        while any(f.made < f.need for f in fams):
+        while not all(f.done for f in fams):
             for fam in fams:  # families in order, so the earliest ones finish first
-                for _ in range(_wanted(fam)):
-                    if not idle:
-                        break
-                    counter = fam.next_counter
-                    fam.next_counter += 1
+                if idle and not fam.done and not fam.in_flight:
+                    seed, bands = fam.next_task()
                     actor = idle.pop()
-                    ref = actor.label_group.remote(cfg, fam.name, scene_seed(cfg.seed, fam.name, counter), fam.bands)
-                    inflight[ref] = (actor, fam, counter)
+                    inflight[actor.label_group.remote(cfg, fam.name, seed, bands)] = (actor, fam, seed)
+                    fam.in_flight = True
             if not inflight:
                 raise RuntimeError("no scene groups in flight while scenes are still missing")
             [ref], _ = ray.wait(list(inflight), num_returns=1)
-            actor, fam, counter = inflight.pop(ref)
+            actor, fam, seed = inflight.pop(ref)
             idle.append(actor)
-            fam.results[counter] = ray.get(ref)
-            _decide(cfg, fam, progress)
+            fam.in_flight = False
+            _decide(cfg, fam, seed, ray.get(ref), progress)
     finally:  # the index and the dataset card list exactly the finished scenes, as after a local run
         rows = [r for f in fams for r in f.rows]
         write_index(cfg.out, rows)

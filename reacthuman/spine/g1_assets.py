@@ -16,10 +16,12 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reacthuman.core.atomic import atomic_write_bytes
-import mujoco
+
+if TYPE_CHECKING:
+    import mujoco
 
 # The 29 actuated joints, in the policy's dof_names order (also the order of the MJCF's joints after the
 # free base, and of Unitree's LowCmd motor indices for the G1 29-DOF).
@@ -247,6 +249,7 @@ class StandingGeometry:
 
 def foot_geoms(model: "mujoco.MjModel") -> tuple[int, ...]:
     """The G1's foot collision capsules."""
+    import mujoco  # not in the light install, whose decide reads the graph body's settings through this module
 
     feet = tuple(
         g
@@ -270,6 +273,8 @@ def lowest_foot_z(model: "mujoco.MjModel", data: "mujoco.MjData", feet: tuple[in
 
 @lru_cache(maxsize=1)
 def default_pose_geometry() -> StandingGeometry:
+    import mujoco  # as in foot_geoms
+
     model = mujoco.MjModel.from_xml_path(str(g1_mjcf_path()))
     data = mujoco.MjData(model)
     data.qpos[:7] = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)  # pelvis at the origin, upright
