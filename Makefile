@@ -14,8 +14,9 @@ install:
 demo: install
 	@$(PY) -m reacthuman.evaluation.demo
 
-# Two pytest-xdist workers: test/parallel_layout.py says which modules run together; PYTEST_ARGS="-n 0" runs serially.
-test: install
+# The static checks (lint), then two pytest-xdist workers: test/parallel_layout.py says which modules run
+# together; PYTEST_ARGS="-n 0" runs serially.
+test: install lint
 	@$(PY) -m pytest -q -p no:cacheprovider -n 2 $(PYTEST_ARGS)
 
 # The unit layer alone (no Genesis, no ROS 2 graph, no model server, no Ray): test/fast_layer.py lists it,
