@@ -205,10 +205,12 @@ def test_the_study_section_reads_the_cpu_time_of_a_whole_process_tree():
     parent = f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}]); time.sleep(60)"
     proc = subprocess.Popen([sys.executable, "-c", parent])
     try:
-        deadline, spent = time.monotonic() + 60, 0.0
-        while time.monotonic() < deadline and spent < 1.0:
+        deadline, spent, child_s = time.monotonic() + 60, 0.0, 0.0
+        while time.monotonic() < deadline and child_s < 1.0:  # the child's own second, not the tree's
             time.sleep(0.2)
-            spent = tree_cpu_s(proc.pid)
+            kids = children(proc.pid)
+            child_s = tree_cpu_s(kids[0]) if kids else 0.0
+            spent = tree_cpu_s(proc.pid)  # read after the child's: at least its second
         assert 1.0 <= spent < 10.0, spent
         assert tree_cpu_s(children(proc.pid)[0]) >= 1.0 > tree_cpu_s(proc.pid) - tree_cpu_s(children(proc.pid)[0])
     finally:
