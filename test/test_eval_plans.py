@@ -15,18 +15,10 @@ from pathlib import Path
 import pytest
 
 from reacthuman.llm.loopback import FixedReplyEndpoint
+from reacthuman.scoring.ledger import EXECUTION_FIELDS
 from reacthuman.scenes import generate_spec
 
 SCENES = (("object_drop", 3), ("ceiling_drop", 0))  # a Dodge scene and a Catch scene (as test_eval_graph)
-EXECUTION_COLUMNS = (
-    "caught",
-    "struck",
-    "fell",
-    "strike_impulse_ns",
-    "min_hand_object_m",
-    "d_end_executed",
-    "deflected",
-)
 REPLY = json.dumps(
     {
         "object_identified": "the falling object",
@@ -111,7 +103,7 @@ def test_an_executed_row_equals_its_decide_row_in_every_scoring_field(two_steps)
         done = executed[row["scene_id"]]
         assert done["executed"] is True and done["caught"] is not None and done["fell"] is not None
         assert done["plan"] == row["plan"] and done["model"] == row["model"] and "?" not in done["model"]
-        scoring = set(row) - set(EXECUTION_COLUMNS) - {"executed"}
+        scoring = set(row) - set(EXECUTION_FIELDS) - {"executed"}
         differ = {k: (row[k], done.get(k)) for k in scoring if done.get(k) != row[k]}
         assert not differ, differ
 

@@ -21,20 +21,12 @@ import numpy as np
 import pytest
 
 from reacthuman.llm.loopback import FixedReplyEndpoint
+from reacthuman.scoring.ledger import EXECUTION_FIELDS
 from reacthuman.scenes import generate_spec
 
 SCENES = (("object_drop", 3), ("ceiling_drop", 0))  # a Dodge scene and a Catch scene (as test_eval_graph)
 MODEL = "deterministic_endpoint"
 KEY_ENV = "REACTHUMAN_TEST_OBS_SET_KEY"
-EXECUTION_COLUMNS = (
-    "caught",
-    "struck",
-    "fell",
-    "strike_impulse_ns",
-    "min_hand_object_m",
-    "d_end_executed",
-    "deflected",
-)
 REPLY = json.dumps(
     {
         "object_identified": "the falling object",
@@ -187,10 +179,10 @@ def test_decide_sends_the_same_requests_and_writes_the_episode_s_row_unexecuted(
         assert len(images) == 15
         assert row["modality"] == "images"
         assert row["executed"] is False
-        assert all(row[c] is None for c in EXECUTION_COLUMNS if c in row)
+        assert all(row[c] is None for c in EXECUTION_FIELDS if c in row)
         assert episode_row["caught"] is not None
         assert "executed" not in episode_row
-        scoring = set(episode_row) - set(EXECUTION_COLUMNS) - {"latency_s"}
+        scoring = set(episode_row) - set(EXECUTION_FIELDS) - {"latency_s"}
         differ = {k: (row.get(k), episode_row[k]) for k in scoring if row.get(k) != episode_row[k]}
         assert not differ, differ
         assert row["saa"] is not None

@@ -27,6 +27,7 @@ from pathlib import Path
 from reacthuman.perf.common import Goal, Repeats
 from reacthuman.core.processes import children
 from reacthuman.llm.loopback import FixedReplyEndpoint
+from reacthuman.scoring.ledger import EXECUTION_FIELDS
 from reacthuman.core.presets import MODELS_YAML_ENV
 from reacthuman.brain import make_brain
 from reacthuman.spine.spine import Spine
@@ -53,18 +54,7 @@ _REPLY = json.dumps(
         "keyframes": [{"t": 0.3, "left_hand": [0.1, 0.1, 0.0], "right_hand": [0.1, -0.1, 0.0], "knee_bend": 0.1}],
     }
 )
-_NOT_COMPARED = (
-    "caught",
-    "struck",
-    "fell",
-    "strike_impulse_ns",
-    "min_hand_object_m",
-    "d_end_executed",
-    "deflected",
-    "executed",
-    "plan",
-    "latency_s",
-)
+_NOT_COMPARED = (*EXECUTION_FIELDS, "executed", "plan", "latency_s")
 
 
 def _cpu_and_wall(fn) -> tuple[float, float]:

@@ -47,6 +47,19 @@ def scrub_secrets(text: str | None) -> str | None:
     return text
 
 
+# The columns only an executed episode fills (the body's outcome, and `deflected` in the row's extras); a
+# decision-only row (`reacthuman decide`) leaves them empty, and an executed row adds them to the same scoring.
+EXECUTION_FIELDS = (
+    "caught",
+    "struck",
+    "fell",
+    "strike_impulse_ns",
+    "min_hand_object_m",
+    "d_end_executed",
+    "deflected",
+)
+
+
 @dataclass
 class DecisionRecord:
     """One ledger row. Metrics are None when undefined (no impact point, unparseable plan, API error)."""
