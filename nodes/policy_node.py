@@ -137,6 +137,7 @@ class PolicyNode(ContractNode):
         msg = conv.plan_to_msg(self.stepper.plan(action), ReactionPlan())
         msg.header.stamp = joints.header.stamp
         msg.scene_id, msg.model, msg.modality, msg.parse_ok = self._scene, self.policy.name, MODALITY, True
+        msg.raw_text = self.stepper.command_text(action)  # the bag's record of this tick (rescore replays it)
         msg.latency_s = float(delay_s)
         self.pub[POLICY_COMMAND].publish(msg)
 

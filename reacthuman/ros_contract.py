@@ -205,11 +205,16 @@ def _everything_published() -> dict[str, str]:
     return topics
 
 
-# The episode manager records every published topic into the episode's bag, so it subscribes to all.
+# A policy's command of each tick (reacthuman.policy.graph_contract: the policy node takes the brain's place in
+# a policy's graph); named here so the episode manager records it into the episode's bag.
+POLICY_COMMAND = "/reacthuman/policy_command"
+
+# The episode manager records every published topic into the episode's bag, so it subscribes to all, and to
+# the policy node's commands (the ticks `reacthuman rescore` replays a policy's episode from).
 NODES["episode_manager"] = NodeContract(
     "episode_manager",
     "episode_manager_node",
-    subscribes=_everything_published(),
+    subscribes=_everything_published() | {POLICY_COMMAND: M + "ReactionPlan"},
     actions={RUN_EPISODE_ACTION: "reacthuman_msgs/action/RunEpisode"},
     summary="drives one episode per RunEpisode goal, records its bag, writes its folder",
 )

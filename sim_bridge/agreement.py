@@ -43,13 +43,21 @@ class AgreementRow:
 
 def engine_track(engine: PhysicsEngine, spec: SceneSpec) -> EngineRun:
     """Build the scene alone in `engine`, run spec.n_steps steps and record every dynamic body each step."""
+    track, first_contact = engine_path(engine, spec, np.float32)
+    return EngineRun(track, label(spec, track), first_contact)
+
+
+def engine_path(
+    engine: PhysicsEngine, spec: SceneSpec, dtype: type = np.float64, steps: int | None = None
+) -> tuple[Track, tuple[float, str] | None]:
+    """The scene alone (no robot) built in `engine` and run `steps` steps (default spec.n_steps) from its t = 0
+    state: every dynamic body's state at every step, stored as `dtype` (float64 keeps each bit the engine
+    reported), and the primary hazard's first contact (t, the other body)."""
     engine.build(world_for(spec), None, ())
     set_initial_velocities(engine, spec)
     names = tuple(b.name for b in spec.bodies if b.dynamic)
-    n = spec.n_steps
-    arrays = {
-        k: np.zeros((n + 1, len(names), d), np.float32) for k, d in (("pos", 3), ("quat", 4), ("vel", 3), ("ang", 3))
-    }
+    n = spec.n_steps if steps is None else steps
+    arrays = {k: np.zeros((n + 1, len(names), d), dtype) for k, d in (("pos", 3), ("quat", 4), ("vel", 3), ("ang", 3))}
     primary = frozenset({spec.hazard_bodies[0]})
     first_contact = None
     for k in range(n + 1):
@@ -64,9 +72,8 @@ def engine_track(engine: PhysicsEngine, spec: SceneSpec) -> EngineRun:
             s = engine.body_state(name)
             arrays["pos"][k, i], arrays["quat"][k, i] = s.pos_m, s.quat_wxyz
             arrays["vel"][k, i], arrays["ang"][k, i] = s.lin_vel_mps, s.ang_vel_radps
-    times = (np.arange(n + 1, dtype=np.float64) * spec.dt_s).astype(np.float32)
-    track = Track(names, times, arrays["pos"], arrays["quat"], arrays["vel"], arrays["ang"])
-    return EngineRun(track, label(spec, track), first_contact)
+    times = (np.arange(n + 1, dtype=np.float64) * spec.dt_s).astype(dtype)
+    return Track(names, times, arrays["pos"], arrays["quat"], arrays["vel"], arrays["ang"]), first_contact
 
 
 def compare(spec: SceneSpec, runs: dict[str, EngineRun]) -> AgreementRow:

@@ -25,7 +25,8 @@ from reacthuman.brain.base import BrainDecision
 from reacthuman.brain.observation import Observation
 from reacthuman.core.config import config_with
 from reacthuman.evaluation.episode import ControlTicks, EpisodeResult, score, simulate_window
-from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point
+from reacthuman.evaluation.observe import build_observation, ground_truth_dict, hazard_point, truth_dict
+from reacthuman.evaluation.remaining_truth import remaining_truth
 from reacthuman.plan.plan import Pose2D
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.spec import SceneSpec
@@ -81,6 +82,11 @@ class LoopRecorder:
         self._record(body.engine.steps)
         body.add_step_hook(self._on_step)
 
+    @property
+    def end_s(self) -> float:
+        """Where the episode's execution ends at the latest (s from t = 0): its horizon after the first freeze."""
+        return (self._t0_steps + self._frame_steps[-1]) * self.spec.dt_s + self.body.config.horizon_s
+
     def freeze_step(self, k: int) -> int:
         """The physics step at which decision k's time freezes."""
         return self._t0_steps + k * self._interval_steps + self._frame_steps[-1]
@@ -118,8 +124,12 @@ class LoopRecorder:
     def path(self):
         return path_track(tuple(self.spec.hazard_bodies), self.spec.dt_s, *self._path)
 
-    def observation(self, k: int, decision: BrainDecision, with_images: bool = True) -> tuple[Observation, Pose2D]:
-        """Decision k's observation (k >= 1) and the robot's pose at its freeze."""
+    def observation(
+        self, k: int, decision: BrainDecision, with_images: bool = True, remaining: bool = False
+    ) -> tuple[Observation, Pose2D]:
+        """Decision k's observation (k >= 1) and the robot's pose at its freeze. Its truth is the scene's, or
+        with `remaining` (a brain that reads the truth: the oracle) the truth of this moment on the hazard's
+        free run (`remaining_truth`)."""
         steps = self.window_steps(k)
         robot = self.body.snapshot().robot
         pose = Pose2D(float(robot.base_pos_world[0]), float(robot.base_pos_world[1]), robot.yaw_rad())
@@ -132,12 +142,17 @@ class LoopRecorder:
             frames = [self.frames[s] for s in steps]
             images = {name: [f.images[name] for f in frames] for name in frames[0].images}
         samples = dict(zip(times, (self.samples[s] for s in steps)))
+        truth = (
+            truth_dict(remaining_truth(self.spec, times[-1], pose, self.body.config.engine, self.end_s))
+            if remaining
+            else ground_truth_dict(self.spec)
+        )
         obs = build_observation(
             self.spec,
             times,
             images,
             samples,
-            ground_truth_dict(self.spec),
+            truth,
             pose=pose,
             previous_plan=decision.plan,
             decision_index=k,
@@ -187,7 +202,7 @@ def run_closed_episode_with_path(
     for k in range(1, config.max_replans + 1):
         if not _run_until(body, recorder.freeze_step(k)) or recorder.hazard_at_rest():
             break
-        obs, pose = recorder.observation(k, running)
+        obs, pose = recorder.observation(k, running, remaining=getattr(brain, "needs_ground_truth", False))
         clock = time.perf_counter()
         replanned = brain.plan(obs)
         timings["plan"] += time.perf_counter() - clock

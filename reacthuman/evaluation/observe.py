@@ -14,7 +14,7 @@ from reacthuman.brain.observation import Observation, TrackSample
 from reacthuman.plan.plan import Pose2D
 from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.mass_centre import arm_world_m, centre_local_m
-from reacthuman.scenes.spec import SceneSpec
+from reacthuman.scenes.spec import GroundTruth, SceneSpec
 
 _COLOURS = {(0.93, 0.92, 0.88): "white", (0.18, 0.18, 0.2): "black"}
 _SHAPES = {"box": "block", "sphere": "ball", "cylinder": "cylinder", "capsule": "rounded rod"}
@@ -63,7 +63,12 @@ def hazard_point(
 
 def ground_truth_dict(spec: SceneSpec) -> dict:
     """The ground truth a reference brain reads (the graph's brain reads the same from `GroundTruth`)."""
-    gt = spec.ground_truth
+    return truth_dict(spec.ground_truth)
+
+
+def truth_dict(gt: GroundTruth) -> dict:
+    """A truth as the mapping a reference brain reads: the scene's (`ground_truth_dict`) or a re-plan's
+    (`remaining_truth.remaining_truth`)."""
     return {
         "correct_action": gt.correct_action,
         "dangerous": gt.dangerous,

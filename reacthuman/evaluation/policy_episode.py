@@ -62,6 +62,37 @@ class PolicyTrace:
     samples: list[Sample] = field(default_factory=list)
 
 
+class BodySampler:
+    """What the body did at each policy tick, in the robot frame of the first tick (`Sample`): the policy's
+    episode samples it as it runs, a replay from the episode's bag samples the recorded states the same way."""
+
+    def __init__(self) -> None:
+        self._origin: tuple[float, float, float] | None = None
+        self._hands0: tuple[np.ndarray, np.ndarray] | None = None
+
+    @property
+    def origin(self) -> tuple[float, float, float]:
+        assert self._origin is not None, "no tick sampled yet"
+        return self._origin
+
+    def sample(self, t_s: float, state: RobotState, base_pos_m, hands_m: tuple) -> Sample:
+        pose = (state.base_pos_world[0], state.base_pos_world[1], state.yaw_rad())
+        if self._origin is None:
+            self._origin = pose
+        base = np.asarray(base_pos_m)
+        yaw = self._origin[2]
+        rel = []
+        for hand in hands_m:
+            dx, dy = _to_frame((0.0, 0.0, pose[2]), tuple(np.asarray(hand)[:2] - base[:2]))
+            rel.append(np.array([dx, dy, float(hand[2] - base[2])]))
+        if self._hands0 is None:
+            self._hands0 = (rel[0], rel[1])
+        bx, by = _to_frame(self._origin, pose[:2])
+        left = tuple(float(v) for v in rel[0] - self._hands0[0])
+        right = tuple(float(v) for v in rel[1] - self._hands0[1])
+        return Sample(t_s, (bx, by, pose[2] - yaw), left, right)  # type: ignore[arg-type]
+
+
 class PolicyStepper:
     """One policy tick, whichever transport brings its inputs: the robot's state, the base and the hands as
     the body measured them (world frame) and the frames of the asked views, rendered at that step. Keeps the
@@ -74,21 +105,17 @@ class PolicyStepper:
         self.frames: dict[str, deque] = {v: deque(maxlen=config.frame_history) for v in config.views}
         self.frame_times: deque = deque(maxlen=config.frame_history)
         self.trace = PolicyTrace()
-        self._origin: tuple[float, float, float] | None = None
-        self._hands0: tuple[np.ndarray, np.ndarray] | None = None
+        self.sampler = BodySampler()
 
     def tick(
         self, t_s: float, state: RobotState, base_pos_m, hands_m: tuple, images: dict[str, np.ndarray]
     ) -> tuple[PolicyAction, float]:
-        pose = (state.base_pos_world[0], state.base_pos_world[1], state.yaw_rad())
-        if self._origin is None:
-            self._origin = pose
-        sample = self._sample(t_s, pose, base_pos_m, hands_m)
+        sample = self.sampler.sample(t_s, state, base_pos_m, hands_m)
         self.trace.samples.append(sample)
         for view in self.frames:
             self.frames[view].append(images[view])
         self.frame_times.append(t_s)
-        vx, vy = _to_frame((0.0, 0.0, self._origin[2]), state.base_lin_vel_world[:2])
+        vx, vy = _to_frame((0.0, 0.0, self.sampler.origin[2]), state.base_lin_vel_world[:2])
         proprio = Proprioception(
             state.q,
             state.dq,
@@ -112,19 +139,43 @@ class PolicyStepper:
         """The spine's plan for an action of this policy."""
         return action_to_plan(action, self.policy.config.action_hold_s, self.policy.name)
 
-    def _sample(self, t_s: float, pose: tuple[float, float, float], base_pos_m, hands_m: tuple) -> Sample:
-        base = np.asarray(base_pos_m)
-        yaw = self._origin[2]
-        rel = []
-        for hand in hands_m:
-            dx, dy = _to_frame((0.0, 0.0, pose[2]), tuple(np.asarray(hand)[:2] - base[:2]))
-            rel.append(np.array([dx, dy, float(hand[2] - base[2])]))
-        if self._hands0 is None:
-            self._hands0 = (rel[0], rel[1])
-        bx, by = _to_frame(self._origin, pose[:2])
-        left = tuple(float(v) for v in rel[0] - self._hands0[0])
-        right = tuple(float(v) for v in rel[1] - self._hands0[1])
-        return Sample(t_s, (bx, by, pose[2] - yaw), left, right)  # type: ignore[arg-type]
+    def command_text(self, action: PolicyAction) -> str:
+        """The last tick's command as its message carries it (`raw_text`), for the episode's bag: the tick's
+        time, the times of the frames the policy was given (its frame history, oldest first) and the action,
+        every number whole (JSON keeps each bit), so a replay from the bag rebuilds the trace exactly."""
+        return json.dumps(
+            {
+                "t_s": self.frame_times[-1],
+                "frames_t_s": list(self.frame_times),
+                "base_velocity": list(action.base_velocity),
+                "left_hand_m": list(action.left_hand_m),
+                "right_hand_m": list(action.right_hand_m),
+                "knee_bend": action.knee_bend,
+            }
+        )
+
+
+def command_from_text(text: str) -> tuple[float, PolicyAction]:
+    """A recorded command's tick time and action (`PolicyStepper.command_text`)."""
+    try:
+        d = json.loads(text)
+        return float(d["t_s"]), PolicyAction(
+            tuple(d["base_velocity"]), tuple(d["left_hand_m"]), tuple(d["right_hand_m"]), float(d["knee_bend"])
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"a policy command's raw_text is not a recorded command ({exc}): {text[:80]!r}") from None
+
+
+def replay_trace(ticks: list[tuple[RobotState, tuple, tuple, str]]) -> PolicyTrace:
+    """The trace of a policy episode rebuilt from what its bag recorded at each tick, in tick order: the
+    robot's state, the base position and the hands (world frame) of the tick's stamp, and the command the
+    policy sent for it (its raw_text)."""
+    sampler, trace = BodySampler(), PolicyTrace()
+    for state, base_pos_m, hands_m, text in ticks:
+        t_s, action = command_from_text(text)
+        trace.samples.append(sampler.sample(t_s, state, base_pos_m, hands_m))
+        trace.actions.append((t_s, action))
+    return trace
 
 
 class PolicyTicks:

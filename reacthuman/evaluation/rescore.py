@@ -1,7 +1,9 @@
 """`reacthuman rescore RUN_DIR`: recompute every decision from its episode bag (scene, freeze state, plan,
 outcome, exactly as they crossed the graph) and check the result equals the ledger row, field by field, and
 that the bag holds the whole episode (every message on every recorded topic, reacthuman.recording.completeness).
-Exits non-zero naming every row that differs or whose bag is incomplete."""
+A policy's episode is replayed from its ticks: the plan the body executed is rebuilt from the robot's recorded
+state at each of the policy's recorded commands (`policy_episode.replay_trace`), not read from the plan the
+policy node published. Exits non-zero naming every row that differs or whose bag is incomplete."""
 
 from __future__ import annotations
 
@@ -13,13 +15,17 @@ from pathlib import Path
 from reacthuman import ros_contract as graph
 from reacthuman.recording.episode_files import BAG_DROPPED, EpisodeFolder
 from reacthuman.core.bag import BagError, read_bag
-from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, missing
+from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, cdr_stamp_ns, missing
 from reacthuman.recording.ros_msgs import stamp_ns as header_stamp_ns
 from reacthuman.scoring.closed_loop import rescore_folder
 from reacthuman.scoring.ledger import LedgerError, read_ledger
 from reacthuman.scenes.spec import SceneSpec
+from reacthuman.brain.base import BrainDecision
+from reacthuman.evaluation.policy_episode import MODALITY as POLICY_MODALITY, executed_plan, replay_trace, trace_text
+from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 
 TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.OUTCOME}
+STATE_TOPICS = (graph.JOINT_STATES, graph.BASE_STATE, graph.HAND_POSITIONS)  # a policy tick's robot state, in order
 
 
 def rescore_bag(bag: Path, model: str) -> dict:
@@ -27,18 +33,28 @@ def rescore_bag(bag: Path, model: str) -> dict:
 
     from reacthuman.nodes.conversions import (
         carries_legacy_freeze_point,
+        decision_to_msg,
         legacy_object_at_freeze,
         object_at_freeze,
+        plan_msg_to_dict,
+        robot_state_from_msgs,
         score_episode_msgs,
+        xyz,
     )
     from reacthuman.nodes.runtime import msg_type
 
     last: dict[str, object] = {}
     tally = EpisodeTally()
+    commands: list = []  # a policy's, in the order recorded
+    states: dict[str, dict[int, tuple[str, bytes]]] = {t: {} for t in STATE_TOPICS}  # topic -> stamp -> message
     for m in read_bag(bag):
         tally.add(m.topic, m.raw)
         if m.topic in TOPICS:
             last[m.topic] = deserialize_message(m.raw, msg_type(m.msgtype))
+        elif m.topic == graph.POLICY_COMMAND:
+            commands.append(deserialize_message(m.raw, msg_type(m.msgtype)))
+        elif m.topic in STATE_TOPICS:
+            states[m.topic][cdr_stamp_ns(m.raw)] = (m.msgtype, m.raw)
     if graph.SCENE not in last or graph.OUTCOME not in last:
         raise BagError(f"{bag}: the bag lacks the scene announcement or the outcome")
     spec = SceneSpec.from_json(last[graph.SCENE].spec_json)
@@ -53,7 +69,42 @@ def rescore_bag(bag: Path, model: str) -> dict:
         freeze_xyz = None  # the bag is incomplete: `lacks` names the freeze state
     if lacks:
         raise BagError(f"{bag}: incomplete, it lacks {'; '.join(lacks)}")
-    return score_episode_msgs(spec, last.get(graph.PLAN), freeze_xyz, last[graph.OUTCOME], model).to_dict()
+    plan = last.get(graph.PLAN)
+    if plan is not None and plan.modality == POLICY_MODALITY:
+        # a policy's row: the plan the body executed rebuilt from the recorded ticks (the robot's state of each
+        # command's stamp and the command), as the policy node built it, then scored as the scorer scored it
+        if not commands:
+            raise BagError(
+                f"{bag}: a policy's episode, and the bag holds none of its commands ({graph.POLICY_COMMAND})"
+            )
+        ticks = []
+        for command in sorted(commands, key=lambda c: header_stamp_ns(c.header)):
+            ns = header_stamp_ns(command.header)
+            if any(ns not in states[t] for t in STATE_TOPICS):
+                raise BagError(f"{bag}: no robot state recorded at the policy tick of {ns * 1e-9:.4f} s")
+            joints, base, hands = (
+                deserialize_message(raw, msg_type(kind)) for kind, raw in (states[t][ns] for t in STATE_TOPICS)
+            )
+            state = robot_state_from_msgs(joints, base, G1_JOINT_NAMES)
+            ticks.append((state, xyz(base.pose.position), (xyz(hands.left), xyz(hands.right)), command.raw_text))
+        trace = replay_trace(ticks)
+        decision = BrainDecision(
+            brain=plan.model,
+            plan=executed_plan(trace, plan.model),
+            raw_text=trace_text(trace),
+            parse_ok=True,
+            latency_s=plan.latency_s,
+            modality=POLICY_MODALITY,
+        )
+        replayed = decision_to_msg(decision, spec.scene_id, type(plan)())
+        published = plan_msg_to_dict(plan) | {"raw_text": plan.raw_text}
+        again = plan_msg_to_dict(replayed) | {"raw_text": replayed.raw_text}
+        if apart := [k for k in sorted(again) if json.dumps(again[k]) != json.dumps(published[k])]:
+            raise BagError(
+                f"{bag}: the policy's episode replayed from its ticks differs from its plan in {', '.join(apart)}"
+            )
+        plan = replayed
+    return score_episode_msgs(spec, plan, freeze_xyz, last[graph.OUTCOME], model).to_dict()
 
 
 def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> EpisodeEnd | None:

@@ -21,7 +21,7 @@ from functools import cache
 from reacthuman import ros_contract as graph
 from reacthuman.ros_contract import M, NodeContract
 
-POLICY_COMMAND = "/reacthuman/policy_command"
+POLICY_COMMAND = graph.POLICY_COMMAND  # the episode manager records it (ros_contract)
 POLICY_NAMESPACE = "/reacthuman/policy"
 
 

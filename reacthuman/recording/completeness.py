@@ -33,7 +33,9 @@ TICK_TOPICS = (*BODY_TICK_TOPICS, graph.HAZARD_STATE, graph.JOINT_COMMAND)
 # The spine publishes /g1/cmd_vel only when it accepts a plan, which no message of the episode states:
 # recorded when it comes, never waited for (nothing is scored from it).
 # A node's episode fault fails the episode, whose bag is then discarded: a complete bag never waits for one.
-NOT_AWAITED = frozenset({graph.CMD_VEL, graph.EPISODE_FAULT})
+# A policy's commands come only in a policy's graph, all of them before the executed plan (the policy node
+# publishes both from one thread, in order), which the bag waits for; `reacthuman rescore` counts them.
+NOT_AWAITED = frozenset({graph.CMD_VEL, graph.EPISODE_FAULT, graph.POLICY_COMMAND})
 # Sim stamps are rounded to whole nanoseconds from float seconds: tick times match within this.
 STAMP_TOLERANCE_NS = 1000
 

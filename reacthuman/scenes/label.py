@@ -23,19 +23,19 @@ Frames and units: world frame, metres, seconds, m/s, kg. Every threshold is a fi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from reacthuman.scenes.envelope import BodyEnvelope, PathVerdict, path_verdict
 from reacthuman.scenes.envelope import default_config as envelope_config
-from reacthuman.plan.plan import Action
+from reacthuman.plan.plan import Action, Pose2D
 from reacthuman.scenes.builders import rotate
 from reacthuman.scenes.catalog import ObjectEntry, spec_object
 from reacthuman.scenes.genesis_sim import Track
 from reacthuman.scenes.label_config import LabelConfig, load_label_config
 from reacthuman.scenes.reach import in_reach, to_observer_frame, walk_room
-from reacthuman.scenes.spec import GeomSpec, GroundTruth, SceneSpec
+from reacthuman.scenes.spec import GeomSpec, GroundTruth, ObserverSpec, SceneSpec
 
 
 def _geom_points(g: GeomSpec) -> tuple[np.ndarray, float]:
@@ -167,6 +167,22 @@ def label(spec: SceneSpec, track: Track, config: LabelConfig | None = None) -> G
         intercept_time_s=verdict.intercept_time_s,
         clear_step=verdict.clear_step_robot,
     )
+
+
+def truth_at(spec: SceneSpec, track: Track, t_s: float, pose: Pose2D) -> GroundTruth:
+    """The labeller's rule at a later moment: `track` judged from `t_s` (s after the event began, like
+    frame_times_s: a decision's freeze) on, with the observer standing at `pose` (world). The event's start is
+    moved so that the freeze falls at `t_s`, so the truth's times (impact_time_s, time_to_floor_s,
+    intercept_time_s) count from that moved start, `t_s - observation_window_s` after the event's."""
+    t0_s = spec.t0_s + t_s - spec.observation_window_s
+    shifted = replace(
+        spec,
+        t0_s=t0_s,
+        duration_s=max(spec.duration_s, t0_s + spec.observation_window_s),
+        observer=ObserverSpec(pose.x_m, pose.y_m, pose.yaw_rad),
+        ground_truth=None,
+    )
+    return label(shifted, track)
 
 
 def body_verdict(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +26,8 @@ from reacthuman.brain.schema import plan_from_dict, plan_to_dict
 from reacthuman.plan.classifier import classify_plan
 from reacthuman.plan.plan import Action, Plan, Pose2D
 from reacthuman.scenes.genesis_sim import Track
-from reacthuman.scenes.label import label
-from reacthuman.scenes.spec import GroundTruth, ObserverSpec, SceneSpec
+from reacthuman.scenes.label import truth_at
+from reacthuman.scenes.spec import GroundTruth, SceneSpec
 from reacthuman.scoring.ledger import DecisionRecord
 from reacthuman.scoring.metrics import hazard_robot_xy, semantic_action_accuracy
 
@@ -59,15 +59,7 @@ class JudgedDecision:
 
 def decision_truth(spec: SceneSpec, path: Track, point: DecisionPoint) -> GroundTruth:
     """The labeller's rule at a re-plan: the recorded path judged from the decision's instant and pose."""
-    t0_s = spec.t0_s + point.t_s - spec.observation_window_s  # the event's start moved so the freeze is now
-    shifted = replace(
-        spec,
-        t0_s=t0_s,
-        duration_s=max(spec.duration_s, t0_s + spec.observation_window_s),
-        observer=ObserverSpec(point.pose.x_m, point.pose.y_m, point.pose.yaw_rad),
-        ground_truth=None,
-    )
-    return label(shifted, path)
+    return truth_at(spec, path, point.t_s, point.pose)
 
 
 def judge(spec: SceneSpec, path: Track, points: tuple[DecisionPoint, ...]) -> tuple[JudgedDecision, ...]:
