@@ -16,7 +16,7 @@ from reacthuman.scoring.closed_loop import decision_truth, points_from_row
 from reacthuman.sim_bridge.body import Body, graph_config
 from reacthuman.spine.spine import Spine, default_config as spine_config
 
-# the demo set's bouncing_object (`scenes generate --balanced 1 --seed 7`): the robot never touches the ball
+# the demo set's bouncing_object (`scenes generate --balanced 1 --seed 7`): the ball bounces away, never meeting the robot
 SCENE = ("bouncing_object", 288531879)
 
 

@@ -154,7 +154,8 @@ class OracleBrain(Brain):
     `intercept_point` at `intercept_time_s` and a dodge steps along its `clear_step`, as long as the plan
     still classifies as the correct action against the truth's impact point. Otherwise: the hands as far as
     the body envelope's reach (`brain.motion.plan_reach`), walking 0.5 m/s for the rest, and a catch whose
-    truth impact lies before the freeze is aimed at the object's predicted path."""
+    truth impact lies before the freeze is aimed at the object's predicted path. At a closed-loop re-plan the
+    truth it is shown is the truth of that moment (`evaluation.remaining_truth`), read the same way."""
 
     name = "oracle"
     needs_ground_truth = True
