@@ -19,6 +19,7 @@ import pytest
 
 from reacthuman.evaluation import cli as eval_cli
 from reacthuman.evaluation.observation_set import folder_of, render_set
+from reacthuman.reporting.report_cli import main as report_main
 from reacthuman.llm.loopback import EndpointReply, FixedReplyEndpoint, LoopbackEndpoint, chat_completion, error_body
 from reacthuman.scenes import cli as scenes_cli
 from reacthuman.scenes import generate_spec
@@ -46,10 +47,14 @@ def cluster():
         yield c
 
 
-def _write_scenes(root: Path) -> Path:
+@pytest.fixture(scope="module")
+def specs() -> list:
+    return [generate_spec(family, seed) for family, seed in SCENES]
+
+
+def _write_scenes(root: Path, specs: list) -> Path:
     root.mkdir(parents=True)
-    for family, seed in SCENES:
-        spec = generate_spec(family, seed)
+    for spec in specs:
         (root / spec.scene_id).mkdir()
         (root / spec.scene_id / "spec.json").write_text(spec.to_json())
     return root
@@ -61,10 +66,10 @@ def _rows(run: Path) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def rendered(cluster, tmp_path_factory) -> tuple[Path, Path, list[str]]:
+def rendered(cluster, specs, tmp_path_factory) -> tuple[Path, Path, list[str]]:
     """(scenes to render on Ray, the same scenes rendered locally, the `scenes render` arguments for Ray)."""
     root = tmp_path_factory.mktemp("render")
-    on_ray, local = _write_scenes(root / "ray"), _write_scenes(root / "local")
+    on_ray, local = _write_scenes(root / "ray", specs), _write_scenes(root / "local", specs)
     render_set(local, sorted(p.name for p in local.iterdir() if p.is_dir()), workers=1)
     args = ["render", str(on_ray), "--executor", "ray", "--workers", "2", "--ray-address", cluster.address]
     return on_ray, local, args
@@ -141,6 +146,8 @@ def test_eval_plans_on_ray_executes_the_stored_plans_and_names_the_pair_without_
     differ = {k: (row[k], executed[0].get(k)) for k in scoring if executed[0].get(k) != row[k]}
     assert not differ, differ
     assert (run / "episodes").is_dir() and any((run / "episodes").rglob("score.json"))
+    assert report_main([str(run), "--out", str(run / "report")]) == 0
+    assert "1 pair(s) had no plan (API errors) and were not executed." in (run / "report" / "report.md").read_text()
 
 
 def test_a_model_refusing_images_on_ray_stops_in_one_line_without_retries(cluster, rendered, tmp_path, capfd):
