@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import multiprocessing
 import shutil
-import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -112,7 +111,7 @@ def render_set_on_ray(
     engine: str = "genesis",
     address: str | None = None,
     retries: int = 2,
-    stream=sys.stderr,
+    stream=None,
 ) -> int:
     """`render_set` on Ray: the windows of `scene_ids` not yet in the set, `workers` Ray workers at once; returns
     how many were rendered now. RuntimeError (one line) when some could not be: a rerun renders the rest."""

@@ -238,7 +238,7 @@ def missing(scenes: Path, scene_ids: list[str]) -> list[str]:
     return [s for s in scene_ids if not window_path(scenes, s).is_file()]
 
 
-def render_set(scenes: Path, scene_ids: list[str], workers: int = 1, engine: str = "genesis", stream=sys.stderr) -> int:
+def render_set(scenes: Path, scene_ids: list[str], workers: int = 1, engine: str = "genesis", stream=None) -> int:
     """Render the windows of `scene_ids` not yet in the set (resumable: each window is written atomically),
     `workers` processes at once, with a progress line; returns how many were rendered now."""
 
@@ -263,8 +263,9 @@ def render_set(scenes: Path, scene_ids: list[str], workers: int = 1, engine: str
 class RenderProgress:
     """The render's progress line: 'rendered i/N (scene)  ETA m min', one per finished window."""
 
-    def __init__(self, total: int, stream=sys.stderr) -> None:
-        self.total, self.finished, self.stream, self.started = total, 0, stream, time.monotonic()
+    def __init__(self, total: int, stream=None) -> None:
+        # sys.stderr read now, not when the module was imported (a test's capture replaces it in between)
+        self.total, self.finished, self.stream, self.started = total, 0, stream or sys.stderr, time.monotonic()
 
     def step(self, scene_id: str) -> None:
         self.finished += 1
