@@ -103,30 +103,25 @@ def _one_api_error_endpoint() -> LoopbackEndpoint:
     return endpoint
 
 
-@pytest.fixture(scope="module")
-def plans_on_ray(cluster, rendered, tmp_path_factory) -> tuple[Path, list[dict], int, int]:
+def test_eval_plans_on_ray_executes_the_stored_plans_and_names_the_pair_without_one(cluster, rendered, tmp_path, capfd):
     """A decide run on the Ray-rendered set with one decision lost to an API error, executed with
-    `eval --plans --executor ray`: (run, decide rows, eval's status, requests the model got during eval)."""
+    `eval --plans --executor ray`."""
     from reacthuman.evaluation.decide import main as decide
 
     scenes = rendered[0]
     if len(list(folder_of(scenes).glob("*.npz"))) < len(SCENES):
         render_set(scenes, sorted(p.name for p in scenes.iterdir() if p.is_dir() and p.name != "observations"))
-    endpoint = _one_api_error_endpoint()
-    run = tmp_path_factory.mktemp("plans") / "run"
+    endpoint, run = _one_api_error_endpoint(), tmp_path / "run"
     try:
         model = f"openai-compatible:fixed@{endpoint.base_url}?vision=true"
         decide(["--scenes", str(scenes), "--models", model, "--out", str(run)])
-        decided, asked = _rows(run), len(endpoint.requests)
+        decided, before = _rows(run), len(endpoint.requests)
+        capfd.readouterr()
         args = ["--plans", str(run), "--executor", "ray", "--workers", "1", "--ray-address", cluster.address]
         status = eval_cli.main([*args, "--domain-base", DOMAIN_BASE])
-        return run, decided, status, len(endpoint.requests) - asked
+        asked = len(endpoint.requests) - before
     finally:
         endpoint.close()
-
-
-def test_eval_plans_on_ray_executes_the_stored_plans_and_names_the_pair_without_one(plans_on_ray, capfd):
-    run, decided, status, asked = plans_on_ray
     out = capfd.readouterr()
     lost = [r for r in decided if r.get("api_error")]
     planned = [r for r in decided if not r.get("api_error")]
