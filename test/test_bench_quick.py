@@ -218,3 +218,25 @@ def test_the_study_section_reads_the_cpu_time_of_a_whole_process_tree():
             os.kill(pid, signal.SIGKILL)
         proc.kill()
         proc.wait()
+
+
+def test_the_full_study_option_is_checked_and_its_rows_show_what_was_run(capsys):
+    from reacthuman.perf.table import _study_full
+
+    assert main(["--study-full", "-1"]) == 2
+    assert main(["--study-full", "4", "--sections", "scoring"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "reacthuman bench: --study-full must be >= 0, got -1",
+        "reacthuman bench: --study-full measures in the study section: name it in --sections",
+    ]
+    part = {"wall_s": 60.0, "cpu_s": 90.0}
+    full = {"scenes": 4, "models": 7, "decisions": 28, "render_workers": 2, "concurrency": 8, "render": part}
+    full |= {"decide": part, "wall_s": 120.0, "cpu_s": 180.0, "cpu_s_per_decision": 6.4286, "goal": None}
+    stages = [r.stage for r in _study_full(full)]
+    assert stages == [
+        "full: scenes render 4 scenes --workers 2",
+        "full: decide 4 x 7 --concurrency 8",
+        "full: 4 renders + 28 decisions, measured",
+    ]
+    assert [r.goal for r in _study_full(full)] == ["", "", ""]  # a check set is held to no goal

@@ -126,7 +126,6 @@ def test_eval_plans_refuses_a_folder_that_is_not_a_decide_run_and_a_model_it_did
     for args, says in (
         ((str(tmp_path),), "is not a `reacthuman decide` run"),
         ((str(run), "--models", "always_dodge"), "'always_dodge' was not decided in"),
-        ((str(run), "--executor", "ray"), "--plans runs on the local executor"),
         ((str(run), "--out", str(tmp_path)), "leave --out out"),
     ):
         proc = subprocess.run(

@@ -12,8 +12,9 @@ task light while it waits and asks Sink.prepare for its inputs only as it leaves
 An actor class has where() -> {"node_id", ...} (its readiness; the rest goes to Sink.started),
 run(task) -> {"ok", "error", ...} and close(). A worker that dies (its node removed, its process killed)
 costs only its in-flight task, which goes back to the queue for another worker, up to `retries` times;
-a reply with ok False is retried the same way; a replacement worker is asked for, a bounded number of
-times."""
+a reply with ok False is retried the same way, unless Sink.stop names a reason to end its affinity (a model
+whose server turned images away: every later task of it would fail alike); a replacement worker is asked
+for, a bounded number of times."""
 
 from __future__ import annotations
 
@@ -67,6 +68,10 @@ class Sink(Protocol):
     def fail(self, task: Any, error: str, attempts: int) -> None:
         """The task is given up after `attempts` attempts."""
 
+    def stop(self, task: Any, out: dict) -> str:
+        """For a reply with ok False: a reason that ends the task and every pending task of its affinity, with
+        no retry and no fail() ('' to retry it as usual)."""
+
     def note(self, line: str) -> None:
         """A line for the user."""
 
@@ -89,6 +94,9 @@ class QuietSink:
 
     def live(self, workers: int | None) -> None:
         return None
+
+    def stop(self, task: Any, out: dict) -> str:
+        return ""
 
     def fail(self, task: Any, error: str, attempts: int) -> None:
         label = getattr(task, "label", str(task.key))
@@ -272,6 +280,10 @@ def _on_finished(pool: _Pool, ref) -> None:
         return
     pool.sink.returned(task, out)
     if not out["ok"]:
+        if pool.sink.stop(task, out):
+            affinity = getattr(task, "affinity", None)
+            pool.pending = deque(t for t in pool.pending if getattr(t, "affinity", None) != affinity)
+            return
         _retry(pool, task, out["error"])
         return
     if task.key in pool.recorded:  # never twice, whatever the cluster did

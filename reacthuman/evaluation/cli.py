@@ -73,12 +73,13 @@ class Run:
             self._append_failure(entry)
         self.progress.note(f"infrastructure failure, giving up on {scene_id} x {model}: {error}")
 
-    def refuse(self, model: str, line: str, todo: "queue.Queue[str]") -> None:
-        """Stop `model` (a server that turns images away mid-run): no retry, no further scene of it."""
+    def refuse(self, model: str, line: str, todo: "queue.Queue[str] | None" = None) -> None:
+        """Stop `model` (a server that turns images away mid-run): no retry, no further scene of it (the Ray
+        pool drops its pending tasks itself)."""
         with self.lock:
             first = model not in self.refused
             self.refused.setdefault(model, line)
-        while True:
+        while todo is not None:
             try:
                 todo.get_nowait()
             except queue.Empty:
@@ -275,6 +276,7 @@ def _run_on_ray(run: Run, todo: dict[str, list[str]], args: argparse.Namespace) 
         restart_above_pct=args.restart_above_pct,
         startup_timeout_s=args.startup_timeout,
         per_model=per_model,
+        plans=run.plans is not None,
     )
     try:
         run_pairs(
@@ -304,8 +306,6 @@ def _sample_memory(run: Run, worker: GraphWorker, scene_id: str) -> dict[str, fl
 def _plans_arguments(args: argparse.Namespace) -> list[str]:
     """--plans RUN: the run folder is RUN, the scenes its decide run's unless --scenes is given; returns the
     models it decided."""
-    if args.executor != "local":
-        raise ValueError("--plans runs on the local executor")
     if args.out is not None and args.out.resolve() != args.plans.resolve():
         raise ValueError(f"--plans appends to {args.plans}'s own ledger: leave --out out (or give the same folder)")
     record = decide_record(args.plans)
@@ -489,6 +489,8 @@ def main(argv: list[str] | None = None) -> int:
         if choice.note:
             progress.note(f"model '{model}' {choice.note}")
             progress.tag(model, choice.modality)
+    if plans is not None and plans.no_plan:
+        progress.note(plans.no_plan_line())
     run = Run(args.out, progress, _first_render_gate(args, todo, progress))
     run.plans = plans
     status, domains = "complete", Domains(args.domain_base)
@@ -519,15 +521,15 @@ def main(argv: list[str] | None = None) -> int:
     finished = len(pairs & (plans.executed() if plans is not None else done_pairs(args.out)))
     if status == "complete" and finished < total:
         status = "refused images" if run.refused else "incomplete"
-    finish_manifest(
-        args.out,
-        manifest,
-        {"decisions": finished, "infrastructure_failures": len(run.failed), "graph_failures": run.graph_failures},
-        status,
-    )
+    counts = {"decisions": finished, "infrastructure_failures": len(run.failed), "graph_failures": run.graph_failures}
+    if plans is not None:
+        counts["no_plan_api_errors"] = len(plans.no_plan)
+    finish_manifest(args.out, manifest, counts, status)
     lock.release()  # a kill releases it too: the kernel drops the lock with the process
     what = "executed plans" if plans is not None else "decisions"
     print(f"{finished}/{total} {what} in {ledger_path(args.out)} ({status}); report: reacthuman report {args.out}")
+    if plans is not None and plans.no_plan:
+        print(plans.no_plan_line())
     for line in run.refused.values():
         print(f"reacthuman eval: {line}", file=sys.stderr)
     return 0 if status == "complete" else 2 if run.refused else 1

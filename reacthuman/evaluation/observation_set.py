@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -152,7 +153,21 @@ def save_window(path: Path, window: RenderedWindow) -> None:
     }
     arrays |= {f"view_{name}": frames for name, frames in window.images.items()}
     with atomic_path(path, suffix=".npz") as tmp:
-        np.savez_compressed(tmp, **arrays)
+        write_npz(tmp, arrays)
+
+
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # zip's earliest date: np.savez stamps the wall clock, so equal windows differed
+
+
+def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """np.savez_compressed's file with a fixed date on every member: the same window gives the same bytes,
+    whichever process or machine (a Ray worker) rendered it and when."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, value in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with zf.open(info, "w", force_zip64=True) as fh:
+                np.lib.format.write_array(fh, np.asanyarray(value), allow_pickle=False)
 
 
 def load_window(path: Path) -> RenderedWindow:
@@ -223,7 +238,7 @@ def missing(scenes: Path, scene_ids: list[str]) -> list[str]:
     return [s for s in scene_ids if not window_path(scenes, s).is_file()]
 
 
-def render_set(scenes: Path, scene_ids: list[str], workers: int = 1, engine: str = "genesis", stream=sys.stderr) -> int:
+def render_set(scenes: Path, scene_ids: list[str], workers: int = 1, engine: str = "genesis", stream=None) -> int:
     """Render the windows of `scene_ids` not yet in the set (resumable: each window is written atomically),
     `workers` processes at once, with a progress line; returns how many were rendered now."""
 
@@ -233,18 +248,30 @@ def render_set(scenes: Path, scene_ids: list[str], workers: int = 1, engine: str
         return 0
     tasks = [(str(scenes), str(Path(scenes) / s / "spec.json")) for s in todo]
     ctx = multiprocessing.get_context("spawn")  # Genesis and EGL do not survive a fork
-    started = time.monotonic()
+    progress = RenderProgress(len(todo), stream)
     with ctx.Pool(
         max(1, min(workers, len(todo))),
         initializer=_start_worker,
         initargs=(engine,),
         maxtasksperchild=SCENES_PER_PROCESS,
     ) as pool:
-        for finished, scene_id in enumerate(pool.imap_unordered(_render_one, tasks), start=1):
-            per_scene_s = (time.monotonic() - started) / finished
-            stream.write(
-                f"rendered {finished}/{len(todo)} ({scene_id})  "
-                f"ETA {per_scene_s * (len(todo) - finished) / 60:.1f} min\n"
-            )
-            stream.flush()
+        for scene_id in pool.imap_unordered(_render_one, tasks):
+            progress.step(scene_id)
     return len(todo)
+
+
+class RenderProgress:
+    """The render's progress line: 'rendered i/N (scene)  ETA m min', one per finished window."""
+
+    def __init__(self, total: int, stream=None) -> None:
+        # sys.stderr read now, not when the module was imported (a test's capture replaces it in between)
+        self.total, self.finished, self.stream, self.started = total, 0, stream or sys.stderr, time.monotonic()
+
+    def step(self, scene_id: str) -> None:
+        self.finished += 1
+        per_scene_s = (time.monotonic() - self.started) / self.finished
+        self.stream.write(
+            f"rendered {self.finished}/{self.total} ({scene_id})  "
+            f"ETA {per_scene_s * (self.total - self.finished) / 60:.1f} min\n"
+        )
+        self.stream.flush()

@@ -8,7 +8,8 @@ RUN/ledger.jsonl with `executed: true` and the same `plan`. It equals the decide
 the last scored row of each (scene, model) (`scoring.aggregate.select_decisions`), so the executed row
 supersedes its decide row, which stays in the file as it was written. A (scene, model) is executed when its
 last scored row is; a rerun executes the rest. A decision lost to an API error has no plan and is not executed
-(`reacthuman decide` on the same folder retries it; this pass executes it afterwards)."""
+(`reacthuman decide` on the same folder retries it; this pass executes it afterwards): such pairs are named on
+the progress line, in the end summary and in the manifest (`no_plan_api_errors`), never skipped silently."""
 
 from __future__ import annotations
 
@@ -23,11 +24,12 @@ from reacthuman.scoring.replay import (
     stored_decisions,
 )
 from reacthuman.evaluation.scene_set import SceneEntry
-from reacthuman.scoring.ledger import DecisionRecord, ledger_path
+from reacthuman.scoring.ledger import DecisionRecord, ledger_path, read_ledger
 
 DECIDE_RECORD = "decide.json"
 
 Key = tuple[str, str]
+NAMED = 10  # pairs a no-plan line names before it counts the rest
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class PlansRun:
     run_dir: Path
     decisions: dict[Key, DecisionRecord]  # the last scored row of each (scene, model) with a stored plan
     models: list[str]
+    no_plan: tuple[Key, ...] = ()  # (scene, model) of these scenes and models with API-error rows only
 
     @property
     def pairs(self) -> set[Key]:
@@ -51,6 +54,17 @@ class PlansRun:
         record.extras[PLAN_FIELD] = self.decisions[record.key].extras[PLAN_FIELD]
         record.extras[EXECUTED_FIELD] = True
         return record
+
+    def no_plan_line(self) -> str:
+        """'' when every decided pair has a plan, else one line naming the pairs lost to API errors."""
+        if not self.no_plan:
+            return ""
+        names = ", ".join(f"{scene} x {model}" for scene, model in self.no_plan[:NAMED])
+        more = f" and {len(self.no_plan) - NAMED} more" if len(self.no_plan) > NAMED else ""
+        return (
+            f"{len(self.no_plan)} pair(s) had no plan (API errors): {names}{more}; not executed "
+            f"(`reacthuman decide` on the same folder retries them, then run this again)"
+        )
 
 
 def _latest(run_dir: Path) -> dict[Key, DecisionRecord]:
@@ -89,9 +103,11 @@ def load_plans(run_dir: Path, models: list[str] | None, scenes: list[SceneEntry]
     ids = {s.scene_id for s in scenes}
     rows = [r for r in stored_decisions(run_dir) if r.model in chosen]
     decisions = {r.key: r for r in rows if r.scene_id in ids}
+    errors = {r.key for r in read_ledger(run_dir) if not r.scored and r.model in chosen and r.scene_id in ids}
     if not decisions:
         raise ValueError(
             f"--plans: {run_dir} has no decision with a stored plan on these scenes"
             + (f" (it decided {rows[0].scene_id}, which the scene folder lacks)" if rows else "")
+            + (f"; {len(errors)} pair(s) had no plan (API errors)" if errors else "")
         )
-    return PlansRun(run_dir, decisions, chosen)
+    return PlansRun(run_dir, decisions, chosen, tuple(sorted(errors - set(decisions))))

@@ -9,12 +9,13 @@ from collections import defaultdict
 
 
 class Progress:
-    def __init__(self, total: int, already_done: int = 0, stream=sys.stderr) -> None:
-        self.total, self.done, self.stream = total, already_done, stream
+    def __init__(self, total: int, already_done: int = 0, stream=None) -> None:
+        # sys.stderr read now, not at import (a caller that redirects it, or a test's capture, replaces it)
+        self.total, self.done, self.stream = total, already_done, stream or sys.stderr
         self._new, self._started = 0, time.monotonic()
         self._scores: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._lock = threading.Lock()
-        self._tty = stream.isatty()
+        self._tty = self.stream.isatty()
         self.workers: int | None = None  # live workers of a distributed executor, shown when set
         self._tags: dict[str, str] = {}
 

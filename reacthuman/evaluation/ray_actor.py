@@ -1,8 +1,9 @@
 """What runs on a Ray worker for `reacthuman eval --executor ray`: a long-lived graph per worker.
 
 Each worker (a Ray actor) keeps one ReactHuman graph (reacthuman.evaluation.graph_worker.GraphWorker) in a
-private folder of its node and runs one episode per task. The scene spec travels with the task and the
-episode's artefacts go back as one tar archive, so the nodes share no file system. API keys are read by
+private folder of its node and runs one episode per task. The scene spec travels with the task (and, for
+`eval --plans`, the decide row whose plan the graph's replay brain publishes) and the episode's artefacts go
+back as one tar archive, so the nodes share no file system. API keys are read by
 the graph from the worker's own environment: nothing secret is in a task or its result.
 
 No import of ray here: the actor class is wrapped with `ray.remote` by the driver, so this module stays
@@ -37,6 +38,7 @@ class EpisodeTask:
     scene_id: str
     spec_json: str
     attempt: int = 1
+    plan_row: str = ""  # eval --plans: the decide row (JSON) whose stored plan this episode executes
 
     @property
     def key(self) -> tuple[str, str]:
@@ -64,6 +66,7 @@ class ActorSettings:
     startup_timeout_s: float = 300.0
     # (model, modality, options) of models shown another modality or given ?options (eval's choose_modality)
     per_model: tuple[tuple[str, str, str], ...] = ()
+    plans: bool = False  # eval --plans: the graphs replay the decide rows their tasks carry (no model is asked)
 
     def model_setup(self, model: str) -> tuple[str, str]:
         """(modality, options) of `model`'s graph."""
@@ -134,6 +137,7 @@ class EpisodeActor:
         self.settings = settings
         self.root = Path(tempfile.mkdtemp(prefix="reacthuman-ray-"))
         self.scenes_dir, self.run_dir = self.root / "scenes", self.root / "run"
+        self.plans_dir = self.root / "plans"  # the decide rows received so far, as the replay brain reads a run
         self.scenes_dir.mkdir()
         self.run_dir.mkdir()
         self.domains = NodeDomains(settings.domain_base)
@@ -166,6 +170,7 @@ class EpisodeActor:
             startup_timeout_s=s.startup_timeout_s,
             keep_bags=s.keep_bags,
             model_options=options,
+            plans=str(self.plans_dir) if s.plans else "",
         )
         worker = GraphWorker(config, self.domains, self._log_path(model))
         try:
@@ -227,6 +232,10 @@ class EpisodeActor:
         scene = self.scenes_dir / task.scene_id
         scene.mkdir(exist_ok=True)
         (scene / "spec.json").write_text(task.spec_json)
+        if task.plan_row:  # before the graph starts: its replay brain reads the folder (again on a new scene)
+            self.plans_dir.mkdir(exist_ok=True)
+            with (self.plans_dir / "ledger.jsonl").open("a") as fh:
+                fh.write(task.plan_row.strip() + "\n")
         try:
             result = self._graph_for(task.model).run_episode(task.scene_id)
         except (TimeoutError, RuntimeError) as exc:

@@ -10,6 +10,7 @@ driver killed mid-run resumes from the ledger like a local run."""
 from __future__ import annotations
 
 import io
+import json
 import shutil
 import tarfile
 from dataclasses import dataclass, replace
@@ -21,6 +22,7 @@ from reacthuman.evaluation.memory_log import append_sample
 from reacthuman.evaluation.ray_actor import ActorSettings, EpisodeActor, EpisodeTask, log_name
 from reacthuman.core.ray_cluster import LOCAL_NUM_CPUS, LOCAL_OBJECT_STORE_BYTES, check_address, connect
 from reacthuman.core.ray_pool import WORKER_START_TIMEOUT_S, PoolPlan, run_tasks
+from reacthuman.llm.vision import images_refused_in
 from reacthuman.scoring.ledger import DecisionRecord
 
 __all__ = [
@@ -93,7 +95,18 @@ class _EvalSink:
     scenes_dir: Path
 
     def prepare(self, task: EpisodeTask) -> EpisodeTask:
-        return replace(task, spec_json=(self.scenes_dir / task.scene_id / "spec.json").read_text())
+        spec_json = (self.scenes_dir / task.scene_id / "spec.json").read_text()
+        plans = self.run.plans  # eval --plans: the decision to execute travels with its episode
+        row = json.dumps(plans.decisions[task.key].to_dict()) if plans is not None else ""
+        return replace(task, spec_json=spec_json, plan_row=row)
+
+    def stop(self, task: EpisodeTask, out: dict) -> str:
+        """A server that turned images away mid-run stops its model in one line, as under the local executor:
+        no retry, no infrastructure failure, none of its scenes left (the other models run on)."""
+        refusal = images_refused_in(out.get("error"))
+        if refusal:
+            self.run.refuse(task.model, refusal)
+        return refusal or ""
 
     def started(self, info: dict) -> None:
         return None

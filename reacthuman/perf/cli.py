@@ -65,6 +65,10 @@ class BenchConfig:
     ray_scenes: int = 4  # scenes of each of the ray section's three evals (local, 1 and 2 Ray workers)
     ray_engine: str = "genesis"
     study_scenes: int = 2  # sample scenes the study section runs both paths on (each with 7 models)
+    # the study's decide path in full through `scenes render` and `decide` on this many scenes (0: off; 306
+    # is the paper's balanced set: about 25 min and 3 GiB of renders), with this many requests at once
+    study_full_scenes: int = 0
+    study_full_concurrency: int = 8
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -93,7 +97,7 @@ class BenchConfig:
         )
 
 
-_MAY_BE_ZERO = ("transport_warmup", "memory_episodes")
+_MAY_BE_ZERO = ("transport_warmup", "memory_episodes", "study_full_scenes")
 
 
 def _parse_sections(text: str | None) -> tuple[str, ...]:
@@ -181,7 +185,12 @@ def run_bench(
 
         section("episode", run_episode_section)
     if "study" in sections:
-        section("study", lambda: study_section(work, domain_base + 3, cfg.study_scenes))
+        section(
+            "study",
+            lambda: study_section(
+                work, domain_base + 3, cfg.study_scenes, cfg.study_full_scenes, cfg.study_full_concurrency
+            ),
+        )
 
     section(
         "tracking",
@@ -273,9 +282,24 @@ def main(argv: list[str] | None = None) -> int:
         help=f"tracking section: the spine's walking policy, one of {', '.join(WALKING_POLICIES)} "
         "(default: config/spine.yaml's)",
     )
+    p.add_argument(
+        "--study-full",
+        type=int,
+        default=0,
+        metavar="N",
+        help="study section: also run its decide path in full on N scenes through `scenes render --workers 2` "
+        "and `decide` (306: the paper's balanced set x 7 models, about half an hour); implies --sections study "
+        "unless --sections is given",
+    )
     args = p.parse_args(argv)
     try:
+        if args.study_full < 0:
+            raise ValueError(f"--study-full must be >= 0, got {args.study_full}")
+        if args.study_full and args.sections is None:
+            args.sections = "study"
         sections = _parse_sections(args.sections)
+        if args.study_full and "study" not in sections:
+            raise ValueError("--study-full measures in the study section: name it in --sections")
         if args.walking_policy is not None:
             check_walking_policy(args.walking_policy, "--walking-policy")
         domain_base = 30 + os.getpid() % 60 if args.domain_base is None else args.domain_base
@@ -289,7 +313,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reacthuman bench: {exc}", file=sys.stderr)
         return 2
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # shared machines: one thread per process, as the nodes run
-    cfg = replace(BenchConfig.quick() if args.quick else BenchConfig(), walking_policy=args.walking_policy)
+    cfg = replace(
+        BenchConfig.quick() if args.quick else BenchConfig(),
+        walking_policy=args.walking_policy,
+        study_full_scenes=args.study_full,
+    )
     # plots go beside the JSON report (or the work folder); a temporary work folder keeps none
     plot_dir = args.json.parent if args.json is not None else args.work_dir
     progress = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731

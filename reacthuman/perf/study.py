@@ -39,6 +39,7 @@ from reacthuman.sim_bridge.body import Body, graph_config
 from reacthuman.perf.episode import _Domains, _graph_once
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
 from reacthuman.perf.scene_set import generate_scenes
+from reacthuman.perf.study_full import full_decide_path
 
 STUDY_SCENES, STUDY_MODELS, CORES = 306, 7, 2
 WALL_GOAL = Goal(25 * 60.0, "s", False, "the whole study (306 renders + 2,142 decisions) in 25 min on 2 cores")
@@ -185,14 +186,18 @@ def _differences(decided: dict, executed: dict) -> dict:
     return out
 
 
-def study_section(work: Path, domain_base: int, sample_scenes: int) -> dict:
-
+def study_section(
+    work: Path, domain_base: int, sample_scenes: int, full_scenes: int = 0, full_concurrency: int = 8
+) -> dict:
+    """The sample of both paths, extrapolated; with `full_scenes`, also the decide path run in full on that
+    many scenes through `scenes render` and `decide` (perf.study_full), under "full"."""
     scenes_dir = work / "study_scenes"
     specs = generate_scenes(scenes_dir, sample_scenes)
     models = _InstantModels(work)
     try:
         renders, decisions, decided = _decide_path(specs, models.names)
         episodes, executed, startup_s = _graph_path(specs, scenes_dir, work, models.names[0], domain_base)
+        full = full_decide_path(work, full_scenes, models.names, full_concurrency) if full_scenes else None
     finally:
         models.close()
     differ = _differences(decided, executed)
@@ -227,4 +232,4 @@ def study_section(work: Path, domain_base: int, sample_scenes: int) -> dict:
         "speedup": round(speedup, 2),
         "goal": WALL_GOAL.to_dict(study_cpu_s / CORES),
         "speedup_goal": SPEEDUP_GOAL.to_dict(speedup),
-    }
+    } | ({"full": full} if full else {})

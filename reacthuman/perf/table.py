@@ -354,7 +354,36 @@ def _study(s: dict) -> list[Row]:
             v,
         )
     )
-    return out
+    return out + (_study_full(s["full"]) if s.get("full") else [])
+
+
+def _study_full(f: dict) -> list[Row]:
+    """The decide path run in full (bench --study-full N): measured, not extrapolated."""
+    n, d = f["scenes"], f["decisions"]
+    g, v = _goal(f["goal"])
+    return [
+        Row(
+            "study",
+            f"full: scenes render {n} scenes --workers {f['render_workers']}",
+            f"{f['render']['wall_s'] / 60:.1f} min",
+            f"CPU {f['render']['cpu_s'] / 60:.1f} min",
+        ),
+        Row(
+            "study",
+            f"full: decide {n} x {f['models']} --concurrency {f['concurrency']}",
+            f"{f['decide']['wall_s'] / 60:.1f} min",
+            f"CPU {f['decide']['cpu_s'] / 60:.1f} min",
+        ),
+        Row(
+            "study",
+            f"full: {n} renders + {d} decisions, measured",
+            f"{f['wall_s'] / 60:.1f} min",
+            f"CPU {f['cpu_s'] / 60:.1f} min",
+            f"{f['cpu_s_per_decision']:.3f} s CPU/decision",
+            g,
+            v,
+        ),
+    ]
 
 
 _SECTION_ROWS = {

@@ -31,6 +31,7 @@ from reacthuman.reporting.aggregate import (
     select_decisions,
 )
 from reacthuman.scoring.ledger import DecisionRecord, read_ledger
+from reacthuman.scoring.replay import EXECUTED_FIELD
 from reacthuman.core.report_html import (
     Block,
     Heading,
@@ -69,8 +70,16 @@ def _summary(d: Decisions, run_dir: Path) -> Paragraph:
     return Paragraph(
         f"Run {run_dir.name}: {len(d.scored)} decisions by {len(d.models)} model(s) on {scenes} scene(s) in "
         f"{families} famil{'y' if families == 1 else 'ies'}; {sum(d.api_error_rows.values())} API-error row(s), "
-        f"{sum(d.lost.values())} decision(s) lost to API errors (counted, not scored)."
+        f"{sum(d.lost.values())} decision(s) lost to API errors (counted, not scored)." + _no_plan_note(d)
     )
+
+
+def _no_plan_note(d: Decisions) -> str:
+    """After `eval --plans`: the pairs it could not execute, having no plan (their decision was lost to API errors)."""
+    lost = sum(d.lost.values())
+    if not lost or not any(r.extras.get(EXECUTED_FIELD) is True for r in d.scored):
+        return ""
+    return f" {lost} pair(s) had no plan (API errors) and were not executed."
 
 
 REFERENCE_GROUP = "reference"

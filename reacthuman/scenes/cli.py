@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from reacthuman.evaluation.observation_ray import render_set_on_ray
 from reacthuman.evaluation.observation_set import folder_of, render_set
 from reacthuman.llm import make_client
 from reacthuman.scenes import default_simulator, label_spec, sample_spec
@@ -94,6 +95,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("dir")
     r.add_argument("--workers", type=int, default=1, help="processes (one Genesis each); same result")
+    r.add_argument(
+        "--executor",
+        default="local",
+        choices=("local", "ray"),
+        help="ray: render on a Ray cluster (--workers Ray workers); the same files",
+    )
+    r.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local Ray instance)")
     r.add_argument("--engine", default="genesis", choices=("genesis", "mujoco"), help="renderer (the graph's engine)")
     r.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     pl = sub.add_parser("plan", help="print the selection a description plans to")
@@ -140,7 +148,12 @@ def _render(args: argparse.Namespace) -> int:
     ids = [os.path.basename(d) for d in scene_dirs(args.dir)][: args.limit]
     if not ids:
         raise ValueError(f"no scenes in {args.dir}")
-    rendered = render_set(Path(args.dir), ids, args.workers, args.engine)
+    if args.executor == "ray":
+        if args.ray_address:
+            check_address(args.ray_address)
+        rendered = render_set_on_ray(Path(args.dir), ids, args.workers, args.engine, args.ray_address)
+    else:
+        rendered = render_set(Path(args.dir), ids, args.workers, args.engine)
     print(f"observation set {folder_of(Path(args.dir))}: {len(ids)} scenes ({rendered} rendered now)")
     return 0
 

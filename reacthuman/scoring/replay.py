@@ -72,16 +72,22 @@ def stored_decisions(run_dir: str | os.PathLike[str]) -> list[DecisionRecord]:
 
 class ReplayBrain(Brain):
     """Publishes `model`'s stored decision for each scene of a decide run (RUN/ledger.jsonl); never calls a
-    model. A scene the run did not decide is an error (the eval only asks for decided scenes)."""
+    model. A scene the run did not decide is an error (the eval only asks for decided scenes). A scene not read
+    yet is looked up again: a Ray worker's folder gains each task's decision as the task arrives."""
 
     def __init__(self, run_dir: str | os.PathLike[str], model: str) -> None:
         self.name, self.run_dir = model, str(run_dir)
-        self._rows = {r.scene_id: r for r in stored_decisions(run_dir) if r.model == model}
+        self._rows = self._read()
         if not self._rows:
             raise ValueError(f"{run_dir}: no decision of {model!r} with a stored plan to replay")
         self.modality = "replay"
 
+    def _read(self) -> dict[str, DecisionRecord]:
+        return {r.scene_id: r for r in stored_decisions(self.run_dir) if r.model == self.name}
+
     def plan(self, obs: Observation) -> BrainDecision:
+        if obs.scene_id not in self._rows:
+            self._rows = self._read()
         record = self._rows.get(obs.scene_id)
         if record is None:
             raise ValueError(f"{self.run_dir}: {self.name!r} has no stored decision for {obs.scene_id}")
