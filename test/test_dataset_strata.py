@@ -11,11 +11,10 @@ import pytest
 from reacthuman.scenes.builders import DECISION_LEAD_S, rotate
 from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.dataset import GenerateConfig, family_slots, group_strata, stratum_seeds
-from reacthuman.scenes.envelope import default_config as envelope_config
 from reacthuman.scenes.families import FAMILIES, get_family
-from reacthuman.scenes.families.articulated import door_arrival_angle_rad
 from reacthuman.scenes.families.slides import slide_exit_s
 from reacthuman.scenes.label_config import load_label_config
+from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M
 from reacthuman.scenes.randomize import choose_object, sample_spec
 from reacthuman.scenes.reach import clear_of_geometry, distance_outside_reach_m
 from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec
@@ -149,7 +148,8 @@ def test_sliding_objects_leave_the_ramp_within_the_arms_reach(band: str) -> None
 def test_doors_swing_through_the_observers_reach(band: str) -> None:
     """The observer stands in the door's swing: the panel's middle (the point the labeller samples at hand
     height) comes within the arms' reach when the door reaches the observer's side. The old placement, beyond
-    the panel's edge, left that point out of reach in the fast bands (NO_ACTION)."""
+    the panel's edge, left that point out of reach until the step after the freeze: fast doors, past before it,
+    were NO_ACTION."""
     for seed in range(40):
         spec = sample_spec("door_swing", seed, speed_band=band)
         door = spec.body("door")
@@ -157,23 +157,27 @@ def test_doors_swing_through_the_observers_reach(band: str) -> None:
         side = math.atan2(spec.observer.x_m - door.pos[0], spec.observer.y_m - door.pos[1])  # from the closed panel
         middle = (door.pos[0] + half_w * math.sin(side), door.pos[1] + half_w * math.cos(side), door.pos[2] + half_h)
         assert _reach_gap_m(spec, middle) <= 0.0, (seed, spec.object_id)
-        assert math.radians(30) < spec.params["start_angle_rad"] < math.radians(85), seed  # short of the frame's stop
+        assert clear_of_geometry(list(spec.bodies), spec.observer.x_m, spec.observer.y_m), seed
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_doors_reach_the_hands_too_soon_only_when_fast(seed: int) -> None:
-    """The panel reaches the observer's hands after the window but before DECISION_LEAD_S in the fast bands (a
-    harmless prop door is then too soon to catch); in the normal and slow bands later."""
-    env = envelope_config()
-    t = {}
-    for band in SPEED_BANDS:
-        spec = sample_spec("door_swing", seed, speed_band=band)
-        door, p = spec.body("door"), spec.params
-        half_w = door.geoms[0].size[1]
-        r = math.hypot(spec.observer.x_m - door.pos[0], spec.observer.y_m - door.pos[1])
-        side = math.atan2(spec.observer.x_m - door.pos[0], spec.observer.y_m - door.pos[1])
-        arrive = door_arrival_angle_rad(half_w, r, side, env.arm_reach_m)
-        t[band] = (p["start_angle_rad"] + arrive) / p["swing_rps"]
-    window_s = spec.observation_window_s
-    assert window_s < t["very_fast"] < t["fast"] < DECISION_LEAD_S, t
-    assert t["slow"] > t["normal"] > DECISION_LEAD_S + 0.1, t
+def test_slow_doors_still_move_fast_enough_to_arrive() -> None:
+    """A point counts as arriving only at moving_mps or faster: in the slow band the panel's middle starts at
+    that speed with a margin for the hinge damping's loss over the swing (the old 1.6 rad/s floor did not)."""
+    moving_mps = load_label_config().moving_mps
+    for seed in range(40):
+        spec = sample_spec("door_swing", seed, speed_band="slow")
+        half_w = spec.body("door").geoms[0].size[1]
+        assert spec.params["swing_rps"] * half_w >= 1.1 * moving_mps, (seed, spec.object_id)
+
+
+@pytest.mark.parametrize("band", SPEED_BANDS)
+def test_stairs_end_at_the_observers_feet(band: str) -> None:
+    """The observer stands in the object's lane as near the lowest step as its feet are clear (it stood 0.55-0.85
+    m past it, where a ball leaving the stairs had already reached the floor, below any hand)."""
+    for seed in range(40):
+        spec = sample_spec("stair_tumble", seed, speed_band=band)
+        p, lane_y = spec.params, spec.body("hazard").pos[1]
+        foot = ((p["steps"] - 1) * p["run_m"], lane_y)  # where the lane leaves the lowest step
+        gap = math.hypot(spec.observer.x_m - foot[0], spec.observer.y_m - foot[1])
+        assert OBSERVER_CLEAR_RADIUS_M <= gap <= OBSERVER_CLEAR_RADIUS_M + 0.06, (seed, gap)
+        assert clear_of_geometry(list(spec.bodies), spec.observer.x_m, spec.observer.y_m), seed

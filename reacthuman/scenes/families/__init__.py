@@ -256,7 +256,7 @@ _DEFS = [
         ("hallway", "office", "living_room"),
         {},
         "a door swings violently",
-        danger_quota=0.8,
+        danger_quota=1.0,
     ),
     FamilyDef(
         "pendulum_swing",
