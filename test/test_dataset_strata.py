@@ -3,14 +3,21 @@ pure sampling, no simulation (docs/too-fast-to-catch.md, "Sampling for the paper
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
-from reacthuman.scenes.builders import DECISION_LEAD_S
+from reacthuman.scenes.builders import DECISION_LEAD_S, rotate
 from reacthuman.scenes.catalog import OBJECTS
 from reacthuman.scenes.dataset import GenerateConfig, family_slots, group_strata, stratum_seeds
 from reacthuman.scenes.families import FAMILIES, get_family
+from reacthuman.scenes.families.slides import slide_exit_s
+from reacthuman.scenes.label_config import load_label_config
+from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M
 from reacthuman.scenes.randomize import choose_object, sample_spec
-from reacthuman.scenes.spec import SPEED_BANDS
+from reacthuman.scenes.reach import clear_of_geometry, distance_outside_reach_m
+from reacthuman.scenes.spec import SPEED_BANDS, SceneSpec
 
 SEEDS = (0, 1, 2, 3)
 
@@ -101,3 +108,76 @@ def test_thrown_objects_are_fast_from_the_normal_band_on() -> None:
     for seed in range(20):
         assert sample_spec("thrown_object", seed, speed_band="normal").params["throw_mps"] >= fast_mps
         assert sample_spec("thrown_object", seed, speed_band="slow").params["throw_mps"] < fast_mps
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sliding_objects_leave_the_ramp_too_soon_only_when_fast(seed: int) -> None:
+    """At nearly constant speed (a small margin over the friction cone) the fast and very fast bands reach the
+    ramp's end after the window but before DECISION_LEAD_S; the normal and slow bands later."""
+    window_s = sample_spec("sliding_object", seed).observation_window_s
+    t = {}
+    for band in SPEED_BANDS:
+        p = sample_spec("sliding_object", seed, speed_band=band).params
+        t[band] = slide_exit_s(p["slide_m"], p["slide_mps"], p["slide_accel_mps2"])
+    assert window_s < t["very_fast"] < t["fast"] < DECISION_LEAD_S, t
+    assert t["slow"] > t["normal"] > DECISION_LEAD_S + 0.1, t
+
+
+def _reach_gap_m(spec: SceneSpec, point: tuple[float, float, float], radius_m: float = 0.0) -> float:
+    """How far a world point of an object lies outside the G1's workspace before the freeze (<= 0: inside)."""
+    pts = np.asarray([[point]], dtype=np.float64)
+    return float(distance_outside_reach_m(spec, load_label_config(), pts, np.asarray([radius_m]), np.zeros(1))[0, 0])
+
+
+@pytest.mark.parametrize("band", SPEED_BANDS)
+def test_sliding_objects_leave_the_ramp_within_the_arms_reach(band: str) -> None:
+    """Every band's object leaves the ramp at its lower end: that point, computed from the spec's ramp, lies
+    inside the workspace of the observer the sampler placed in front of it (the old placement, beyond where
+    the object lands, left slow objects on the floor out of reach)."""
+    for seed in range(40):
+        spec = sample_spec("sliding_object", seed, speed_band=band)
+        ramp = spec.body("ramp")
+        half_len = ramp.geoms[0].size[0]
+        end = rotate(ramp.quat, (half_len, 0.0, 0.0))  # the ramp's lower end, from its centre
+        gap = _reach_gap_m(spec, (ramp.pos[0] + end[0], ramp.pos[1] + end[1], ramp.pos[2] + end[2]))
+        assert gap <= 0.0, (seed, spec.object_id, gap)
+        assert clear_of_geometry(list(spec.bodies), spec.observer.x_m, spec.observer.y_m), seed
+
+
+@pytest.mark.parametrize("band", SPEED_BANDS)
+def test_doors_swing_through_the_observers_reach(band: str) -> None:
+    """The observer stands in the door's swing: the panel's middle (the point the labeller samples at hand
+    height) comes within the arms' reach when the door reaches the observer's side. The old placement, beyond
+    the panel's edge, left that point out of reach until the step after the freeze: fast doors, past before it,
+    were NO_ACTION."""
+    for seed in range(40):
+        spec = sample_spec("door_swing", seed, speed_band=band)
+        door = spec.body("door")
+        half_w, half_h = door.geoms[0].size[1], door.geoms[0].size[2]
+        side = math.atan2(spec.observer.x_m - door.pos[0], spec.observer.y_m - door.pos[1])  # from the closed panel
+        middle = (door.pos[0] + half_w * math.sin(side), door.pos[1] + half_w * math.cos(side), door.pos[2] + half_h)
+        assert _reach_gap_m(spec, middle) <= 0.0, (seed, spec.object_id)
+        assert clear_of_geometry(list(spec.bodies), spec.observer.x_m, spec.observer.y_m), seed
+
+
+def test_slow_doors_still_move_fast_enough_to_arrive() -> None:
+    """A point counts as arriving only at moving_mps or faster: in the slow band the panel's middle starts at
+    that speed with a margin for the hinge damping's loss over the swing (the old 1.6 rad/s floor did not)."""
+    moving_mps = load_label_config().moving_mps
+    for seed in range(40):
+        spec = sample_spec("door_swing", seed, speed_band="slow")
+        half_w = spec.body("door").geoms[0].size[1]
+        assert spec.params["swing_rps"] * half_w >= 1.1 * moving_mps, (seed, spec.object_id)
+
+
+@pytest.mark.parametrize("band", SPEED_BANDS)
+def test_stairs_end_at_the_observers_feet(band: str) -> None:
+    """The observer stands in the object's lane as near the lowest step as its feet are clear (it stood 0.55-0.85
+    m past it, where a ball leaving the stairs had already reached the floor, below any hand)."""
+    for seed in range(40):
+        spec = sample_spec("stair_tumble", seed, speed_band=band)
+        p, lane_y = spec.params, spec.body("hazard").pos[1]
+        foot = ((p["steps"] - 1) * p["run_m"], lane_y)  # where the lane leaves the lowest step
+        gap = math.hypot(spec.observer.x_m - foot[0], spec.observer.y_m - foot[1])
+        assert OBSERVER_CLEAR_RADIUS_M <= gap <= OBSERVER_CLEAR_RADIUS_M + 0.06, (seed, gap)
+        assert clear_of_geometry(list(spec.bodies), spec.observer.x_m, spec.observer.y_m), seed

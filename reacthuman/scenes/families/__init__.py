@@ -173,7 +173,7 @@ _DEFS = [
         {},
         "an object slides down a ramp",
         danger_share=0.25,
-        danger_quota=0.4,
+        danger_quota=0.2,
     ),
     FamilyDef(
         "rolling_ball",

@@ -192,7 +192,13 @@ def door_swing(ctx: FamilyContext) -> Layout:
     hinge = (0.0, -half_w, 0.012)
     # Closed, the panel spans y in [-w, w] at x = 0; it starts slightly on the far side (-x) and swings to +x.
     start = math.radians(rng.uniform(5.0, 25.0))
-    rate = rng.uniform(1.6, 2.8) * ctx.speed_factor
+    # Fast enough that in the slow band (0.45 x) the panel's middle, the point the labeller samples at hand
+    # height, still moves at the labeller's moving_mps (0.3 m/s) or more when it reaches the observer.
+    rate = rng.uniform(1.9, 2.8) * ctx.speed_factor
+    # The observer stands in the door's swing, at sweep from the closed panel and observer_r from the hinge:
+    # the panel's middle passes 0.2-0.35 m from it, within the arms' reach.
+    sweep = math.radians(rng.uniform(45.0, 70.0))
+    observer_r = half_w + rng.uniform(0.2, 0.35)
     # The catalogue gives (half width, half thickness, half height); the closed panel lies along body y.
     geom = GeomSpec("box", (half_t, half_w, half_h), pos=(0.0, half_w, half_h), rgba=o.color)
     door = BodySpec(
@@ -201,7 +207,7 @@ def door_swing(ctx: FamilyContext) -> Layout:
         (geom,),
         quat=quat_axis_angle((0, 0, 1), start),
         # hinge damping scaled to the door (a light prop door would otherwise stall at once)
-        joint=JointSpec("hinge", axis=(0, 0, 1), damping=round(0.02 * o.mass_kg, 4), initial_rate=-rate),
+        joint=JointSpec("hinge", axis=(0, 0, 1), damping=round(0.01 * o.mass_kg, 4), initial_rate=-rate),
         mass_kg=o.mass_kg,
         friction=0.5,
         role="hazard",
@@ -220,9 +226,7 @@ def door_swing(ctx: FamilyContext) -> Layout:
         static_box("door_wall_a", (0.0, -half_w - 0.59, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"]),
         static_box("door_wall_b", (0.0, half_w + 0.58, 1.3), (0.05, 0.5, 1.3), ctx.palette["wall"]),
     ]
-    sweep = math.radians(rng.uniform(35.0, 70.0))
-    reach = 2 * half_w * rng.uniform(0.75, 1.05)
-    target = (reach * math.sin(sweep), hinge[1] + reach * math.cos(sweep), 1.0)
+    target = (observer_r * math.sin(sweep), hinge[1] + observer_r * math.cos(sweep), 1.0)
     origin = (0.0, 0.0, half_h)
     return Layout(
         bodies,
@@ -230,8 +234,8 @@ def door_swing(ctx: FamilyContext) -> Layout:
         origin,
         target,
         approach_xy=(math.sin(sweep), math.cos(sweep)),
-        observer_distance_m=(0.15, 0.4),
-        params={"start_angle_rad": round(start, 5), "swing_rps": round(rate, 4)},
+        observer_distance_m=(0.0, 0.02),
+        params={"start_angle_rad": round(start, 5), "swing_rps": round(rate, 4), "observer_r_m": round(observer_r, 4)},
         duration_s=2.5,
     )
 

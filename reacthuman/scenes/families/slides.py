@@ -19,19 +19,37 @@ from reacthuman.scenes.builders import (
     static_box,
 )
 from reacthuman.scenes.families.falls import G_MPS2, support_height, table
+from reacthuman.scenes.mjcf import OBSERVER_CLEAR_RADIUS_M
 
 # rolling_ball's lead-in, s at the nominal speed: the fast band (1.6 x) reaches the edge 1.03 s after t0, before
 # DECISION_LEAD_S, and the very fast band (2.2 x) 0.75 s after, after the 0.6 s window: both come in sooner than
 # the arms can meet them (docs/too-fast-to-catch.md). The normal band comes 1.65 s after t0.
 ROLL_LEAD_S = 1.5 * DECISION_LEAD_S
+# sliding_object's lead-in, s at the nominal speed to the ramp's end: with the slide's small acceleration the very
+# fast band gets there 0.71-0.9 s after t0 and the fast one 0.87-1.05 s (after the window, before DECISION_LEAD_S:
+# too soon to catch), the normal one 1.3 s, the slow one later (docs/too-fast-to-catch.md).
+SLIDE_LEAD_S = 1.3
+
+
+def slide_exit_s(slide_m: float, start_mps: float, accel_mps2: float) -> float:
+    """Seconds a body starting at start_mps with constant acceleration accel_mps2 (> 0) takes over slide_m."""
+    return (-start_mps + math.sqrt(start_mps * start_mps + 2.0 * accel_mps2 * slide_m)) / accel_mps2
 
 
 def sliding_object(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     mu = round(rng.uniform(0.2, 0.45), 4)
-    # Steeper than the friction cone (atan mu) by a sampled margin: sliding is guaranteed.
-    angle = math.atan(mu) + math.radians(rng.uniform(6.0, 16.0))
-    half_len = rng.uniform(0.3, 0.45)
+    # Steeper than the friction cone (atan mu) by a small sampled margin: sliding is guaranteed, at nearly the
+    # speed it starts with, so the band's speed (not gravity) paces the arrival.
+    angle = math.atan(mu) + math.radians(rng.uniform(2.0, 3.5))
+    accel = G_MPS2 * (math.sin(angle) - mu * math.cos(angle))
+    v_nominal = rng.uniform(0.5, 0.8)
+    v = v_nominal * ctx.speed_factor
+    # Lead-in: at the nominal speed the object reaches the ramp's end SLIDE_LEAD_S after t0; the fast bands
+    # get there after the freeze but before DECISION_LEAD_S (too soon to catch), the slow ones later.
+    ext, h = half_extent_x(o), rest_half_height(o)
+    slide = v_nominal * SLIDE_LEAD_S + 0.5 * accel * SLIDE_LEAD_S**2
+    half_len = (slide + ext + 0.03) / 2
     low_z = rng.uniform(0.7, 1.0)  # the ramp ends about hand height: the object leaves it within reach
     t = 0.015
     q = quat_axis_angle((0, 1, 0), angle)
@@ -56,28 +74,30 @@ def sliding_object(ctx: FamilyContext) -> Layout:
         ctx.palette["furniture_dark"],
         look="wood_post",
     )
-    ext, h = half_extent_x(o), rest_half_height(o)
     along = -half_len + ext + 0.03
     pos = tuple(center[i] + u[i] * along + n[i] * (t + h) for i in range(3))
-    v = rng.uniform(0.5, 1.0) * ctx.speed_factor
     hazard = object_body(o, "hazard", pos, quat=q, lin_vel=tuple(v * c for c in u), friction=mu)
-    accel = G_MPS2 * (math.sin(angle) - mu * math.cos(angle))
-    v_exit = math.sqrt((v / ctx.speed_factor) ** 2 + 2 * accel * 2 * half_len)
-    target = (v_exit * math.cos(angle) * math.sqrt(2 * low_z / G_MPS2) + 0.1, 0.0, 0.4)
+    # The observer stands just in front of the ramp's end, as near as the ramp leaves the floor free (the
+    # footprint reach.clear_of_geometry sees: a turned box counts as a square of its largest half extent), so
+    # the object leaves the ramp within the arms' reach in every band.
+    front_x = center[0] + max(half_len, 0.25) + OBSERVER_CLEAR_RADIUS_M
+    target = (front_x, 0.0, low_z)
     return Layout(
         [ramp, post, hazard],
         ["hazard"],
         pos,
         target,
         support="ramp",
-        observer_distance_m=(0.15, 0.45),
+        observer_distance_m=(0.0, 0.03),
         params={
             "ramp_angle_rad": round(angle, 5),
             "friction": mu,
             "ramp_end_m": round(low_z, 4),
             "slide_mps": round(v, 4),
+            "slide_m": round(slide, 4),
+            "slide_accel_mps2": round(accel, 4),
         },
-        duration_s=2.5,
+        duration_s=round(slide_exit_s(slide, v, accel) + 1.2, 2),
     )
 
 
@@ -178,14 +198,16 @@ def stair_tumble(ctx: FamilyContext) -> Layout:
     v = rng.uniform(0.5, 0.9) * ctx.speed_factor
     pos = (-radius - rng.uniform(0.05, 0.2), rng.uniform(-0.2, 0.2), height + radius)
     bodies.append(object_body(o, "hazard", pos, quat=quat, lin_vel=(v, 0, 0), ang_vel=(0.0, v / radius, 0.0)))
-    target = ((n - 1) * run + 0.35, pos[1], 0.4)
+    # The observer stands at the foot of the stairs in the object's lane, as near the lowest step as leaves its
+    # feet clear (reach.clear_of_geometry): an object that leaves the stairs does so within the arms' reach.
+    target = ((n - 1) * run + OBSERVER_CLEAR_RADIUS_M, pos[1], 0.4)
     return Layout(
         bodies,
         ["hazard"],
         pos,
         target,
         support="landing",
-        observer_distance_m=(0.2, 0.5),
+        observer_distance_m=(0.0, 0.05),
         params={"steps": n, "rise_m": rise, "run_m": run, "start_mps": round(v, 4)},
         duration_s=3.5,
     )
