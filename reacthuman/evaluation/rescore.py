@@ -1,5 +1,6 @@
 """`reacthuman rescore RUN_DIR`: recompute every decision from its episode bag (scene, freeze state, plan,
-outcome, exactly as they crossed the graph) and check the result equals the ledger row, field by field, and
+outcome, exactly as they crossed the graph; in the closed loop every decision's freeze state and plan and the
+hazard's recorded path too) and check the result equals the ledger row, field by field, and
 that the bag holds the whole episode (every message on every recorded topic, reacthuman.recording.completeness).
 Exits non-zero naming every row that differs or whose bag is incomplete."""
 
@@ -19,30 +20,37 @@ from reacthuman.scoring.closed_loop import rescore_folder
 from reacthuman.scoring.ledger import LedgerError, read_ledger
 from reacthuman.scenes.spec import SceneSpec
 
-TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.OUTCOME}
+TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.HAZARD_PATH, graph.OUTCOME}
+BY_DECISION = (graph.PLAN, graph.FREEZE_STATE)  # one per decision in the closed loop
 
 
-def rescore_bag(bag: Path, model: str) -> dict:
+def rescore_bag(bag: Path, model: str, loop: str = "open") -> dict:
+    """The row the bag's messages score to; `loop` closed: with every decision point's fields, from the freeze
+    states, plans and hazard path the bag recorded (as the scorer node computes them)."""
     from rclpy.serialization import deserialize_message
 
     from reacthuman.nodes.conversions import (
         carries_legacy_freeze_point,
         legacy_object_at_freeze,
         object_at_freeze,
+        score_closed_episode_msgs,
         score_episode_msgs,
     )
     from reacthuman.nodes.runtime import msg_type
 
     last: dict[str, object] = {}
+    by_decision: dict[str, dict[int, object]] = {t: {} for t in BY_DECISION}
     tally = EpisodeTally()
     for m in read_bag(bag):
         tally.add(m.topic, m.raw)
         if m.topic in TOPICS:
-            last[m.topic] = deserialize_message(m.raw, msg_type(m.msgtype))
+            last[m.topic] = msg = deserialize_message(m.raw, msg_type(m.msgtype))
+            if m.topic in BY_DECISION and loop == "closed":
+                by_decision[m.topic][int(msg.decision_index)] = msg
     if graph.SCENE not in last or graph.OUTCOME not in last:
         raise BagError(f"{bag}: the bag lacks the scene announcement or the outcome")
     spec = SceneSpec.from_json(last[graph.SCENE].spec_json)
-    lacks = missing(tally, _end_from_bag(last, tally, len(set(spec.hazard_bodies))))
+    lacks = missing(tally, _end_from_bag(last, tally, len(set(spec.hazard_bodies)), loop == "closed"))
     freeze, obs = last.get(graph.FREEZE_STATE), last.get(graph.OBSERVATION)
     if freeze is not None:
         freeze_xyz = object_at_freeze(freeze)
@@ -53,10 +61,15 @@ def rescore_bag(bag: Path, model: str) -> dict:
         freeze_xyz = None  # the bag is incomplete: `lacks` names the freeze state
     if lacks:
         raise BagError(f"{bag}: incomplete, it lacks {'; '.join(lacks)}")
+    if loop == "closed":
+        plans, freezes = (by_decision[t] for t in BY_DECISION)
+        return score_closed_episode_msgs(
+            spec, plans, freezes, last[graph.HAZARD_PATH], last[graph.OUTCOME], model
+        ).to_dict()
     return score_episode_msgs(spec, last.get(graph.PLAN), freeze_xyz, last[graph.OUTCOME], model).to_dict()
 
 
-def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> EpisodeEnd | None:
+def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int, closed: bool) -> EpisodeEnd | None:
     obs, outcome = last.get(graph.OBSERVATION), last[graph.OUTCOME]
     if obs is None:
         return None
@@ -68,6 +81,7 @@ def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> Episode
         outcome.controller_fault,
         frames,
         hazard_count,
+        path_expected=closed,
     )
 
 
@@ -93,18 +107,18 @@ def main(argv: list[str] | None = None) -> int:
     for record in rows:
         row = record.to_dict()
         folder = EpisodeFolder(args.run_dir, row["model"], row["scene_id"]).final
-        if row.get("loop") == "closed":  # run in process (`reacthuman loop`): every decision from its recorded path
+        bag = folder / "bag"
+        if row.get("loop") == "closed" and not bag.exists():  # in process (`reacthuman loop`): from its recorded path
             diff = rescore_folder(folder, row)
             bad += bool(diff)
             if diff:
                 print(f"DIFFERS {row['scene_id']} x {row['model']}: " + "; ".join(diff))
             continue
-        bag = folder / "bag"
         if not bag.exists() and (folder / BAG_DROPPED).is_file():
             dropped += 1
             continue
         try:
-            diff = differences(row, rescore_bag(bag, row["model"]))
+            diff = differences(row, rescore_bag(bag, row["model"], row.get("loop") or "open"))
         except (BagError, ValueError) as exc:
             diff = [str(exc)]
         if diff:
@@ -113,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     kept = len(rows) - dropped
     note = f" ({dropped} without a bag: the run kept bags only for failures)" if dropped else ""
     print(
-        f"rescored {kept} decisions from their bags (closed-loop rows: from their recorded paths): "
+        f"rescored {kept} decisions from their bags (closed-loop rows run in process: from their recorded paths): "
         f"{kept - bad} identical, {bad} different{note}"
     )
     return 1 if bad else 0
