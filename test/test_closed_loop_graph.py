@@ -1,0 +1,164 @@
+"""The closed loop through the launched graph (real rclpy, FastDDS, MuJoCo, rosbag2): `reacthuman eval --loop
+closed` re-plans a rolling ball with the reference brains; each row equals the in-process `run_closed_episode`
+in every field, with several decision points; the bag holds every decision (freeze state, observation, plan)
+and the hazard's path, and `reacthuman rescore` recomputes every decision point from it equal to the ledger; an
+open-loop run of the same graph code keeps the paper's row, equal to the in-process `run_episode`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from reacthuman import ros_contract as graph
+from reacthuman.brain import make_brain
+from reacthuman.core.bag import read_bag
+from reacthuman.evaluation.closed_loop import run_closed_episode
+from reacthuman.evaluation.episode import run_episode
+from reacthuman.scenes import generate_spec
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.sim_bridge.body import Body, graph_config
+from reacthuman.spine.spine import Spine
+from reacthuman.spine.spine import default_config as spine_config
+
+# A ball rolling toward the observer: still moving at the first re-plans (test_closed_loop.py's scene).
+SCENE = ("rolling_ball", 0)
+MODELS = ("oracle", "heuristic")
+
+
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("scenes")
+    spec = generate_spec(*SCENE)
+    (root / spec.scene_id).mkdir()
+    (root / spec.scene_id / "spec.json").write_text(spec.to_json())
+    return root
+
+
+def _eval(scenes: Path, out: Path, loop: str, models: tuple[str, ...], domain_offset: int) -> Path:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reacthuman.cli",
+            "eval",
+            "--scenes",
+            str(scenes),
+            "--models",
+            ",".join(models),
+            "--engine",
+            "mujoco",
+            "--loop",
+            loop,
+            "--out",
+            str(out),
+            "--domain-base",
+            str(domain_offset + os.getpid() % 90),
+            "--retries",
+            "1",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def closed_run(scenes, tmp_path_factory) -> Path:
+    return _eval(scenes, tmp_path_factory.mktemp("closed") / "run", "closed", MODELS, 10)
+
+
+@pytest.fixture(scope="module")
+def open_run(scenes, tmp_path_factory) -> Path:
+    return _eval(scenes, tmp_path_factory.mktemp("open") / "run", "open", MODELS[:1], 12)
+
+
+def _rows(run: Path) -> list[dict]:
+    return [json.loads(line) for line in (run / "ledger.jsonl").read_text().splitlines() if line.strip()]
+
+
+def _differ(a: dict, b: dict) -> dict:
+    keys = sorted(set(a) | set(b))
+    return {
+        k: (a.get(k), b.get(k))
+        for k in keys
+        if json.dumps(a.get(k), sort_keys=True) != json.dumps(b.get(k), sort_keys=True)
+    }
+
+
+def test_graph_closed_loop_rows_equal_the_in_process_loop_with_several_decisions(closed_run, scenes):
+    rows = _rows(closed_run)
+    assert sorted(r["model"] for r in rows) == sorted(MODELS)
+    body = Body(graph_config(engine="mujoco"))
+    try:
+        for row in rows:
+            assert row["loop"] == "closed" and row["replans"] >= 1, row
+            assert len(row["decisions"]) == row["replans"] + 1 >= 2
+            spec = SceneSpec.from_json((scenes / row["scene_id"] / "spec.json").read_text())
+            brain = make_brain(row["model"])
+            try:
+                record = run_closed_episode(spec, brain, body, Spine(spine_config())).record.to_dict()
+            finally:
+                brain.close()
+            # every field, latency included: the reference brains report none, and sim time held while they planned
+            assert not _differ(row, record), _differ(row, record)
+    finally:
+        body.close()
+
+
+def test_the_bag_holds_every_decision_and_rescore_recomputes_them_equal_to_the_ledger(closed_run):
+    for row in _rows(closed_run):
+        bag = closed_run / "episodes" / row["model"] / row["scene_id"] / "bag"
+        counts = Counter(m.topic for m in read_bag(bag))
+        decisions = row["replans"] + 1
+        for topic in (graph.OBSERVATION, graph.FREEZE_STATE, graph.PLAN):
+            assert counts[topic] == decisions, (topic, counts[topic], decisions)
+        assert counts[graph.HAZARD_PATH] == 1
+    # a ledger row edited after the fact no longer equals what its bag recomputes
+    done = subprocess.run(
+        [sys.executable, "-m", "reacthuman.cli", "rescore", str(closed_run)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(MODELS)} identical, 0 different" in done.stdout, done.stdout
+    ledger = closed_run / "ledger.jsonl"
+    original = ledger.read_text()
+    try:
+        rows = _rows(closed_run)
+        rows[0]["decision_saa"] = [1 - s for s in rows[0]["decision_saa"]]
+        ledger.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        done = subprocess.run(
+            [sys.executable, "-m", "reacthuman.cli", "rescore", str(closed_run)],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 1 and "decision_saa" in done.stdout, done.stdout
+    finally:
+        ledger.write_text(original)
+
+
+def test_an_open_loop_run_keeps_the_papers_row_equal_to_the_in_process_episode(open_run, scenes):
+    (row,) = _rows(open_run)
+    assert "loop" not in row and "decisions" not in row
+    counts = Counter(m.topic for m in read_bag(open_run / "episodes" / row["model"] / row["scene_id"] / "bag"))
+    assert counts[graph.PLAN] == counts[graph.OBSERVATION] == 1 and counts[graph.HAZARD_PATH] == 0
+    spec = SceneSpec.from_json((scenes / row["scene_id"] / "spec.json").read_text())
+    body = Body(graph_config(engine="mujoco"))
+    try:
+        record = run_episode(spec, make_brain(row["model"]), body, Spine(spine_config())).record.to_dict()
+    finally:
+        body.close()
+    assert not _differ(row, record), _differ(row, record)
