@@ -18,6 +18,7 @@ import pytest
 from reacthuman import ros_contract as graph
 from reacthuman.brain import make_brain
 from reacthuman.core.bag import read_bag
+from reacthuman.evaluation.cli import main as eval_main
 from reacthuman.evaluation.closed_loop import run_closed_episode
 from reacthuman.evaluation.episode import run_episode
 from reacthuman.scenes import generate_spec
@@ -162,3 +163,15 @@ def test_an_open_loop_run_keeps_the_papers_row_equal_to_the_in_process_episode(o
     finally:
         body.close()
     assert not _differ(row, record), _differ(row, record)
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [(("--models", "image_servo"), "policies (image_servo)"), (("--models", "oracle", "--executor", "ray"), "local")],
+)
+def test_closed_loop_runs_refused_in_one_line_name_why(extra, named, scenes, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert eval_main(["--scenes", str(scenes), "--out", str(out), "--loop", "closed", *extra]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--loop closed" in err and named in err, err
+    assert not out.exists()

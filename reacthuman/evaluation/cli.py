@@ -430,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
             policy_launch_args(entry)
         if policies and args.loop == "closed":
             raise ValueError(f"--loop closed is for brains: policies ({', '.join(policies)}) act without a freeze")
+        if args.loop == "closed" and args.plans is not None:
+            raise ValueError("--loop closed asks the brain again at every re-plan: --plans has one stored plan a scene")
         if args.loop == "closed" and args.executor == "ray":
             raise ValueError("--loop closed runs on the local executor (--executor local)")
         if policies and args.executor == "ray":

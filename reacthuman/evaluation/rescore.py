@@ -108,14 +108,14 @@ def main(argv: list[str] | None = None) -> int:
         row = record.to_dict()
         folder = EpisodeFolder(args.run_dir, row["model"], row["scene_id"]).final
         bag = folder / "bag"
+        if not bag.exists() and (folder / BAG_DROPPED).is_file():
+            dropped += 1
+            continue
         if row.get("loop") == "closed" and not bag.exists():  # in process (`reacthuman loop`): from its recorded path
             diff = rescore_folder(folder, row)
             bad += bool(diff)
             if diff:
                 print(f"DIFFERS {row['scene_id']} x {row['model']}: " + "; ".join(diff))
-            continue
-        if not bag.exists() and (folder / BAG_DROPPED).is_file():
-            dropped += 1
             continue
         try:
             diff = differences(row, rescore_bag(bag, row["model"], row.get("loop") or "open"))
