@@ -44,7 +44,7 @@ def rescore_bag(bag: Path, model: str, loop: str = "open") -> dict:
     for m in read_bag(bag):
         tally.add(m.topic, m.raw)
         if m.topic in TOPICS:
-            last[m.topic] = msg = deserialize_message(m.raw, msg_type(m.msgtype))
+            last[m.topic] = msg = _decode(deserialize_message, m.raw, msg_type(m.msgtype))
             if m.topic in BY_DECISION and loop == "closed":
                 by_decision[m.topic][int(msg.decision_index)] = msg
     if graph.SCENE not in last or graph.OUTCOME not in last:
@@ -67,6 +67,19 @@ def rescore_bag(bag: Path, model: str, loop: str = "open") -> dict:
             spec, plans, freezes, last[graph.HAZARD_PATH], last[graph.OUTCOME], model
         ).to_dict()
     return score_episode_msgs(spec, last.get(graph.PLAN), freeze_xyz, last[graph.OUTCOME], model).to_dict()
+
+
+# The closed loop appended fields to FreezeState, ReactionPlan and ObservationWindow (at the end: the layout before
+# them is unchanged). A bag recorded before has them short; its bytes read with zeros appended give those fields
+# their defaults (0: the first decision), which is what they meant.
+LEGACY_PAD = bytes(64)
+
+
+def _decode(deserialize_message, raw: bytes, msgtype):
+    try:
+        return deserialize_message(raw, msgtype)
+    except RuntimeError:  # rclpy's RMWError: the message is shorter than the type (recorded before the fields)
+        return deserialize_message(raw + LEGACY_PAD, msgtype)
 
 
 def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int, closed: bool) -> EpisodeEnd | None:
