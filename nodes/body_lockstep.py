@@ -48,6 +48,7 @@ class LockstepSource:
     def __init__(self, node, body, decimation: int, reply_timeout_s: float) -> None:
         self.node, self.body, self.decimation, self.reply_timeout_s = node, body, decimation, reply_timeout_s
         self.phase = graph.StatePhase.UNSET  # set by the body before each phase it simulates
+        self.decision = 0  # the closed loop: the decision whose plan the ticks execute (BaseState.decision)
         self._reply = None
         self._want_ns = -1
         self._arrived = threading.Event()
@@ -84,7 +85,7 @@ class LockstepSource:
         pub[graph.CLOCK].publish(Clock(clock=stamp))
         joints = JointState(name=list(snap.joint_names), position=list(snap.robot.q), velocity=list(snap.robot.dq))
         joints.header.stamp = stamp  # no frame: joint positions are not spatial (ROS convention: empty)
-        base = BaseState(phase=self.phase.value)
+        base = BaseState(phase=self.phase.value, decision=self.decision)
         base.header.stamp, base.header.frame_id = stamp, graph.WORLD_FRAME
         base.imu.header.stamp, base.imu.header.frame_id = stamp, BASE_BODY
         w, x, y, z = snap.robot.base_quat_wxyz

@@ -22,32 +22,33 @@ from pathlib import Path
 
 from rclpy.executors import SingleThreadedExecutor
 from reacthuman_msgs.msg import ExecutedOutcome, ObservationWindow, ViewSequence
-from sensor_msgs.msg import CameraInfo
 
 from reacthuman import ros_contract as graph
 from reacthuman.evaluation.memory_log import release_memory, tune_allocator
 from reacthuman.evaluation.episode import Window, simulate_window
 from reacthuman.spine.spine import default_config as spine_config
 from reacthuman.nodes import conversions as conv
+from reacthuman.evaluation.closed_loop import LoopRecorder, default_config as loop_config
 from reacthuman.nodes.body_lockstep import LockstepLost, LockstepSource, sim_stamp
+from reacthuman.nodes.body_loop import ClosedLoop, camera_info
 from reacthuman.nodes.body_policy import PolicyFrames
 from reacthuman.policy.graph_contract import parse_views
 from reacthuman.nodes.runtime import FAULT_EXIT_DELAY_S, ContractNode, one_of, positive, run
 from reacthuman.scenes.spec import SceneSpec, SpecError
 from reacthuman.sim_bridge.body import Body, graph_config
-from reacthuman.sim_bridge.freeze import GateState
+from reacthuman.sim_bridge.freeze import GateState, Verdict
 
 
 class BodyNode(ContractNode):
     def __init__(self) -> None:
         self._scenes: "queue.Queue" = queue.Queue()
-        self._plans: "queue.Queue" = queue.Queue()
+        self.plans: "queue.Queue" = queue.Queue()
         self._started_ns = time.time_ns()
         super().__init__(
             "body",
             {
                 graph.SCENE: self._on_scene,
-                graph.PLAN: self._plans.put,
+                graph.PLAN: self.plans.put,
                 graph.JOINT_COMMAND: lambda m: self.lockstep.on_command(m),
             },
         )
@@ -87,6 +88,30 @@ class BodyNode(ContractNode):
         policy_hz = d("policy_hz", 0.0, "a policy's graph: render the policy's views at its rate; 0: a brain's graph")
         views = d("policy_views", "egocentric", "a policy's graph: the views it asks for (comma-separated)")
         self.policy = PolicyFrames(self, self.lockstep, policy_hz, parse_views(views)) if policy_hz > 0 else None
+        self.loop = d(
+            "loop", "open", "open: one freeze, one plan (the paper's); closed: re-plans", one_of("open", "closed")
+        )
+        self.loop_config = self.declare_config(
+            loop_config(),
+            {
+                "replan_interval_s": "closed loop: simulated seconds between decisions",
+                "max_replans": "closed loop: decisions after the first, at most",
+            },
+        )
+        self.replan_images = d(
+            "replan_images",
+            True,
+            "closed loop: render the views of each re-plan's window (false for brains that never look: the "
+            "reference brains; rendering is most of a re-plan's cost)",
+        )
+        self.replan_truth = d(
+            "replan_truth",
+            False,
+            "closed loop: add to each re-plan's observation the truth of its moment (the labeller's rule on the "
+            "hazard's free run, evaluation.remaining_truth) for a brain that reads the truth: the oracle",
+        )
+        if self.loop == "closed" and self.policy is not None:
+            raise ValueError("loop=closed is for brains: a policy acts all along, without a freeze")
         tune_allocator()  # frames and observations get their own mappings, returned when freed: see memory_log
         threading.Thread(target=self._episodes, daemon=True).start()
 
@@ -131,21 +156,28 @@ class BodyNode(ContractNode):
         if self.policy is not None:
             self.policy.start(spec)
             source = self.policy
-        self.lockstep.phase = graph.StatePhase.WINDOW
+        self.lockstep.phase, self.lockstep.decision = graph.StatePhase.WINDOW, 0
+        # the closed loop's recorder hooks every step from the first (the path and the later windows)
+        recorder = LoopRecorder(body, spec, self.loop_config, self.replan_images) if self.loop == "closed" else None
         self._publish_window(spec, simulate_window(body, source))
         if self.policy is not None:  # no freeze: the policy acts all along (its executed plan comes at the end)
-            while not self._plans.empty():
-                self._plans.get_nowait()
+            while not self.plans.empty():
+                self.plans.get_nowait()
             log.info(f"plan for {spec.scene_id!r}: {body.offer_plan(spec.scene_id).value} (a policy)")
+        first = None  # the accepted plan (the closed loop's first decision)
         while body.poll() is GateState.WAITING:  # sim time holds here: nothing steps, /clock stays
             try:
-                plan = self._plans.get(timeout=0.05)
+                plan = self.plans.get(timeout=0.05)
             except queue.Empty:
                 continue
             verdict = body.offer_plan(plan.scene_id)
             log.info(f"plan for {plan.scene_id!r}: {verdict.value}")
+            first = plan if verdict is Verdict.ACCEPTED else None
         self.lockstep.phase = graph.StatePhase.execution(plan_accepted=body.gate.record.plan_received)
-        outcome = body.execute(source)
+        if recorder is None:
+            outcome = body.execute(source)
+        else:
+            outcome = ClosedLoop(self, spec, recorder, self.loop_config).execute(source, first)
         if self.video_dir:
             body.save_videos(Path(self.video_dir) / spec.scene_id)
         stamp = sim_stamp(body.sim_time_s)
@@ -177,26 +209,10 @@ class BodyNode(ContractNode):
         obs = window.observation(with_images=False)
         msg.observation_json = conv.observation_json(obs.track, obs.object_look, obs.room)
         self.pub[graph.OBSERVATION].publish(msg)
-        self.pub[graph.FREEZE_STATE].publish(
-            conv.freeze_state_msg(spec.scene_id, stamp, window.freeze_position_m, window.freeze_velocity_mps)
-        )
-
-
-def camera_info(image, fov_deg: float, stamp, frame_id: str) -> CameraInfo:
-    """Pinhole intrinsics from the vertical field of view (MuJoCo/Genesis cameras' convention)."""
-    f = image.height / (2.0 * math.tan(math.radians(fov_deg) / 2.0))
-    cx, cy = image.width / 2.0, image.height / 2.0
-    info = CameraInfo(
-        width=image.width,
-        height=image.height,
-        distortion_model="plumb_bob",
-        k=[f, 0.0, cx, 0.0, f, cy, 0.0, 0.0, 1.0],
-        p=[f, 0.0, cx, 0.0, 0.0, f, cy, 0.0, 0.0, 0.0, 1.0, 0.0],
-    )
-    info.d = [0.0] * 5
-    info.r = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
-    info.header.stamp, info.header.frame_id = stamp, frame_id
-    return info
+        freeze = conv.freeze_state_msg(spec.scene_id, stamp, window.freeze_position_m, window.freeze_velocity_mps)
+        # the first decision point: the scene's observer at the window's last frame time (decision_index 0)
+        freeze.t_s, freeze.robot_pose = obs.freeze_time_s, [spec.observer.x_m, spec.observer.y_m, spec.observer.yaw_rad]
+        self.pub[graph.FREEZE_STATE].publish(freeze)
 
 
 def outcome_msg(o, stamp) -> ExecutedOutcome:

@@ -1,7 +1,10 @@
 """brain: the evaluated model (or a reference brain) turns an observation window into a reaction plan.
 
 The model call runs in a worker thread so the node keeps spinning; simulated time is frozen meanwhile,
-so however long the model takes never changes the outcome."""
+so however long the model takes never changes the outcome. In the closed loop (`--loop closed`) every re-plan's
+observation comes the same way, with its decision index, the robot's pose and velocity and the brain's previous
+plan (conversions.observation_from_msg): the brain is called exactly as the in-process loop calls it, and its
+plan carries the decision index it answers."""
 
 from __future__ import annotations
 
@@ -112,7 +115,7 @@ class BrainNode(ContractNode):
             obs = conv.observation_from_msg(msg, self._truth_for(msg.scene_id))
             decision = self.brain.plan(obs)
             plan = conv.decision_to_msg(decision, msg.scene_id, ReactionPlan())
-            plan.header.stamp = msg.header.stamp
+            plan.header.stamp, plan.decision_index = msg.header.stamp, msg.decision_index
             self.pub[graph.PLAN].publish(plan)
             self.get_logger().info(
                 f"{msg.scene_id}: plan published (parse_ok={decision.parse_ok}, {decision.latency_s:.2f} s)"

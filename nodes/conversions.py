@@ -25,9 +25,12 @@ from reacthuman.plan.plan import Keyframe, Plan, Pose2D
 from reacthuman.recording.images import rgb8_pixels
 from reacthuman.brain.observation import Observation, TrackSample
 from reacthuman.brain.base import BrainDecision
+from reacthuman.brain.schema import plan_from_dict
 from reacthuman.scoring import ModelReply
 from reacthuman.scoring import ExecutedOutcome as ScoringOutcome
+from reacthuman.scoring.closed_loop import DecisionPoint, closed_loop_fields, judge
 from reacthuman.scoring.episode import reply_of, score_episode
+from reacthuman.scenes.genesis_sim import Track
 from reacthuman.spine.robot_state import RobotState
 from reacthuman.spine.joint_command import JointCommand, Mode
 
@@ -171,7 +174,12 @@ def observation_from_msg(msg: ObservationWindow, ground_truth: dict | None = Non
         object_look=extra.get("object_look", ""),
         room=extra.get("room", ""),
         observer_pose=Pose2D(*(float(v) for v in msg.observer_pose)),
-        ground_truth=ground_truth,
+        # a re-plan's truth of its moment, where the body sends one (the oracle's: nodes/body_loop.py)
+        ground_truth=extra.get("ground_truth", ground_truth),
+        # a re-plan's context (the closed loop, nodes/body_loop.py); the first decision's observation has none
+        previous_plan=plan_from_dict(extra["previous_plan"]) if extra.get("previous_plan") else None,
+        decision_index=int(msg.decision_index),
+        robot_velocity_mps=tuple(extra["robot_velocity_mps"]) if "robot_velocity_mps" in extra else None,
     )
 
 
@@ -314,6 +322,49 @@ def score_episode_msgs(
         outcome.deflected,
         (plan.modality or None) if plan is not None else None,
     )
+
+
+def path_from_msg(msg) -> Track:
+    """A HazardPath message (nodes/body_loop.py) as the labeller's Track, as scoring.closed_loop.path_track
+    builds it in process: one sample per physics step from t = 0."""
+    n, bodies = int(msg.steps), len(msg.names)
+
+    def array(values) -> np.ndarray:
+        width = len(values) // max(1, n * bodies)
+        return np.asarray(values, dtype=np.float64).reshape(n, bodies, width)
+
+    return Track(
+        tuple(msg.names),
+        np.arange(n, dtype=np.float64) * msg.dt_s,
+        array(msg.pos_m),
+        array(msg.quat_wxyz),
+        array(msg.lin_vel_mps),
+        array(msg.ang_vel_radps),
+    )
+
+
+def decision_points(freezes: dict, plans: dict, decisions: int) -> tuple[DecisionPoint, ...]:
+    """The closed loop's decision points from the FreezeState and ReactionPlan of each decision index."""
+    return tuple(
+        DecisionPoint(
+            k,
+            float(freezes[k].t_s),
+            Pose2D(*(float(v) for v in freezes[k].robot_pose)),
+            plan_from_msg(plans[k]) if k in plans else None,
+            xyz(freezes[k].position),
+        )
+        for k in range(decisions)
+    )
+
+
+def score_closed_episode_msgs(spec, plans: dict, freezes: dict, path, outcome: ExecutedOutcome, model: str):
+    """A closed-loop episode's record from its messages (the scorer node and `reacthuman rescore`): the first
+    decision scored as the open loop scores it, with scoring.closed_loop's fields over every decision point
+    (`plans`, `freezes`: by decision index; `path`: the HazardPath, whose `decisions` says how many)."""
+    record = score_episode_msgs(spec, plans.get(0), object_at_freeze(freezes[0]), outcome, model)
+    points = decision_points(freezes, plans, int(path.decisions))
+    record.extras.update(closed_loop_fields(judge(spec, path_from_msg(path), points), record))
+    return record
 
 
 def stamp_ns(stamp) -> int:

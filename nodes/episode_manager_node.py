@@ -66,6 +66,9 @@ class EpisodeManagerNode(ContractNode):
             scenes_dir=self.declare("scenes_dir", "", "the scene generator's scenes folder: a goal for another fails"),
             model=self.declare("model", "", "the brain's model: a goal for another fails"),
         )
+        self.loop = self.declare(
+            "loop", "open", "closed: the bag also waits for the hazard's recorded path", one_of("open", "closed")
+        )
         self.timeout_s = self.declare("episode_timeout_s", 900.0, "wall seconds one episode may take", positive)
         self.announce_timeout_s = self.declare(
             "announce_timeout_s",
@@ -140,6 +143,8 @@ class EpisodeManagerNode(ContractNode):
     def _on_topic(self, topic: str, msg) -> None:
         if msg.scene_id != self.scene_id:
             return
+        if self.loop == "closed" and topic in (graph.OBSERVATION, graph.PLAN) and topic in self._seen:
+            return  # the episode folder keeps the first decision's (the row's); the bag holds every re-plan
         self._seen[topic] = msg
         if topic == graph.SCORE:
             self._done.set()
@@ -221,6 +226,7 @@ class EpisodeManagerNode(ContractNode):
             controller_fault=outcome.controller_fault,
             frames_per_view={v.view_name: len(v.frames) for v in obs.views},
             hazard_count=hazard_count,
+            path_expected=self.loop == "closed",
         )
 
     def _await_complete_bag(self, scene_id: str, hazard_count: int) -> None:

@@ -15,7 +15,12 @@ on the episode and says so (graph.EPISODE_FAULT).
 In a policy's graph (`policy_hz` > 0, reacthuman.policy.graph_contract) the plans are the policy's commands,
 one per policy tick: the spine sets each when it takes effect and answers a tick only once it holds the
 command of every policy tick before it (reacthuman.policy.schedule), so the transport's timing changes wall
-time only."""
+time only.
+
+In the closed loop (`--loop closed`) a re-plan's ReactionPlan carries its decision index, and the ticks the
+body executes under it say that index (BaseState.decision): the spine answers such a tick only once it holds
+that re-plan, and takes it over (Spine.take_over, from where the hands are) right before the tick's command,
+where the in-process loop takes it over."""
 
 from __future__ import annotations
 
@@ -58,6 +63,9 @@ class SpineNode(ContractNode):
             )
         )
         self.scene_id, self.plan_scene = "", ""
+        # the closed loop: re-plans by decision index until their tick (BaseState.decision) takes them over
+        self._replans: dict[int, object] = {}
+        self.decision = 0  # the decision whose plan the spine holds
         self._answered: tuple[int, object] | None = None  # (stamp ns, JointCommand) of the last tick answered
         self._ticks = 0  # ticks answered in this scene
         self._inject = injected("spine")  # off unless a fault campaign sets it (reacthuman.evaluation.fault_injection)
@@ -77,6 +85,7 @@ class SpineNode(ContractNode):
     def _on_scene(self, msg) -> None:
         self.scene_id, self.plan_scene = msg.scene_id, ""
         self._answered, self._ticks = None, 0
+        self._replans, self.decision = {}, 0
         self.spine.reset(None)  # stand until the plan arrives
         if self.policy_hz > 0:
             spec = SceneSpec.from_json(msg.spec_json)
@@ -101,6 +110,10 @@ class SpineNode(ContractNode):
             return  # a policy's plan is the one its body executed, published for the scorer once it is over
         if msg.scene_id != self.scene_id:
             self.get_logger().warning(f"ignoring a plan for scene {msg.scene_id!r} (current: {self.scene_id!r})")
+            return
+        if msg.decision_index > 0:  # a re-plan: taken over at the first tick that says its decision
+            self._replans[msg.decision_index] = msg
+            self._tick()
             return
         self.plan_scene = msg.scene_id
         try:
@@ -146,6 +159,8 @@ class SpineNode(ContractNode):
                 self.spine.set_plan(plan)
         elif phase.waits_for_plan and self.plan_scene != self.scene_id:
             return  # execution follows the plan: answer once it is here (it is on its way from the brain)
+        elif base.decision > self.decision and not self._take_over(base.decision):
+            return  # a re-plan this tick executes is on its way from the brain
         self._joints = self._base = None
         self._ticks += 1
         try:
@@ -161,6 +176,25 @@ class SpineNode(ContractNode):
         msg = conv.joint_command_to_msg(command, joints.header.stamp)
         self._answered = (stamp_ns, msg)
         self._send(msg)
+
+    def _take_over(self, decision: int) -> bool:
+        """The closed loop: take over every re-plan up to `decision`, in order, once all are here (the body asks
+        for one at a time, so there is one); False while one is missing. As in process (Spine.take_over), a plan
+        that did not parse leaves the running one going."""
+        wanted = range(self.decision + 1, decision + 1)
+        if any(k not in self._replans for k in wanted):
+            return False
+        for k in wanted:
+            try:
+                plan = conv.plan_from_msg(self._replans.pop(k))
+            except ValueError as exc:  # NaN/inf or malformed: a controller fault, as for a first plan
+                self.spine.reject_plan(str(exc))
+                plan = None
+            if plan is not None and self.spine.take_over(plan):
+                vx, vy, wz = plan.walking_cmd
+                self.pub[graph.CMD_VEL].publish(Twist(linear=Vector3(x=vx, y=vy), angular=Vector3(z=wz)))
+            self.decision = k
+        return True
 
     def _send(self, msg) -> None:
         if self._ticks <= self._inject.get("drop_commands", 0):

@@ -19,6 +19,8 @@ PLAN = "/reacthuman/plan"
 OUTCOME = "/reacthuman/outcome"
 SCORE = "/reacthuman/score"
 HAZARD_STATE = "/reacthuman/hazard_state"
+# The closed loop alone (`--loop closed`): the hazard's path at every physics step, what each decision is judged on.
+HAZARD_PATH = "/reacthuman/hazard_path"
 CLOCK = "/clock"
 JOINT_STATES = "/g1/joint_states"
 BASE_STATE = "/g1/base_state"
@@ -150,6 +152,7 @@ NODES: dict[str, NodeContract] = {
                 BASE_STATE: M + "BaseState",
                 HAND_POSITIONS: M + "HandPositions",
                 HAZARD_STATE: M + "ObjectState",
+                HAZARD_PATH: M + "HazardPath",
                 OUTCOME: M + "ExecutedOutcome",
                 EPISODE_FAULT: EPISODE_FAULT_TYPE,
             }
@@ -190,6 +193,7 @@ NODES: dict[str, NodeContract] = {
                 GROUND_TRUTH: M + "GroundTruth",
                 PLAN: M + "ReactionPlan",
                 FREEZE_STATE: M + "FreezeState",
+                HAZARD_PATH: M + "HazardPath",
                 OUTCOME: M + "ExecutedOutcome",
             },
             summary="five metrics and safety rules against exact ground truth",

@@ -99,3 +99,10 @@ def reference_brains() -> dict[str, str]:
 
 def reference_factory(name: str) -> BrainFactory | None:
     return _REFERENCE_BRAINS.get(name)
+
+
+def reads_truth(name: str) -> bool:
+    """Whether the brain called `name` reads the simulator's truth (a reference brain such as the oracle), so a
+    graph sends it the truth of each re-plan's moment."""
+    factory = reference_factory(name)
+    return factory is not None and factory(seed=0).needs_ground_truth

@@ -17,6 +17,7 @@ import sys
 import threading
 from pathlib import Path
 
+from reacthuman.brain.base import reads_truth
 from reacthuman.brain.llm_brain import ModalityChoice, model_modalities
 from reacthuman.brain.prompt import DEFAULT_MODALITY, MODALITIES
 from reacthuman.evaluation.first_render import FirstRenderGate, renderer_compiled
@@ -235,6 +236,10 @@ def _model_threads(
         keep_bags=args.keep_bags,
         trace_memory=args.trace_memory,
         plans=str(args.plans.resolve()) if args.plans else "",
+        loop=args.loop,
+        # as the in-process loop (closed_loop.sees_images): only a model shown frames gets a re-plan's frames
+        replan_images=model in args.shown and choice.modality in ("images", "both"),
+        replan_truth=reads_truth(model),
     )
     return [
         threading.Thread(
@@ -349,8 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--loop",
         default="open",
         choices=("open", "closed"),
-        help="open: one frozen observation, one plan (the paper's protocol); closed: re-plans "
-        "(docs/closed-loop.md), in process only for now: `reacthuman loop --loop closed`",
+        help="open: one frozen observation, one plan (the paper's protocol); closed: re-plans every "
+        "replan_interval_s of simulated time through the graph (config/closed_loop.yaml, docs/closed-loop.md)",
     )
     p.add_argument(
         "--modality",
@@ -409,11 +414,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.loop == "closed":
-            raise ValueError(
-                "--loop closed does not run through the ROS 2 graph yet; run it in process: "
-                "reacthuman loop --loop closed (docs/closed-loop.md)"
-            )
         if args.plans is not None:
             specs, decided = models_option().parse(args) if args.models else [], _plans_arguments(args)
             models = [spec.name for spec in specs] or decided
@@ -430,6 +430,12 @@ def main(argv: list[str] | None = None) -> int:
         policies = [m for m in models if is_policy_entry(m)]
         for entry in policies:  # a policy that cannot be loaded stops the run here, in one line
             policy_launch_args(entry)
+        if policies and args.loop == "closed":
+            raise ValueError(f"--loop closed is for brains: policies ({', '.join(policies)}) act without a freeze")
+        if args.loop == "closed" and args.plans is not None:
+            raise ValueError("--loop closed asks the brain again at every re-plan: --plans has one stored plan a scene")
+        if args.loop == "closed" and args.executor == "ray":
+            raise ValueError("--loop closed runs on the local executor (--executor local)")
         if policies and args.executor == "ray":
             raise ValueError(f"policies ({', '.join(policies)}) run on the local executor (--executor local)")
         if args.executor == "ray" and not args.workers.uniform:
@@ -464,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
             "videos": args.videos,
             "keep_bags": args.keep_bags,
         }
+        if args.loop == "closed":  # an open-loop run's manifest stays as it was
+            config["loop"] = "closed"
         executor = executor_info(args.executor, args.workers.default, args.ray_address)
         if args.executor == "local":
             executor["models"] = "side by side" if args.models_side_by_side else "one after another"

@@ -61,6 +61,9 @@ class WorkerConfig:
     trace_memory: bool = False
     model_options: str = ""  # the model's ?options (no key: variable names), for the brain node alone
     plans: str = ""  # a decide run folder: the brain node replays its stored plans (eval --plans)
+    loop: str = "open"  # closed: the body re-plans (docs/closed-loop.md)
+    replan_images: bool = True  # closed loop: the body renders each re-plan's window (a model shown frames)
+    replan_truth: bool = False  # closed loop: each re-plan's observation carries its moment's truth (the oracle)
 
 
 class GraphWorker:
@@ -87,6 +90,12 @@ class GraphWorker:
         launch_file, extra = LAUNCH_FILE, ()
         if is_policy_entry(c.model):  # a policy's graph: the policy node in the brain's place
             launch_file, extra = LAUNCH_FILE.with_name(POLICY_LAUNCH_FILE), policy_launch_args(c.model)
+        elif c.loop == "closed":  # an open loop's command line stays as it was
+            extra = (
+                "loop:=closed",
+                f"replan_images:={str(c.replan_images).lower()}",
+                f"replan_truth:={str(c.replan_truth).lower()}",
+            )
         cmd = [
             sys.executable,
             "-m",

@@ -6,7 +6,7 @@ Each episode runs with direct calls (`evaluation.episode.run_episode`, or `evalu
 run_closed_episode` for `--loop closed`) on a body at the graph node's defaults, so an open-loop row equals
 the graph's for a deterministic brain. Rows go to RUN/ledger.jsonl (append-only; an existing run is resumed
 pair by pair) and `reacthuman report RUN` reads them; each episode's wall time goes to RUN/loop_walls.jsonl.
-The closed loop does not run through the ROS 2 graph (`reacthuman eval --loop closed` says so)."""
+Through the ROS 2 graph: `reacthuman eval --loop closed` (the same rows)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """`reacthuman rescore RUN_DIR`: recompute every decision from its episode bag (scene, freeze state, plan,
-outcome, exactly as they crossed the graph) and check the result equals the ledger row, field by field, and
+outcome, exactly as they crossed the graph; in the closed loop every decision's freeze state and plan and the
+hazard's recorded path too) and check the result equals the ledger row, field by field, and
 that the bag holds the whole episode (every message on every recorded topic, reacthuman.recording.completeness).
 A policy's episode is replayed from its ticks: the plan the body executed is rebuilt from the robot's recorded
 state at each of the policy's recorded commands (`policy_episode.replay_trace`), not read from the plan the
@@ -24,11 +25,14 @@ from reacthuman.brain.base import BrainDecision
 from reacthuman.evaluation.policy_episode import MODALITY as POLICY_MODALITY, executed_plan, replay_trace, trace_text
 from reacthuman.spine.g1_assets import G1_JOINT_NAMES
 
-TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.OUTCOME}
+TOPICS = {graph.SCENE, graph.PLAN, graph.OBSERVATION, graph.FREEZE_STATE, graph.HAZARD_PATH, graph.OUTCOME}
+BY_DECISION = (graph.PLAN, graph.FREEZE_STATE)  # one per decision in the closed loop
 STATE_TOPICS = (graph.JOINT_STATES, graph.BASE_STATE, graph.HAND_POSITIONS)  # a policy tick's robot state, in order
 
 
-def rescore_bag(bag: Path, model: str) -> dict:
+def rescore_bag(bag: Path, model: str, loop: str = "open") -> dict:
+    """The row the bag's messages score to; `loop` closed: with every decision point's fields, from the freeze
+    states, plans and hazard path the bag recorded (as the scorer node computes them)."""
     from rclpy.serialization import deserialize_message
 
     from reacthuman.nodes.conversions import (
@@ -38,19 +42,23 @@ def rescore_bag(bag: Path, model: str) -> dict:
         object_at_freeze,
         plan_msg_to_dict,
         robot_state_from_msgs,
+        score_closed_episode_msgs,
         score_episode_msgs,
         xyz,
     )
     from reacthuman.nodes.runtime import msg_type
 
     last: dict[str, object] = {}
+    by_decision: dict[str, dict[int, object]] = {t: {} for t in BY_DECISION}
     tally = EpisodeTally()
     commands: list = []  # a policy's, in the order recorded
     states: dict[str, dict[int, tuple[str, bytes]]] = {t: {} for t in STATE_TOPICS}  # topic -> stamp -> message
     for m in read_bag(bag):
         tally.add(m.topic, m.raw)
         if m.topic in TOPICS:
-            last[m.topic] = deserialize_message(m.raw, msg_type(m.msgtype))
+            last[m.topic] = msg = _decode(deserialize_message, m.raw, msg_type(m.msgtype))
+            if m.topic in BY_DECISION and loop == "closed":
+                by_decision[m.topic][int(msg.decision_index)] = msg
         elif m.topic == graph.POLICY_COMMAND:
             commands.append(deserialize_message(m.raw, msg_type(m.msgtype)))
         elif m.topic in STATE_TOPICS:
@@ -58,7 +66,7 @@ def rescore_bag(bag: Path, model: str) -> dict:
     if graph.SCENE not in last or graph.OUTCOME not in last:
         raise BagError(f"{bag}: the bag lacks the scene announcement or the outcome")
     spec = SceneSpec.from_json(last[graph.SCENE].spec_json)
-    lacks = missing(tally, _end_from_bag(last, tally, len(set(spec.hazard_bodies))))
+    lacks = missing(tally, _end_from_bag(last, tally, len(set(spec.hazard_bodies)), loop == "closed"))
     freeze, obs = last.get(graph.FREEZE_STATE), last.get(graph.OBSERVATION)
     if freeze is not None:
         freeze_xyz = object_at_freeze(freeze)
@@ -69,6 +77,11 @@ def rescore_bag(bag: Path, model: str) -> dict:
         freeze_xyz = None  # the bag is incomplete: `lacks` names the freeze state
     if lacks:
         raise BagError(f"{bag}: incomplete, it lacks {'; '.join(lacks)}")
+    if loop == "closed":
+        plans, freezes = (by_decision[t] for t in BY_DECISION)
+        return score_closed_episode_msgs(
+            spec, plans, freezes, last[graph.HAZARD_PATH], last[graph.OUTCOME], model
+        ).to_dict()
     plan = last.get(graph.PLAN)
     if plan is not None and plan.modality == POLICY_MODALITY:
         # a policy's row: the plan the body executed rebuilt from the recorded ticks (the robot's state of each
@@ -107,7 +120,20 @@ def rescore_bag(bag: Path, model: str) -> dict:
     return score_episode_msgs(spec, plan, freeze_xyz, last[graph.OUTCOME], model).to_dict()
 
 
-def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> EpisodeEnd | None:
+# The closed loop appended fields to FreezeState, ReactionPlan and ObservationWindow (at the end: the layout before
+# them is unchanged). A bag recorded before has them short; its bytes read with zeros appended give those fields
+# their defaults (0: the first decision), which is what they meant.
+LEGACY_PAD = bytes(64)
+
+
+def _decode(deserialize_message, raw: bytes, msgtype):
+    try:
+        return deserialize_message(raw, msgtype)
+    except RuntimeError:  # rclpy's RMWError: the message is shorter than the type (recorded before the fields)
+        return deserialize_message(raw + LEGACY_PAD, msgtype)
+
+
+def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int, closed: bool) -> EpisodeEnd | None:
     obs, outcome = last.get(graph.OBSERVATION), last[graph.OUTCOME]
     if obs is None:
         return None
@@ -119,6 +145,7 @@ def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int) -> Episode
         outcome.controller_fault,
         frames,
         hazard_count,
+        path_expected=closed,
     )
 
 
@@ -144,18 +171,18 @@ def main(argv: list[str] | None = None) -> int:
     for record in rows:
         row = record.to_dict()
         folder = EpisodeFolder(args.run_dir, row["model"], row["scene_id"]).final
-        if row.get("loop") == "closed":  # run in process (`reacthuman loop`): every decision from its recorded path
+        bag = folder / "bag"
+        if not bag.exists() and (folder / BAG_DROPPED).is_file():
+            dropped += 1
+            continue
+        if row.get("loop") == "closed" and not bag.exists():  # in process (`reacthuman loop`): from its recorded path
             diff = rescore_folder(folder, row)
             bad += bool(diff)
             if diff:
                 print(f"DIFFERS {row['scene_id']} x {row['model']}: " + "; ".join(diff))
             continue
-        bag = folder / "bag"
-        if not bag.exists() and (folder / BAG_DROPPED).is_file():
-            dropped += 1
-            continue
         try:
-            diff = differences(row, rescore_bag(bag, row["model"]))
+            diff = differences(row, rescore_bag(bag, row["model"], row.get("loop") or "open"))
         except (BagError, ValueError) as exc:
             diff = [str(exc)]
         if diff:
@@ -164,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     kept = len(rows) - dropped
     note = f" ({dropped} without a bag: the run kept bags only for failures)" if dropped else ""
     print(
-        f"rescored {kept} decisions from their bags (closed-loop rows: from their recorded paths): "
+        f"rescored {kept} decisions from their bags (closed-loop rows run in process: from their recorded paths): "
         f"{kept - bad} identical, {bad} different{note}"
     )
     return 1 if bad else 0

@@ -5,6 +5,8 @@ Every topic the episode manager records (the contract's `episode_manager.subscri
 - once per episode: the scene announcement, its ground truth, the observation window, the freeze state, the
   outcome, the score;
 - the plan, when the outcome says one arrived (received or late);
+- the hazard's recorded path, once, in the closed loop (`--loop closed`; its re-plans add observations, freeze
+  states and plans, which the rules above count at least once);
 - per view of the observation: as many `image_raw` frames as the window carries, and one `camera_info`;
 - per control tick: the body's /clock, joint states, base state, hand positions and one hazard state per
   hazard body, and the spine's joint command answering that tick. Ticks run from sim time 0 every control
@@ -43,7 +45,7 @@ STAMP_TOLERANCE_NS = 1000
 def awaited_topics() -> set[str]:
     """Every recorded topic some rule waits for (the test checks this covers the whole contract)."""
     views = {t for v in graph.VIEWS for t in (graph.image_topic(v), graph.camera_info_topic(v))}
-    return {*ONCE_TOPICS, *TICK_TOPICS, graph.PLAN} | views
+    return {*ONCE_TOPICS, *TICK_TOPICS, graph.PLAN, graph.HAZARD_PATH} | views
 
 
 def cdr_stamp_ns(raw: bytes) -> int:
@@ -64,6 +66,7 @@ class EpisodeEnd:
     controller_fault: bool
     frames_per_view: dict[str, int]  # image_raw messages per view (0 where the bag keeps them only in the observation)
     hazard_count: int
+    path_expected: bool = False  # the closed loop: the body publishes the hazard's recorded path
 
 
 @dataclass
@@ -100,6 +103,8 @@ def missing(tally: EpisodeTally, end: EpisodeEnd | None) -> list[str]:
         return lacks or ["the outcome and observation (not yet decoded)"]
     if end.plan_expected and tally.counts[graph.PLAN] < 1:
         lacks.append(graph.PLAN)
+    if end.path_expected and tally.counts[graph.HAZARD_PATH] < 1:
+        lacks.append(graph.HAZARD_PATH)
     for view, frames in sorted(end.frames_per_view.items()):
         for topic, want in ((graph.image_topic(view), frames), (graph.camera_info_topic(view), 1)):
             if tally.counts[topic] < want:
