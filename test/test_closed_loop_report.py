@@ -70,17 +70,9 @@ def test_an_open_loop_ledger_has_no_loop_section(tmp_path):
     assert not (tmp_path / "tables" / "open_vs_closed_loop.csv").exists()
 
 
-def test_eval_refuses_the_closed_loop_in_one_line_and_loop_names_a_missing_scene_folder(tmp_path, capsys):
-    from reacthuman.evaluation.cli import main as eval_main
+def test_loop_names_a_missing_scene_folder_in_one_line(tmp_path, capsys):
     from reacthuman.evaluation.loop_cli import main as loop_main
 
-    assert (
-        eval_main(["--scenes", str(tmp_path), "--models", "oracle", "--out", str(tmp_path / "run"), "--loop", "closed"])
-        == 2
-    )
-    err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "--loop closed" in err and "reacthuman loop" in err
-    assert not (tmp_path / "run").exists()
     assert (
         loop_main(
             ["--scenes", str(tmp_path / "none"), "--models", "oracle", "--out", str(tmp_path / "r"), "--loop", "closed"]
