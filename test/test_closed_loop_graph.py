@@ -122,6 +122,16 @@ def scenes(tmp_path_factory) -> Path:
     return root
 
 
+def _rescore(run: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "reacthuman.cli", "rescore", str(run)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 def _eval(scenes: Path, out: Path, loop: str, models: tuple[str, ...], domain_offset: int) -> Path:
     done = subprocess.run(
         [
@@ -212,13 +222,7 @@ def test_the_bag_holds_every_decision_and_rescore_recomputes_them_equal_to_the_l
             assert counts[topic] == decisions, (topic, counts[topic], decisions)
         assert counts[graph.HAZARD_PATH] == 1
     # a ledger row edited after the fact no longer equals what its bag recomputes
-    done = subprocess.run(
-        [sys.executable, "-m", "reacthuman.cli", "rescore", str(closed_run)],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = _rescore(closed_run)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{len(MODELS)} identical, 0 different" in done.stdout, done.stdout
     ledger = closed_run / "ledger.jsonl"
@@ -227,13 +231,7 @@ def test_the_bag_holds_every_decision_and_rescore_recomputes_them_equal_to_the_l
         rows = _rows(closed_run)
         rows[0]["decision_saa"] = [1 - s for s in rows[0]["decision_saa"]]
         ledger.write_text("".join(json.dumps(r) + "\n" for r in rows))
-        done = subprocess.run(
-            [sys.executable, "-m", "reacthuman.cli", "rescore", str(closed_run)],
-            check=False,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        done = _rescore(closed_run)
         assert done.returncode == 1 and "decision_saa" in done.stdout, done.stdout
     finally:
         ledger.write_text(original)
