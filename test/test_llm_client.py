@@ -357,3 +357,34 @@ def test_closed_client_refuses_to_chat():
     client.close()
     with pytest.raises(RuntimeError, match="closed"):
         client.chat([{"role": "user", "content": "x"}])
+
+
+def test_a_frame_asked_by_many_threads_at_once_is_encoded_once(monkeypatch):
+    """`decide` asks every model about a scene at once: the frame is encoded by the first asker, the others get
+    the same URL (each encoding it cost 7x the work)."""
+    from reacthuman.llm import images
+
+    calls, gate = [], threading.Event()
+    real = images._encode
+
+    def slow_encode(array, fmt):
+        calls.append(fmt)
+        gate.wait(5)  # hold the first encoder until every thread has asked
+        return real(array, fmt)
+
+    monkeypatch.setattr(images, "_encode", slow_encode)
+    images.clear_encoded_cache()
+    frame = np.random.default_rng(3).integers(0, 255, (36, 64, 3), dtype=np.uint8)
+    urls: list[str] = []
+    threads = [threading.Thread(target=lambda: urls.append(images.image_data_url(frame))) for _ in range(7)]
+    for t in threads:
+        t.start()
+    while not calls:
+        threading.Event().wait(0.01)
+    threading.Event().wait(0.2)
+    gate.set()
+    for t in threads:
+        t.join(10)
+    assert calls == ["png"] and len(urls) == 7 and len(set(urls)) == 1
+    assert urls[0] == real(frame, "png")
+    images.clear_encoded_cache()

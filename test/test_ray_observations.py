@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from reacthuman.evaluation import cli as eval_cli
-from reacthuman.evaluation.observation_set import folder_of, render_set
+from reacthuman.evaluation.observation_set import folder_of
+from reacthuman.evaluation.render_workers import render_set
 from reacthuman.reporting.report_cli import main as report_main
 from reacthuman.llm.loopback import EndpointReply, FixedReplyEndpoint, LoopbackEndpoint, chat_completion, error_body
 from reacthuman.scenes import cli as scenes_cli
@@ -70,7 +71,8 @@ def rendered(cluster, specs, tmp_path_factory) -> tuple[Path, Path, list[str]]:
     """(scenes to render on Ray, the same scenes rendered locally, the `scenes render` arguments for Ray)."""
     root = tmp_path_factory.mktemp("render")
     on_ray, local = _write_scenes(root / "ray", specs), _write_scenes(root / "local", specs)
-    render_set(local, sorted(p.name for p in local.iterdir() if p.is_dir()), workers=1)
+    # renewed after every window: a renewed render process writes the same bytes as Ray's workers, which are not
+    render_set(local, sorted(p.name for p in local.iterdir() if p.is_dir()), workers=1, renew_rss_mb=0.0)
     args = ["render", str(on_ray), "--executor", "ray", "--workers", "2", "--ray-address", cluster.address]
     return on_ray, local, args
 

@@ -46,6 +46,9 @@ from reacthuman.brain.llm_brain import model_modalities
 
 FRAME_COUNT = 5  # frames over the window, evenly spaced from t0 to the freeze (as the body renders them)
 PAPER_SPLIT = {"CATCH": 141, "DODGE": 156, "NO_ACTION": 9}
+# scenes whose windows are held at once: their encoded frames fit the encoder's cache (llm.images), so each
+# frame is encoded once whichever model asks first
+DECIDE_CHUNK_SCENES = 16
 
 
 def frame_times_s(spec: SceneSpec, frame_count: int = FRAME_COUNT) -> tuple[float, ...]:
@@ -180,7 +183,7 @@ def _decide_all(
     total = len(specs) * len(names)
     progress = Progress(total, already_done=sum(1 for s in specs for n in names if (s.scene_id, n) in done))
     pools = {n: ThreadPoolExecutor(args.concurrency, thread_name_prefix=f"decide-{n}") for n in names}
-    chunk = max(8, 2 * args.concurrency)
+    chunk = min(max(8, 2 * args.concurrency), DECIDE_CHUNK_SCENES)
     try:
         for start in range(0, len(specs), chunk):
             futures = {}
@@ -222,6 +225,7 @@ def _from_scenes(args: argparse.Namespace):
     """(specs, window of a spec, the set's settings) from a scene folder, rendering the windows it lacks."""
     from reacthuman.scenes.dataset import read_spec, scene_dirs
     from reacthuman.evaluation import observation_set as obs_set
+    from reacthuman.evaluation.render_workers import render_set
 
     if not args.scenes.is_dir():
         raise ValueError(f"--scenes: {args.scenes} is not a folder")
@@ -235,7 +239,7 @@ def _from_scenes(args: argparse.Namespace):
             f"--scenes: {unlabelled[0]} has no ground truth (generate it with `reacthuman scenes generate`)"
         )
     obs_set.require_settings(args.scenes, obs_set.SetSettings.graph(args.engine))
-    obs_set.render_set(args.scenes, [s.scene_id for s in specs], args.workers, args.engine)
+    render_set(args.scenes, [s.scene_id for s in specs], args.workers, args.engine)
     return (
         specs,
         lambda spec: obs_set.load_window(obs_set.window_path(args.scenes, spec.scene_id)),

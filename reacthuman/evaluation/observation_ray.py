@@ -2,8 +2,7 @@
 rendered on a Ray cluster, the same files as a local render, byte for byte.
 
 Each Ray worker (`RenderActor`, 1 CPU) renders through the local render's own worker process
-(`observation_set._start_worker` / `_render_one` in a spawned process renewed every SCENES_PER_PROCESS scenes,
-as Genesis keeps each scene's memory), into a private folder of its node; the scene spec travels with the task
+(`render_workers.RenderWorker`: a spawned process renewed by its memory), into a private folder of its node; the scene spec travels with the task
 and the window's .npz comes back as bytes (written with a fixed zip date: equal windows, equal bytes). The
 driver alone writes the set, each window atomically, so an interrupted render resumes where it stopped, and
 shows the local progress line. Scheduling, retries and lost workers are the suite's Ray pool
@@ -11,7 +10,6 @@ shows the local progress line. Scheduling, retries and lost workers are the suit
 
 from __future__ import annotations
 
-import multiprocessing
 import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -21,16 +19,14 @@ from reacthuman.core.atomic import atomic_write_bytes
 from reacthuman.core.ray_cluster import node_info
 from reacthuman.core.ray_pool import PoolPlan, QuietSink, run_tasks
 from reacthuman.evaluation.observation_set import (
-    SCENES_PER_PROCESS,
     RenderProgress,
     SetSettings,
-    _render_one,
-    _start_worker,
     folder_of,
     missing,
     require_settings,
     window_path,
 )
+from reacthuman.evaluation.render_workers import RenderWorker
 
 
 @dataclass(frozen=True)
@@ -57,24 +53,19 @@ class RenderActor:
         self.engine = engine
         self.root = Path(tempfile.mkdtemp(prefix="reacthuman-render-"))
         folder_of(self.root).mkdir()
-        self._pool = None
+        self._worker = RenderWorker(engine)
 
     def where(self) -> dict:
         return node_info()
 
     def run(self, task: RenderTask) -> dict:
         """{"ok", "error", "npz" (the window file's bytes)}."""
-        if self._pool is None:
-            ctx = multiprocessing.get_context("spawn")  # Genesis and EGL do not survive a fork
-            self._pool = ctx.Pool(
-                1, initializer=_start_worker, initargs=(self.engine,), maxtasksperchild=SCENES_PER_PROCESS
-            )
         scene = self.root / task.scene_id
         scene.mkdir(exist_ok=True)
         (scene / "spec.json").write_text(task.spec_json)
         path = window_path(self.root, task.scene_id)
         try:
-            self._pool.apply(_render_one, ((str(self.root), str(scene / "spec.json")),))
+            self._worker.render(self.root, scene / "spec.json")
             return {"ok": True, "error": "", "npz": path.read_bytes()}
         except Exception as exc:  # noqa: BLE001 - any render fault is the task's, retried on another worker
             return {"ok": False, "error": f"{type(exc).__name__}: {exc}", "npz": b""}
@@ -83,9 +74,7 @@ class RenderActor:
             path.unlink(missing_ok=True)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
+        self._worker.close()
         shutil.rmtree(self.root, ignore_errors=True)
 
 

@@ -2,6 +2,8 @@
 
     reacthuman scenes render SCENES [--workers N]      # SCENES/observations/<scene_id>.npz + set.json
 
+(the render's processes: `evaluation.render_workers`)
+
 A scene's window is simulated by the episode engine the graph's body runs (`evaluation.episode.simulate_window`
 on a `Body(graph_config())` with the G1 standing under the spine, asked at the graph's control ticks), so the
 frames (three views at the brain's size and the window's frame times), the hazard's track at those instants
@@ -30,8 +32,6 @@ from reacthuman.core.atomic import atomic_path, atomic_write_text
 from reacthuman.evaluation.observe import build_observation, ground_truth_dict
 from reacthuman.scenes.spec import SceneSpec
 from reacthuman.evaluation.manifest import revision
-from reacthuman.scenes.dataset import read_spec
-import multiprocessing
 
 FOLDER = "observations"
 SETTINGS = "set.json"
@@ -215,49 +215,8 @@ def render_window(spec: SceneSpec, body, spine) -> RenderedWindow:
     )
 
 
-_WORKER: dict = {}  # a render worker's body and spine, built once per process
-SCENES_PER_PROCESS = 25  # Genesis does not free a scene's memory: a worker process is renewed this often
-
-
-def _start_worker(engine: str) -> None:
-    from reacthuman.sim_bridge.body import Body, graph_config
-    from reacthuman.spine.spine import Spine
-    from reacthuman.spine.spine import default_config as spine_config
-
-    _WORKER.update(body=Body(graph_config(engine=engine)), spine=Spine(spine_config()))
-
-
-def _render_one(task: tuple[str, str]) -> str:
-    scenes, spec_path = task
-    spec = read_spec(spec_path)
-    save_window(window_path(Path(scenes), spec.scene_id), render_window(spec, _WORKER["body"], _WORKER["spine"]))
-    return spec.scene_id
-
-
 def missing(scenes: Path, scene_ids: list[str]) -> list[str]:
     return [s for s in scene_ids if not window_path(scenes, s).is_file()]
-
-
-def render_set(scenes: Path, scene_ids: list[str], workers: int = 1, engine: str = "genesis", stream=None) -> int:
-    """Render the windows of `scene_ids` not yet in the set (resumable: each window is written atomically),
-    `workers` processes at once, with a progress line; returns how many were rendered now."""
-
-    require_settings(scenes, SetSettings.graph(engine))
-    todo = missing(scenes, scene_ids)
-    if not todo:
-        return 0
-    tasks = [(str(scenes), str(Path(scenes) / s / "spec.json")) for s in todo]
-    ctx = multiprocessing.get_context("spawn")  # Genesis and EGL do not survive a fork
-    progress = RenderProgress(len(todo), stream)
-    with ctx.Pool(
-        max(1, min(workers, len(todo))),
-        initializer=_start_worker,
-        initargs=(engine,),
-        maxtasksperchild=SCENES_PER_PROCESS,
-    ) as pool:
-        for scene_id in pool.imap_unordered(_render_one, tasks):
-            progress.step(scene_id)
-    return len(todo)
 
 
 class RenderProgress:

@@ -7,6 +7,7 @@ import hashlib
 import io
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future
 from typing import Any
 
 import numpy as np
@@ -16,9 +17,11 @@ IMAGE_FORMATS = ("png", "jpeg")
 JPEG_QUALITY = 90
 # Encoded frames by content: `reacthuman decide` sends every model the same frames of a scene, and PNG encoding is
 # most of a decision's machine time (about 1 s of 15 frames at 640x360 here). Keyed by the pixels' digest, so a
-# hit is the same bytes; bounded (about 0.4 MB a frame).
-ENCODED_CACHE_FRAMES = 128
+# hit is the same bytes; bounded (about 0.4 MB a frame) to hold the frames of `decide`'s chunk of scenes
+# (DECIDE_CHUNK_SCENES x 15 frames), which its models ask about in any order.
+ENCODED_CACHE_FRAMES = 256
 _encoded: "OrderedDict[tuple[str, tuple[int, ...], str], str]" = OrderedDict()
+_encoding: "dict[tuple[str, tuple[int, ...], str], Future]" = {}  # frames being encoded now, by the same key
 _encoded_lock = threading.Lock()
 
 
@@ -34,11 +37,27 @@ def image_data_url(image: np.ndarray, fmt: str = "png") -> str:
         if key in _encoded:
             _encoded.move_to_end(key)
             return _encoded[key]
-    url = _encode(array, fmt)
+        # one thread encodes a frame, the others asking for it meanwhile wait for its result: `decide` asks every
+        # model about the same scene at once, and each encoding the frames itself cost 7x the work
+        pending = _encoding.get(key)
+        owner = pending is None
+        if owner:
+            pending = _encoding[key] = Future()
+    if not owner:
+        return pending.result()
+    try:
+        url = _encode(array, fmt)
+    except BaseException as exc:
+        with _encoded_lock:
+            del _encoding[key]
+        pending.set_exception(exc)
+        raise
     with _encoded_lock:
         _encoded[key] = url
+        del _encoding[key]
         while len(_encoded) > ENCODED_CACHE_FRAMES:
             _encoded.popitem(last=False)
+    pending.set_result(url)
     return url
 
 

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from reacthuman.evaluation.observation_ray import render_set_on_ray
-from reacthuman.evaluation.observation_set import folder_of, render_set
+from reacthuman.evaluation.observation_set import folder_of
+from reacthuman.evaluation.render_workers import render_set
 from reacthuman.llm import make_client
 from reacthuman.scenes import default_simulator, label_spec, sample_spec
 from reacthuman.scenes.catalog import OBJECTS, spec_object
