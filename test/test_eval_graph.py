@@ -149,17 +149,25 @@ def run(scenes, stub, tmp_path_factory) -> Path:
     args = ("eval", "--scenes", str(scenes), "--models", ",".join(MODELS), "--out", str(out), "--domain-base", domain)
     first = _reacthuman(*args, env=env, start_new_session=True)
     deadline = time.monotonic() + 1200
-    while len(_ledger(out)) < 3 and first.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert len(_ledger(out)) >= 3, first.communicate()[0] if first.poll() is not None else "no 3 decisions in 1200 s"
-    beside = _reacthuman(*args, env=env)  # a second eval on the same run folder while the first runs
+
+    def wait_rows(n: int) -> None:
+        while len(_ledger(out)) < n and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(_ledger(out)) >= n, first.communicate()[0] if first.poll() is not None else f"no {n} rows"
+
+    wait_rows(1)
+    # a second eval on the same run folder while the first runs; checked early, so that the kill below lands
+    # within a poll of the third row, while the second model's second episode runs, however slow the machine
+    beside = _reacthuman(*args, env=env)
     refused, _ = beside.communicate(timeout=120)
     assert beside.returncode == 2, refused
     assert f"in use by a running reacthuman eval (pid {first.pid})" in refused, refused
     assert run_processes(out), "the running graph carries no run tag"
+    wait_rows(3)
     os.killpg(first.pid, signal.SIGKILL)  # the eval and its launcher, as `kill -9 -PGID` does
     first.wait()
     kept = _ledger(out)
+    assert len(kept) == 3, f"the first session wrote {len(kept)} rows before the kill, the tests below need 3"
     deadline = time.monotonic() + 30  # nodes get SIGTERM from the kernel as their launcher dies
     while run_processes(out) and time.monotonic() < deadline:
         time.sleep(0.5)
