@@ -263,16 +263,17 @@ def door_swing(ctx: FamilyContext) -> Layout:
 
 
 # pendulum_swing's timing (docs/too-fast-to-catch.md): a pendulum is paced by gravity, so the bands differ in how far
-# the push carries the bob, not much in when. The observer stands just past where the normal push carries it: the
-# very fast band's bob comes within the arms' reach PENDULUM_VF_ARRIVAL_S after t0 and the fast one's by
-# PENDULUM_FAST_BY_S (after the freeze, before DECISION_LEAD_S: too soon to catch), while the normal and slow
-# bands' swings stop PENDULUM_SHORT_RAD short of it (within a step: catchable) or get there after
-# PENDULUM_SLOW_FROM_S.
-PENDULUM_VF_ARRIVAL_S = 0.72
-PENDULUM_FAST_BY_S = 1.0
-PENDULUM_SLOW_FROM_S = 1.15
-PENDULUM_SHORT_RAD = math.radians(2.0)
-PENDULUM_TRIES = 60  # set-ups drawn (from the seed) until one times the bands so
+# the push carries the bob more than in when. The observer stands the arms' reach past the angle where the bob meets
+# them, chosen so that the very fast band's bob gets there no sooner than PENDULUM_SOONEST_S after t0 and the fast
+# one's by PENDULUM_FAST_BY_S (after the freeze, before DECISION_LEAD_S: too soon to catch), while the normal and
+# slow swings have stayed PENDULUM_SHORT_RAD short of it until PENDULUM_SLOW_FROM_S (then within a step: catchable).
+PENDULUM_SOONEST_S = 0.68
+PENDULUM_FAST_BY_S = 0.98
+PENDULUM_SLOW_FROM_S = 1.12
+PENDULUM_SHORT_RAD = math.radians(1.5)
+PENDULUM_GAP_RAD = math.radians(1.0)  # the narrowest range of meeting angles a set-up may leave
+PENDULUM_MEET_MAX_Z_M = 1.12  # the bob's centre where it meets the arms: within the hands' heights for every bob
+PENDULUM_TRIES = 60  # set-ups drawn (from the seed) until one leaves such a range
 SWING_DT_S = 0.002
 
 
@@ -292,29 +293,35 @@ def first_reach_s(course: list[float], angle_rad: float) -> float | None:
     return next((i * SWING_DT_S for i, a in enumerate(course) if a >= angle_rad), None)
 
 
+def farthest_by(course: list[float], t_s: float) -> float:
+    """The largest angle (rad) a swing_course reaches by t_s."""
+    return max(course[: int(round(t_s / SWING_DT_S)) + 1])
+
+
 def _pendulum_timing(rng, o) -> tuple[float, float, float, float, float]:
     """(pivot height, length, start angle, nominal push rate, angle at which the bob meets the arms) of a
-    set-up that times the bands as PENDULUM_* says; the last one drawn if none of PENDULUM_TRIES does."""
+    set-up whose bands keep the PENDULUM_* timing; the last one drawn if none of PENDULUM_TRIES does."""
     for _ in range(PENDULUM_TRIES):
         pivot_z = round(rng.uniform(2.5, 2.9), 4)
-        length = pivot_z - rng.uniform(0.8, 0.95)
-        theta0 = math.radians(rng.uniform(10.0, 25.0))
+        length = pivot_z - rng.uniform(0.7, 0.85)
+        theta0 = math.radians(rng.uniform(20.0, 30.0))
         rate = rng.uniform(0.3, 0.6)
         damping = 0.05 / (o.mass_kg * length * length)  # the hinge's 0.05 N m s/rad over the bob's inertia
-        course = {b: swing_course(length, theta0, rate * f, damping, 2.0) for b, f in BAND_FACTOR.items()}
-        meet = course["very_fast"][int(round(PENDULUM_VF_ARRIVAL_S / SWING_DT_S))]
-        fast_s = first_reach_s(course["fast"], meet)
-        late = [first_reach_s(course[b], meet - PENDULUM_SHORT_RAD) for b in ("slow", "normal")]
-        bob_z = pivot_z - length * math.cos(meet)
-        if (
-            first_reach_s(course["very_fast"], meet) >= PENDULUM_VF_ARRIVAL_S - 0.02  # its first pass, not a return
-            and fast_s is not None
-            and fast_s <= PENDULUM_FAST_BY_S
-            and all(t is None or t >= PENDULUM_SLOW_FROM_S for t in late)
-            and bob_z <= 1.05  # within the hands' heights where it meets them
-        ):
+        course = {
+            b: swing_course(length, theta0, rate * f, damping, PENDULUM_SLOW_FROM_S) for b, f in BAND_FACTOR.items()
+        }
+        low = max(
+            farthest_by(course["very_fast"], PENDULUM_SOONEST_S),
+            farthest_by(course["normal"], PENDULUM_SLOW_FROM_S) + PENDULUM_SHORT_RAD,
+            farthest_by(course["slow"], PENDULUM_SLOW_FROM_S) + PENDULUM_SHORT_RAD,
+        )
+        high = min(
+            farthest_by(course["fast"], PENDULUM_FAST_BY_S),
+            math.acos(min(1.0, (pivot_z - PENDULUM_MEET_MAX_Z_M) / length)),
+        )
+        if high - low >= PENDULUM_GAP_RAD:
             break
-    return pivot_z, length, theta0, rate, meet
+    return pivot_z, length, theta0, rate, (low + high) / 2
 
 
 def pendulum_swing(ctx: FamilyContext) -> Layout:
@@ -346,8 +353,7 @@ def pendulum_swing(ctx: FamilyContext) -> Layout:
     mount = static_box("pendulum_mount", (0.0, 0.0, pivot_z + 0.03), (0.08, 0.08, 0.02), ctx.palette["metal"])
     origin = rotate(body.quat, (0, 0, -length))
     origin = (origin[0], origin[1], origin[2] + pivot_z)
-    # The observer stands in the swing's plane, the arms' reach beyond the bob's near side where the very fast
-    # band's bob is PENDULUM_VF_ARRIVAL_S after t0.
+    # The observer stands in the swing's plane, the arms' reach beyond the bob's near side at the meeting angle.
     meet_x = length * math.sin(meet)
     observer_x = meet_x + o.size[0] + envelope_config().arm_reach_m
     target = (meet_x, 0.0, pivot_z - length * math.cos(meet))
