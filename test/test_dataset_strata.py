@@ -146,28 +146,97 @@ def test_sliding_objects_leave_the_ramp_within_the_arms_reach(band: str) -> None
 
 @pytest.mark.parametrize("band", SPEED_BANDS)
 def test_doors_swing_through_the_observers_reach(band: str) -> None:
-    """The observer stands in the door's swing: the panel's middle (the point the labeller samples at hand
-    height) comes within the arms' reach when the door reaches the observer's side. The old placement, beyond
-    the panel's edge, left that point out of reach until the step after the freeze: fast doors, past before it,
-    were NO_ACTION."""
+    """The observer stands in the door's swing, on the circle of its latch block (the leading edge at hand height,
+    which the labeller samples): the latch and the panel's middle come within the arms' reach when the door
+    reaches the observer's side."""
     for seed in range(40):
         spec = sample_spec("door_swing", seed, speed_band=band)
         door = spec.body("door")
         half_w, half_h = door.geoms[0].size[1], door.geoms[0].size[2]
+        latch = door.geoms[1]
         side = math.atan2(spec.observer.x_m - door.pos[0], spec.observer.y_m - door.pos[1])  # from the closed panel
-        middle = (door.pos[0] + half_w * math.sin(side), door.pos[1] + half_w * math.cos(side), door.pos[2] + half_h)
-        assert _reach_gap_m(spec, middle) <= 0.0, (seed, spec.object_id)
+        for r, z in ((half_w, half_h), (latch.pos[1], latch.pos[2])):
+            point = (door.pos[0] + r * math.sin(side), door.pos[1] + r * math.cos(side), door.pos[2] + z)
+            assert _reach_gap_m(spec, point) <= 0.0, (seed, spec.object_id)
         assert clear_of_geometry(list(spec.bodies), spec.observer.x_m, spec.observer.y_m), seed
 
 
 def test_slow_doors_still_move_fast_enough_to_arrive() -> None:
-    """A point counts as arriving only at moving_mps or faster: in the slow band the panel's middle starts at
-    that speed with a margin for the hinge damping's loss over the swing (the old 1.6 rad/s floor did not)."""
+    """A point counts as arriving only at moving_mps or faster: in the slow band the latch block, the first part
+    to arrive, starts at that speed with a margin for the hinge damping's loss over the swing."""
     moving_mps = load_label_config().moving_mps
     for seed in range(40):
         spec = sample_spec("door_swing", seed, speed_band="slow")
-        half_w = spec.body("door").geoms[0].size[1]
-        assert spec.params["swing_rps"] * half_w >= 1.1 * moving_mps, (seed, spec.object_id)
+        latch_r = spec.body("door").geoms[1].pos[1]
+        assert spec.params["swing_rps"] * latch_r >= 1.1 * moving_mps, (seed, spec.object_id)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_doors_reach_the_arms_too_soon_only_when_fast(seed: int) -> None:
+    """The door starts open on the far side, as far as makes its latch reach the arms DOOR_LEAD_S after t0 at the
+    nominal rate: the fast and very fast bands after the window but before DECISION_LEAD_S, the others later."""
+    from reacthuman.scenes.envelope import default_config as envelope_config
+
+    reach_m = envelope_config().arm_reach_m
+    t = {}
+    for band in SPEED_BANDS:
+        spec = sample_spec("door_swing", seed, speed_band=band)
+        door, p = spec.body("door"), spec.params
+        latch_r = door.geoms[1].pos[1]
+        side = math.atan2(spec.observer.x_m - door.pos[0], spec.observer.y_m - door.pos[1])
+        # on the latch's circle, up to the 2 cm the observer's placement may move it
+        assert math.hypot(spec.observer.x_m - door.pos[0], spec.observer.y_m - door.pos[1]) == pytest.approx(
+            latch_r, abs=0.025
+        )
+        t[band] = (p["start_angle_rad"] + side - 2 * math.asin(reach_m / (2 * latch_r))) / p["swing_rps"]
+    assert spec.observation_window_s + 0.05 < t["very_fast"] < t["fast"] < DECISION_LEAD_S - 0.1, t
+    assert t["normal"] > DECISION_LEAD_S + 0.3, t
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bouncing_balls_reach_the_tables_end_too_soon_only_when_fast(seed: int) -> None:
+    """The ball is dropped onto the far end of a long table and runs to its end, where the observer stands: the
+    fast and very fast bands get there after the window but before DECISION_LEAD_S, the others later."""
+    window_s = sample_spec("bouncing_object", seed).observation_window_s
+    t = _band_times("bouncing_object", seed, "run_distance_m", "forward_mps")
+    assert window_s < t["very_fast"] < t["fast"] < DECISION_LEAD_S, t
+    assert t["normal"] > DECISION_LEAD_S + 0.3, t
+    for band in SPEED_BANDS:
+        spec = sample_spec("bouncing_object", seed, speed_band=band)
+        ball = spec.body("hazard")
+        r = ball.geoms[0].size[0]
+        end = (0.0, ball.pos[1], spec.params["support_top_m"] + r)  # the ball at the table's end
+        assert _reach_gap_m(spec, end, r) <= 0.0, (seed, band)
+
+
+@pytest.mark.parametrize("band", SPEED_BANDS)
+def test_pendulums_are_timed_so_only_the_fast_pushes_arrive_too_soon(band: str) -> None:
+    """A pendulum is paced by gravity: the sampler integrates each band's swing and places the observer the arms'
+    reach past an angle that the very fast bob reaches no sooner than PENDULUM_SOONEST_S after t0, the fast one by
+    PENDULUM_FAST_BY_S, and the normal and slow ones not before PENDULUM_SLOW_FROM_S. Every seed finds such a
+    set-up among its draws."""
+    from reacthuman.scenes.builders import BAND_FACTOR
+    from reacthuman.scenes.catalog import get_object
+    from reacthuman.scenes.envelope import default_config as envelope_config
+    from reacthuman.scenes.families import articulated as art
+
+    for seed in range(40):
+        spec = sample_spec("pendulum_swing", seed, speed_band=band)
+        p, o = spec.params, get_object(spec.object_id)
+        nominal = p["start_rate_rps"] / BAND_FACTOR[band]
+        damping = 0.05 / (o.mass_kg * p["length_m"] ** 2)
+        course = {
+            b: art.swing_course(p["length_m"], p["start_angle_rad"], nominal * f, damping, 2.0)
+            for b, f in BAND_FACTOR.items()
+        }
+        meet = p["meet_angle_rad"]
+        assert art.first_reach_s(course["very_fast"], meet) >= art.PENDULUM_SOONEST_S, seed
+        assert art.first_reach_s(course["fast"], meet) <= art.PENDULUM_FAST_BY_S, seed
+        for b in ("slow", "normal"):
+            t = art.first_reach_s(course[b], meet - art.PENDULUM_SHORT_RAD)
+            assert t is None or t >= art.PENDULUM_SLOW_FROM_S, (seed, b)
+        near_side_m = p["length_m"] * math.sin(meet) + o.size[0]
+        assert spec.observer.x_m - near_side_m == pytest.approx(envelope_config().arm_reach_m, abs=2e-4)
 
 
 @pytest.mark.parametrize("band", SPEED_BANDS)

@@ -1,7 +1,8 @@
 """The oracle re-plans to the remaining truth (evaluation/remaining_truth.py): at each re-plan it is shown the
 labeller's rule applied to the hazard's free run from that moment and from where the robot stands then, not the
-scene's label. A ball that bounces away: the scene's label is a catch, and after the bounce nothing comes within
-reach any more, so the oracle's re-plans stand, and each is judged right against the recorded path."""
+scene's label. An orange that rolls off a table past the observer's hands: the scene's label is a catch, and once it
+is on the floor nothing comes within reach any more, so the oracle's re-plans stand, and each is judged right against
+the recorded path."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from reacthuman.scoring.closed_loop import decision_truth, points_from_row
 from reacthuman.sim_bridge.body import Body, graph_config
 from reacthuman.spine.spine import Spine, default_config as spine_config
 
-# the demo set's bouncing_object (`scenes generate --balanced 1 --seed 7`): the ball bounces away, never meeting the robot
-SCENE = ("bouncing_object", 288531879)
+# an orange rolls off the table and falls past the hands before the freeze, never meeting the robot
+SCENE = ("object_drop", 7)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,7 @@ def test_the_oracle_re_plans_to_the_remaining_truth_not_the_scene_label(spec, ep
         truth = remaining_truth(spec, point.t_s, point.pose, "mujoco", end_s)
         assert truth.correct_action == "NO_ACTION" != spec.ground_truth.correct_action
         assert d["action"] == truth.correct_action  # the oracle followed the truth of its moment
-        # the free run is the recorded path while the robot has not touched the ball: the same truth
+        # the free run is the recorded path while the robot has not touched the orange: the same truth
         assert decision_truth(spec, path, point).correct_action == truth.correct_action
     assert row["decision_saa"] == [1, 1, 1] and row["saa_final"] == 1 and not row["regression"]
 

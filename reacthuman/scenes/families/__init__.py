@@ -256,7 +256,7 @@ _DEFS = [
         ("hallway", "office", "living_room"),
         {},
         "a door swings violently",
-        danger_quota=1.0,
+        danger_quota=0.6,
     ),
     FamilyDef(
         "pendulum_swing",

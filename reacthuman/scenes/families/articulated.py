@@ -11,6 +11,7 @@ import dataclasses
 import math
 
 from reacthuman.scenes.builders import (
+    BAND_FACTOR,
     FamilyContext,
     Layout,
     object_body,
@@ -22,6 +23,8 @@ from reacthuman.scenes.builders import (
     static_box,
 )
 from reacthuman.scenes.catalog import get_object
+from reacthuman.scenes.families.falls import G_MPS2
+from reacthuman.scenes.envelope import default_config as envelope_config
 from reacthuman.scenes.mjcf import DRAWN_SUFFIX
 from reacthuman.scenes.object_meshes import physical_extent_m, visual_for
 from reacthuman.scenes.spec import BodySpec, GeomSpec, JointSpec, VisualMeshSpec
@@ -186,25 +189,44 @@ def ladder_slip(ctx: FamilyContext) -> Layout:
     )
 
 
+# door_swing's lead-in, s at the nominal swing rate until the latch edge comes within the arms' reach: the very fast
+# band (2.2 x) 0.70 s after t0, the fast one (1.6 x) 0.97 s (after the freeze, before DECISION_LEAD_S: too soon to
+# catch), the normal one 1.55 s and the slow one 3.4 s (docs/too-fast-to-catch.md).
+DOOR_LEAD_S = 1.55
+# m, from the panel's latch edge to the middle of its latch block (lock case and lever), at LATCH_HEIGHT_M.
+LATCH_INSET_M = 0.06
+LATCH_HEIGHT_M = 1.0
+
+
 def door_swing(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
     half_w, half_t, half_h = o.size
     hinge = (0.0, -half_w, 0.012)
-    # Closed, the panel spans y in [-w, w] at x = 0; it starts slightly on the far side (-x) and swings to +x.
-    start = math.radians(rng.uniform(5.0, 25.0))
-    # Fast enough that in the slow band (0.45 x) the panel's middle, the point the labeller samples at hand
-    # height, still moves at the labeller's moving_mps (0.3 m/s) or more when it reaches the observer.
-    rate = rng.uniform(1.9, 2.8) * ctx.speed_factor
-    # The observer stands in the door's swing, at sweep from the closed panel and observer_r from the hinge:
-    # the panel's middle passes 0.2-0.35 m from it, within the arms' reach.
-    sweep = math.radians(rng.uniform(45.0, 70.0))
-    observer_r = half_w + rng.uniform(0.2, 0.35)
+    # A double-action (swing) door: it starts open on the far side (-x), pushed from there, and swings through
+    # the doorway to +x. The hands meet its latch edge at hand height first (the latch block below), which moves
+    # at the band's rate x its radius: 0.36 m/s or more in the slow band, above the labeller's moving_mps.
+    rate_nominal = rng.uniform(1.1, 1.3)
+    rate = rate_nominal * ctx.speed_factor
+    # The observer stands in the door's swing, on the latch's circle at `sweep` from the closed panel; the latch
+    # comes within the arms' reach `reach_angle` before it gets there.
+    latch_r = 2 * half_w - LATCH_INSET_M
+    sweep = math.radians(rng.uniform(55.0, 80.0))
+    reach_angle = 2 * math.asin(envelope_config().arm_reach_m / (2 * latch_r))
+    # Lead-in: the door starts as far open on the far side as makes the nominal swing reach the observer's arms
+    # DOOR_LEAD_S after t0 (49-96 degrees).
+    start = rate_nominal * DOOR_LEAD_S - (sweep - reach_angle)
+    observer_r = latch_r
     # The catalogue gives (half width, half thickness, half height); the closed panel lies along body y.
     geom = GeomSpec("box", (half_t, half_w, half_h), pos=(0.0, half_w, half_h), rgba=o.color)
+    # The latch block (lock case and lever) inside the panel at the latch edge: the labeller samples a box at its
+    # corners and centre, and this is the part of the leading edge at hand height.
+    latch = GeomSpec(
+        "box", (half_t, LATCH_INSET_M, 0.1), pos=(0.0, latch_r, LATCH_HEIGHT_M), rgba=o.color, name="door_latch"
+    )
     door = BodySpec(
         "door",
         hinge,
-        (geom,),
+        (geom, latch),
         quat=quat_axis_angle((0, 0, 1), start),
         # hinge damping scaled to the door (a light prop door would otherwise stall at once)
         joint=JointSpec("hinge", axis=(0, 0, 1), damping=round(0.01 * o.mass_kg, 4), initial_rate=-rate),
@@ -236,17 +258,76 @@ def door_swing(ctx: FamilyContext) -> Layout:
         approach_xy=(math.sin(sweep), math.cos(sweep)),
         observer_distance_m=(0.0, 0.02),
         params={"start_angle_rad": round(start, 5), "swing_rps": round(rate, 4), "observer_r_m": round(observer_r, 4)},
-        duration_s=2.5,
+        duration_s=round(DOOR_LEAD_S / BAND_FACTOR["slow"] + 0.8, 2),
     )
+
+
+# pendulum_swing's timing (docs/too-fast-to-catch.md): a pendulum is paced by gravity, so the bands differ in how far
+# the push carries the bob more than in when. The observer stands the arms' reach past the angle where the bob meets
+# them, chosen so that the very fast band's bob gets there no sooner than PENDULUM_SOONEST_S after t0 and the fast
+# one's by PENDULUM_FAST_BY_S (after the freeze, before DECISION_LEAD_S: too soon to catch), while the normal and
+# slow swings have stayed PENDULUM_SHORT_RAD short of it until PENDULUM_SLOW_FROM_S (then within a step: catchable).
+PENDULUM_SOONEST_S = 0.68
+PENDULUM_FAST_BY_S = 0.98
+PENDULUM_SLOW_FROM_S = 1.12
+PENDULUM_SHORT_RAD = math.radians(1.5)
+PENDULUM_GAP_RAD = math.radians(1.0)  # the narrowest range of meeting angles a set-up may leave
+PENDULUM_MEET_MAX_Z_M = 1.12  # the bob's centre where it meets the arms: within the hands' heights for every bob
+PENDULUM_TRIES = 60  # set-ups drawn (from the seed) until one leaves such a range
+SWING_DT_S = 0.002
+
+
+def swing_course(length_m: float, start_rad: float, rate_rps: float, damping_per_s: float, end_s: float) -> list[float]:
+    """Angles (rad) every SWING_DT_S of a point-mass pendulum of length_m released at -start_rad with rate_rps
+    towards positive angles, under gravity and a joint damping of damping_per_s (torque per rate over inertia)."""
+    angle, rate, out = -start_rad, rate_rps, []
+    for _ in range(int(end_s / SWING_DT_S) + 1):
+        out.append(angle)
+        rate += (-G_MPS2 / length_m * math.sin(angle) - damping_per_s * rate) * SWING_DT_S
+        angle += rate * SWING_DT_S
+    return out
+
+
+def first_reach_s(course: list[float], angle_rad: float) -> float | None:
+    """When a swing_course first reaches angle_rad (None: never)."""
+    return next((i * SWING_DT_S for i, a in enumerate(course) if a >= angle_rad), None)
+
+
+def farthest_by(course: list[float], t_s: float) -> float:
+    """The largest angle (rad) a swing_course reaches by t_s."""
+    return max(course[: int(round(t_s / SWING_DT_S)) + 1])
+
+
+def _pendulum_timing(rng, o) -> tuple[float, float, float, float, float]:
+    """(pivot height, length, start angle, nominal push rate, angle at which the bob meets the arms) of a
+    set-up whose bands keep the PENDULUM_* timing; the last one drawn if none of PENDULUM_TRIES does."""
+    for _ in range(PENDULUM_TRIES):
+        pivot_z = round(rng.uniform(2.5, 2.9), 4)
+        length = pivot_z - rng.uniform(0.7, 0.85)
+        theta0 = math.radians(rng.uniform(20.0, 30.0))
+        rate = rng.uniform(0.3, 0.6)
+        damping = 0.05 / (o.mass_kg * length * length)  # the hinge's 0.05 N m s/rad over the bob's inertia
+        course = {
+            b: swing_course(length, theta0, rate * f, damping, PENDULUM_SLOW_FROM_S) for b, f in BAND_FACTOR.items()
+        }
+        low = max(
+            farthest_by(course["very_fast"], PENDULUM_SOONEST_S),
+            farthest_by(course["normal"], PENDULUM_SLOW_FROM_S) + PENDULUM_SHORT_RAD,
+            farthest_by(course["slow"], PENDULUM_SLOW_FROM_S) + PENDULUM_SHORT_RAD,
+        )
+        high = min(
+            farthest_by(course["fast"], PENDULUM_FAST_BY_S),
+            math.acos(min(1.0, (pivot_z - PENDULUM_MEET_MAX_Z_M) / length)),
+        )
+        if high - low >= PENDULUM_GAP_RAD:
+            break
+    return pivot_z, length, theta0, rate, (low + high) / 2
 
 
 def pendulum_swing(ctx: FamilyContext) -> Layout:
     rng, o = ctx.rng, ctx.obj
-    pivot_z = round(rng.uniform(2.5, 2.9), 4)
-    bob_z = rng.uniform(1.05, 1.5)
-    length = pivot_z - bob_z
-    theta0 = math.radians(rng.uniform(20.0, 40.0))
-    rate = rng.uniform(0.6, 1.2) * ctx.speed_factor
+    pivot_z, length, theta0, rate_nominal, meet = _pendulum_timing(rng, o)
+    rate = rate_nominal * ctx.speed_factor
     top = o.size[0] if o.shape == "sphere" else rest_half_height(o)
     # the rod stays drawn over the bob's mesh (mjcf.DRAWN_SUFFIX): the cord it hangs from
     rod = GeomSpec(
@@ -272,18 +353,22 @@ def pendulum_swing(ctx: FamilyContext) -> Layout:
     mount = static_box("pendulum_mount", (0.0, 0.0, pivot_z + 0.03), (0.08, 0.08, 0.02), ctx.palette["metal"])
     origin = rotate(body.quat, (0, 0, -length))
     origin = (origin[0], origin[1], origin[2] + pivot_z)
-    target = (length * math.sin(theta0) * 0.8, 0.0, bob_z)
+    # The observer stands in the swing's plane, the arms' reach beyond the bob's near side at the meeting angle.
+    meet_x = length * math.sin(meet)
+    observer_x = meet_x + o.size[0] + envelope_config().arm_reach_m
+    target = (meet_x, 0.0, pivot_z - length * math.cos(meet))
     return Layout(
         [mount, body],
         ["pendulum"],
         origin,
         target,
-        observer_distance_m=(0.0, 0.3),
+        observer_xy=(round(observer_x, 4), 0.0),
         params={
             "pivot_m": pivot_z,
             "length_m": round(length, 4),
             "start_angle_rad": round(theta0, 5),
             "start_rate_rps": round(rate, 4),
+            "meet_angle_rad": round(meet, 5),
         },
         duration_s=3.0,
     )
