@@ -4,6 +4,8 @@ scored, the same scene and policy give the same row twice, and the reference pol
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from reacthuman.spine.spine import Spine
@@ -77,6 +79,25 @@ def test_the_same_policy_on_the_same_scene_gives_the_same_row(body, spine, scene
         a.pop(key, None)
         b.pop(key, None)
     assert a == b
+
+
+class SlowStepLeft(StepLeft):
+    """StepLeft that takes at least SLEEP_S of wall time an action."""
+
+    SLEEP_S = 0.01
+
+    def act(self, observation):
+        time.sleep(self.SLEEP_S)
+        return super().act(observation)
+
+
+def test_a_measured_policys_row_carries_the_mean_time_it_was_charged_not_the_budget(body, spine, scene):
+    result, trace = run(body, spine, scene, SlowStepLeft(PolicyConfig(policy_hz=10.0, latency="measured")))
+    assert len(trace.delays_s) == len(trace.actions) >= 10
+    assert min(trace.delays_s) >= SlowStepLeft.SLEEP_S
+    assert result.record.latency_s == sum(trace.delays_s) / len(trace.delays_s) != 0.1
+    budget, _ = run(body, spine, scene, StepLeft(PolicyConfig(policy_hz=10.0)))
+    assert budget.record.latency_s == 0.1
 
 
 def test_the_reference_policy_runs_end_to_end_on_images_alone(body, spine, scene):

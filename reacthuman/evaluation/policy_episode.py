@@ -60,6 +60,7 @@ class Sample:
 class PolicyTrace:
     actions: list[tuple[float, PolicyAction]] = field(default_factory=list)  # (computed at t_s, action)
     samples: list[Sample] = field(default_factory=list)
+    delays_s: list[float] = field(default_factory=list)  # the delay each action was charged, in action order
 
 
 class BodySampler:
@@ -133,6 +134,7 @@ class PolicyStepper:
         if self.policy.config.latency == "measured":
             delay_s = time.perf_counter() - started
         self.trace.actions.append((t_s, action))
+        self.trace.delays_s.append(delay_s)
         return action, delay_s
 
     def plan(self, action: PolicyAction) -> Plan:
@@ -244,15 +246,24 @@ def trace_text(trace: PolicyTrace) -> str:
     )
 
 
+def charged_latency_s(policy: Policy, trace: PolicyTrace) -> float:
+    """The mean delay the trace's actions were charged (the budget when the policy is charged its budget or
+    acted no tick)."""
+    if policy.config.latency != "measured" or not trace.delays_s:
+        return policy.config.reaction_delay_s
+    return sum(trace.delays_s) / len(trace.delays_s)
+
+
 def policy_decision(policy: Policy, trace: PolicyTrace) -> BrainDecision:
-    """The row's decision: the plan the body executed, the policy's actions as its text, the configured
-    reaction delay as its latency (the delay each action was charged in `budget` mode)."""
+    """The row's decision: the plan the body executed, the policy's actions as its text, and as its latency
+    the mean delay its actions were charged: the configured reaction delay (`budget`), or the mean of the
+    policy's measured times (`measured`)."""
     return BrainDecision(
         brain=policy.name,
         plan=executed_plan(trace, policy.name),
         raw_text=trace_text(trace),
         parse_ok=True,
-        latency_s=policy.config.reaction_delay_s,
+        latency_s=charged_latency_s(policy, trace),
         modality=MODALITY,
     )
 
