@@ -13,7 +13,7 @@ from rclpy.node import Node
 
 from reacthuman import ros_contract as graph
 from reacthuman.nodes.runtime import msg_type, qos_for
-from reacthuman.core.bag import bag_info, read_bag
+from reacthuman.core.bag import bag_info, read_bag, whole_raw
 
 
 ACK_TIMEOUT_S = 30.0
@@ -58,7 +58,7 @@ class BagPlayer(Node):
                 clock = Clock()
                 clock.clock.sec, clock.clock.nanosec = divmod(msg.stamp_ns, 1_000_000_000)
                 self.clock_pub.publish(clock)
-            self.pubs[msg.topic].publish(msg.raw)
+            self.pubs[msg.topic].publish(whole_raw(msg.raw, msg.msgtype))  # a bag's short messages made whole
             count += 1
         # Large reliable messages leave in fragments after publish() returns: wait until every matched
         # subscriber has acknowledged them, or exiting now would drop them.

@@ -26,7 +26,6 @@ from reacthuman.core.bag import read_bag
 from reacthuman.evaluation.cli import main as eval_main
 from reacthuman.evaluation.closed_loop import run_closed_episode
 from reacthuman.evaluation.episode import run_episode
-from reacthuman.evaluation.rescore import _decode
 from reacthuman.llm.loopback import EndpointReply, EndpointRequest, LoopbackEndpoint, chat_completion
 from reacthuman.scenes import generate_spec
 from reacthuman.scenes.spec import SceneSpec
@@ -263,18 +262,37 @@ def test_closed_loop_runs_refused_in_one_line_name_why(extra, named, scenes, tmp
     assert not out.exists()
 
 
-def test_rescore_reads_plans_recorded_before_the_decision_index():
-    """A ReactionPlan as bags recorded before the closed loop hold it (no trailing decision_index) still decodes:
-    decision 0, every other field as recorded."""
+def test_messages_recorded_before_their_appended_fields_are_made_whole():
+    """Messages as bags recorded before the closed loop hold them (no trailing fields) decode, through rclpy
+    (rescore, the bag player) and the bag type store (the viewer, the report): the appended fields at their
+    defaults (decision 0), every other field as recorded."""
+    from reacthuman.core.bag import BagMessage, deserialize, whole_raw
+    from reacthuman_msgs.msg import FreezeState
+
     plan = ReactionPlan(scene_id="s", intent="catch", parse_ok=True, truncated=True, decision_index=0)
     short = serialize_message(plan)[:-4]  # the trailing uint32
     with pytest.raises(RuntimeError):
         deserialize_message(short, ReactionPlan)
-    read = _decode(deserialize_message, short, ReactionPlan)
-    assert (read.scene_id, read.intent, read.parse_ok, read.truncated, read.decision_index) == (
-        "s",
-        "catch",
-        True,
-        True,
-        0,
-    )
+    plan_type = "reacthuman_msgs/msg/ReactionPlan"
+    for read in (
+        deserialize_message(whole_raw(short, plan_type), ReactionPlan),
+        deserialize(BagMessage("/reacthuman/plan", plan_type, 0, short)),
+    ):
+        assert (read.scene_id, read.intent, read.parse_ok, read.truncated, read.decision_index) == (
+            "s",
+            "catch",
+            True,
+            True,
+            0,
+        )
+    freeze = FreezeState(scene_id="s")
+    freeze.position.x = 1.5
+    whole = serialize_message(freeze)
+    short = whole[: -(4 + 8 + 24)]  # decision_index, t_s, robot_pose (with the alignment before t_s, if any)
+    freeze_type = "reacthuman_msgs/msg/FreezeState"
+    for read in (
+        deserialize_message(whole_raw(short, freeze_type), FreezeState),
+        deserialize(BagMessage("/reacthuman/freeze", freeze_type, 0, short)),
+    ):
+        assert (read.scene_id, read.position.x, read.decision_index, read.t_s) == ("s", 1.5, 0, 0.0)
+    assert whole_raw(whole, freeze_type) == whole  # a whole message is left as it is

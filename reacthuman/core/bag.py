@@ -24,6 +24,7 @@ from pathlib import Path
 from rosbags.interfaces import Qos, QosDurability, QosHistory, QosLiveliness, QosReliability, QosTime
 from rosbags.rosbag2 import Reader, Writer
 from rosbags.rosbag2.enums import CompressionFormat, CompressionMode, StoragePlugin
+from rosbags.serde import SerdeError
 from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 from rosbags.typesys.store import Typestore
 
@@ -139,7 +140,33 @@ def read_bag(path: Path, topics: set[str] | None = None) -> Iterator[BagMessage]
 
 
 def deserialize(message: BagMessage):
-    return typestore().deserialize_cdr(message.raw, message.msgtype)
+    return typestore().deserialize_cdr(whole_raw(message.raw, message.msgtype), message.msgtype)
+
+
+# Messages whose later revisions appended fields at the end (BaseState's phase and decision; the closed loop's
+# decision_index, t_s and robot_pose): the layout before them is unchanged, so a bag recorded earlier holds them
+# short, and zeros appended give the missing fields their defaults (0: the first decision), which is what they
+# meant. CDR readers differ in what they allow after the last field (rclpy anything, the type store nothing), so the
+# zeros that make the message whole are counted by trying.
+APPENDED_TYPES = frozenset(
+    f"{MSGS_PACKAGE}/msg/{t}" for t in ("BaseState", "ReactionPlan", "ObservationWindow", "FreezeState")
+)
+MAX_APPENDED_BYTES = 64
+
+
+def whole_raw(raw: bytes, msgtype: str) -> bytes:
+    """`raw` as a message of today's `msgtype`: itself, or for a short message of an APPENDED_TYPES type recorded
+    before its last fields, with the zeros appended that make it whole. BagError if none does."""
+    if msgtype not in APPENDED_TYPES:
+        return raw
+    store = typestore()
+    for pad in range(MAX_APPENDED_BYTES + 1):
+        try:
+            store.deserialize_cdr(raw + bytes(pad), msgtype)
+        except SerdeError:
+            continue
+        return raw + bytes(pad)
+    raise BagError(f"a {msgtype} message of {len(raw)} bytes that is not one, even short of its last fields")
 
 
 def bag_info(path: Path) -> dict:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from reacthuman import ros_contract as graph
 from reacthuman.recording.episode_files import BAG_DROPPED, EpisodeFolder
-from reacthuman.core.bag import BagError, read_bag
+from reacthuman.core.bag import BagError, read_bag, whole_raw
 from reacthuman.recording.completeness import EpisodeEnd, EpisodeTally, cdr_stamp_ns, missing
 from reacthuman.recording.ros_msgs import stamp_ns as header_stamp_ns
 from reacthuman.scoring.closed_loop import rescore_folder
@@ -56,11 +56,11 @@ def rescore_bag(bag: Path, model: str, loop: str = "open") -> dict:
     for m in read_bag(bag):
         tally.add(m.topic, m.raw)
         if m.topic in TOPICS:
-            last[m.topic] = msg = _decode(deserialize_message, m.raw, msg_type(m.msgtype))
+            last[m.topic] = msg = deserialize_message(whole_raw(m.raw, m.msgtype), msg_type(m.msgtype))
             if m.topic in BY_DECISION and loop == "closed":
                 by_decision[m.topic][int(msg.decision_index)] = msg
         elif m.topic == graph.POLICY_COMMAND:
-            commands.append(deserialize_message(m.raw, msg_type(m.msgtype)))
+            commands.append(deserialize_message(whole_raw(m.raw, m.msgtype), msg_type(m.msgtype)))
         elif m.topic in STATE_TOPICS:
             states[m.topic][cdr_stamp_ns(m.raw)] = (m.msgtype, m.raw)
     if graph.SCENE not in last or graph.OUTCOME not in last:
@@ -96,7 +96,8 @@ def rescore_bag(bag: Path, model: str, loop: str = "open") -> dict:
             if any(ns not in states[t] for t in STATE_TOPICS):
                 raise BagError(f"{bag}: no robot state recorded at the policy tick of {ns * 1e-9:.4f} s")
             joints, base, hands = (
-                deserialize_message(raw, msg_type(kind)) for kind, raw in (states[t][ns] for t in STATE_TOPICS)
+                deserialize_message(whole_raw(raw, kind), msg_type(kind))
+                for kind, raw in (states[t][ns] for t in STATE_TOPICS)
             )
             state = robot_state_from_msgs(joints, base, G1_JOINT_NAMES)
             ticks.append((state, xyz(base.pose.position), (xyz(hands.left), xyz(hands.right)), command.raw_text))
@@ -118,19 +119,6 @@ def rescore_bag(bag: Path, model: str, loop: str = "open") -> dict:
             )
         plan = replayed
     return score_episode_msgs(spec, plan, freeze_xyz, last[graph.OUTCOME], model).to_dict()
-
-
-# The closed loop appended fields to FreezeState, ReactionPlan and ObservationWindow (at the end: the layout before
-# them is unchanged). A bag recorded before has them short; its bytes read with zeros appended give those fields
-# their defaults (0: the first decision), which is what they meant.
-LEGACY_PAD = bytes(64)
-
-
-def _decode(deserialize_message, raw: bytes, msgtype):
-    try:
-        return deserialize_message(raw, msgtype)
-    except RuntimeError:  # rclpy's RMWError: the message is shorter than the type (recorded before the fields)
-        return deserialize_message(raw + LEGACY_PAD, msgtype)
 
 
 def _end_from_bag(last: dict, tally: EpisodeTally, hazard_count: int, closed: bool) -> EpisodeEnd | None:
