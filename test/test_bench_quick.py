@@ -240,3 +240,11 @@ def test_the_full_study_option_is_checked_and_its_rows_show_what_was_run(capsys)
         "full: 4 renders + 28 decisions, measured",
     ]
     assert [r.goal for r in _study_full(full)] == ["", "", ""]  # a check set is held to no goal
+    goal = {"value": 8.0, "unit": "x", "higher_is_better": True, "verdict": "meets goal (1.15x)"}
+    rows = _study_full(full | {"speedup_vs_graph": 9.2, "speedup_goal": goal})
+    assert (rows[-1].stage, rows[-1].measured, rows[-1].goal, rows[-1].verdict) == (
+        "full: machine time a decision vs the sample's graph episode",
+        "9.2x",
+        ">= 8 x",
+        "meets goal (1.15x)",
+    )

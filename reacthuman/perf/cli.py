@@ -64,7 +64,7 @@ class BenchConfig:
     memory_episodes: int = 20  # episodes of the memory-per-episode run (0: none)
     ray_scenes: int = 4  # scenes of each of the ray section's three evals (local, 1 and 2 Ray workers)
     ray_engine: str = "genesis"
-    study_scenes: int = 2  # sample scenes the study section runs both paths on (each with 7 models)
+    study_scenes: int = 6  # sample scenes the study section runs both paths on (each with 7 models), across families
     # the study's decide path in full through `scenes render` and `decide` on this many scenes (0: off; 306
     # is the paper's balanced set: about 25 min and 3 GiB of renders), with this many requests at once
     study_full_scenes: int = 0

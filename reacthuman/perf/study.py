@@ -10,6 +10,9 @@ and for the graph path the six node processes, physics, rendering and recording.
   standing, three views at the brain's size; after an untimed warm-up render), and the 7 decisions of each
   scene through `decide`'s own `decide_one` (the encoded-frame cache cleared per scene). Machine time: CPU
   seconds of this process (rendering and deciding are single-threaded, so N processes on N cores divide it).
+The sample is spread over the families (`sample_across_families`): one family's scenes cost less or more than the
+set's mix, in both paths.
+
 - Graph path: one graph (`reacthuman launch`, as `reacthuman eval` starts it) for the first model, an untimed
   warm-up episode, then one episode per sample scene. Machine time: CPU seconds of every process of the graph
   plus this process (the action client), read from /proc around each episode; wall seconds beside it.
@@ -38,8 +41,8 @@ from reacthuman.evaluation.decide import decide_one
 from reacthuman.sim_bridge.body import Body, graph_config
 from reacthuman.perf.episode import _Domains, _graph_once
 from reacthuman.evaluation.graph_worker import GraphWorker, WorkerConfig
-from reacthuman.perf.scene_set import generate_scenes
-from reacthuman.perf.study_full import full_decide_path
+from reacthuman.scenes.spec import SceneSpec
+from reacthuman.perf.study_full import FAMILIES, full_decide_path, generate_study_set
 
 STUDY_SCENES, STUDY_MODELS, CORES = 306, 7, 2
 WALL_GOAL = Goal(25 * 60.0, "s", False, "the whole study (306 renders + 2,142 decisions) in 25 min on 2 cores")
@@ -118,6 +121,19 @@ class _InstantModels:
             os.environ[self.env] = self.previous
 
 
+SAMPLE_SEED = 7  # the sample's balanced draw: one scene per family
+
+
+def sample_across_families(out: Path, count: int) -> list:
+    """`count` scenes spread over the families (the balanced draw of one scene a family, every 17/count-th): the
+    set's mix of scene costs, which one family's scenes would not give."""
+    generate_study_set(out, FAMILIES, seed=SAMPLE_SEED)
+    specs = [SceneSpec.from_json(p.read_text()) for p in sorted(out.glob("*/spec.json"))]
+    if not 1 <= count <= len(specs):
+        raise ValueError(f"the study's sample takes 1 to {len(specs)} scenes, got {count}")
+    return [specs[len(specs) * i // count] for i in range(count)]
+
+
 def _decide_path(specs: list, models: list[str]) -> tuple[list, list, dict]:
     """(render (cpu, wall) per scene, decide-7 (cpu, wall) per scene, first model's row per scene)."""
 
@@ -191,8 +207,8 @@ def study_section(
 ) -> dict:
     """The sample of both paths, extrapolated; with `full_scenes`, also the decide path run in full on that
     many scenes through `scenes render` and `decide` (perf.study_full), under "full"."""
+    specs = sample_across_families(work / "study_scenes", sample_scenes)
     scenes_dir = work / "study_scenes"
-    specs = generate_scenes(scenes_dir, sample_scenes)
     models = _InstantModels(work)
     try:
         renders, decisions, decided = _decide_path(specs, models.names)
@@ -200,6 +216,10 @@ def study_section(
         full = full_decide_path(work, full_scenes, models.names, full_concurrency) if full_scenes else None
     finally:
         models.close()
+    if full:
+        # the commands' measured cost a decision against the sample's graph episode (scenes of several families)
+        full["speedup_vs_graph"] = round(Repeats.of([c for c, _ in episodes]).median / full["cpu_s_per_decision"], 2)
+        full["speedup_goal"] = SPEEDUP_GOAL.to_dict(full["speedup_vs_graph"]) if full["goal"] else None
     differ = _differences(decided, executed)
     if differ:
         raise RuntimeError(f"the graph's rows differ from decide's for the same pairs: {differ}")

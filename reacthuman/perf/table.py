@@ -361,7 +361,7 @@ def _study_full(f: dict) -> list[Row]:
     """The decide path run in full (bench --study-full N): measured, not extrapolated."""
     n, d = f["scenes"], f["decisions"]
     g, v = _goal(f["goal"])
-    return [
+    rows = [
         Row(
             "study",
             f"full: scenes render {n} scenes --workers {f['render_workers']}",
@@ -384,6 +384,20 @@ def _study_full(f: dict) -> list[Row]:
             v,
         ),
     ]
+    if f.get("speedup_vs_graph") is not None:
+        g, v = _goal(f.get("speedup_goal"))
+        rows.append(
+            Row(
+                "study",
+                "full: machine time a decision vs the sample's graph episode",
+                f"{f['speedup_vs_graph']:.1f}x",
+                "",
+                "",
+                g,
+                v,
+            )
+        )
+    return rows
 
 
 _SECTION_ROWS = {
