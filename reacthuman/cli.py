@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from reacthuman.core.program_exit import exit_program
+
 from reacthuman.core.headless import use_egl_when_headless
 
 # command -> (module with main(argv) -> int, one-line description)
@@ -31,7 +33,10 @@ def _usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; called without `argv` (as the `reacthuman` program) the process ends with the command
+    (`core.program_exit`), called with it (in process) it returns the exit status."""
     use_egl_when_headless()  # before any command imports MuJoCo
+    as_program = argv is None
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help"):
         print(_usage())
@@ -48,7 +53,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"reacthuman: command '{name}' is not available in this build", file=sys.stderr)
             return 2
         raise
-    return int(module.main(rest) or 0)
+    code = int(module.main(rest) or 0)
+    if as_program:
+        exit_program(code)
+    return code
 
 
 if __name__ == "__main__":

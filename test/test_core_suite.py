@@ -170,3 +170,39 @@ def test_physment_and_interactiveworld_ledgers_are_read_as_typed_records(tmp_pat
     _append(iw / "results.jsonl", task.to_dict())
     with pytest.raises(LedgerError, match=r"line 3: family must be a non-empty string"):
         read_tasks(iw)
+
+
+def _program(body: str) -> "subprocess.CompletedProcess":
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", body], capture_output=True, text=True, timeout=60)
+
+
+def test_a_program_ends_with_its_command_though_a_thread_would_hold_the_interpreter():
+    """A thread left running (as a middleware's can be) does not keep a finished command alive; its atexit
+    handlers still run and its output is flushed."""
+    import time
+
+    started = time.monotonic()
+    done = _program(
+        "import atexit, threading, time\n"
+        "from reacthuman.core.program_exit import exit_program\n"
+        "threading.Thread(target=time.sleep, args=(300,)).start()\n"
+        "atexit.register(print, 'handlers ran')\n"
+        "print('work done', end='')\n"
+        "exit_program(3)\n"
+    )
+    assert done.returncode == 3 and done.stdout == "work donehandlers ran\n", done
+    assert time.monotonic() - started < 30
+
+
+def test_an_exit_handler_that_hangs_is_shown_and_ended():
+    done = _program(
+        "import atexit, time\n"
+        "from reacthuman.core.program_exit import exit_program\n"
+        "atexit.register(time.sleep, 300)\n"
+        "exit_program(0, grace_s=1.0)\n"
+    )
+    # every thread's traceback, where it hangs: in the exit handlers
+    assert done.returncode == 1 and "Timeout (0:00:01)!" in done.stderr and "exit_program" in done.stderr, done
