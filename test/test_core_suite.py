@@ -3,6 +3,8 @@
 import json
 import os
 import stat
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -172,10 +174,7 @@ def test_physment_and_interactiveworld_ledgers_are_read_as_typed_records(tmp_pat
         read_tasks(iw)
 
 
-def _program(body: str) -> "subprocess.CompletedProcess":
-    import subprocess
-    import sys
-
+def _program(body: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", body], capture_output=True, text=True, timeout=60)
 
 
