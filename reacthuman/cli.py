@@ -6,9 +6,8 @@ from __future__ import annotations
 import importlib
 import sys
 
-from reacthuman.core.program_exit import exit_program
-
 from reacthuman.core.headless import use_egl_when_headless
+from reacthuman.core.program_exit import exit_program
 
 # command -> (module with main(argv) -> int, one-line description)
 COMMANDS: dict[str, tuple[str, str]] = {

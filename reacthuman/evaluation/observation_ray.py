@@ -2,8 +2,8 @@
 rendered on a Ray cluster, the same files as a local render, byte for byte.
 
 Each Ray worker (`RenderActor`, 1 CPU) renders through the local render's own worker process
-(`render_workers.RenderWorker`: a spawned process renewed by its memory), into a private folder of its node; the scene spec travels with the task
-and the window's .npz comes back as bytes (written with a fixed zip date: equal windows, equal bytes). The
+(`render_workers.RenderWorker`: a spawned process renewed by its memory), into a private folder of its node;
+the scene spec travels with the task and the window's .npz comes back as bytes (written with a fixed zip date: equal windows, equal bytes). The
 driver alone writes the set, each window atomically, so an interrupted render resumes where it stopped, and
 shows the local progress line. Scheduling, retries and lost workers are the suite's Ray pool
 (`reacthuman.core.ray_pool`)."""

@@ -10,15 +10,13 @@ and for the graph path the six node processes, physics, rendering and recording.
   standing, three views at the brain's size; after an untimed warm-up render), and the 7 decisions of each
   scene through `decide`'s own `decide_one` (the encoded-frame cache cleared per scene). Machine time: CPU
   seconds of this process (rendering and deciding are single-threaded, so N processes on N cores divide it).
-The sample is spread over the families (`sample_across_families`): one family's scenes cost less or more than the
-set's mix, in both paths.
-
 - Graph path: one graph (`reacthuman launch`, as `reacthuman eval` starts it) for the first model, an untimed
   warm-up episode, then one episode per sample scene. Machine time: CPU seconds of every process of the graph
   plus this process (the action client), read from /proc around each episode; wall seconds beside it.
 
-The sample's graph rows are checked against the decide rows of the same pairs (every scoring field equal), so
-the two paths are known to measure the same decisions."""
+The sample is spread over the families (`sample_across_families`): one family's scenes cost less or more than the
+set's mix, in both paths. The sample's graph rows are checked against the decide rows of the same pairs (every
+scoring field equal), so the two paths are known to measure the same decisions."""
 
 from __future__ import annotations
 
@@ -207,8 +205,8 @@ def study_section(
 ) -> dict:
     """The sample of both paths, extrapolated; with `full_scenes`, also the decide path run in full on that
     many scenes through `scenes render` and `decide` (perf.study_full), under "full"."""
-    specs = sample_across_families(work / "study_scenes", sample_scenes)
     scenes_dir = work / "study_scenes"
+    specs = sample_across_families(scenes_dir, sample_scenes)
     models = _InstantModels(work)
     try:
         renders, decisions, decided = _decide_path(specs, models.names)
@@ -216,15 +214,15 @@ def study_section(
         full = full_decide_path(work, full_scenes, models.names, full_concurrency) if full_scenes else None
     finally:
         models.close()
-    if full:
-        # the commands' measured cost a decision against the sample's graph episode (scenes of several families)
-        full["speedup_vs_graph"] = round(Repeats.of([c for c, _ in episodes]).median / full["cpu_s_per_decision"], 2)
-        full["speedup_goal"] = SPEEDUP_GOAL.to_dict(full["speedup_vs_graph"]) if full["goal"] else None
     differ = _differences(decided, executed)
     if differ:
         raise RuntimeError(f"the graph's rows differ from decide's for the same pairs: {differ}")
     render_cpu, decide_cpu = Repeats.of([c for c, _ in renders]), Repeats.of([c for c, _ in decisions])
     graph_cpu, graph_wall = Repeats.of([c for c, _ in episodes]), Repeats.of([w for _, w in episodes])
+    if full:
+        # the commands' measured cost a decision against the sample's graph episode (scenes of several families)
+        full["speedup_vs_graph"] = round(graph_cpu.median / full["cpu_s_per_decision"], 2)
+        full["speedup_goal"] = SPEEDUP_GOAL.to_dict(full["speedup_vs_graph"]) if full["goal"] else None
     study_cpu_s = STUDY_SCENES * (render_cpu.median + decide_cpu.median)
     graph_machine_s = STUDY_SCENES * STUDY_MODELS * graph_cpu.median
     per_decision_decide_s = (render_cpu.median + decide_cpu.median) / STUDY_MODELS
